@@ -1,0 +1,1 @@
+"""Classic control envs: CartPole, Pendulum, MountainCar, Acrobot."""

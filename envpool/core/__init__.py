@@ -1,0 +1,1 @@
+"""The native engine (`_core`) shared by every env family."""

@@ -1,0 +1,160 @@
+// The env base class and the registry of env types.
+//
+// An env family implements one class per env:
+//
+//   class CartPoleEnv : public envpool::Env {
+//    public:
+//     static envpool::Options DefaultOptions();        // options + defaults
+//     static void Declare(const envpool::Options&, envpool::EnvSpec*,
+//                         Fields* fields);              // arrays it uses
+//     explicit CartPoleEnv(const envpool::Options&);
+//     void Reset() override;                            // start an episode
+//     void Step(const envpool::ActionView&) override;   // advance one step
+//     void Write(envpool::Output&) override;            // observation, info
+//   };
+//
+// and registers it with `envpool::RegisterEnv<CartPoleEnv>("CartPole")`.
+// The pool owns seeding, episode counting, truncation, autoreset and the
+// output batch; an env only knows its own dynamics.
+#ifndef ENVPOOL_CORE_ENV_H_
+#define ENVPOOL_CORE_ENV_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "envpool/core/array.h"
+#include "envpool/core/options.h"
+
+namespace envpool {
+
+// What an env type exposes.  `state` holds the arrays an env writes on every
+// reset and step: "obs" (or several "obs:<key>") and "info:<key>" extras.
+struct EnvSpec {
+  Schema state;
+  Schema action;
+  DType reward_dtype = DType::kFloat32;
+  int max_num_players = 1;
+};
+
+class Block;
+
+// Where one env writes the result of one reset or step: a slot of a batch.
+class Output {
+ public:
+  Output(Block* block, int slot, int player_row) noexcept
+      : block_(block), slot_(slot), player_row_(player_row) {}
+
+  template <typename T>
+  T* Get(Field<T> field, int player = 0) const {
+    return static_cast<T*>(Row(field.index, player));
+  }
+  void SetReward(double reward, int player = 0) const;
+
+  int slot() const { return slot_; }
+  int player_row() const { return player_row_; }
+
+ private:
+  void* Row(int state_index, int player) const;
+
+  Block* block_;
+  int slot_;
+  int player_row_;
+};
+
+// The action an env received, read through the typed handles of its spec.
+class ActionView {
+ public:
+  explicit ActionView(const std::vector<const void*>* fields) noexcept
+      : fields_(fields) {}
+  template <typename T>
+  const T* Get(Field<T> field) const {
+    return static_cast<const T*>((*fields_)[field.index]);
+  }
+  template <typename T>
+  T Scalar(Field<T> field) const {
+    return *Get(field);
+  }
+
+ private:
+  const std::vector<const void*>* fields_;
+};
+
+class Env {
+ public:
+  Env() = default;
+  Env(const Env&) = delete;
+  Env& operator=(const Env&) = delete;
+  virtual ~Env() = default;
+
+  virtual void Reset() = 0;
+  virtual void Step(const ActionView& action) = 0;
+  virtual void Write(const Output& out) = 0;
+  // Multi-player envs report how many player rows their next Write fills,
+  // and write one reward per player.
+  virtual int NumPlayers() const { return 1; }
+  virtual void WriteReward(const Output& out) const { out.SetReward(reward_); }
+
+  // Test hooks, not part of the spec: the full internal state as numbers,
+  // so alignment tests can put a reference env (or this one) into the same
+  // state.  Envs that support them override both.
+  virtual std::vector<double> GetState() const { return {}; }
+  virtual void SetState(const std::vector<double>& /*state*/) {
+    throw std::logic_error("this env does not support SetState");
+  }
+
+  void Seed(uint64_t seed) { rng_.seed(seed); }
+  bool terminated() const { return terminated_; }
+
+ protected:
+  std::mt19937_64 rng_;
+  double reward_ = 0.0;
+  bool terminated_ = false;
+};
+
+// A registered env type: its options and how to describe and build it.
+struct EnvType {
+  std::string name;
+  Options defaults;
+  std::function<EnvSpec(const Options&)> describe;
+  std::function<std::unique_ptr<Env>(const Options&)> create;
+};
+
+// Options every env takes, handled by the pool rather than the env.
+Options CommonOptions();
+
+void RegisterEnvType(EnvType type);
+// Throws std::invalid_argument naming the registered types when unknown.
+const EnvType& FindEnvType(const std::string& name);
+std::vector<std::string> RegisteredEnvTypes();
+
+// Registers `E`, which provides DefaultOptions(), a static Declare(options,
+// spec, fields) and a constructor taking the options.
+template <typename E>
+void RegisterEnv(const std::string& name) {
+  EnvType type;
+  type.name = name;
+  type.defaults = CommonOptions();
+  const Options own = E::DefaultOptions();
+  for (const auto& [key, value] : own.items()) {
+    type.defaults.Define(key, value);
+  }
+  type.describe = [](const Options& options) {
+    EnvSpec spec;
+    typename E::Fields fields;
+    E::Declare(options, &spec, &fields);
+    return spec;
+  };
+  type.create = [](const Options& options) -> std::unique_ptr<Env> {
+    return std::make_unique<E>(options);
+  };
+  RegisterEnvType(std::move(type));
+}
+
+}  // namespace envpool
+
+#endif  // ENVPOOL_CORE_ENV_H_

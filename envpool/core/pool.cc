@@ -1,0 +1,556 @@
+#include "envpool/core/pool.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <stdexcept>
+#include <utility>
+
+namespace envpool {
+namespace {
+
+// Below this estimated cost a batch is stepped on the calling thread: a
+// hand-off to a worker and back costs several microseconds, more than
+// stepping a batch of cheap envs.
+constexpr int64_t kInlineBudgetNs = 40000;
+// Workers poll this many times for new tasks before they sleep.
+constexpr int kSpinRounds = 2000;
+
+int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+ArraySpec PoolColumn(const char* name, DType dtype, bool per_player) {
+  ArraySpec spec;
+  spec.name = name;
+  spec.dtype = dtype;
+  spec.per_player = per_player;
+  return spec;
+}
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+std::string EnvName(int env_id) { return "env " + std::to_string(env_id); }
+
+}  // namespace
+
+BlockLayout BlockLayout::Make(const EnvSpec& spec, AutoresetMode mode) {
+  BlockLayout layout;
+  bool multi = spec.max_num_players > 1;
+  layout.rows_per_env = spec.max_num_players;
+  layout.columns = spec.state.specs();
+  layout.num_state = static_cast<int>(layout.columns.size());
+  auto add = [&](ArraySpec column) {
+    layout.columns.push_back(std::move(column));
+    return static_cast<int>(layout.columns.size()) - 1;
+  };
+  layout.reward = add(PoolColumn("reward", spec.reward_dtype, multi));
+  layout.terminated = add(PoolColumn("terminated", DType::kBool, false));
+  layout.truncated = add(PoolColumn("truncated", DType::kBool, false));
+  layout.env_id = add(PoolColumn("env_id", DType::kInt32, false));
+  layout.elapsed_step = add(PoolColumn("elapsed_step", DType::kInt32, false));
+  if (multi) {
+    layout.players_env_id =
+        add(PoolColumn("players.env_id", DType::kInt32, true));
+  }
+  if (mode == AutoresetMode::kSameStep) {
+    layout.final_state = static_cast<int>(layout.columns.size());
+    for (int i = 0; i < layout.num_state; ++i) {
+      ArraySpec column = layout.columns[i];
+      column.name = "final:" + column.name;
+      add(column);
+    }
+    layout.final_elapsed_step =
+        add(PoolColumn("final:elapsed_step", DType::kInt32, false));
+    layout.final_mask = add(PoolColumn("final_mask", DType::kBool, false));
+  }
+  return layout;
+}
+
+Block::Block(const BlockLayout& layout, int capacity, int id)
+    : id_(id),
+      capacity_(capacity),
+      reward_column_(layout.reward),
+      reward_dtype_(layout.columns[layout.reward].dtype),
+      reward_per_player_(layout.columns[layout.reward].per_player),
+      final_mask_(layout.final_mask) {
+  for (const ArraySpec& column : layout.columns) {
+    int rows = column.per_player ? capacity * layout.rows_per_env : capacity;
+    std::size_t row_bytes = column.RowBytes();
+    std::size_t bytes = row_bytes * rows;
+    // Zeroed, so rows an env does not write read as zero, never garbage.
+    data_.push_back(
+        std::make_unique<uint8_t[]>(std::max<std::size_t>(bytes, 1)));
+    row_bytes_.push_back(row_bytes);
+    column_bytes_.push_back(bytes);
+  }
+}
+
+void Block::Prepare(int target) {
+  target_ = target;
+  acquired_ = 0;
+  written_.store(0);
+  player_rows_.store(0);
+  ready_ = false;
+  if (final_mask_ >= 0) {
+    std::memset(data_[final_mask_].get(), 0, column_bytes_[final_mask_]);
+  }
+}
+
+void* Output::Row(int state_index, int player) const {
+  // The first columns of a block are the env's state arrays, in order.
+  return block_->Row(state_index, player_row_ + player);
+}
+
+void Output::SetReward(double reward, int player) const {
+  block_->SetReward(block_->reward_per_player_ ? player_row_ + player : slot_,
+                    reward);
+}
+
+void Block::SetReward(int row, double reward) {
+  void* dst = Row(reward_column_, row);
+  switch (reward_dtype_) {
+    case DType::kFloat32:
+      *static_cast<float*>(dst) = static_cast<float>(reward);
+      break;
+    case DType::kFloat64:
+      *static_cast<double*>(dst) = reward;
+      break;
+    default:
+      throw std::logic_error("reward must be float32 or float64");
+  }
+}
+
+Pool::Pool(const EnvType& type, const Options& options, PoolConfig config)
+    : config_(std::move(config)) {
+  if (config_.batch_size == 0) {
+    config_.batch_size = config_.num_envs;
+  }
+  spec_ = type.describe(options);
+  layout_ = BlockLayout::Make(spec_, config_.autoreset_mode);
+  int n = config_.num_envs;
+  elapsed_.assign(n, 0);
+  ended_.assign(n, 0);
+  in_flight_.assign(n, 0);
+  for (const ArraySpec& a : spec_.action.specs()) {
+    action_row_bytes_.push_back(a.RowBytes());
+    action_data_.push_back(std::make_unique<uint8_t[]>(a.RowBytes() * n));
+  }
+  action_views_.resize(n);
+  for (int i = 0; i < n; ++i) {
+    for (int f = 0; f < spec_.action.size(); ++f) {
+      action_views_[i].push_back(ActionRow(i, f));
+    }
+  }
+
+  // Build the envs in parallel: some families load files at construction.
+  envs_.resize(n);
+  int builders = std::max(
+      1, std::min(n, static_cast<int>(std::thread::hardware_concurrency())));
+  std::vector<std::exception_ptr> errors(builders);
+  std::vector<std::thread> threads;
+  for (int b = 0; b < builders; ++b) {
+    threads.emplace_back([&, b] {
+      try {
+        for (int i = b; i < n; i += builders) {
+          envs_[i] = type.create(options);
+          envs_[i]->Seed(config_.seeds.at(i));
+        }
+      } catch (...) {
+        errors[b] = std::current_exception();
+      }
+    });
+  }
+  for (auto& t : threads) {
+    t.join();
+  }
+  for (auto& e : errors) {
+    if (e) {
+      std::rethrow_exception(e);
+    }
+  }
+
+  int num_threads = config_.num_threads;
+  if (num_threads <= 0) {
+    num_threads = std::min(
+        config_.batch_size,
+        std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
+  }
+  for (int i = 0; i < num_threads; ++i) {
+    workers_.emplace_back([this, i] { WorkerLoop(i); });
+  }
+}
+
+Pool::~Pool() { Close(); }
+
+void Pool::Close() {
+  if (closed_.exchange(true)) {
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(task_mu_);
+    tasks_.clear();
+    num_tasks_.store(0);
+  }
+  task_cv_.notify_all();
+  { std::lock_guard<std::mutex> lock(mu_); }
+  ready_cv_.notify_all();
+  for (auto& t : workers_) {
+    if (t.joinable()) {
+      t.join();
+    }
+  }
+}
+
+void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
+  if (n == 0) {
+    throw std::invalid_argument("no env ids given");
+  }
+  std::vector<uint8_t> seen(config_.num_envs, 0);
+  for (int k = 0; k < n; ++k) {
+    int id = env_ids[k];
+    if (id < 0 || id >= config_.num_envs) {
+      throw std::invalid_argument(
+          "env_id " + std::to_string(id) +
+          " is out of range: " + config_.task_id +
+          " has num_envs=" + std::to_string(config_.num_envs));
+    }
+    if (seen[id]) {
+      throw std::invalid_argument("env_id " + std::to_string(id) +
+                                  " appears twice in one call");
+    }
+    seen[id] = 1;
+    if (in_flight_[id]) {
+      throw std::runtime_error(
+          EnvName(id) +
+          " is already in flight: recv() its result before sending to it "
+          "again");
+    }
+    if (!reset && ended_[id] &&
+        config_.autoreset_mode == AutoresetMode::kDisabled) {
+      throw std::runtime_error(
+          EnvName(id) +
+          " has ended its episode and autoreset_mode is 'disabled': reset it "
+          "with reset(env_id=...) first");
+    }
+  }
+}
+
+std::shared_ptr<Block> Pool::TakeFreeBlock(int target) {
+  std::shared_ptr<Block> block;
+  if (!free_blocks_.empty()) {
+    block = blocks_[free_blocks_.back()];
+    free_blocks_.pop_back();
+  } else {
+    int capacity = config_.batch_size;
+    block = std::make_shared<Block>(layout_, capacity,
+                                    static_cast<int>(blocks_.size()));
+    blocks_.push_back(block);
+  }
+  block->Prepare(target);
+  return block;
+}
+
+void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
+  if (closed_.load()) {
+    throw std::runtime_error("the pool is closed");
+  }
+  Block* sync_block = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    CheckSendable(env_ids, n, reset);
+    if (is_sync()) {
+      auto block = TakeFreeBlock(n);
+      sync_block = block.get();
+      outstanding_.push_back(std::move(block));
+    }
+    for (int k = 0; k < n; ++k) {
+      in_flight_[env_ids[k]] = 1;
+    }
+    pending_ += n;
+  }
+  std::vector<Task>& tasks = inline_tasks_;
+  tasks.clear();
+  for (int k = 0; k < n; ++k) {
+    Task t{env_ids[k],           reset,      seeds != nullptr,
+           seeds ? seeds[k] : 0, sync_block, k};
+    tasks.push_back(t);
+  }
+  if (step_cost_ns_.load(std::memory_order_relaxed) * n < kInlineBudgetNs ||
+      workers_.empty()) {
+    RunInline(&tasks);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(task_mu_);
+    for (const Task& t : tasks) {
+      tasks_.push_back(t);
+    }
+    num_tasks_.fetch_add(n);
+  }
+  if (sleeping_workers_.load() > 0) {
+    task_cv_.notify_all();
+  }
+}
+
+void Pool::RunInline(std::vector<Task>* tasks) {
+  int64_t start = NowNs();
+  for (const Task& t : *tasks) {
+    RunTask(t);
+  }
+  int64_t per_env = (NowNs() - start) / static_cast<int64_t>(tasks->size());
+  int64_t old = step_cost_ns_.load(std::memory_order_relaxed);
+  step_cost_ns_.store(old == 0 ? per_env : (old * 7 + per_env) / 8,
+                      std::memory_order_relaxed);
+}
+
+bool Pool::PopTask(Task* task, bool wait) {
+  if (!wait && num_tasks_.load() == 0) {
+    return false;
+  }
+  std::unique_lock<std::mutex> lock(task_mu_);
+  if (wait) {
+    sleeping_workers_.fetch_add(1);
+    task_cv_.wait(lock, [this] { return !tasks_.empty() || closed_.load(); });
+    sleeping_workers_.fetch_sub(1);
+  }
+  if (tasks_.empty()) {
+    return false;
+  }
+  *task = tasks_.front();
+  tasks_.pop_front();
+  num_tasks_.fetch_sub(1);
+  return true;
+}
+
+void Pool::WorkerLoop(int index) {
+  if (config_.thread_affinity_offset >= 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    int cores = static_cast<int>(std::thread::hardware_concurrency());
+    CPU_SET((config_.thread_affinity_offset + index) % std::max(cores, 1),
+            &set);
+    pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+  }
+  Task task{};
+  while (!closed_.load()) {
+    bool got = false;
+    for (int i = 0; i < kSpinRounds && !got && !closed_.load(); ++i) {
+      got = PopTask(&task, false);
+      if (!got) {
+        CpuRelax();
+      }
+    }
+    if (!got) {
+      got = PopTask(&task, true);
+    }
+    if (!got) {
+      continue;
+    }
+    int64_t start = NowNs();
+    RunTask(task);
+    int64_t cost = NowNs() - start;
+    int64_t old = step_cost_ns_.load(std::memory_order_relaxed);
+    step_cost_ns_.store(old == 0 ? cost : (old * 15 + cost) / 16,
+                        std::memory_order_relaxed);
+  }
+}
+
+void Pool::RunTask(const Task& task) {
+  int id = task.env_id;
+  Env& env = *envs_[id];
+  bool same_step = config_.autoreset_mode == AutoresetMode::kSameStep;
+  std::string error;
+  bool started_episode =
+      task.reset ||
+      (ended_[id] && config_.autoreset_mode == AutoresetMode::kNextStep);
+  try {
+    if (started_episode) {
+      if (task.has_seed) {
+        env.Seed(task.seed);
+      }
+      env.Reset();
+      elapsed_[id] = 0;
+    } else {
+      env.Step(ActionView(&action_views_[id]));
+      ++elapsed_[id];
+    }
+  } catch (const std::exception& e) {
+    error = config_.task_id + " " + EnvName(id) + ": " + e.what();
+  }
+  bool terminated = !started_episode && env.terminated();
+  bool truncated = !started_episode && !terminated &&
+                   config_.max_episode_steps > 0 &&
+                   elapsed_[id] >= config_.max_episode_steps;
+  ended_[id] = terminated || truncated;
+
+  // Claim a row of a batch now that the result is known.
+  Block* block = task.block;
+  int slot = task.slot;
+  if (block == nullptr) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (filling_ == nullptr) {
+      auto fresh = TakeFreeBlock(config_.batch_size);
+      filling_ = fresh.get();
+      outstanding_.push_back(std::move(fresh));
+    }
+    block = filling_;
+    slot = block->acquired_++;
+    if (block->acquired_ == block->target_) {
+      filling_ = nullptr;
+    }
+  }
+  int players = env.NumPlayers();
+  int player_row =
+      layout_.rows_per_env == 1 ? slot : block->player_rows_.fetch_add(players);
+  Output out(block, slot, player_row);
+  try {
+    env.Write(out);
+    env.WriteReward(out);
+  } catch (const std::exception& e) {
+    if (error.empty()) {
+      error = config_.task_id + " " + EnvName(id) + ": " + e.what();
+    }
+  }
+  *static_cast<bool*>(block->Row(layout_.terminated, slot)) = terminated;
+  *static_cast<bool*>(block->Row(layout_.truncated, slot)) = truncated;
+  *static_cast<int32_t*>(block->Row(layout_.env_id, slot)) = id;
+  *static_cast<int32_t*>(block->Row(layout_.elapsed_step, slot)) =
+      static_cast<int32_t>(elapsed_[id]);
+  if (layout_.players_env_id >= 0) {
+    for (int p = 0; p < players; ++p) {
+      *static_cast<int32_t*>(
+          block->Row(layout_.players_env_id, player_row + p)) = id;
+    }
+  }
+  if (same_step && ended_[id]) {
+    // Keep the last state of the episode, then start the next one in the
+    // same step, as gymnasium's AutoresetMode.SAME_STEP does.
+    for (int c = 0; c < layout_.num_state; ++c) {
+      const ArraySpec& column = layout_.columns[c];
+      int row = column.per_player ? player_row : slot;
+      int rows = column.per_player ? players : 1;
+      std::memcpy(block->Row(layout_.final_state + c, row), block->Row(c, row),
+                  column.RowBytes() * rows);
+    }
+    *static_cast<int32_t*>(block->Row(layout_.final_elapsed_step, slot)) =
+        static_cast<int32_t>(elapsed_[id]);
+    *static_cast<bool*>(block->Row(layout_.final_mask, slot)) = true;
+    try {
+      env.Reset();
+      env.Write(out);
+    } catch (const std::exception& e) {
+      if (error.empty()) {
+        error = config_.task_id + " " + EnvName(id) + ": " + e.what();
+      }
+    }
+    elapsed_[id] = 0;
+    ended_[id] = 0;
+    *static_cast<int32_t*>(block->Row(layout_.elapsed_step, slot)) = 0;
+  }
+  if (!error.empty()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (error_.empty()) {
+      error_ = error;
+    }
+  }
+  if (block->written_.fetch_add(1) + 1 == block->target_) {
+    std::lock_guard<std::mutex> lock(mu_);
+    block->ready_ = true;
+    ready_cv_.notify_all();
+  }
+}
+
+bool Pool::FrontReady() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return !outstanding_.empty() && outstanding_.front()->ready_;
+}
+
+std::shared_ptr<Block> Pool::Recv() {
+  if (closed_.load()) {
+    throw std::runtime_error("the pool is closed");
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    bool can_arrive =
+        is_sync() ? !outstanding_.empty() : pending_ >= config_.batch_size;
+    if (!can_arrive) {
+      throw std::runtime_error(
+          "recv() would wait forever: " + std::to_string(pending_) +
+          " envs are in flight and a batch needs " +
+          std::to_string(is_sync() ? 1 : config_.batch_size) +
+          "; send() actions or reset first");
+    }
+  }
+  auto front_ready = [this] {
+    return !outstanding_.empty() && outstanding_.front()->ready_;
+  };
+  // Help the workers while the batch is being filled.
+  Task task{};
+  while (true) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (front_ready() || closed_.load()) {
+        break;
+      }
+      if (num_tasks_.load() == 0) {
+        ready_cv_.wait(lock, [&] {
+          return front_ready() || closed_.load() || num_tasks_.load() > 0;
+        });
+        continue;
+      }
+    }
+    if (PopTask(&task, false)) {
+      RunTask(task);
+    }
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (closed_.load()) {
+    throw std::runtime_error("the pool was closed while waiting in recv()");
+  }
+  std::shared_ptr<Block> block = outstanding_.front();
+  outstanding_.pop_front();
+  int n = block->target_;
+  const int32_t* ids =
+      static_cast<const int32_t*>(block->Column(layout_.env_id));
+  for (int k = 0; k < n; ++k) {
+    in_flight_[ids[k]] = 0;
+  }
+  pending_ -= n;
+  if (!error_.empty()) {
+    std::string error = std::move(error_);
+    error_.clear();
+    free_blocks_.push_back(block->id());
+    throw std::runtime_error(error);
+  }
+  return block;
+}
+
+std::vector<double> Pool::GetEnvState(int env_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  CheckSendable(&env_id, 1, true);
+  return envs_[env_id]->GetState();
+}
+
+void Pool::SetEnvState(int env_id, const std::vector<double>& state) {
+  std::lock_guard<std::mutex> lock(mu_);
+  CheckSendable(&env_id, 1, true);
+  envs_[env_id]->SetState(state);
+}
+
+void Pool::Release(int block_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  free_blocks_.push_back(block_id);
+}
+
+}  // namespace envpool

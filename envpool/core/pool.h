@@ -1,0 +1,183 @@
+// The pool: `num_envs` envs stepped by worker threads into output batches.
+//
+// Sync mode (batch_size == num_envs): every `Send` fills its own batch, in the
+// order of the env ids sent.  Async mode: envs write into the current batch in
+// the order they finish, and `Recv` returns batches of `batch_size`.
+// Batches ("blocks") are reused once the reader releases them.
+#ifndef ENVPOOL_CORE_POOL_H_
+#define ENVPOOL_CORE_POOL_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "envpool/core/array.h"
+#include "envpool/core/env.h"
+
+namespace envpool {
+
+enum class AutoresetMode { kNextStep = 0, kSameStep = 1, kDisabled = 2 };
+
+struct PoolConfig {
+  std::string task_id;  // for error messages, e.g. "CartPole-v1"
+  int num_envs = 1;
+  int batch_size = 0;   // 0: num_envs
+  int num_threads = 0;  // 0: min(batch_size, hardware threads)
+  int thread_affinity_offset = -1;
+  std::vector<uint64_t> seeds;  // one per env
+  AutoresetMode autoreset_mode = AutoresetMode::kNextStep;
+  int64_t max_episode_steps = 0;  // <= 0: no truncation
+};
+
+// The columns of a batch: the env's state arrays, then the pool's own.
+struct BlockLayout {
+  std::vector<ArraySpec> columns;
+  int num_state = 0;
+  int reward = -1;
+  int terminated = -1;
+  int truncated = -1;
+  int env_id = -1;
+  int elapsed_step = -1;
+  int players_env_id = -1;  // multi-player only
+  // same_step autoreset only: the last state of ended episodes.
+  int final_state = -1;  // first of num_state columns
+  int final_elapsed_step = -1;
+  int final_mask = -1;
+  int rows_per_env = 1;
+
+  static BlockLayout Make(const EnvSpec& spec, AutoresetMode mode);
+};
+
+class Block {
+ public:
+  Block(const BlockLayout& layout, int capacity, int id);
+
+  void* Row(int column, int row) {
+    return data_[column].get() + row * row_bytes_[column];
+  }
+  void* Column(int column) { return data_[column].get(); }
+  int id() const { return id_; }
+  int capacity() const { return capacity_; }
+  int target() const { return target_; }
+  int player_rows() const { return player_rows_.load(); }
+  void SetReward(int row, double reward);
+
+ private:
+  friend class Pool;
+  friend class Output;
+  void Prepare(int target);
+
+  int id_;
+  int capacity_;
+  std::vector<std::unique_ptr<uint8_t[]>> data_;
+  std::vector<std::size_t> row_bytes_;
+  std::vector<std::size_t> column_bytes_;
+  int reward_column_;
+  DType reward_dtype_;
+  bool reward_per_player_;
+  int final_mask_ = -1;
+  int target_ = 0;
+  int acquired_ = 0;  // async slots handed out, guarded by Pool::mu_
+  std::atomic<int> written_{0};
+  std::atomic<int> player_rows_{0};
+  bool ready_ = false;  // guarded by Pool::mu_
+};
+
+class Pool {
+ public:
+  Pool(const EnvType& type, const Options& options, PoolConfig config);
+  ~Pool();
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  const EnvSpec& spec() const { return spec_; }
+  const BlockLayout& layout() const { return layout_; }
+  const PoolConfig& config() const { return config_; }
+  bool is_sync() const { return config_.batch_size == config_.num_envs; }
+  int num_threads() const { return static_cast<int>(workers_.size()); }
+
+  // Where the action of `env_id` for action array `field` is stored before
+  // `Send`.  Only valid for envs that are not in flight.
+  void* ActionRow(int env_id, int field) {
+    return action_data_[field].get() + env_id * action_row_bytes_[field];
+  }
+
+  // Throws std::invalid_argument (out of range, repeated) or
+  // std::runtime_error (in flight, ended with autoreset disabled).
+  void CheckSendable(const int* env_ids, int n, bool reset) const;
+  // Steps (or resets) the given envs; `seeds` is null or one seed per env.
+  void Send(const int* env_ids, int n, bool reset, const uint64_t* seeds);
+  // Whether Recv would return without waiting.
+  bool FrontReady();
+  // Waits for the next batch.  Throws std::runtime_error when none can come.
+  std::shared_ptr<Block> Recv();
+  // The reader no longer uses the block: it may be written again.
+  void Release(int block_id);
+  void Close();
+  bool closed() const { return closed_.load(); }
+
+  // Test hooks (see Env::GetState); the env must not be in flight.
+  std::vector<double> GetEnvState(int env_id);
+  void SetEnvState(int env_id, const std::vector<double>& state);
+
+  // Mean cost of one env step, for the choice between inline and threads.
+  int64_t step_cost_ns() const { return step_cost_ns_.load(); }
+
+ private:
+  struct Task {
+    int env_id;
+    bool reset;
+    bool has_seed;
+    uint64_t seed;
+    Block* block;  // sync mode: the batch of this send
+    int slot;      // sync mode: the row in it
+  };
+
+  std::shared_ptr<Block> TakeFreeBlock(int target);  // requires mu_
+  void RunTask(const Task& task);
+  void WorkerLoop(int index);
+  bool PopTask(Task* task, bool wait);
+  void RunInline(std::vector<Task>* tasks);
+
+  PoolConfig config_;
+  EnvSpec spec_;
+  BlockLayout layout_;
+  std::vector<std::unique_ptr<Env>> envs_;
+  std::vector<int64_t> elapsed_;
+  std::vector<uint8_t> ended_;      // episode over, waiting for a reset
+  std::vector<uint8_t> in_flight_;  // sent, not yet returned by Recv
+  int pending_ = 0;                 // number of envs in flight
+  std::vector<std::unique_ptr<uint8_t[]>> action_data_;
+  std::vector<std::size_t> action_row_bytes_;
+  std::vector<std::vector<const void*>> action_views_;
+
+  // Batches and their order, guarded by mu_.
+  std::mutex mu_;
+  std::condition_variable ready_cv_;
+  std::vector<std::shared_ptr<Block>> blocks_;
+  std::vector<int> free_blocks_;
+  std::deque<std::shared_ptr<Block>> outstanding_;  // in the order of Recv
+  Block* filling_ = nullptr;                        // async: current batch
+
+  // Tasks for the workers.
+  std::mutex task_mu_;
+  std::condition_variable task_cv_;
+  std::deque<Task> tasks_;
+  std::atomic<int> num_tasks_{0};
+  std::atomic<int> sleeping_workers_{0};
+  std::vector<std::thread> workers_;
+  std::atomic<bool> closed_{false};
+  std::atomic<int64_t> step_cost_ns_{0};
+  std::string error_;  // guarded by mu_: first exception thrown by an env
+  std::vector<Task> inline_tasks_;
+};
+
+}  // namespace envpool
+
+#endif  // ENVPOOL_CORE_POOL_H_

@@ -1,0 +1,631 @@
+// The Python module `envpool._core`: env types, specs and the pool.
+//
+// Results are returned without copies: each batch ("block") gets its numpy
+// arrays once, and the same arrays are handed out again when the block is
+// reused.  A block is reused only after Python has dropped every reference
+// to its arrays (their reference count is back to the cache's own).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "envpool/core/env.h"
+#include "envpool/core/pool.h"
+
+namespace py = pybind11;
+
+namespace envpool {
+namespace {
+
+py::dtype NumpyDType(DType dtype) { return py::dtype(DTypeName(dtype)); }
+
+py::object ToPython(const OptionValue& value) {
+  return std::visit([](const auto& v) -> py::object { return py::cast(v); },
+                    value);
+}
+
+OptionValue FromPython(const std::string& name, const py::handle& value) {
+  if (py::isinstance<py::bool_>(value)) {
+    return value.cast<bool>();
+  }
+  if (py::isinstance<py::int_>(value)) {
+    return value.cast<int64_t>();
+  }
+  if (py::isinstance<py::float_>(value)) {
+    return value.cast<double>();
+  }
+  if (py::isinstance<py::str>(value)) {
+    return value.cast<std::string>();
+  }
+  // numpy scalars
+  if (py::hasattr(value, "dtype") && py::hasattr(value, "item")) {
+    return FromPython(name, value.attr("item")());
+  }
+  throw py::type_error("option '" + name + "' has unsupported type " +
+                       std::string(py::str(value.get_type().attr("__name__"))));
+}
+
+Options ToOptions(const EnvType& type, const py::dict& overrides) {
+  Options options = type.defaults;
+  for (const auto& [key, value] : overrides) {
+    std::string name = key.cast<std::string>();
+    try {
+      options.Set(name, FromPython(name, value));
+    } catch (const std::invalid_argument& e) {
+      throw py::type_error(e.what());
+    }
+  }
+  return options;
+}
+
+py::dict DescribeArray(const ArraySpec& spec) {
+  py::dict d;
+  d["name"] = spec.name;
+  d["dtype"] = DTypeName(spec.dtype);
+  d["shape"] = py::tuple(py::cast(spec.shape));
+  d["low"] = spec.low;
+  d["high"] = spec.high;
+  d["num_values"] = spec.num_values;
+  d["per_player"] = spec.per_player;
+  return d;
+}
+
+py::dict Describe(const EnvSpec& spec) {
+  py::list state;
+  py::list action;
+  for (const auto& a : spec.state.specs()) {
+    state.append(DescribeArray(a));
+  }
+  for (const auto& a : spec.action.specs()) {
+    action.append(DescribeArray(a));
+  }
+  py::dict d;
+  d["state"] = state;
+  d["action"] = action;
+  d["reward_dtype"] = DTypeName(spec.reward_dtype);
+  d["max_num_players"] = spec.max_num_players;
+  return d;
+}
+
+// Reads element `i` of a numpy buffer of the given kind and size.
+template <typename T>
+T ReadElement(const char* data, char kind, int size, int64_t i) {
+  const char* p = data + i * size;
+  switch (kind) {
+    case 'b':
+      return static_cast<T>(*reinterpret_cast<const bool*>(p));
+    case 'i':
+      switch (size) {
+        case 1:
+          return static_cast<T>(*reinterpret_cast<const int8_t*>(p));
+        case 2:
+          return static_cast<T>(*reinterpret_cast<const int16_t*>(p));
+        case 4:
+          return static_cast<T>(*reinterpret_cast<const int32_t*>(p));
+        default:
+          return static_cast<T>(*reinterpret_cast<const int64_t*>(p));
+      }
+    case 'u':
+      switch (size) {
+        case 1:
+          return static_cast<T>(*reinterpret_cast<const uint8_t*>(p));
+        case 2:
+          return static_cast<T>(*reinterpret_cast<const uint16_t*>(p));
+        case 4:
+          return static_cast<T>(*reinterpret_cast<const uint32_t*>(p));
+        default:
+          return static_cast<T>(*reinterpret_cast<const uint64_t*>(p));
+      }
+    default:
+      if (size == 4) {
+        return static_cast<T>(*reinterpret_cast<const float*>(p));
+      }
+      return static_cast<T>(*reinterpret_cast<const double*>(p));
+  }
+}
+
+class PyPool {
+ public:
+  PyPool(const std::string& type_name, const py::dict& overrides,
+         const std::string& task_id, int num_envs, int batch_size,
+         int num_threads, int thread_affinity_offset,
+         std::vector<uint64_t> seeds, int autoreset_mode) {
+    const EnvType& type = FindEnvType(type_name);
+    Options options = ToOptions(type, overrides);
+    PoolConfig config;
+    config.task_id = task_id;
+    config.num_envs = num_envs;
+    config.batch_size = batch_size;
+    config.num_threads = num_threads;
+    config.thread_affinity_offset = thread_affinity_offset;
+    config.seeds = std::move(seeds);
+    config.autoreset_mode = static_cast<AutoresetMode>(autoreset_mode);
+    config.max_episode_steps = options.Get<int64_t>("max_episode_steps");
+    {
+      py::gil_scoped_release release;
+      pool_ = std::make_unique<Pool>(type, options, std::move(config));
+    }
+    const BlockLayout& layout = pool_->layout();
+    for (int c = 0; c < layout.num_state; ++c) {
+      const std::string& name = layout.columns[c].name;
+      if (name.rfind("info:", 0) == 0) {
+        state_keys_.push_back(py::str(name.substr(5)));
+        state_is_obs_.push_back(false);
+      } else if (name.rfind("obs:", 0) == 0) {
+        state_keys_.push_back(py::str(name.substr(4)));
+        state_is_obs_.push_back(true);
+        obs_is_dict_ = true;
+      } else {
+        state_keys_.push_back(py::str(name));
+        state_is_obs_.push_back(true);
+      }
+    }
+    const int n = pool_->config().num_envs;
+    all_ids_.resize(n);
+    std::iota(all_ids_.begin(), all_ids_.end(), 0);
+    key_env_id_ = py::str("env_id");
+    key_elapsed_ = py::str("elapsed_step");
+    key_players_ = py::str("players");
+    key_final_ = py::str("_envpool_final");
+  }
+
+  ~PyPool() { Close(); }
+
+  void Close() {
+    if (pool_ && !pool_->closed()) {
+      py::gil_scoped_release release;
+      pool_->Close();
+    }
+  }
+
+  void Send(const py::handle& action, const py::handle& env_id) {
+    CheckOpen();
+    const int* ids = nullptr;
+    int n = 0;
+    ParseEnvIds(env_id, &ids, &n);
+    pool_->CheckSendable(ids, n, false);
+    const auto& fields = pool_->spec().action.specs();
+    if (fields.size() == 1 && !py::isinstance<py::dict>(action)) {
+      WriteAction(0, action, ids, n);
+    } else {
+      if (!py::isinstance<py::dict>(action)) {
+        throw py::type_error("the action of " + pool_->config().task_id +
+                             " is a dict of arrays");
+      }
+      py::dict d = py::reinterpret_borrow<py::dict>(action);
+      // Validate every field before writing any, so nothing is stepped on
+      // error.
+      for (std::size_t f = 0; f < fields.size(); ++f) {
+        if (!d.contains(fields[f].name)) {
+          throw py::value_error("action is missing '" + fields[f].name + "'");
+        }
+      }
+      for (std::size_t f = 0; f < fields.size(); ++f) {
+        WriteAction(static_cast<int>(f), d[py::str(fields[f].name)], ids, n);
+      }
+    }
+    pool_->Send(ids, n, false, nullptr);
+  }
+
+  void Reset(const py::handle& env_id, const py::handle& seeds) {
+    CheckOpen();
+    const int* ids = nullptr;
+    int n = 0;
+    if (env_id.is_none()) {
+      ids = all_ids_.data();
+      n = static_cast<int>(all_ids_.size());
+    } else {
+      ParseEnvIds(env_id, &ids, &n);
+    }
+    std::vector<int> id_copy(ids, ids + n);
+    if (seeds.is_none()) {
+      pool_->Send(id_copy.data(), n, true, nullptr);
+      return;
+    }
+    auto seed_list = seeds.cast<std::vector<uint64_t>>();
+    if (static_cast<int>(seed_list.size()) != n) {
+      throw py::value_error("reset got " + std::to_string(seed_list.size()) +
+                            " seeds for " + std::to_string(n) + " envs");
+    }
+    pool_->Send(id_copy.data(), n, true, seed_list.data());
+  }
+
+  py::tuple Recv() {
+    CheckOpen();
+    std::shared_ptr<Block> block;
+    if (pool_->FrontReady()) {
+      block = pool_->Recv();
+    } else {
+      py::gil_scoped_release release;
+      block = pool_->Recv();
+    }
+    return Package(block);
+  }
+
+  py::tuple Step(const py::handle& action, const py::handle& env_id) {
+    Send(action, env_id);
+    return Recv();
+  }
+
+  std::vector<double> GetState(int env_id) {
+    CheckOpen();
+    return pool_->GetEnvState(env_id);
+  }
+  void SetState(int env_id, const std::vector<double>& state) {
+    CheckOpen();
+    pool_->SetEnvState(env_id, state);
+  }
+
+  int num_threads() const { return pool_->num_threads(); }
+  int64_t step_cost_ns() const { return pool_->step_cost_ns(); }
+  int num_blocks() const { return static_cast<int>(cache_.size()); }
+  bool closed() const { return !pool_ || pool_->closed(); }
+
+ private:
+  struct BlockArrays {
+    std::shared_ptr<Block> block;
+    std::vector<py::array> arrays;
+  };
+
+  void CheckOpen() const {
+    if (!pool_ || pool_->closed()) {
+      throw std::runtime_error("this env pool is closed");
+    }
+  }
+
+  void ParseEnvIds(const py::handle& env_id, const int** ids, int* n) {
+    if (env_id.is_none()) {
+      if (pool_->is_sync()) {
+        *ids = all_ids_.data();
+        *n = static_cast<int>(all_ids_.size());
+      } else {
+        // Async: the envs of the last batch received.
+        *ids = last_ids_.data();
+        *n = static_cast<int>(last_ids_.size());
+        if (*n == 0) {
+          throw py::value_error("send() needs env_id before the first recv()");
+        }
+      }
+      return;
+    }
+    py::array arr = py::array::ensure(env_id);
+    if (!arr) {
+      throw py::type_error("env_id must be an integer array");
+    }
+    char kind = arr.dtype().kind();
+    if (kind != 'i' && kind != 'u') {
+      throw py::type_error("env_id must hold integers, got dtype " +
+                           std::string(py::str(arr.dtype())));
+    }
+    if (arr.ndim() > 1) {
+      throw py::value_error("env_id must be one-dimensional");
+    }
+    arr = py::array::ensure(arr, py::array::c_style);
+    int64_t count = arr.size();
+    id_buffer_.resize(count);
+    const char* data = static_cast<const char*>(arr.data());
+    int size = static_cast<int>(arr.itemsize());
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t v = ReadElement<int64_t>(data, kind, size, i);
+      if (v < 0 || v >= pool_->config().num_envs) {
+        throw py::value_error(
+            "env_id " + std::to_string(v) +
+            " is out of range: " + pool_->config().task_id +
+            " has num_envs=" + std::to_string(pool_->config().num_envs));
+      }
+      id_buffer_[i] = static_cast<int>(v);
+    }
+    *ids = id_buffer_.data();
+    *n = static_cast<int>(count);
+  }
+
+  void WriteAction(int field, const py::handle& value, const int* ids, int n) {
+    const ArraySpec& spec = pool_->spec().action.specs()[field];
+    py::array arr;
+    if (py::isinstance<py::array>(value)) {
+      arr = py::reinterpret_borrow<py::array>(value);
+    } else {
+      arr = py::array::ensure(value);
+      if (!arr) {
+        throw py::type_error("action '" + spec.name + "' must be array-like");
+      }
+    }
+    // Shape: (n, *spec.shape)
+    bool shape_ok =
+        arr.ndim() == static_cast<py::ssize_t>(spec.shape.size() + 1) &&
+        arr.shape(0) == n;
+    for (std::size_t d = 0; shape_ok && d < spec.shape.size(); ++d) {
+      shape_ok = arr.shape(d + 1) == spec.shape[d];
+    }
+    if (!shape_ok) {
+      std::string expected = "(" + std::to_string(n);
+      for (int64_t d : spec.shape) {
+        expected += ", " + std::to_string(d);
+      }
+      expected += spec.shape.empty() ? ",)" : ")";
+      std::string got = "(";
+      for (py::ssize_t d = 0; d < arr.ndim(); ++d) {
+        got += (d ? ", " : "") + std::to_string(arr.shape(d));
+      }
+      got += arr.ndim() == 1 ? ",)" : ")";
+      throw py::value_error("action '" + spec.name + "' of " +
+                            pool_->config().task_id + " must have shape " +
+                            expected + " for " + std::to_string(n) +
+                            " envs, got " + got);
+    }
+    char kind = arr.dtype().kind();
+    bool integral_dst =
+        spec.dtype != DType::kFloat32 && spec.dtype != DType::kFloat64;
+    bool castable = kind == 'b' || kind == 'i' || kind == 'u' ||
+                    (kind == 'f' && !integral_dst);
+    if (!castable) {
+      throw py::type_error("action '" + spec.name + "' of dtype " +
+                           std::string(py::str(arr.dtype())) +
+                           " cannot be cast safely to " +
+                           DTypeName(spec.dtype));
+    }
+    if (!(arr.flags() & py::array::c_style)) {
+      arr = py::array::ensure(arr, py::array::c_style);
+    }
+    const char* data = static_cast<const char*>(arr.data());
+    int size = static_cast<int>(arr.itemsize());
+    int64_t per_env = spec.NumElements();
+    int64_t total = per_env * n;
+    // Validate everything first: nothing is written on error.
+    if (spec.num_values > 0) {
+      for (int64_t i = 0; i < total; ++i) {
+        int64_t v = ReadElement<int64_t>(data, kind, size, i);
+        if (v < 0 || v >= spec.num_values) {
+          throw py::value_error(
+              "action for env " + std::to_string(ids[i / per_env]) + " is " +
+              std::to_string(v) + ", but " + pool_->config().task_id +
+              " takes 0.." + std::to_string(spec.num_values - 1));
+        }
+      }
+    } else if (kind == 'f') {
+      for (int64_t i = 0; i < total; ++i) {
+        double v = ReadElement<double>(data, kind, size, i);
+        if (std::isnan(v)) {
+          throw py::value_error("action for env " +
+                                std::to_string(ids[i / per_env]) +
+                                " contains NaN");
+        }
+      }
+    }
+    bool same_type = NumpyDType(spec.dtype).is(arr.dtype()) ||
+                     NumpyDType(spec.dtype).equal(arr.dtype());
+    std::size_t row_bytes = spec.RowBytes();
+    for (int k = 0; k < n; ++k) {
+      void* dst = pool_->ActionRow(ids[k], field);
+      if (same_type) {
+        std::memcpy(dst, data + k * row_bytes, row_bytes);
+        continue;
+      }
+      for (int64_t e = 0; e < per_env; ++e) {
+        int64_t i = k * per_env + e;
+        switch (spec.dtype) {
+          case DType::kFloat32:
+            static_cast<float*>(dst)[e] =
+                ReadElement<float>(data, kind, size, i);
+            break;
+          case DType::kFloat64:
+            static_cast<double*>(dst)[e] =
+                ReadElement<double>(data, kind, size, i);
+            break;
+          case DType::kInt64:
+            static_cast<int64_t*>(dst)[e] =
+                ReadElement<int64_t>(data, kind, size, i);
+            break;
+          case DType::kInt32:
+            static_cast<int32_t*>(dst)[e] =
+                ReadElement<int32_t>(data, kind, size, i);
+            break;
+          case DType::kUInt8:
+          case DType::kBool:
+            static_cast<uint8_t*>(dst)[e] =
+                ReadElement<uint8_t>(data, kind, size, i);
+            break;
+          case DType::kInt8:
+            static_cast<int8_t*>(dst)[e] =
+                ReadElement<int8_t>(data, kind, size, i);
+            break;
+        }
+      }
+    }
+  }
+
+  // Blocks handed to Python go back to the pool once only the cache still
+  // refers to their arrays.
+  void ReleaseUnused() {
+    for (std::size_t i = 0; i < handed_out_.size();) {
+      BlockArrays& entry = cache_[handed_out_[i]];
+      bool unused = true;
+      for (const py::array& a : entry.arrays) {
+        if (Py_REFCNT(a.ptr()) > 1) {
+          unused = false;
+          break;
+        }
+      }
+      if (unused) {
+        pool_->Release(handed_out_[i]);
+        handed_out_[i] = handed_out_.back();
+        handed_out_.pop_back();
+      } else {
+        ++i;
+      }
+    }
+  }
+
+  BlockArrays& ArraysOf(const std::shared_ptr<Block>& block) {
+    int id = block->id();
+    if (id >= static_cast<int>(cache_.size())) {
+      cache_.resize(id + 1);
+    }
+    BlockArrays& entry = cache_[id];
+    if (entry.block == block) {
+      return entry;
+    }
+    entry.block = block;
+    entry.arrays.clear();
+    py::object owner = py::cast(block);
+    const BlockLayout& layout = pool_->layout();
+    for (const ArraySpec& column : layout.columns) {
+      int rows = column.per_player ? block->capacity() * layout.rows_per_env
+                                   : block->capacity();
+      std::vector<py::ssize_t> shape{rows};
+      shape.insert(shape.end(), column.shape.begin(), column.shape.end());
+      int c = static_cast<int>(entry.arrays.size());
+      entry.arrays.emplace_back(NumpyDType(column.dtype), shape,
+                                block->Column(c), owner);
+    }
+    return entry;
+  }
+
+  py::object Rows(const py::array& full, int rows, bool partial) {
+    if (!partial) {
+      return full;
+    }
+    return full[py::slice(0, rows, 1)];
+  }
+
+  py::tuple Package(const std::shared_ptr<Block>& block) {
+    ReleaseUnused();
+    BlockArrays& entry = ArraysOf(block);
+    handed_out_.push_back(block->id());
+    const BlockLayout& layout = pool_->layout();
+    int n = block->target();
+    bool partial = n != block->capacity();
+    int player_rows = block->player_rows();
+    bool player_partial =
+        layout.rows_per_env > 1 &&
+        player_rows != block->capacity() * layout.rows_per_env;
+    auto column = [&](int c) {
+      bool per_player = layout.columns[c].per_player;
+      return per_player ? Rows(entry.arrays[c], player_rows, player_partial)
+                        : Rows(entry.arrays[c], n, partial);
+    };
+    py::object obs;
+    py::dict obs_dict;
+    py::dict info;
+    for (int c = 0; c < layout.num_state; ++c) {
+      if (!state_is_obs_[c]) {
+        info[state_keys_[c]] = column(c);
+      } else if (obs_is_dict_) {
+        obs_dict[state_keys_[c]] = column(c);
+      } else {
+        obs = column(c);
+      }
+    }
+    if (obs_is_dict_) {
+      obs = obs_dict;
+    }
+    info[key_env_id_] = column(layout.env_id);
+    info[key_elapsed_] = column(layout.elapsed_step);
+    if (layout.players_env_id >= 0) {
+      py::dict players;
+      players[key_env_id_] = column(layout.players_env_id);
+      info[key_players_] = players;
+    }
+    if (layout.final_mask >= 0) {
+      py::dict final_state;
+      for (int c = 0; c < layout.num_state; ++c) {
+        final_state[py::str(layout.columns[c].name)] =
+            column(layout.final_state + c);
+      }
+      final_state["elapsed_step"] = column(layout.final_elapsed_step);
+      final_state["mask"] = column(layout.final_mask);
+      info[key_final_] = final_state;
+    }
+    const int32_t* ids =
+        static_cast<const int32_t*>(block->Column(layout.env_id));
+    last_ids_.assign(ids, ids + n);
+    return py::make_tuple(obs, column(layout.reward), column(layout.terminated),
+                          column(layout.truncated), info);
+  }
+
+  std::unique_ptr<Pool> pool_;
+  std::vector<py::str> state_keys_;
+  std::vector<bool> state_is_obs_;
+  bool obs_is_dict_ = false;
+  std::vector<int> all_ids_;
+  std::vector<int> last_ids_;
+  std::vector<int> id_buffer_;
+  std::vector<BlockArrays> cache_;
+  std::vector<int> handed_out_;
+  py::str key_env_id_;
+  py::str key_elapsed_;
+  py::str key_players_;
+  py::str key_final_;
+};
+
+}  // namespace
+}  // namespace envpool
+
+PYBIND11_MODULE(_core, m) {
+  using envpool::PyPool;
+  m.doc() = "envpool's engine: env types, specs and the pool";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) {
+        std::rethrow_exception(p);
+      }
+    } catch (const std::invalid_argument& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const std::out_of_range& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const std::logic_error& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+  py::class_<envpool::Block, std::shared_ptr<envpool::Block>>(m, "_Block");
+  m.def("env_types", &envpool::RegisteredEnvTypes,
+        "Names of the env types registered by the loaded families.");
+  m.def(
+      "env_defaults",
+      [](const std::string& name) {
+        py::dict d;
+        for (const auto& [key, value] :
+             envpool::FindEnvType(name).defaults.items()) {
+          d[py::str(key)] = envpool::ToPython(value);
+        }
+        return d;
+      },
+      "The options of an env type with their defaults.");
+  m.def(
+      "describe",
+      [](const std::string& name, const py::dict& overrides) {
+        const envpool::EnvType& type = envpool::FindEnvType(name);
+        return envpool::Describe(
+            type.describe(envpool::ToOptions(type, overrides)));
+      },
+      "The arrays of an env type under the given options.");
+  py::class_<PyPool>(m, "Pool")
+      .def(py::init<const std::string&, const py::dict&, const std::string&,
+                    int, int, int, int, std::vector<uint64_t>, int>(),
+           py::arg("env_type"), py::arg("options"), py::arg("task_id"),
+           py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"),
+           py::arg("thread_affinity_offset"), py::arg("seeds"),
+           py::arg("autoreset_mode"))
+      .def("send", &PyPool::Send, py::arg("action"),
+           py::arg("env_id") = py::none())
+      .def("recv", &PyPool::Recv)
+      .def("step", &PyPool::Step, py::arg("action"),
+           py::arg("env_id") = py::none())
+      .def("reset", &PyPool::Reset, py::arg("env_id") = py::none(),
+           py::arg("seeds") = py::none())
+      .def("close", &PyPool::Close)
+      .def("get_state", &PyPool::GetState)
+      .def("set_state", &PyPool::SetState)
+      .def_property_readonly("num_threads", &PyPool::num_threads)
+      .def_property_readonly("step_cost_ns", &PyPool::step_cost_ns)
+      .def_property_readonly("num_blocks", &PyPool::num_blocks)
+      .def_property_readonly("closed", &PyPool::closed);
+}

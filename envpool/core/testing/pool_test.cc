@@ -1,0 +1,279 @@
+#include "envpool/core/pool.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "envpool/core/testing/test_envs.h"
+
+namespace envpool {
+namespace {
+
+using testing::CounterEnv;
+using testing::TeamEnv;
+
+class PoolTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    RegisterEnv<CounterEnv>("Counter");
+    RegisterEnv<TeamEnv>("Team");
+  }
+
+  static std::unique_ptr<Pool> Make(
+      int num_envs, int batch_size, int num_threads,
+      AutoresetMode mode = AutoresetMode::kNextStep, int64_t sleep_us = 0,
+      int64_t max_steps = 0, const std::string& type = "Counter") {
+    const EnvType& env_type = FindEnvType(type);
+    Options options = env_type.defaults;
+    if (type == "Counter") {
+      options.Set("sleep_us", sleep_us);
+    }
+    PoolConfig config;
+    config.task_id = "Counter-v0";
+    config.num_envs = num_envs;
+    config.batch_size = batch_size;
+    config.num_threads = num_threads;
+    config.autoreset_mode = mode;
+    config.max_episode_steps = max_steps;
+    for (int i = 0; i < num_envs; ++i) {
+      config.seeds.push_back(100 + i);
+    }
+    return std::make_unique<Pool>(env_type, options, config);
+  }
+
+  template <typename T>
+  static T At(const std::shared_ptr<Block>& block, int column, int row) {
+    return static_cast<const T*>(block->Column(column))[row];
+  }
+
+  static void SetActions(Pool* pool, const std::vector<int>& ids,
+                         int64_t action) {
+    for (int id : ids) {
+      *static_cast<int64_t*>(pool->ActionRow(id, 0)) = action;
+    }
+  }
+};
+
+TEST_F(PoolTest, SyncResultsFollowSendOrder) {
+  auto pool = Make(4, 0, 2);
+  std::vector<int> all{0, 1, 2, 3};
+  pool->Send(all.data(), 4, true, nullptr);
+  auto block = pool->Recv();
+  ASSERT_EQ(block->target(), 4);
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(At<int32_t>(block, pool->layout().env_id, k), k);
+    EXPECT_EQ(At<int32_t>(block, pool->layout().elapsed_step, k), 0);
+  }
+  pool->Release(block->id());
+  std::vector<int> some{3, 1};
+  SetActions(pool.get(), some, 7);
+  pool->Send(some.data(), 2, false, nullptr);
+  block = pool->Recv();
+  ASSERT_EQ(block->target(), 2);
+  EXPECT_EQ(At<int32_t>(block, pool->layout().env_id, 0), 3);
+  EXPECT_EQ(At<int32_t>(block, pool->layout().env_id, 1), 1);
+  EXPECT_EQ(At<float>(block, pool->layout().reward, 0), 7.0f);
+  EXPECT_EQ(At<int32_t>(block, pool->layout().elapsed_step, 1), 1);
+}
+
+TEST_F(PoolTest, AsyncRecvReturnsBatchSizeEnvsOnce) {
+  auto pool = Make(8, 3, 2, AutoresetMode::kNextStep, 200);
+  std::vector<int> all(8);
+  std::iota(all.begin(), all.end(), 0);
+  pool->Send(all.data(), 8, true, nullptr);
+  std::multiset<int> seen;
+  for (int round = 0; round < 2; ++round) {
+    auto block = pool->Recv();
+    ASSERT_EQ(block->target(), 3);
+    for (int k = 0; k < 3; ++k) {
+      seen.insert(At<int32_t>(block, pool->layout().env_id, k));
+    }
+    pool->Release(block->id());
+  }
+  EXPECT_EQ(seen.size(), 6u);
+  EXPECT_EQ(std::set<int>(seen.begin(), seen.end()).size(), 6u);
+  // Two envs are still in flight: a third batch of 3 could never arrive.
+  EXPECT_THROW(pool->Recv(), std::runtime_error);
+}
+
+TEST_F(PoolTest, NextStepAutoresetStartsEpisodeOnTheFollowingStep) {
+  auto pool = Make(1, 0, 1);
+  std::vector<int> id{0};
+  pool->Send(id.data(), 1, true, nullptr);
+  pool->Release(pool->Recv()->id());
+  const BlockLayout& layout = pool->layout();
+  for (int step = 1; step <= 5; ++step) {
+    SetActions(pool.get(), id, 1);
+    pool->Send(id.data(), 1, false, nullptr);
+    auto block = pool->Recv();
+    EXPECT_EQ(At<bool>(block, layout.terminated, 0), step == 5);
+    pool->Release(block->id());
+  }
+  SetActions(pool.get(), id, 9);
+  pool->Send(id.data(), 1, false, nullptr);
+  auto block = pool->Recv();
+  EXPECT_FALSE(At<bool>(block, layout.terminated, 0));
+  EXPECT_EQ(At<float>(block, layout.reward, 0), 0.0f);
+  EXPECT_EQ(At<int32_t>(block, layout.elapsed_step, 0), 0);
+}
+
+TEST_F(PoolTest, SameStepAutoresetKeepsFinalState) {
+  auto pool = Make(1, 0, 1, AutoresetMode::kSameStep);
+  std::vector<int> id{0};
+  pool->Send(id.data(), 1, true, nullptr);
+  pool->Release(pool->Recv()->id());
+  const BlockLayout& layout = pool->layout();
+  std::shared_ptr<Block> block;
+  for (int step = 1; step <= 5; ++step) {
+    SetActions(pool.get(), id, 2);
+    pool->Send(id.data(), 1, false, nullptr);
+    block = pool->Recv();
+    EXPECT_EQ(At<bool>(block, layout.final_mask, 0), step == 5);
+    if (step < 5) {
+      pool->Release(block->id());
+    }
+  }
+  EXPECT_TRUE(At<bool>(block, layout.terminated, 0));
+  EXPECT_EQ(At<float>(block, layout.reward, 0), 2.0f);
+  // New episode in obs, the ended one in final:obs.
+  EXPECT_EQ(At<int64_t>(block, 0, 1), 0);
+  EXPECT_EQ(At<int64_t>(block, layout.final_state, 1), 5);
+  EXPECT_EQ(At<int32_t>(block, layout.final_elapsed_step, 0), 5);
+  EXPECT_EQ(At<int32_t>(block, layout.elapsed_step, 0), 0);
+}
+
+TEST_F(PoolTest, DisabledAutoresetRefusesToStepAnEndedEpisode) {
+  auto pool = Make(1, 0, 1, AutoresetMode::kDisabled);
+  std::vector<int> id{0};
+  pool->Send(id.data(), 1, true, nullptr);
+  pool->Release(pool->Recv()->id());
+  for (int step = 1; step <= 5; ++step) {
+    pool->Send(id.data(), 1, false, nullptr);
+    pool->Release(pool->Recv()->id());
+  }
+  EXPECT_THROW(pool->Send(id.data(), 1, false, nullptr), std::runtime_error);
+  pool->Send(id.data(), 1, true, nullptr);
+  pool->Release(pool->Recv()->id());
+  pool->Send(id.data(), 1, false, nullptr);
+}
+
+TEST_F(PoolTest, MaxEpisodeStepsTruncates) {
+  auto pool = Make(1, 0, 1, AutoresetMode::kNextStep, 0, 3);
+  std::vector<int> id{0};
+  pool->Send(id.data(), 1, true, nullptr);
+  pool->Release(pool->Recv()->id());
+  for (int step = 1; step <= 3; ++step) {
+    pool->Send(id.data(), 1, false, nullptr);
+    auto block = pool->Recv();
+    EXPECT_EQ(At<bool>(block, pool->layout().truncated, 0), step == 3);
+    EXPECT_FALSE(At<bool>(block, pool->layout().terminated, 0));
+    pool->Release(block->id());
+  }
+}
+
+TEST_F(PoolTest, BadSendsAreRejectedBeforeAnythingRuns) {
+  auto pool = Make(3, 0, 1);
+  std::vector<int> bad{0, 3};
+  EXPECT_THROW(pool->Send(bad.data(), 2, true, nullptr), std::invalid_argument);
+  std::vector<int> twice{1, 1};
+  EXPECT_THROW(pool->Send(twice.data(), 2, true, nullptr),
+               std::invalid_argument);
+  EXPECT_THROW(pool->Recv(), std::runtime_error);
+  std::vector<int> one{1};
+  pool->Send(one.data(), 1, true, nullptr);
+  EXPECT_THROW(pool->Send(one.data(), 1, true, nullptr), std::runtime_error);
+}
+
+TEST_F(PoolTest, SeedsMakeRolloutsReproducible) {
+  auto a = Make(2, 0, 1);
+  auto b = Make(2, 0, 2);
+  std::vector<int> ids{0, 1};
+  a->Send(ids.data(), 2, true, nullptr);
+  b->Send(ids.data(), 2, true, nullptr);
+  auto ba = a->Recv();
+  auto bb = b->Recv();
+  EXPECT_EQ(At<int64_t>(ba, 0, 0), At<int64_t>(bb, 0, 0));
+  EXPECT_EQ(At<int64_t>(ba, 0, 2), At<int64_t>(bb, 0, 2));
+  EXPECT_NE(At<int64_t>(ba, 0, 0), At<int64_t>(ba, 0, 2));
+  std::vector<uint64_t> seeds{5, 5};
+  a->Send(ids.data(), 2, true, seeds.data());
+  auto again = a->Recv();
+  EXPECT_EQ(At<int64_t>(again, 0, 0), At<int64_t>(again, 0, 2));
+}
+
+TEST_F(PoolTest, MultiPlayerRowsCarryTheirEnvId) {
+  auto pool = Make(4, 0, 2, AutoresetMode::kNextStep, 0, 0, "Team");
+  std::vector<int> all{0, 1, 2, 3};
+  pool->Send(all.data(), 4, true, nullptr);
+  pool->Release(pool->Recv()->id());
+  SetActions(pool.get(), all, 2);
+  pool->Send(all.data(), 4, false, nullptr);
+  auto block = pool->Recv();
+  const BlockLayout& layout = pool->layout();
+  int rows = block->player_rows();
+  EXPECT_GE(rows, 4);
+  EXPECT_LE(rows, 12);
+  std::vector<int> per_env(4, 0);
+  for (int r = 0; r < rows; ++r) {
+    int env = At<int32_t>(block, layout.players_env_id, r);
+    int player = At<int32_t>(block, 0, r);
+    EXPECT_EQ(At<float>(block, layout.reward, r), 2.0f * player);
+    ++per_env[env];
+  }
+  for (int count : per_env) {
+    EXPECT_GE(count, 1);
+  }
+}
+
+TEST_F(PoolTest, CloseWhileEnvsAreSteppingJoinsCleanly) {
+  auto pool = Make(8, 0, 2, AutoresetMode::kNextStep, 20000);
+  std::vector<int> all{0, 1, 2, 3, 4, 5, 6, 7};
+  pool->Send(all.data(), 8, true, nullptr);
+  pool->Release(pool->Recv()->id());
+  // One measured round, so the pool knows these steps are slow and hands the
+  // next ones to its workers.
+  pool->Send(all.data(), 8, false, nullptr);
+  pool->Release(pool->Recv()->id());
+  ASSERT_GT(pool->step_cost_ns() * 8, 40000);
+  pool->Send(all.data(), 8, false, nullptr);
+  std::thread waiter([&] { EXPECT_THROW(pool->Recv(), std::runtime_error); });
+  // The waiter helps with one 20 ms step at a time, so it is still waiting.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  pool->Close();
+  waiter.join();
+  EXPECT_THROW(pool->Send(all.data(), 8, false, nullptr), std::runtime_error);
+}
+
+TEST_F(PoolTest, AsyncStressEveryEnvStepsInOrder) {
+  // Many rounds over several threads: each env's step count must advance by
+  // exactly one per send, whatever thread ran it.
+  const int n = 16;
+  auto pool = Make(n, 4, 3, AutoresetMode::kNextStep, 1, 1000000);
+  std::vector<int> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  pool->Send(all.data(), n, true, nullptr);
+  std::vector<int> steps(n, 0);
+  for (int round = 0; round < 3000; ++round) {
+    auto block = pool->Recv();
+    std::vector<int> ids;
+    for (int k = 0; k < 4; ++k) {
+      int id = At<int32_t>(block, pool->layout().env_id, k);
+      int elapsed = At<int32_t>(block, pool->layout().elapsed_step, k);
+      // reset, 5 steps to the end of the episode, then the autoreset
+      EXPECT_EQ(elapsed, steps[id] % 6);
+      ids.push_back(id);
+      ++steps[id];
+    }
+    pool->Release(block->id());
+    SetActions(pool.get(), ids, 1);
+    pool->Send(ids.data(), 4, false, nullptr);
+  }
+}
+
+}  // namespace
+}  // namespace envpool

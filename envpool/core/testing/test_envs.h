@@ -1,0 +1,121 @@
+// Small envs that exercise the pool; not registered as ids.
+#ifndef ENVPOOL_CORE_TESTING_TEST_ENVS_H_
+#define ENVPOOL_CORE_TESTING_TEST_ENVS_H_
+
+#include <chrono>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "envpool/core/env.h"
+
+namespace envpool::testing {
+
+// Counts steps; the episode ends after `episode_length` steps.  The
+// observation is (seed-derived value, step count); the reward is the action.
+class CounterEnv : public Env {
+ public:
+  struct Fields {
+    Field<int64_t> obs;
+    Field<int32_t> info_steps;
+    Field<int64_t> action;
+  };
+  static Options DefaultOptions() {
+    return Options{{"episode_length", int64_t{5}}, {"sleep_us", int64_t{0}}};
+  }
+  static void Declare(const Options& /*options*/, EnvSpec* spec,
+                      Fields* fields) {
+    fields->obs = spec->state.Add<int64_t>("obs", {2});
+    fields->info_steps = spec->state.Add<int32_t>("info:steps", {});
+    fields->action = spec->action.AddDiscrete<int64_t>("action", 10);
+  }
+  explicit CounterEnv(const Options& options)
+      : episode_length_(options.Get<int>("episode_length")),
+        sleep_us_(options.Get<int>("sleep_us")) {
+    EnvSpec spec;
+    Declare(options, &spec, &fields_);
+  }
+  void Reset() override {
+    first_ = static_cast<int64_t>(rng_() % 1000);
+    steps_ = 0;
+    reward_ = 0;
+    terminated_ = false;
+  }
+  void Step(const ActionView& action) override {
+    if (sleep_us_ > 0) {
+      std::this_thread::sleep_for(std::chrono::microseconds(sleep_us_));
+    }
+    ++steps_;
+    reward_ = static_cast<double>(action.Scalar(fields_.action));
+    terminated_ = steps_ >= episode_length_;
+  }
+  void Write(const Output& out) override {
+    int64_t* obs = out.Get(fields_.obs);
+    obs[0] = first_;
+    obs[1] = steps_;
+    *out.Get(fields_.info_steps) = steps_;
+  }
+
+ private:
+  Fields fields_;
+  int episode_length_;
+  int sleep_us_;
+  int64_t first_ = 0;
+  int32_t steps_ = 0;
+};
+
+// A multi-player env: env k has 1 + (k % 3) players; each player's
+// observation is its player index and its reward is the action times the
+// player index.
+class TeamEnv : public Env {
+ public:
+  struct Fields {
+    Field<int32_t> obs;
+    Field<int64_t> action;
+  };
+  static Options DefaultOptions() { return Options{{"players", int64_t{3}}}; }
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->max_num_players = options.Get<int>("players");
+    ArraySpec obs;
+    obs.name = "obs";
+    obs.dtype = DType::kInt32;
+    obs.per_player = true;
+    fields->obs = spec->state.Add<int32_t>(obs);
+    fields->action = spec->action.AddDiscrete<int64_t>("action", 4);
+  }
+  explicit TeamEnv(const Options& options)
+      : max_players_(options.Get<int>("players")) {
+    EnvSpec spec;
+    Declare(options, &spec, &fields_);
+  }
+  void Reset() override {
+    players_ = 1 + static_cast<int>(rng_() % max_players_);
+    terminated_ = false;
+    last_action_ = 0;
+  }
+  void Step(const ActionView& action) override {
+    last_action_ = action.Scalar(fields_.action);
+    terminated_ = last_action_ == 3;
+  }
+  int NumPlayers() const override { return players_; }
+  void Write(const Output& out) override {
+    for (int p = 0; p < players_; ++p) {
+      *out.Get(fields_.obs, p) = p;
+    }
+  }
+  void WriteReward(const Output& out) const override {
+    for (int p = 0; p < players_; ++p) {
+      out.SetReward(static_cast<double>(last_action_ * p), p);
+    }
+  }
+
+ private:
+  Fields fields_;
+  int max_players_;
+  int players_ = 1;
+  int64_t last_action_ = 0;
+};
+
+}  // namespace envpool::testing
+
+#endif  // ENVPOOL_CORE_TESTING_TEST_ENVS_H_

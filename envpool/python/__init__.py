@@ -1,0 +1,1 @@
+"""The Python side of envpool: registry, specs and the three API styles."""

@@ -1,0 +1,138 @@
+"""What every API style shares: the native pool, send/recv, close."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envpool.python.spec import AUTORESET_MODES, EnvSpec, load_family
+
+
+class PoolBase:
+    """Owns the native pool of one id; the API classes add their conventions.
+
+    `send(action, env_id)` steps the given envs (all of them in sync mode,
+    the envs of the last `recv` in async mode when env_id is None); `recv()`
+    returns the next batch: every env sent in sync mode, the first
+    `batch_size` to finish in async mode.
+    """
+
+    def __init__(self, spec: EnvSpec) -> None:
+        self.spec = spec
+        cfg = spec.config
+        core = load_family(spec.entry.family)
+        self._pool = core.Pool(
+            env_type=spec.entry.env_type,
+            options=spec.env_options,
+            task_id=spec.id,
+            num_envs=cfg.num_envs,
+            batch_size=cfg.batch_size,
+            num_threads=cfg.num_threads,
+            thread_affinity_offset=cfg.thread_affinity_offset,
+            seeds=spec.seeds(),
+            autoreset_mode=AUTORESET_MODES.index(cfg.autoreset_mode),
+        )
+        self._same_step = cfg.autoreset_mode == "same_step"
+        self._num_envs = cfg.num_envs
+
+    # -- the config, as EnvPool exposes it ---------------------------------
+    @property
+    def config(self) -> dict[str, Any]:
+        """Every option of this pool with its value."""
+        return self.spec.config._asdict()
+
+    @property
+    def is_async(self) -> bool:
+        return self.spec.config.batch_size < self.spec.config.num_envs
+
+    # -- raw batches ---------------------------------------------------------
+    def _recv_raw(self) -> tuple:
+        out = self._pool.recv()
+        return self._with_final(out) if self._same_step else out
+
+    def _step_raw(self, action: Any, env_id: Any = None) -> tuple:
+        out = self._pool.step(action, env_id)
+        return self._with_final(out) if self._same_step else out
+
+    def _reset_raw(self, env_id: Any = None, seed: Any = None) -> tuple:
+        self._pool.reset(env_id, self._reset_seeds(env_id, seed))
+        return self._recv_raw()
+
+    def _reset_seeds(self, env_id: Any, seed: Any) -> list[int] | None:
+        """gymnasium's rule: reset(seed=s) seeds env i with s + i."""
+        if seed is None:
+            return None
+        ids = np.arange(self._num_envs) if env_id is None else np.asarray(env_id).reshape(-1)
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            seeds = [int(s) for s in seed]
+            if len(seeds) != len(ids):
+                raise ValueError(f"reset got {len(seeds)} seeds for {len(ids)} envs")
+            return [s % 2**64 for s in seeds]
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+            raise TypeError(f"seed must be an int or a list of ints, got {seed!r}")
+        return [(int(seed) + int(i)) % 2**64 for i in ids]
+
+    def _with_final(self, out: tuple) -> tuple:
+        """Lay out same-step final observations as gymnasium's vector envs do."""
+        obs, reward, terminated, truncated, info = out
+        final = info.pop("_envpool_final")
+        mask = final.pop("mask")
+        if mask.any():
+            n = len(mask)
+            done = np.flatnonzero(mask)
+            final_obs = np.full(n, None, dtype=object)
+            obs_keys = [k for k in final if k == "obs" or k.startswith("obs:")]
+            for i in done:
+                if obs_keys == ["obs"]:
+                    final_obs[i] = final["obs"][i].copy()
+                else:
+                    final_obs[i] = {k[4:]: final[k][i].copy() for k in obs_keys}
+            final_info: dict[str, Any] = {}
+            for key, values in final.items():
+                if key in obs_keys:
+                    continue
+                name = key[5:] if key.startswith("info:") else key
+                final_info[name] = np.where(
+                    mask.reshape((-1,) + (1,) * (values.ndim - 1)), values, 0
+                ).astype(values.dtype)
+                final_info[f"_{name}"] = mask.copy()
+            final_info["env_id"] = info["env_id"].copy()
+            final_info["_env_id"] = mask.copy()
+            info["final_obs"] = final_obs
+            info["_final_obs"] = mask.copy()
+            info["final_info"] = final_info
+            info["_final_info"] = mask.copy()
+        return obs, reward, terminated, truncated, info
+
+    # -- shared methods -------------------------------------------------------
+    def send(self, action: Any, env_id: Any = None) -> None:
+        """Start stepping the envs `env_id` with `action` (one row per env)."""
+        self._pool.send(action, env_id)
+
+    def async_reset(self) -> None:
+        """Start resetting every env; collect the results with `recv()`."""
+        self._pool.reset(None, None)
+
+    def close(self) -> None:
+        """Stop the worker threads; any later call raises RuntimeError."""
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pool.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._pool.closed
+
+    def xla(self):
+        """JAX entry points (handle, recv, send, step); not available yet."""
+        raise NotImplementedError("the JAX interface (env.xla()) is not built yet")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __len__(self) -> int:
+        return self._num_envs

@@ -1,0 +1,108 @@
+"""Task ids, their families and option overrides; `make` and friends."""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+# Every family whose ids are registered; a family's native module is loaded
+# only when one of its ids is made.
+FAMILIES = ("classic_control",)
+
+ENV_TYPES = ("gymnasium", "gym", "dm")
+
+
+@dataclass(frozen=True)
+class TaskEntry:
+    """One registered id: which env type of which family, with what options."""
+
+    task_id: str
+    family: str
+    env_type: str
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+
+_REGISTRY: dict[str, TaskEntry] = {}
+_families_loaded = False
+
+
+def register(task_id: str, family: str, env_type: str, **overrides: Any) -> None:
+    """Register `task_id` as the env type `env_type` of `family`.
+
+    `overrides` replace the env type's option defaults for this id, for
+    example `max_episode_steps=200`.
+    """
+    _REGISTRY[task_id] = TaskEntry(task_id, family, env_type, dict(overrides))
+
+
+def _load_registrations() -> None:
+    global _families_loaded
+    if not _families_loaded:
+        _families_loaded = True
+        for family in FAMILIES:
+            importlib.import_module(f"envpool.{family}.registration")
+
+
+def list_all_envs() -> list[str]:
+    """All registered task ids."""
+    _load_registrations()
+    return list(_REGISTRY)
+
+
+def find_entry(task_id: str) -> TaskEntry:
+    """The registry entry of `task_id`; ValueError naming close matches."""
+    _load_registrations()
+    try:
+        return _REGISTRY[task_id]
+    except KeyError:
+        close = difflib.get_close_matches(task_id, list(_REGISTRY), n=5)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise ValueError(
+            f"unknown env id {task_id!r}{hint} (envpool.list_all_envs() lists all)"
+        ) from None
+
+
+def make_spec(task_id: str, **kwargs: Any):
+    """The spec of `task_id` under `kwargs`: config, spaces, reward_threshold."""
+    from envpool.python.spec import EnvSpec
+
+    return EnvSpec(find_entry(task_id), kwargs)
+
+
+def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any):
+    """Make a pool of `num_envs` envs of `task_id`.
+
+    env_type: "gymnasium" (a gymnasium.vector.VectorEnv), "gym" (EnvPool's
+    own conventions: single-env spaces) or "dm" (a dm_env.Environment).
+    """
+    if env_type not in ENV_TYPES:
+        raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
+    spec = make_spec(task_id, **kwargs)
+    if env_type == "gymnasium":
+        from envpool.python.gymnasium_api import GymnasiumVectorEnv
+
+        return GymnasiumVectorEnv(spec)
+    if env_type == "gym":
+        from envpool.python.gym_api import GymEnv
+
+        return GymEnv(spec)
+    from envpool.python.dm_api import DmEnv
+
+    return DmEnv(spec)
+
+
+def make_gymnasium(task_id: str, **kwargs: Any):
+    """`make(task_id, env_type="gymnasium", ...)`."""
+    return make(task_id, env_type="gymnasium", **kwargs)
+
+
+def make_gym(task_id: str, **kwargs: Any):
+    """`make(task_id, env_type="gym", ...)`."""
+    return make(task_id, env_type="gym", **kwargs)
+
+
+def make_dm(task_id: str, **kwargs: Any):
+    """`make(task_id, env_type="dm", ...)`."""
+    return make(task_id, env_type="dm", **kwargs)

@@ -1,0 +1,45 @@
+"""gymnasium spaces from the array descriptions of the core."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+
+def _bound(values: list[float], shape: tuple[int, ...], dtype: np.dtype, default: float):
+    if not values:
+        values = [default]
+    arr = np.asarray(values, dtype=np.float64)
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        arr = np.clip(arr, info.min, info.max)
+    if arr.size == 1:
+        return np.full(shape, arr.item(), dtype=dtype)
+    return arr.reshape(shape).astype(dtype)
+
+
+def array_space(desc: dict[str, Any]) -> gymnasium.Space:
+    dtype = np.dtype(desc["dtype"])
+    shape = tuple(desc["shape"])
+    if desc["num_values"] > 0 and shape == ():
+        return gymnasium.spaces.Discrete(desc["num_values"])
+    if desc["num_values"] > 0:
+        return gymnasium.spaces.MultiDiscrete(np.full(shape, desc["num_values"]), dtype=dtype)
+    low = _bound(desc["low"], shape, dtype, -np.inf)
+    high = _bound(desc["high"], shape, dtype, np.inf)
+    return gymnasium.spaces.Box(low=low, high=high, shape=shape, dtype=dtype)
+
+
+def observation_space(state: list[dict[str, Any]]) -> gymnasium.Space:
+    obs = [d for d in state if d["name"] == "obs" or d["name"].startswith("obs:")]
+    if len(obs) == 1 and obs[0]["name"] == "obs":
+        return array_space(obs[0])
+    return gymnasium.spaces.Dict({d["name"][4:]: array_space(d) for d in obs})
+
+
+def action_space(action: list[dict[str, Any]]) -> gymnasium.Space:
+    if len(action) == 1:
+        return array_space(action[0])
+    return gymnasium.spaces.Dict({d["name"]: array_space(d) for d in action})

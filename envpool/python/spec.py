@@ -1,0 +1,184 @@
+"""EnvSpec: the options (config) and spaces of one id."""
+
+from __future__ import annotations
+
+import collections
+import importlib
+import numbers
+from typing import Any
+
+import numpy as np
+
+from envpool.python.registry import TaskEntry
+
+AUTORESET_MODES = ("next_step", "same_step", "disabled")
+_GYMNASIUM_AUTORESET = {"NextStep": "next_step", "SameStep": "same_step", "Disabled": "disabled"}
+
+# Options every id takes, handled by the pool rather than the env.
+POOL_DEFAULTS: dict[str, Any] = {
+    "num_envs": 1,
+    "batch_size": 0,
+    "num_threads": 0,
+    "thread_affinity_offset": -1,
+    "seed": 42,
+    "gym_reset_return_info": True,
+    "autoreset_mode": "next_step",
+}
+# Derived from the env, reported in the config but not settable.
+_READ_ONLY = ("max_num_players",)
+
+_core_module = None
+
+
+def load_family(family: str):
+    """Import the native module of `family` (which registers its env types)."""
+    global _core_module
+    if _core_module is None:
+        _core_module = importlib.import_module("envpool.core._core")
+    importlib.import_module(f"envpool.{family}._{family}")
+    return _core_module
+
+
+def _check_type(name: str, value: Any, default: Any) -> Any:
+    """`value` converted to the type of `default`, or TypeError."""
+    if isinstance(default, bool):
+        if isinstance(value, (bool, np.bool_)):
+            return bool(value)
+    elif isinstance(default, int):
+        if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+            return int(value)
+    elif isinstance(default, float):
+        if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+            return float(value)
+    elif isinstance(default, str):
+        if isinstance(value, str):
+            return value
+    else:
+        return value
+    raise TypeError(
+        f"option {name!r} takes a {type(default).__name__}, got {value!r} "
+        f"of type {type(value).__name__}"
+    )
+
+
+def _normalize_autoreset(value: Any) -> str:
+    mode = getattr(value, "value", value)
+    mode = _GYMNASIUM_AUTORESET.get(mode, mode)
+    if mode not in AUTORESET_MODES:
+        raise ValueError(f"autoreset_mode must be one of {AUTORESET_MODES}, got {value!r}")
+    return mode
+
+
+def _normalize_seed(value: Any, num_envs: int) -> int | tuple[int, ...]:
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (list, tuple, np.ndarray)):
+        seeds = tuple(int(s) for s in value)
+        if len(seeds) != num_envs:
+            raise ValueError(f"seed has {len(seeds)} entries, but num_envs={num_envs}")
+        return seeds
+    raise TypeError(f"seed must be an int or a list of num_envs ints, got {value!r}")
+
+
+class EnvSpec:
+    """What `make_spec(task_id, **kwargs)` returns.
+
+    `config` holds every option with its value (defaults, then the id's
+    overrides, then `kwargs`); `observation_space` and `action_space` are
+    gymnasium spaces of a single env.
+    """
+
+    def __init__(self, entry: TaskEntry, kwargs: dict[str, Any]) -> None:
+        self.entry = entry
+        self.id = entry.task_id
+        core = load_family(entry.family)
+        env_defaults = dict(core.env_defaults(entry.env_type))
+        defaults = {**POOL_DEFAULTS, **env_defaults}
+        metadata = {k: v for k, v in entry.overrides.items() if k not in defaults}
+        values = {**defaults, **{k: v for k, v in entry.overrides.items() if k in defaults}}
+        valid = sorted(set(values) | set(metadata))
+        for name, value in kwargs.items():
+            if name in _READ_ONLY:
+                raise TypeError(f"option {name!r} is fixed by {self.id} and cannot be set")
+            if name not in values and name not in metadata:
+                close = [n for n in valid if name in n or n in name]
+                raise TypeError(
+                    f"{self.id} has no option {name!r}"
+                    + (f" (did you mean {close[0]!r}?)" if close else "")
+                    + f"; valid options: {', '.join(valid)}"
+                )
+            if name == "seed":
+                continue
+            if name == "autoreset_mode":
+                values[name] = _normalize_autoreset(value)
+            elif name in metadata:
+                metadata[name] = value
+            else:
+                values[name] = _check_type(name, value, values[name])
+        num_envs = values["num_envs"]
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        batch_size = values["batch_size"] or num_envs
+        if not 0 < batch_size <= num_envs:
+            raise ValueError(
+                f"batch_size must be in 1..num_envs={num_envs} (0 means num_envs), "
+                f"got {values['batch_size']}"
+            )
+        values["batch_size"] = batch_size
+        if values["num_threads"] < 0:
+            raise ValueError(f"num_threads must be >= 0, got {values['num_threads']}")
+        if "seed" in kwargs:
+            values["seed"] = _normalize_seed(kwargs["seed"], num_envs)
+        if values["max_episode_steps"] < 1:
+            raise ValueError(
+                f"max_episode_steps must be at least 1, got {values['max_episode_steps']}"
+            )
+        self.env_options = {k: values[k] for k in env_defaults}
+        try:
+            self.description = core.describe(entry.env_type, self.env_options)
+        except (RuntimeError, ValueError) as e:
+            raise ValueError(f"{self.id}: {e}") from None
+        values["max_num_players"] = self.description["max_num_players"]
+        values.update(metadata)
+        config_type = collections.namedtuple("Config", sorted(values))  # type: ignore[misc]
+        self.config = config_type(**values)
+        self.metadata = metadata
+        self._spaces: tuple[Any, Any] | None = None
+
+    @property
+    def reward_threshold(self) -> float | None:
+        return self.metadata.get("reward_threshold")
+
+    @property
+    def max_episode_steps(self) -> int:
+        return self.config.max_episode_steps
+
+    def seeds(self) -> list[int]:
+        """One seed per env: `seed + i`, or the list given."""
+        seed = self.config.seed
+        if isinstance(seed, tuple):
+            return [s % 2**64 for s in seed]
+        return [(seed + i) % 2**64 for i in range(self.config.num_envs)]
+
+    def _build_spaces(self) -> tuple[Any, Any]:
+        if self._spaces is None:
+            from envpool.python.spaces import action_space, observation_space
+
+            self._spaces = (
+                observation_space(self.description["state"]),
+                action_space(self.description["action"]),
+            )
+        return self._spaces
+
+    @property
+    def observation_space(self):
+        """The gymnasium space of one env's observation."""
+        return self._build_spaces()[0]
+
+    @property
+    def action_space(self):
+        """The gymnasium space of one env's action."""
+        return self._build_spaces()[1]
+
+    def __repr__(self) -> str:
+        return f"EnvSpec({self.id!r}, config={self.config})"

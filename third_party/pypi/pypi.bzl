@@ -1,0 +1,67 @@
+"""A pinned PyPI sdist or wheel, fetched by pip and exposed to Bazel.
+
+    pypi_archive(
+        name = "ale_py_src",
+        package = "ale-py",
+        version = "0.11.2",
+        kind = "sdist",            # or "wheel"
+        sha256 = "...",
+        build_file = "//third_party/ale:ale.BUILD",
+        strip_prefix = "ale_py-0.11.2",
+    )
+
+pip only names the package and version; the index is whatever pip is set up
+to use on the machine.  The file's sha256 must match, so a different file can
+never slip in.  The repository cache keeps it for offline rebuilds.
+"""
+
+def _pypi_archive_impl(ctx):
+    python = ctx.os.environ.get("PYTHON_BIN_PATH", "") or str(ctx.which("python3"))
+    ext = "tar.gz" if ctx.attr.kind == "sdist" else "whl"
+    archive = "archive." + ext
+
+    # Reuse a file of this sha256 from the repository cache when there is one.
+    cached = ctx.download(url = [], output = archive, sha256 = ctx.attr.sha256, allow_fail = True)
+    if not cached.success:
+        args = [python, "-m", "pip", "download", "--no-deps", "--quiet", "-d", "pip_download"]
+        if ctx.attr.kind == "sdist":
+            args += ["--no-binary", ":all:"]
+        else:
+            args += ["--only-binary", ":all:"]
+            if ctx.attr.platform:
+                args += ["--platform", ctx.attr.platform]
+            if ctx.attr.python_version:
+                args += ["--python-version", ctx.attr.python_version]
+        args.append("%s==%s" % (ctx.attr.package, ctx.attr.version))
+        result = ctx.execute(args, timeout = 1200)
+        if result.return_code != 0:
+            fail("pip could not fetch %s==%s:\n%s" % (ctx.attr.package, ctx.attr.version, result.stderr))
+        listing = ctx.execute(["ls", "pip_download"]).stdout.strip().split("\n")
+        if len(listing) != 1:
+            fail("expected one file from pip, got %s" % listing)
+        ctx.execute(["mv", "pip_download/" + listing[0], archive])
+        ctx.execute(["rm", "-rf", "pip_download"])
+        digest = ctx.execute([python, "-c", "import hashlib,sys;print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())", archive]).stdout.strip()
+        if digest != ctx.attr.sha256:
+            fail("%s==%s has sha256 %s, expected %s" % (ctx.attr.package, ctx.attr.version, digest, ctx.attr.sha256))
+    ctx.extract(archive, stripPrefix = ctx.attr.strip_prefix, type = "tar.gz" if ext == "tar.gz" else "zip")
+    ctx.delete(archive)
+    if ctx.attr.build_file:
+        ctx.symlink(ctx.attr.build_file, "BUILD.bazel")
+    else:
+        ctx.file("BUILD.bazel", "exports_files(glob(['**']))\n")
+
+pypi_archive = repository_rule(
+    implementation = _pypi_archive_impl,
+    attrs = {
+        "package": attr.string(mandatory = True),
+        "version": attr.string(mandatory = True),
+        "sha256": attr.string(mandatory = True),
+        "kind": attr.string(default = "sdist", values = ["sdist", "wheel"]),
+        "platform": attr.string(),
+        "python_version": attr.string(),
+        "strip_prefix": attr.string(),
+        "build_file": attr.label(allow_single_file = True),
+    },
+    environ = ["PYTHON_BIN_PATH"],
+)

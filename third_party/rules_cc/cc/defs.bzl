@@ -1,0 +1,34 @@
+"""Pass-through of Bazel's native C++ rules, so that no rules_cc archive is downloaded."""
+
+def cc_binary(**attrs):
+    native.cc_binary(**attrs)
+
+def cc_import(**attrs):
+    native.cc_import(**attrs)
+
+def cc_library(**attrs):
+    native.cc_library(**attrs)
+
+def cc_proto_library(**attrs):
+    native.cc_proto_library(**attrs)
+
+def cc_test(**attrs):
+    native.cc_test(**attrs)
+
+def cc_toolchain(**attrs):
+    native.cc_toolchain(**attrs)
+
+def cc_toolchain_suite(**attrs):
+    native.cc_toolchain_suite(**attrs)
+
+def fdo_prefetch_hints(**attrs):
+    native.fdo_prefetch_hints(**attrs)
+
+def fdo_profile(**attrs):
+    native.fdo_profile(**attrs)
+
+def objc_import(**attrs):
+    native.objc_import(**attrs)
+
+def objc_library(**attrs):
+    native.objc_library(**attrs)

@@ -1,0 +1,83 @@
+"""Writes envpool's wheel from the files Bazel built.
+
+Each input lands at its path relative to the workspace (generated files:
+relative to Bazel's bin directory), so `envpool/core/_core.so` is installed
+as `envpool/core/_core.so`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import zipfile
+
+REQUIRES = ["numpy>=1.24", "gymnasium>=1.0", "dm-env>=1.6"]
+
+
+def wheel_path(path: str) -> str:
+    marker = "/bin/"
+    if path.startswith("bazel-out/") and marker in path:
+        return path.split(marker, 1)[1]
+    return path
+
+
+def digest(data: bytes) -> str:
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--version", required=True)
+    parser.add_argument("--tag", required=True)
+    parser.add_argument("files", nargs="+")
+    args = parser.parse_args()
+
+    dist_info = f"envpool-{args.version}.dist-info"
+    metadata = "\n".join(
+        [
+            "Metadata-Version: 2.1",
+            "Name: envpool",
+            f"Version: {args.version}",
+            "Summary: Fast batched RL environments stepped in C++ threads",
+            "Requires-Python: >=3.10",
+            *[f"Requires-Dist: {r}" for r in REQUIRES],
+            "",
+        ]
+    )
+    wheel = "\n".join(
+        [
+            "Wheel-Version: 1.0",
+            "Generator: envpool build_wheel",
+            "Root-Is-Purelib: false",
+            f"Tag: {args.tag}",
+            "",
+        ]
+    )
+    records = []
+    with zipfile.ZipFile(args.out, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for path in sorted(set(args.files)):
+            with open(path, "rb") as f:
+                data = f.read()
+            name = wheel_path(path)
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.external_attr = (0o755 if name.endswith(".so") else 0o644) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, data)
+            records.append(f"{name},{digest(data)},{len(data)}")
+        for name, text in (("METADATA", metadata), ("WHEEL", wheel)):
+            data = text.encode()
+            full = f"{dist_info}/{name}"
+            info = zipfile.ZipInfo(full, date_time=(2020, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, data)
+            records.append(f"{full},{digest(data)},{len(data)}")
+        records.append(f"{dist_info}/RECORD,,")
+        info = zipfile.ZipInfo(f"{dist_info}/RECORD", date_time=(2020, 1, 1, 0, 0, 0))
+        info.external_attr = 0o644 << 16
+        zf.writestr(info, "\n".join(records) + "\n")
+
+
+if __name__ == "__main__":
+    main()
