@@ -464,7 +464,10 @@ void Pool::RunTask(const Task& task) {
       error_ = error;
     }
   }
-  if (block->written_.fetch_add(1) + 1 == block->target_) {
+  // Read the target first: once the count is in, the block may be received
+  // and reused by another batch.
+  const int target = block->target_;
+  if (block->written_.fetch_add(1) + 1 == target) {
     std::lock_guard<std::mutex> lock(mu_);
     block->ready_ = true;
     ready_cv_.notify_all();

@@ -69,8 +69,8 @@ class GymnasiumVectorEnv(PoolBase, gymnasium.vector.VectorEnv):
         return self._recv_raw()
 
     def close(self, **kwargs: Any) -> None:
+        """Stop the worker threads (gymnasium's keyword arguments are ignored)."""
         PoolBase.close(self)
-        self.closed = True
 
     def __repr__(self) -> str:
         return f"GymnasiumVectorEnv({self.spec.id}, num_envs={self.num_envs})"

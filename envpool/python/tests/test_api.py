@@ -1,0 +1,347 @@
+"""The Python API contract (DESIGN.md sections 2 and 3), on CartPole-v1."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import dm_env
+import gymnasium
+import numpy as np
+import pytest
+
+import envpool
+
+REFERENCE = Path(__file__).resolve().parents[3].parent / "shared" / "reference"
+
+
+def cartpole(**kwargs):
+    kwargs.setdefault("num_envs", 4)
+    return envpool.make("CartPole-v1", env_type="gymnasium", **kwargs)
+
+
+def num_threads_of_process() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+# -- registry and options ----------------------------------------------------
+
+
+def test_unknown_id_raises_value_error_naming_close_matches():
+    with pytest.raises(ValueError, match="CartPole-v1"):
+        envpool.make("CartPol-v1")
+
+
+def test_unknown_option_raises_type_error_naming_valid_options():
+    with pytest.raises(TypeError, match="num_envs"):
+        cartpole(num_env=3)
+
+
+def test_ill_typed_option_raises_type_error():
+    with pytest.raises(TypeError, match="max_episode_steps"):
+        cartpole(max_episode_steps="long")
+    with pytest.raises(TypeError, match="num_envs"):
+        cartpole(num_envs=2.5)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"num_envs": 0}, {"num_envs": 2, "batch_size": 3}, {"num_threads": -1}],
+)
+def test_bad_pool_sizes_raise_value_error(kwargs):
+    with pytest.raises(ValueError):
+        cartpole(**kwargs)
+
+
+def test_unknown_env_type_raises_value_error():
+    with pytest.raises(ValueError, match="env_type"):
+        envpool.make("CartPole-v1", env_type="gym3")
+
+
+def test_config_and_spaces_match_the_reference_spec():
+    specs = json.loads((REFERENCE / "env_specs.json").read_text())
+    for task_id in ("CartPole-v0", "CartPole-v1", "phys2d/CartPole-v1"):
+        ref = specs[task_id]
+        spec = envpool.make_spec(task_id)
+        config = spec.config._asdict()
+        for key in ("batch_size", "max_episode_steps", "num_envs", "num_threads", "seed"):
+            assert config[key] == ref["config"][key], (task_id, key)
+        assert spec.reward_threshold == ref["config"]["reward_threshold"]
+        assert spec.observation_space.dtype == np.dtype(ref["observation_space"]["dtype"])
+        assert list(spec.observation_space.shape) == ref["observation_space"]["shape"]
+        assert spec.action_space.n == ref["action_space"]["n"]
+
+
+def test_list_all_envs_holds_registered_ids():
+    ids = envpool.list_all_envs()
+    assert "CartPole-v1" in ids and "phys2d/CartPole-v0" in ids
+
+
+def test_import_loads_no_family_and_no_gymnasium():
+    code = (
+        "import sys, envpool\n"
+        "loaded = [m for m in sys.modules if m.startswith(('envpool.classic_control', "
+        "'gymnasium', 'dm_env'))]\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-P", "-c", code], check=True)
+
+
+# -- gymnasium API -------------------------------------------------------------
+
+
+def test_gymnasium_env_is_a_vector_env_with_batched_spaces():
+    env = cartpole(num_envs=3)
+    assert isinstance(env, gymnasium.vector.VectorEnv)
+    assert env.observation_space.shape == (3, 4)
+    assert env.single_observation_space.shape == (4,)
+    assert env.single_action_space == gymnasium.spaces.Discrete(2)
+    assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+    obs, info = env.reset()
+    assert obs.shape == (3, 4) and obs.dtype == np.float32
+    assert list(info["env_id"]) == [0, 1, 2]
+    obs, rew, term, trunc, info = env.step(np.array([0, 1, 1]))
+    assert rew.shape == (3,) and term.dtype == np.bool_ and trunc.dtype == np.bool_
+    assert list(info["elapsed_step"]) == [1, 1, 1]
+
+
+def test_gymnasium_vector_wrappers_run_on_the_pool():
+    env = gymnasium.wrappers.vector.RecordEpisodeStatistics(cartpole(num_envs=4))
+    env.reset(seed=0)
+    episodes = 0
+    for _ in range(200):
+        _, _, term, trunc, info = env.step(env.action_space.sample())
+        if "episode" in info:
+            episodes += int(info["_episode"].sum())
+    assert episodes > 0
+
+
+def test_sync_results_come_in_env_id_order_and_subsets_work():
+    env = cartpole(num_envs=4)
+    env.reset()
+    _, _, _, _, info = env.step(np.array([1, 0]), env_id=np.array([3, 1]))
+    assert list(info["env_id"]) == [3, 1]
+    assert list(info["elapsed_step"]) == [1, 1]
+
+
+def test_async_recv_returns_the_first_batch_size_envs():
+    env = cartpole(num_envs=8, batch_size=3)
+    env.async_reset()
+    served = []
+    for _ in range(20):
+        obs, _, _, _, info = env.recv()
+        assert obs.shape == (3, 4)
+        served.extend(info["env_id"].tolist())
+        env.send(np.ones(3, dtype=np.int64), info["env_id"])
+    assert set(served) == set(range(8))
+
+
+def test_next_step_autoreset_returns_first_obs_with_zero_reward():
+    env = cartpole(num_envs=1, max_episode_steps=3)
+    env.reset(seed=3)
+    for step in range(1, 4):
+        _, rew, term, trunc, info = env.step(np.array([1]))
+        assert info["elapsed_step"][0] == step
+    assert trunc[0] and not term[0]
+    obs, rew, term, trunc, info = env.step(np.array([1]))
+    assert rew[0] == 0 and not term[0] and not trunc[0]
+    assert info["elapsed_step"][0] == 0
+    assert np.all(np.abs(obs) <= 0.05)
+
+
+def test_same_step_autoreset_lays_out_final_obs_like_gymnasium():
+    env = cartpole(num_envs=2, max_episode_steps=2, autoreset_mode="same_step")
+    assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+    env.reset(seed=0)
+    _, _, _, _, info = env.step(np.array([0, 0]), env_id=np.array([0, 1]))
+    assert "final_obs" not in info
+    before = env._pool.get_state(0)
+    obs, rew, term, trunc, info = env.step(np.array([0, 0]))
+    assert list(trunc) == [True, True] and list(rew) == [1.0, 1.0]
+    assert info["_final_obs"].all() and info["final_obs"].dtype == object
+    final = info["final_obs"][0]
+    assert final.shape == (4,) and np.all(np.abs(final - obs[0]) > 0)
+    assert abs(final[0] - before[0]) < 0.1
+    assert list(info["final_info"]["elapsed_step"]) == [2, 2]
+    assert list(info["elapsed_step"]) == [0, 0]
+    assert np.all(np.abs(obs) <= 0.05)
+
+
+def test_disabled_autoreset_needs_an_explicit_reset():
+    env = cartpole(num_envs=2, max_episode_steps=1, autoreset_mode="disabled")
+    env.reset()
+    env.step(np.array([0, 0]))
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.array([0, 0]))
+    obs, info = env.reset(options={"reset_mask": np.array([False, True])})
+    assert list(info["env_id"]) == [1]
+    env.step(np.array([1]), env_id=np.array([1]))
+
+
+def test_same_seed_same_rollout_and_reset_seed_follows_gymnasium():
+    a, b = cartpole(num_envs=2, seed=7), cartpole(num_envs=2, seed=7)
+    np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
+    assert not np.array_equal(a.reset()[0][0], a.reset()[0][1])
+    # reset(seed=s) seeds env i with s + i
+    pair, single = cartpole(num_envs=2), cartpole(num_envs=1)
+    np.testing.assert_array_equal(pair.reset(seed=10)[0][1], single.reset(seed=11)[0][0])
+    c = cartpole(num_envs=2, seed=8)
+    assert not np.array_equal(c.reset()[0], cartpole(num_envs=2, seed=7).reset()[0])
+
+
+def test_seed_list_gives_one_seed_per_env():
+    env = cartpole(num_envs=2, seed=[5, 5])
+    obs, _ = env.reset()
+    np.testing.assert_array_equal(obs[0], obs[1])
+    with pytest.raises(ValueError, match="seed"):
+        cartpole(num_envs=2, seed=[1, 2, 3])
+
+
+def test_held_results_are_never_overwritten():
+    env = cartpole(num_envs=2)
+    obs0, _ = env.reset()
+    kept = obs0.copy()
+    for _ in range(5):
+        env.step(np.array([1, 1]))
+    np.testing.assert_array_equal(obs0, kept)
+
+
+def test_released_blocks_are_reused_not_reallocated():
+    env = cartpole(num_envs=2)
+    env.reset()
+    for _ in range(100):
+        env.step(np.array([1, 0]))
+    assert env._pool.num_blocks <= 3
+
+
+# -- bad input -------------------------------------------------------------------
+
+
+def test_wrong_action_shape_raises_and_steps_nothing():
+    env = cartpole(num_envs=3)
+    env.reset()
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.array([0, 1]))
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.zeros((3, 1), dtype=np.int64))
+    _, _, _, _, info = env.step(np.array([0, 1, 0]))
+    assert list(info["elapsed_step"]) == [1, 1, 1]
+
+
+def test_unsafe_action_dtype_raises_type_error():
+    env = cartpole(num_envs=2)
+    env.reset()
+    with pytest.raises(TypeError, match="cannot be cast"):
+        env.step(np.array([0.0, 1.0]))
+    env.step(np.array([0, 1], dtype=np.int8))
+
+
+def test_out_of_range_discrete_action_names_env_and_range():
+    env = cartpole(num_envs=4)
+    env.reset()
+    with pytest.raises(ValueError, match=r"env 3 is 7, but CartPole-v1 takes 0\.\.1"):
+        env.step(np.array([0, 1, 0, 7]))
+    _, _, _, _, info = env.step(np.array([0, 1, 0, 1]))
+    assert list(info["elapsed_step"]) == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize("env_id", [[0, 4], [-1], [1, 1]])
+def test_bad_env_ids_raise_value_error(env_id):
+    env = cartpole(num_envs=4)
+    env.reset()
+    with pytest.raises(ValueError):
+        env.step(np.zeros(len(env_id), dtype=np.int64), env_id=np.array(env_id))
+
+
+def test_send_twice_before_recv_raises_runtime_error():
+    env = cartpole(num_envs=4, batch_size=2)
+    env.async_reset()
+    _, _, _, _, info = env.recv()
+    env.send(np.zeros(2, dtype=np.int64), info["env_id"])
+    with pytest.raises(RuntimeError, match="in flight"):
+        env.send(np.zeros(2, dtype=np.int64), info["env_id"])
+
+
+def test_recv_with_nothing_in_flight_raises_instead_of_hanging():
+    env = cartpole(num_envs=2)
+    with pytest.raises(RuntimeError, match="wait forever"):
+        env.recv()
+    async_env = cartpole(num_envs=4, batch_size=3)
+    async_env.async_reset()
+    async_env.recv()
+    with pytest.raises(RuntimeError, match="wait forever"):
+        async_env.recv()
+
+
+def test_every_call_after_close_raises_and_close_is_idempotent():
+    env = cartpole(num_envs=2)
+    env.reset()
+    env.close()
+    env.close()
+    for call in (
+        lambda: env.step(np.array([0, 0])),
+        lambda: env.reset(),
+        lambda: env.recv(),
+        lambda: env.send(np.array([0, 0])),
+    ):
+        with pytest.raises(RuntimeError, match="closed"):
+            call()
+
+
+def test_context_manager_and_garbage_collection_join_threads():
+    before = num_threads_of_process()
+    with cartpole(num_envs=4, num_threads=2) as env:
+        env.reset()
+        assert num_threads_of_process() >= before + 2
+    assert num_threads_of_process() == before
+    env = cartpole(num_envs=4, num_threads=2)
+    env.reset()
+    del env
+    gc.collect()
+    assert num_threads_of_process() == before
+
+
+# -- gym and dm front-ends ---------------------------------------------------------
+
+
+def test_gym_api_uses_single_env_spaces():
+    env = envpool.make_gym("CartPole-v1", num_envs=3)
+    assert env.observation_space.shape == (4,)
+    obs, info = env.reset()
+    assert obs.shape == (3, 4)
+    out = env.step(np.array([0, 1, 0]))
+    assert len(out) == 5
+    env2 = envpool.make_gym("CartPole-v1", num_envs=2, gym_reset_return_info=False)
+    assert env2.reset().shape == (2, 4)
+
+
+def test_dm_timesteps_follow_dm_env_rules():
+    env = envpool.make_dm("CartPole-v1", num_envs=2, max_episode_steps=2)
+    assert isinstance(env, dm_env.Environment)
+    ts = env.reset()
+    assert (ts.step_type == dm_env.StepType.FIRST).all()
+    assert ts.observation.obs.shape == (2, 4)
+    ts = env.step(np.array([0, 0]))
+    assert (ts.step_type == dm_env.StepType.MID).all()
+    ts = env.step(np.array([0, 0]))
+    # truncation: LAST with discount 1
+    assert (ts.step_type == dm_env.StepType.LAST).all()
+    assert (ts.discount == 1.0).all()
+    ts = env.step(np.array([0, 0]))
+    assert (ts.step_type == dm_env.StepType.FIRST).all()
+    assert env.action_spec().num_values == 2
+
+
+def test_dm_termination_gives_zero_discount():
+    env = envpool.make_dm("CartPole-v1", num_envs=1)
+    env.reset()
+    for _ in range(200):
+        ts = env.step(np.array([1]))
+        if ts.step_type[0] == dm_env.StepType.LAST:
+            assert ts.discount[0] == 0.0
+            return
+    pytest.fail("pushing right never ended the episode")
