@@ -18,3 +18,32 @@ for task_id in ("CartPole-v1", "phys2d/CartPole-v1"):
         max_episode_steps=500,
         reward_threshold=475.0,
     )
+for task_id, version in (("Pendulum-v0", 0), ("phys2d/Pendulum-v0", 0), ("Pendulum-v1", 1)):
+    register(
+        task_id,
+        family="classic_control",
+        env_type="Pendulum",
+        max_episode_steps=200,
+        version=version,
+    )
+register(
+    "MountainCar-v0",
+    family="classic_control",
+    env_type="MountainCar",
+    max_episode_steps=200,
+    reward_threshold=-110.0,
+)
+register(
+    "MountainCarContinuous-v0",
+    family="classic_control",
+    env_type="MountainCarContinuous",
+    max_episode_steps=999,
+    reward_threshold=90.0,
+)
+register(
+    "Acrobot-v1",
+    family="classic_control",
+    env_type="Acrobot",
+    max_episode_steps=500,
+    reward_threshold=-100.0,
+)

@@ -1,0 +1,1 @@
+"""Toy text envs: Catch, FrozenLake, Taxi, NChain, CliffWalking, Blackjack."""

@@ -1,0 +1,171 @@
+// Blackjack: gymnasium 1.4's toy_text Blackjack (Sutton and Barto, example
+// 5.1) with an infinite deck: cards 1 (ace) to 9 and four 10-valued ranks
+// (10, J, Q, K), drawn with replacement.  The player hits (action 1) until
+// sticking (action 0) or going bust (reward -1); on stick the dealer draws
+// up to 17 or more and the higher score wins (+1 / 0 / -1).  sab: a player's
+// natural (ace and ten) beats any dealer hand but a natural; otherwise, with
+// natural, a winning natural pays 1.5.  The observation is (player sum,
+// dealer's showing card, player holds a usable ace).
+#ifndef ENVPOOL_TOY_TEXT_BLACKJACK_H_
+#define ENVPOOL_TOY_TEXT_BLACKJACK_H_
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "envpool/core/env.h"
+
+namespace envpool::toy_text {
+
+class BlackjackEnv : public Env {
+ public:
+  struct Fields {
+    Field<int32_t> obs;
+    Field<int64_t> action;
+  };
+
+  static Options DefaultOptions() {
+    return Options{{"natural", false}, {"sab", true}};
+  }
+
+  static void Declare(const Options& /*options*/, EnvSpec* spec,
+                      Fields* fields) {
+    fields->obs = spec->state.Add<int32_t>("obs", {3}, {0.0}, {31.0});
+    fields->action = spec->action.AddDiscrete<int64_t>("action", 2);
+  }
+
+  explicit BlackjackEnv(const Options& options)
+      : natural_(options.Get<bool>("natural")), sab_(options.Get<bool>("sab")) {
+    EnvSpec spec;
+    Declare(options, &spec, &fields_);
+  }
+
+  void Reset() override {
+    dealer_ = {DrawCard(), DrawCard()};
+    player_ = {DrawCard(), DrawCard()};
+    reward_ = 0.0;
+    terminated_ = false;
+  }
+
+  void Step(const ActionView& action) override {
+    if (action.Scalar(fields_.action) != 0) {  // hit
+      player_.push_back(DrawCard());
+      terminated_ = Sum(player_) > 21;
+      reward_ = terminated_ ? -1.0 : 0.0;
+      return;
+    }
+    // stick: the dealer plays out the hand.
+    terminated_ = true;
+    while (Sum(dealer_) < 17) {
+      dealer_.push_back(DrawCard());
+    }
+    int player = Score(player_);
+    int dealer = Score(dealer_);
+    reward_ = player > dealer ? 1.0 : (player < dealer ? -1.0 : 0.0);
+    if (sab_) {
+      if (IsNatural(player_) && !IsNatural(dealer_)) {
+        reward_ = 1.0;
+      }
+    } else if (natural_ && IsNatural(player_) && reward_ == 1.0) {
+      reward_ = 1.5;
+    }
+  }
+
+  void Write(const Output& out) override {
+    int32_t* obs = out.Get(fields_.obs);
+    obs[0] = Sum(player_);
+    obs[1] = dealer_[0];
+    obs[2] = UsableAce(player_) ? 1 : 0;
+  }
+
+  // [number of player cards, player cards..., number of dealer cards,
+  //  dealer cards...], cards as values 1..10 in the order drawn.
+  std::vector<double> GetState() const override {
+    std::vector<double> state;
+    state.push_back(static_cast<double>(player_.size()));
+    state.insert(state.end(), player_.begin(), player_.end());
+    state.push_back(static_cast<double>(dealer_.size()));
+    state.insert(state.end(), dealer_.begin(), dealer_.end());
+    return state;
+  }
+  void SetState(const std::vector<double>& state) override {
+    std::vector<int> player;
+    std::vector<int> dealer;
+    std::size_t pos = 0;
+    if (!ReadHand(state, &pos, &player) || !ReadHand(state, &pos, &dealer) ||
+        pos != state.size() || Sum(player) > 31) {
+      throw std::invalid_argument(
+          "Blackjack state is [n, n player cards, m, m dealer cards] with "
+          "1 <= n, m <= 32, cards in 1..10 and a player sum of at most 31");
+    }
+    player_ = std::move(player);
+    dealer_ = std::move(dealer);
+  }
+
+ private:
+  int DrawCard() {
+    // 13 equally likely ranks: ace, 2..9, and four ranks worth 10.
+    std::uniform_int_distribution<int> rank(1, 13);
+    int r = rank(rng_);
+    return r > 10 ? 10 : r;
+  }
+
+  static int RawSum(const std::vector<int>& hand) {
+    int sum = 0;
+    for (int card : hand) {
+      sum += card;
+    }
+    return sum;
+  }
+  static bool UsableAce(const std::vector<int>& hand) {
+    for (int card : hand) {
+      if (card == 1) {
+        return RawSum(hand) + 10 <= 21;
+      }
+    }
+    return false;
+  }
+  static int Sum(const std::vector<int>& hand) {
+    return RawSum(hand) + (UsableAce(hand) ? 10 : 0);
+  }
+  static int Score(const std::vector<int>& hand) {
+    int sum = Sum(hand);
+    return sum > 21 ? 0 : sum;
+  }
+  static bool IsNatural(const std::vector<int>& hand) {
+    return hand.size() == 2 &&
+           ((hand[0] == 1 && hand[1] == 10) || (hand[0] == 10 && hand[1] == 1));
+  }
+
+  static bool ReadHand(const std::vector<double>& state, std::size_t* pos,
+                       std::vector<int>* hand) {
+    if (*pos >= state.size()) {
+      return false;
+    }
+    double n = state[(*pos)++];
+    if (n != std::floor(n) || n < 1 || n > 32 || *pos + n > state.size()) {
+      return false;
+    }
+    for (int i = 0; i < static_cast<int>(n); ++i) {
+      double card = state[(*pos)++];
+      if (card != std::floor(card) || card < 1 || card > 10) {
+        return false;
+      }
+      hand->push_back(static_cast<int>(card));
+    }
+    return true;
+  }
+
+  Fields fields_;
+  bool natural_;
+  bool sab_;
+  std::vector<int> player_ = {10, 10};
+  std::vector<int> dealer_ = {10, 10};
+};
+
+}  // namespace envpool::toy_text
+
+#endif  // ENVPOOL_TOY_TEXT_BLACKJACK_H_

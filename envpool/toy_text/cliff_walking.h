@@ -1,0 +1,122 @@
+// CliffWalking: gymnasium 1.4's toy_text CliffWalking (Sutton and Barto,
+// example 6.6) on its 4x12 grid.  The agent starts at the bottom-left cell;
+// every step costs 1, stepping onto the cliff (the bottom row between start
+// and goal) costs 100 and sends the agent back to the start without ending
+// the episode; reaching the bottom-right cell ends it.  With is_slippery the
+// agent moves in the intended direction or either perpendicular one, each
+// with probability 1/3.
+#ifndef ENVPOOL_TOY_TEXT_CLIFF_WALKING_H_
+#define ENVPOOL_TOY_TEXT_CLIFF_WALKING_H_
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "envpool/core/env.h"
+
+namespace envpool::toy_text {
+
+class CliffWalkingEnv : public Env {
+ public:
+  struct Fields {
+    Field<int64_t> obs;
+    Field<int64_t> action;
+  };
+
+  // Actions as gymnasium numbers them.
+  enum Action : int64_t { kUp = 0, kRight = 1, kDown = 2, kLeft = 3 };
+
+  static constexpr int kRows = 4;
+  static constexpr int kCols = 12;
+  static constexpr int64_t kStart = (kRows - 1) * kCols;
+  static constexpr int64_t kGoal = kRows * kCols - 1;
+
+  static Options DefaultOptions() { return Options{{"is_slippery", false}}; }
+
+  static void Declare(const Options& /*options*/, EnvSpec* spec,
+                      Fields* fields) {
+    fields->obs = spec->state.AddDiscrete<int64_t>("obs", kRows * kCols);
+    fields->action = spec->action.AddDiscrete<int64_t>("action", 4);
+  }
+
+  explicit CliffWalkingEnv(const Options& options)
+      : is_slippery_(options.Get<bool>("is_slippery")) {
+    EnvSpec spec;
+    Declare(options, &spec, &fields_);
+  }
+
+  void Reset() override {
+    state_ = kStart;
+    reward_ = 0.0;
+    terminated_ = false;
+  }
+
+  void Step(const ActionView& action) override {
+    int64_t direction = action.Scalar(fields_.action);
+    if (is_slippery_) {
+      // gymnasium's outcomes: turned counter-clockwise, intended, clockwise.
+      std::uniform_int_distribution<int> outcome(-1, 1);
+      direction = ((direction + outcome(rng_)) % 4 + 4) % 4;
+    }
+    int64_t next = Move(state_, direction);
+    if (IsCliff(next)) {
+      state_ = kStart;
+      reward_ = -100.0;
+      terminated_ = false;
+    } else {
+      state_ = next;
+      reward_ = -1.0;
+      terminated_ = next == kGoal;
+    }
+  }
+
+  void Write(const Output& out) override { *out.Get(fields_.obs) = state_; }
+
+  std::vector<double> GetState() const override {
+    return {static_cast<double>(state_)};
+  }
+  void SetState(const std::vector<double>& state) override {
+    if (state.size() != 1 || state[0] < 0 || state[0] >= kRows * kCols ||
+        state[0] != std::floor(state[0])) {
+      throw std::invalid_argument(
+          "CliffWalking state is [cell index in 0..47]");
+    }
+    state_ = static_cast<int64_t>(state[0]);
+  }
+
+  static bool IsCliff(int64_t cell) { return cell > kStart && cell < kGoal; }
+
+ private:
+  // One move on the grid, clamped at its border.
+  static int64_t Move(int64_t cell, int64_t direction) {
+    int64_t row = cell / kCols;
+    int64_t col = cell % kCols;
+    switch (direction) {
+      case kUp:
+        row = row > 0 ? row - 1 : row;
+        break;
+      case kRight:
+        col = col < kCols - 1 ? col + 1 : col;
+        break;
+      case kDown:
+        row = row < kRows - 1 ? row + 1 : row;
+        break;
+      case kLeft:
+        col = col > 0 ? col - 1 : col;
+        break;
+      default:
+        break;
+    }
+    return row * kCols + col;
+  }
+
+  Fields fields_;
+  bool is_slippery_;
+  int64_t state_ = kStart;
+};
+
+}  // namespace envpool::toy_text
+
+#endif  // ENVPOOL_TOY_TEXT_CLIFF_WALKING_H_

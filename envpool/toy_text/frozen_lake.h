@@ -1,0 +1,146 @@
+// FrozenLake: gymnasium 1.4's toy_text FrozenLake-v1 on its predefined 4x4
+// and 8x8 maps, always slippery (gymnasium's default is_slippery=True with
+// success_rate 1/3): the agent moves in the intended direction or in either
+// perpendicular one, each with probability 1/3.  Reaching the goal gives 1
+// and ends the episode, falling into a hole ends it with 0.
+#ifndef ENVPOOL_TOY_TEXT_FROZEN_LAKE_H_
+#define ENVPOOL_TOY_TEXT_FROZEN_LAKE_H_
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "envpool/core/env.h"
+
+namespace envpool::toy_text {
+
+class FrozenLakeEnv : public Env {
+ public:
+  struct Fields {
+    Field<int64_t> obs;
+    Field<int64_t> action;
+  };
+
+  // Actions as gymnasium numbers them.
+  enum Action : int64_t { kLeft = 0, kDown = 1, kRight = 2, kUp = 3 };
+
+  static Options DefaultOptions() {
+    return Options{{"max_episode_steps", int64_t{100}},
+                   {"reward_threshold", 0.7},
+                   {"size", int64_t{4}}};
+  }
+
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    int size = CheckedSize(options);
+    fields->obs = spec->state.AddDiscrete<int64_t>("obs", size * size);
+    fields->action = spec->action.AddDiscrete<int64_t>("action", 4);
+  }
+
+  explicit FrozenLakeEnv(const Options& options)
+      : size_(CheckedSize(options)), map_(Map(size_)) {
+    EnvSpec spec;
+    Declare(options, &spec, &fields_);
+  }
+
+  void Reset() override {
+    // The map has one start tile, the top-left corner.
+    state_ = 0;
+    reward_ = 0.0;
+    terminated_ = false;
+  }
+
+  void Step(const ActionView& action) override {
+    int64_t intended = action.Scalar(fields_.action);
+    reward_ = 0.0;
+    // gymnasium keeps an agent on a hole or the goal where it is; the pool
+    // never steps an ended episode, but SetState can put it there.
+    if (IsTerminal(state_)) {
+      terminated_ = true;
+      return;
+    }
+    // Outcomes in gymnasium's order: turned left of the intended direction,
+    // the intended one, turned right of it.
+    std::uniform_int_distribution<int> outcome(-1, 1);
+    int64_t moved = ((intended + outcome(rng_)) % 4 + 4) % 4;
+    state_ = Move(state_, moved);
+    terminated_ = IsTerminal(state_);
+    reward_ = Tile(state_) == 'G' ? 1.0 : 0.0;
+  }
+
+  void Write(const Output& out) override { *out.Get(fields_.obs) = state_; }
+
+  std::vector<double> GetState() const override {
+    return {static_cast<double>(state_)};
+  }
+  void SetState(const std::vector<double>& state) override {
+    if (state.size() != 1 || state[0] < 0 || state[0] >= size_ * size_ ||
+        state[0] != std::floor(state[0])) {
+      throw std::invalid_argument("FrozenLake state is [cell index in 0.." +
+                                  std::to_string(size_ * size_ - 1) + "]");
+    }
+    state_ = static_cast<int64_t>(state[0]);
+  }
+
+  // The tile letter of a cell: S(tart), F(rozen), H(ole) or G(oal).
+  char Tile(int64_t cell) const { return map_[cell / size_][cell % size_]; }
+
+ private:
+  static int CheckedSize(const Options& options) {
+    int64_t size = options.Get<int64_t>("size");
+    if (size != 4 && size != 8) {
+      throw std::invalid_argument(
+          "FrozenLake option 'size' must be 4 or 8, got " +
+          std::to_string(size));
+    }
+    return static_cast<int>(size);
+  }
+
+  // gymnasium's predefined "4x4" and "8x8" maps.
+  static std::vector<std::string> Map(int size) {
+    if (size == 4) {
+      return {"SFFF", "FHFH", "FFFH", "HFFG"};
+    }
+    return {"SFFFFFFF", "FFFFFFFF", "FFFHFFFF", "FFFFFHFF",
+            "FFFHFFFF", "FHHFFFHF", "FHFFHFHF", "FFFHFFFG"};
+  }
+
+  bool IsTerminal(int64_t cell) const {
+    char tile = Tile(cell);
+    return tile == 'H' || tile == 'G';
+  }
+
+  // One move on the grid; walls keep the agent in place.
+  int64_t Move(int64_t cell, int64_t direction) const {
+    int64_t row = cell / size_;
+    int64_t col = cell % size_;
+    switch (direction) {
+      case kLeft:
+        col = col > 0 ? col - 1 : col;
+        break;
+      case kDown:
+        row = row < size_ - 1 ? row + 1 : row;
+        break;
+      case kRight:
+        col = col < size_ - 1 ? col + 1 : col;
+        break;
+      case kUp:
+        row = row > 0 ? row - 1 : row;
+        break;
+      default:
+        break;
+    }
+    return row * size_ + col;
+  }
+
+  Fields fields_;
+  int size_;
+  std::vector<std::string> map_;
+  int64_t state_ = 0;
+};
+
+}  // namespace envpool::toy_text
+
+#endif  // ENVPOOL_TOY_TEXT_FROZEN_LAKE_H_

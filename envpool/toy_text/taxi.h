@@ -1,0 +1,194 @@
+// Taxi: gymnasium 1.4's toy_text Taxi (Dietterich 2000) with its defaults,
+// dry roads and a passenger who keeps the destination.  The state is
+// ((taxi_row * 5 + taxi_col) * 5 + passenger) * 4 + destination, where the
+// passenger is a pad index 0..3 or 4 (in the taxi).  Each step costs 1, an
+// illegal pickup or dropoff 10, delivering the passenger pays 20 and ends
+// the episode.
+#ifndef ENVPOOL_TOY_TEXT_TAXI_H_
+#define ENVPOOL_TOY_TEXT_TAXI_H_
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "envpool/core/env.h"
+
+namespace envpool::toy_text {
+
+class TaxiEnv : public Env {
+ public:
+  struct Fields {
+    Field<int64_t> obs;
+    Field<int64_t> action;
+  };
+
+  enum Action : int64_t {
+    kSouth = 0,
+    kNorth = 1,
+    kEast = 2,
+    kWest = 3,
+    kPickup = 4,
+    kDropoff = 5
+  };
+
+  static constexpr int kNumStates = 500;
+  static constexpr int kInTaxi = 4;
+
+  static Options DefaultOptions() {
+    return Options{{"max_episode_steps", int64_t{200}},
+                   {"reward_threshold", 8.0}};
+  }
+
+  static void Declare(const Options& /*options*/, EnvSpec* spec,
+                      Fields* fields) {
+    fields->obs = spec->state.AddDiscrete<int64_t>("obs", kNumStates);
+    fields->action = spec->action.AddDiscrete<int64_t>("action", 6);
+  }
+
+  explicit TaxiEnv(const Options& options) {
+    EnvSpec spec;
+    Declare(options, &spec, &fields_);
+  }
+
+  static int64_t Encode(int row, int col, int passenger, int destination) {
+    return ((row * 5 + col) * 5 + passenger) * 4 + destination;
+  }
+
+  void Reset() override {
+    // Uniform over every taxi cell and every (passenger pad, destination)
+    // pair with the passenger waiting away from the destination: 25 * 12.
+    std::uniform_int_distribution<int> pick(0, 25 * 12 - 1);
+    int k = pick(rng_);
+    int cell = k / 12;
+    int passenger = (k % 12) / 3;
+    int destination = k % 3;
+    if (destination >= passenger) {
+      ++destination;
+    }
+    row_ = cell / 5;
+    col_ = cell % 5;
+    passenger_ = passenger;
+    destination_ = destination;
+    reward_ = 0.0;
+    terminated_ = false;
+  }
+
+  void Step(const ActionView& action) override {
+    reward_ = -1.0;
+    terminated_ = false;
+    switch (action.Scalar(fields_.action)) {
+      case kSouth:
+        row_ = row_ < 4 ? row_ + 1 : row_;
+        break;
+      case kNorth:
+        row_ = row_ > 0 ? row_ - 1 : row_;
+        break;
+      case kEast:
+        if (!WallEast(row_, col_)) {
+          ++col_;
+        }
+        break;
+      case kWest:
+        if (col_ > 0 && !WallEast(row_, col_ - 1)) {
+          --col_;
+        }
+        break;
+      case kPickup:
+        if (passenger_ < kInTaxi && AtPad(passenger_)) {
+          passenger_ = kInTaxi;
+        } else {
+          reward_ = -10.0;
+        }
+        break;
+      case kDropoff:
+        if (passenger_ == kInTaxi && AtPad(destination_)) {
+          passenger_ = destination_;
+          reward_ = 20.0;
+          terminated_ = true;
+        } else if (passenger_ == kInTaxi && PadHere() >= 0) {
+          // Dropped at another pad: the passenger waits there.
+          passenger_ = PadHere();
+        } else {
+          reward_ = -10.0;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  void Write(const Output& out) override {
+    *out.Get(fields_.obs) = Encode(row_, col_, passenger_, destination_);
+  }
+
+  std::vector<double> GetState() const override {
+    return {static_cast<double>(Encode(row_, col_, passenger_, destination_))};
+  }
+  void SetState(const std::vector<double>& state) override {
+    if (state.size() != 1 || state[0] < 0 || state[0] >= kNumStates ||
+        state[0] != std::floor(state[0])) {
+      throw std::invalid_argument("Taxi state is [encoded state in 0..499]");
+    }
+    int s = static_cast<int>(state[0]);
+    destination_ = s % 4;
+    s /= 4;
+    passenger_ = s % 5;
+    s /= 5;
+    col_ = s % 5;
+    row_ = s / 5;
+  }
+
+ private:
+  // The four pads R, G, Y, B as (row, col).
+  static constexpr std::array<std::array<int, 2>, 4> kPads = {
+      {{0, 0}, {0, 4}, {4, 0}, {4, 3}}};
+
+  // Whether a wall (or the border) lies east of (row, col).  The map:
+  //   +---------+
+  //   |R: | : :G|
+  //   | : | : : |
+  //   | : : : : |
+  //   | | : | : |
+  //   |Y| : |B: |
+  //   +---------+
+  static bool WallEast(int row, int col) {
+    if (col >= 4) {
+      return true;
+    }
+    switch (row) {
+      case 0:
+      case 1:
+        return col == 1;
+      case 3:
+      case 4:
+        return col == 0 || col == 2;
+      default:
+        return false;
+    }
+  }
+
+  bool AtPad(int pad) const {
+    return kPads[pad][0] == row_ && kPads[pad][1] == col_;
+  }
+  int PadHere() const {
+    for (int pad = 0; pad < 4; ++pad) {
+      if (AtPad(pad)) {
+        return pad;
+      }
+    }
+    return -1;
+  }
+
+  Fields fields_;
+  int row_ = 0;
+  int col_ = 0;
+  int passenger_ = 0;
+  int destination_ = 1;
+};
+
+}  // namespace envpool::toy_text
+
+#endif  // ENVPOOL_TOY_TEXT_TAXI_H_
