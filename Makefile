@@ -5,7 +5,7 @@ BAZEL ?= bazel
 DEB_PACKAGES = bazel-bootstrap bazel-rules-java libgtest-dev clang-format
 WHEEL_DIR = dist
 
-.PHONY: setup build install demo test test-cc test-py lint format bench clean
+.PHONY: setup build install demo test test-cc test-sanitizers test-py lint format bench clean
 
 setup:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -42,10 +42,15 @@ format: setup
 test-cc: setup
 	$(BAZEL) test //...
 
+# The engine's concurrency tests under ThreadSanitizer and AddressSanitizer.
+test-sanitizers: setup
+	$(BAZEL) test --config=tsan //envpool/core:pool_test
+	$(BAZEL) test --config=asan //envpool/core:pool_test
+
 test-py: install
 	$(PYTHON) -P -m pytest -q envpool
 
-test: install lint test-cc test-py
+test: install lint test-cc test-sanitizers test-py
 
 bench: install
 	$(PYTHON) -P benchmark/bench.py
