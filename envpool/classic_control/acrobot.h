@@ -39,9 +39,9 @@ class AcrobotEnv : public Env {
     // gymnasium builds the bounds as a float32 array.
     const double vel1 = static_cast<float>(kMaxVel1);
     const double vel2 = static_cast<float>(kMaxVel2);
-    fields->obs = spec->state.Add<float>(
-        "obs", {6}, {-1.0, -1.0, -1.0, -1.0, -vel1, -vel2},
-        {1.0, 1.0, 1.0, 1.0, vel1, vel2});
+    fields->obs = spec->state.Add<float>("obs", {6},
+                                         {-1.0, -1.0, -1.0, -1.0, -vel1, -vel2},
+                                         {1.0, 1.0, 1.0, 1.0, vel1, vel2});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 3);
   }
 
@@ -81,8 +81,7 @@ class AcrobotEnv : public Env {
     state_[1] = Wrap(y1[1], -M_PI, M_PI);
     state_[2] = std::min(std::max(y1[2], -kMaxVel1), kMaxVel1);
     state_[3] = std::min(std::max(y1[3], -kMaxVel2), kMaxVel2);
-    terminated_ =
-        -std::cos(state_[0]) - std::cos(state_[1] + state_[0]) > 1.0;
+    terminated_ = -std::cos(state_[0]) - std::cos(state_[1] + state_[0]) > 1.0;
     reward_ = terminated_ ? 0.0 : -1.0;
   }
 

@@ -60,11 +60,13 @@ class CartPoleEnv : public Env {
     double& theta_dot = state_[3];
     double costheta = std::cos(theta);
     double sintheta = std::sin(theta);
-    double temp = (force + kPoleMassLength * theta_dot * theta_dot * sintheta) /
-                  kTotalMass;
+    double temp =
+        (force + kPoleMassLength * (theta_dot * theta_dot) * sintheta) /
+        kTotalMass;
     double thetaacc =
         (kGravity * sintheta - costheta * temp) /
-        (kLength * (4.0 / 3.0 - kMassPole * costheta * costheta / kTotalMass));
+        (kLength *
+         (4.0 / 3.0 - kMassPole * (costheta * costheta) / kTotalMass));
     double xacc = temp - kPoleMassLength * thetaacc * costheta / kTotalMass;
     x = x + kTau * x_dot;
     x_dot = x_dot + kTau * xacc;

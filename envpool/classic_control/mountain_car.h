@@ -53,9 +53,8 @@ class MountainCarEnv : public Env {
 
   void Step(const ActionView& action) override {
     const int64_t push = action.Scalar(fields_.action) - 1;
-    double velocity =
-        velocity_ + (static_cast<double>(push) * kForce +
-                     std::cos(3 * position_) * (-kGravity));
+    double velocity = velocity_ + (static_cast<double>(push) * kForce +
+                                   std::cos(3 * position_) * (-kGravity));
     velocity = std::min(std::max(velocity, -kMaxSpeed), kMaxSpeed);
     double position = position_ + velocity;
     position = std::min(std::max(position, kMinPosition), kMaxPosition);

@@ -1,5 +1,6 @@
-// MountainCarContinuous: gymnasium's classic_control/continuous_mountain_car.py,
-// a car in a valley driven by a force in [-1, 1].
+// MountainCarContinuous: gymnasium's
+// classic_control/continuous_mountain_car.py, a car in a valley driven by a
+// force in [-1, 1].
 //
 // gymnasium keeps this env's state as a float32 array after the first step
 // (the reset state is float64), and numpy evaluates a float32 scalar combined
@@ -39,8 +40,8 @@ class MountainCarContinuousEnv : public Env {
         "obs", {2},
         {static_cast<float>(kMinPosition), static_cast<float>(-kMaxSpeed)},
         {static_cast<float>(kMaxPosition), static_cast<float>(kMaxSpeed)});
-    fields->action = spec->action.Add<float>("action", {1}, {kMinAction},
-                                             {kMaxAction});
+    fields->action =
+        spec->action.Add<float>("action", {1}, {kMinAction}, {kMaxAction});
   }
 
   explicit MountainCarContinuousEnv(const Options& options) {

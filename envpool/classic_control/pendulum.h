@@ -47,8 +47,8 @@ class PendulumEnv : public Env {
     }
     fields->obs = spec->state.Add<float>("obs", {3}, {-1.0, -1.0, -kMaxSpeed},
                                          {1.0, 1.0, kMaxSpeed});
-    fields->action = spec->action.Add<float>("action", {1}, {-kMaxTorque},
-                                             {kMaxTorque});
+    fields->action =
+        spec->action.Add<float>("action", {1}, {-kMaxTorque}, {kMaxTorque});
   }
 
   explicit PendulumEnv(const Options& options)
@@ -83,10 +83,10 @@ class PendulumEnv : public Env {
     double new_theta_dot;
     double new_theta;
     if (version_ == 0) {
-      new_theta_dot = thdot + (-3 * kGravity / (2 * kLength) *
-                                   std::sin(th + M_PI) +
-                               torque_term) *
-                                  kDt;
+      new_theta_dot =
+          thdot +
+          (-3 * kGravity / (2 * kLength) * std::sin(th + M_PI) + torque_term) *
+              kDt;
       new_theta = th + new_theta_dot * kDt;
       new_theta_dot = std::min(std::max(new_theta_dot, -kMaxSpeed), kMaxSpeed);
     } else {
@@ -110,14 +110,11 @@ class PendulumEnv : public Env {
   }
 
   // [theta, theta_dot], as gymnasium's `state`.
-  std::vector<double> GetState() const override {
-    return {theta_, theta_dot_};
-  }
+  std::vector<double> GetState() const override { return {theta_, theta_dot_}; }
   void SetState(const std::vector<double>& state) override {
     if (state.size() != 2) {
-      throw std::invalid_argument(
-          "Pendulum state is [theta, theta_dot], got " +
-          std::to_string(state.size()) + " numbers");
+      throw std::invalid_argument("Pendulum state is [theta, theta_dot], got " +
+                                  std::to_string(state.size()) + " numbers");
     }
     theta_ = state[0];
     theta_dot_ = state[1];

@@ -389,8 +389,9 @@ void Pool::RunTask(const Task& task) {
     error = config_.task_id + " " + EnvName(id) + ": " + e.what();
   }
   bool terminated = !started_episode && env.terminated();
-  bool truncated = !started_episode && !terminated &&
-                   config_.max_episode_steps > 0 &&
+  // As gymnasium's TimeLimit: an episode that terminates on its last allowed
+  // step is both terminated and truncated.
+  bool truncated = !started_episode && config_.max_episode_steps > 0 &&
                    elapsed_[id] >= config_.max_episode_steps;
   ended_[id] = terminated || truncated;
 
@@ -416,7 +417,13 @@ void Pool::RunTask(const Task& task) {
   Output out(block, slot, player_row);
   try {
     env.Write(out);
-    env.WriteReward(out);
+    if (started_episode) {
+      for (int p = 0; p < players; ++p) {
+        out.SetReward(0.0, p);
+      }
+    } else {
+      env.WriteReward(out);
+    }
   } catch (const std::exception& e) {
     if (error.empty()) {
       error = config_.task_id + " " + EnvName(id) + ": " + e.what();

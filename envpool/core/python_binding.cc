@@ -49,8 +49,9 @@ OptionValue FromPython(const std::string& name, const py::handle& value) {
   if (py::hasattr(value, "dtype") && py::hasattr(value, "item")) {
     return FromPython(name, value.attr("item")());
   }
-  throw py::type_error("option '" + name + "' has unsupported type " +
-                       std::string(py::str(value.get_type().attr("__name__"))));
+  throw py::type_error(
+      "option '" + name + "' has unsupported type " +
+      std::string(py::str(py::type::handle_of(value).attr("__name__"))));
 }
 
 Options ToOptions(const EnvType& type, const py::dict& overrides) {

@@ -147,7 +147,7 @@ class EnvSpec:
 
     @property
     def reward_threshold(self) -> float | None:
-        return self.metadata.get("reward_threshold")
+        return self.config._asdict().get("reward_threshold")
 
     @property
     def max_episode_steps(self) -> int:

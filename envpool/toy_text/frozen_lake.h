@@ -28,9 +28,8 @@ class FrozenLakeEnv : public Env {
   enum Action : int64_t { kLeft = 0, kDown = 1, kRight = 2, kUp = 3 };
 
   static Options DefaultOptions() {
-    return Options{{"max_episode_steps", int64_t{100}},
-                   {"reward_threshold", 0.7},
-                   {"size", int64_t{4}}};
+    // reward_threshold is id metadata, registered in registration.py.
+    return Options{{"max_episode_steps", int64_t{100}}, {"size", int64_t{4}}};
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {

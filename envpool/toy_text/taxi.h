@@ -38,8 +38,8 @@ class TaxiEnv : public Env {
   static constexpr int kInTaxi = 4;
 
   static Options DefaultOptions() {
-    return Options{{"max_episode_steps", int64_t{200}},
-                   {"reward_threshold", 8.0}};
+    // reward_threshold is id metadata, registered in registration.py.
+    return Options{{"max_episode_steps", int64_t{200}}};
   }
 
   static void Declare(const Options& /*options*/, EnvSpec* spec,

@@ -114,7 +114,7 @@ def test_gymnasium_vector_wrappers_run_on_the_pool():
     env.reset(seed=0)
     episodes = 0
     for _ in range(200):
-        _, _, term, trunc, info = env.step(env.action_space.sample())
+        _, _, _term, _trunc, info = env.step(env.action_space.sample())
         if "episode" in info:
             episodes += int(info["_episode"].sum())
     assert episodes > 0
@@ -160,7 +160,7 @@ def test_same_step_autoreset_lays_out_final_obs_like_gymnasium():
     _, _, _, _, info = env.step(np.array([0, 0]), env_id=np.array([0, 1]))
     assert "final_obs" not in info
     before = env._pool.get_state(0)
-    obs, rew, term, trunc, info = env.step(np.array([0, 0]))
+    obs, rew, _term, trunc, info = env.step(np.array([0, 0]))
     assert list(trunc) == [True, True] and list(rew) == [1.0, 1.0]
     assert info["_final_obs"].all() and info["final_obs"].dtype == object
     final = info["final_obs"][0]
@@ -177,7 +177,7 @@ def test_disabled_autoreset_needs_an_explicit_reset():
     env.step(np.array([0, 0]))
     with pytest.raises(RuntimeError, match="reset"):
         env.step(np.array([0, 0]))
-    obs, info = env.reset(options={"reset_mask": np.array([False, True])})
+    _obs, info = env.reset(options={"reset_mask": np.array([False, True])})
     assert list(info["env_id"]) == [1]
     env.step(np.array([1]), env_id=np.array([1]))
 
@@ -293,6 +293,7 @@ def test_every_call_after_close_raises_and_close_is_idempotent():
 
 
 def test_context_manager_and_garbage_collection_join_threads():
+    gc.collect()  # pools left by earlier tests must not close during the count
     before = num_threads_of_process()
     with cartpole(num_envs=4, num_threads=2) as env:
         env.reset()
@@ -311,7 +312,7 @@ def test_context_manager_and_garbage_collection_join_threads():
 def test_gym_api_uses_single_env_spaces():
     env = envpool.make_gym("CartPole-v1", num_envs=3)
     assert env.observation_space.shape == (4,)
-    obs, info = env.reset()
+    obs, _info = env.reset()
     assert obs.shape == (3, 4)
     out = env.step(np.array([0, 1, 0]))
     assert len(out) == 5

@@ -71,7 +71,7 @@ def test_every_id_makes_resets_and_steps_inside_its_spaces(task_id):
     obs, _ = env.reset()
     env.action_space.seed(0)
     for _ in range(30):
-        obs, rew, term, trunc, info = env.step(env.action_space.sample())
+        obs, rew, _term, _trunc, _info = env.step(env.action_space.sample())
         for row in obs:
             assert env.single_observation_space.contains(np.asarray(row)), (task_id, row)
         assert rew.shape == (3,)
