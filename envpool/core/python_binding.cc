@@ -346,6 +346,11 @@ class PyPool {
     for (std::size_t d = 0; shape_ok && d < spec.shape.size(); ++d) {
       shape_ok = arr.shape(d + 1) == spec.shape[d];
     }
+    // A one-element action may also come as one number per env: (n,).
+    if (!shape_ok && spec.NumElements() == 1 && arr.ndim() == 1 &&
+        arr.shape(0) == n) {
+      shape_ok = true;
+    }
     if (!shape_ok) {
       std::string expected = "(" + std::to_string(n);
       for (int64_t d : spec.shape) {

@@ -346,3 +346,23 @@ def test_dm_termination_gives_zero_discount():
             assert ts.discount[0] == 0.0
             return
     pytest.fail("pushing right never ended the episode")
+
+
+def test_one_element_box_action_takes_one_number_per_env():
+    env = envpool.make("Pendulum-v1", num_envs=2)
+    env.reset(seed=0)
+    a = env.step(np.array([[1.0], [-1.0]], dtype=np.float32))
+    env.reset(seed=0)
+    b = env.step(np.array([1.0, -1.0]))
+    np.testing.assert_array_equal(a[0], b[0])
+    with pytest.raises(ValueError, match="shape"):
+        env.step(np.array([1.0, -1.0, 0.5]))
+
+
+def test_nan_in_a_continuous_action_raises_and_steps_nothing():
+    env = envpool.make("Pendulum-v1", num_envs=2)
+    env.reset()
+    with pytest.raises(ValueError, match="NaN"):
+        env.step(np.array([[0.0], [np.nan]], dtype=np.float32))
+    _, _, _, _, info = env.step(np.zeros((2, 1), dtype=np.float32))
+    assert list(info["elapsed_step"]) == [1, 1]
