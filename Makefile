@@ -52,7 +52,13 @@ test-py: install
 
 test: install lint test-cc test-sanitizers test-py
 
-bench: install
+# The published EnvPool 1.2.5 in its own virtual environment (both are named
+# envpool), for the side-by-side benchmark.
+benchmark/.venv-envpool125/bin/python:
+	$(PYTHON) -m venv benchmark/.venv-envpool125
+	benchmark/.venv-envpool125/bin/pip install -q envpool==1.2.5 numpy
+
+bench: install benchmark/.venv-envpool125/bin/python
 	$(PYTHON) -P benchmark/bench.py
 
 clean:

@@ -1,0 +1,411 @@
+"""Steps/s of one task id under gymnasium, this envpool and the published EnvPool 1.2.5.
+
+    python3 -P benchmark/bench.py --task CartPole-v1 --num-envs 1 8 64 --repeats 6
+
+Each measurement runs `benchmark/worker.py` in a fresh process (both envpools
+import as `envpool`; EnvPool 1.2.5 runs in benchmark/.venv-envpool125, made by
+`python3 -m venv benchmark/.venv-envpool125` and installing envpool==1.2.5 and
+numpy into it with its pip). Backends are interleaved round-robin across
+repeats, each repeat starting one place further along, so slow drift of the
+machine's load spreads over all of them. It writes benchmark/results/<task>.md
+(the table, the command, the machine) and benchmark/results/<task>.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+WORKER = HERE / "worker.py"
+DEFAULT_VENV_PYTHON = HERE / ".venv-envpool125" / "bin" / "python"
+
+BACKENDS = (
+    "loop",
+    "gym_sync",
+    "gym_async",
+    "envpool_sync",
+    "envpool_async",
+    "envpool125_sync",
+    "envpool125_async",
+)
+DESCRIPTIONS = {
+    "loop": "one `gymnasium.make(task)` env stepped in a Python for-loop "
+    "(reset when an episode ends); the same at every N",
+    "gym_sync": "gymnasium `SyncVectorEnv` of N envs",
+    "gym_async": "gymnasium `AsyncVectorEnv` of N envs (one process each)",
+    "envpool_sync": "this project, `batch_size = num_envs`, `step`",
+    "envpool_async": "this project, `batch_size = max(1, num_envs // 2)`, `recv`/`send`",
+    "envpool125_sync": "EnvPool 1.2.5, `batch_size = num_envs`, `step`",
+    "envpool125_async": "EnvPool 1.2.5, `batch_size = max(1, num_envs // 2)`, `recv`/`send`",
+}
+
+
+@dataclass(frozen=True)
+class Job:
+    """One (backend, num_envs) cell of the table, measured once per repeat."""
+
+    backend: str
+    num_envs: int
+
+    @property
+    def uses_envpool125(self) -> bool:
+        """Whether this job runs in EnvPool 1.2.5's virtual environment."""
+        return self.backend.startswith("envpool125")
+
+    @property
+    def worker_backend(self) -> str:
+        """The backend name `worker.py` knows (1.2.5 runs the envpool code paths)."""
+        return self.backend.replace("envpool125", "envpool")
+
+
+@dataclass
+class Results:
+    """Everything measured in one run of this script."""
+
+    steps: dict[Job, list[float]] = field(default_factory=dict)
+    imports: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    failures: dict[str, str] = field(default_factory=dict)
+    """What failed (a job, or an import measurement), with the last line of its error."""
+
+
+class WorkerError(RuntimeError):
+    """A worker process failed; the message ends with its stderr."""
+
+
+def run_worker(python: str, worker_args: list[str], timeout: float) -> dict[str, Any]:
+    """Run `worker.py` with `python` in a fresh process and return its JSON line."""
+    cmd = [python, "-P", str(WORKER), *worker_args]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise WorkerError(f"{shlex.join(cmd)} timed out after {timeout:.0f} s") from exc
+    if proc.returncode != 0:
+        raise WorkerError(f"{shlex.join(cmd)} exited {proc.returncode}:\n{proc.stderr[-4000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def last_line(error: Exception) -> str:
+    """The last non-empty line of an error's message (a traceback's exception line)."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return lines[-1] if lines else type(error).__name__
+
+
+def make_jobs(backends: list[str], num_envs: list[int]) -> list[Job]:
+    """The cells to measure: `loop` once (its rate doesn't depend on N), the rest per N."""
+    jobs: list[Job] = []
+    for backend in backends:
+        if backend == "loop":
+            jobs.append(Job(backend, 1))
+        else:
+            jobs.extend(Job(backend, n) for n in num_envs)
+    return jobs
+
+
+def measure(args: argparse.Namespace, backends: list[str], venv_python: str) -> Results:
+    """Measure every job `args.repeats` times, round-robin, plus the import costs.
+
+    A job whose worker fails is recorded in `failures` and not run again.
+    """
+    results = Results()
+    jobs = make_jobs(backends, args.num_envs)
+    import_runs = [("this project", sys.executable)]
+    if any(b.startswith("envpool125") for b in backends):
+        import_runs.append(("EnvPool", venv_python))
+    timeout = args.seconds + args.warmup + 120.0
+    total = len(jobs) * args.repeats
+    done = 0
+    for repeat in range(args.repeats):
+        shift = repeat % len(jobs)
+        for job in jobs[shift:] + jobs[:shift]:
+            label = f"{job.backend} N={job.num_envs}"
+            if label in results.failures:
+                continue
+            python = venv_python if job.uses_envpool125 else sys.executable
+            worker_args = [
+                "step",
+                f"--backend={job.worker_backend}",
+                f"--task={args.task}",
+                f"--num-envs={job.num_envs}",
+                f"--num-threads={args.num_threads}",
+                f"--seconds={args.seconds}",
+                f"--warmup={args.warmup}",
+            ]
+            done += 1
+            progress = f"[{done}/{total}] repeat {repeat + 1} {job.backend:<17} N={job.num_envs:<4}"
+            try:
+                rate = run_worker(python, worker_args, timeout)["steps_per_s"]
+            except WorkerError as error:
+                results.failures[label] = last_line(error)
+                print(f"{progress} FAILED:\n{error}", file=sys.stderr, flush=True)
+                continue
+            results.steps.setdefault(job, []).append(rate)
+            print(f"{progress} {rate:>14,.0f} steps/s", file=sys.stderr, flush=True)
+    for _ in range(args.import_runs):
+        for name, python in import_runs:
+            label = f"import {name}"
+            if label in results.failures:
+                continue
+            try:
+                result = run_worker(python, ["import", f"--task={args.task}"], timeout)
+            except WorkerError as error:
+                results.failures[label] = last_line(error)
+                print(f"{label} FAILED:\n{error}", file=sys.stderr, flush=True)
+                continue
+            results.imports.setdefault(name, []).append(result)
+    return results
+
+
+def median_rate(results: Results, backend: str, num_envs: int) -> float | None:
+    """Median steps/s of one cell (`loop` is the same cell at every N), None if unmeasured."""
+    rates = results.steps.get(Job(backend, 1 if backend == "loop" else num_envs))
+    return statistics.median(rates) if rates else None
+
+
+def spread(results: Results, backend: str, num_envs: int) -> float | None:
+    """(max - min) / median of one cell's repeats, None if unmeasured."""
+    rates = results.steps.get(Job(backend, 1 if backend == "loop" else num_envs))
+    return (max(rates) - min(rates)) / statistics.median(rates) if rates else None
+
+
+def format_ratio(ratio: float) -> str:
+    """A ratio with about three significant digits: 1234x, 73.4x, 1.00x, 0.0762x."""
+    return f"{ratio:.0f}x" if ratio >= 100 else f"{ratio:#.3g}x"
+
+
+def machine_facts(venv_python: str | None) -> list[str]:
+    """Lines about the machine and the interpreters, for the results file."""
+    import gymnasium
+    import numpy
+
+    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
+    lines = [
+        f"- machine: {platform.machine()}, nproc {os.cpu_count()} "
+        f"({affinity} usable by this process), {platform.platform()}",
+        f"- python {platform.python_version()}, numpy {numpy.__version__}, "
+        f"gymnasium {gymnasium.__version__} ({sys.executable})",
+    ]
+    if venv_python:
+        probe = (
+            "import sys, numpy, gymnasium; "
+            "print(sys.version.split()[0], numpy.__version__, gymnasium.__version__)"
+        )
+        out = subprocess.run(
+            [venv_python, "-P", "-c", probe], capture_output=True, text=True, check=False
+        ).stdout.split()
+        if len(out) == 3:
+            lines.append(
+                f"- EnvPool 1.2.5 venv: python {out[0]}, numpy {out[1]}, gymnasium {out[2]}"
+            )
+    return lines
+
+
+def format_report(
+    args: argparse.Namespace,
+    results: Results,
+    backends: list[str],
+    notes: list[str],
+    facts: list[str],
+) -> str:
+    """The markdown results file: steps/s table, spread, import costs, command and machine."""
+    ns = args.num_envs
+    header = "| backend | " + " | ".join(f"N={n}" for n in ns) + " |"
+    rule = "|---|" + "---:|" * len(ns)
+    rows = [header, rule]
+    for backend in backends:
+        cells = []
+        for n in ns:
+            rate = median_rate(results, backend, n)
+            loop = median_rate(results, "loop", n)
+            if rate is None:
+                failed = f"{backend} N={1 if backend == 'loop' else n}" in results.failures
+                cells.append("failed" if failed else "-")
+            elif loop:
+                cells.append(f"{rate:,.0f} ({format_ratio(rate / loop)})")
+            else:
+                cells.append(f"{rate:,.0f}")
+        rows.append(f"| {backend} | " + " | ".join(cells) + " |")
+    spread_rows = [header, rule]
+    for backend in backends:
+        cells = []
+        for n in ns:
+            value = spread(results, backend, n)
+            cells.append("-" if value is None else f"{100 * value:.0f}%")
+        spread_rows.append(f"| {backend} | " + " | ".join(cells) + " |")
+    import_rows = [
+        "| package | `import envpool` | RSS growth | first `make` | RSS growth of first `make` |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, runs in results.imports.items():
+        version = runs[0]["envpool_version"]
+
+        def med(key: str, runs: list[dict[str, Any]] = runs) -> float:
+            return statistics.median(r[key] for r in runs)
+
+        import_rows.append(
+            f"| {name} {version} | {1000 * med('import_s'):.1f} ms "
+            f"| {med('import_rss_kib') / 1024:.1f} MiB | {1000 * med('make_s'):.1f} ms "
+            f"| {med('make_rss_kib') / 1024:.1f} MiB |"
+        )
+    legend = [f"- `{b}`: {DESCRIPTIONS[b]}" for b in backends]
+    # Plain text, not code: error messages may hold backticks themselves.
+    failures = [
+        f"- FAILED {label}: " + error.replace("`", "'") for label, error in results.failures.items()
+    ]
+    command = shlex.join(
+        [Path(sys.executable).name, *(["-P"] if sys.flags.safe_path else []), *sys.argv]
+    )
+    threads = args.num_threads or "the library's default"
+    parts = [
+        f"# Benchmark: {args.task}",
+        "",
+        f"Env steps per second, median of {args.repeats} repeats of {args.seconds:g} s each "
+        f"(after {args.warmup:g} s of warm-up), random actions drawn before timing; "
+        "in brackets the ratio to `loop`. N is `num_envs`; envpool threads: "
+        f"{threads}.",
+        "",
+        *rows,
+        "",
+        *legend,
+        "",
+        "Spread of the repeats, (max - min) / median:",
+        "",
+        *spread_rows,
+        "",
+        f"## Import cost (median of {args.import_runs} fresh processes)",
+        "",
+        "Measured after `import numpy, gymnasium`; RSS is VmRSS from /proc. "
+        f"First `make` is `envpool.make({args.task!r}, env_type='gymnasium', num_envs=1)`.",
+        "",
+        *import_rows,
+        "",
+        "## Run",
+        "",
+        f"- command: `{command}`",
+        f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}",
+        *facts,
+        *(f"- {note}" for note in notes),
+        *failures,
+        "",
+    ]
+    return "\n".join(parts)
+
+
+def plot(args: argparse.Namespace, results: Results, backends: list[str], path: Path) -> None:
+    """A grouped bar chart, log scale: steps/s per backend at each N, ratio to loop on top."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ns = args.num_envs
+    width = 0.8 / len(backends)
+    fig, ax = plt.subplots(figsize=(max(7.0, 2.6 * len(ns)), 4.8))
+    for i, backend in enumerate(backends):
+        xs, ys = [], []
+        for j, n in enumerate(ns):
+            rate = median_rate(results, backend, n)
+            if rate is not None:
+                xs.append(j + (i - (len(backends) - 1) / 2) * width)
+                ys.append(rate)
+        ax.bar(xs, ys, width, label=backend)
+        for x, y, n in zip(xs, ys, ns, strict=False):
+            loop = median_rate(results, "loop", n)
+            if loop:
+                ax.annotate(
+                    format_ratio(y / loop),
+                    (x, y),
+                    xytext=(0, 2),
+                    textcoords="offset points",
+                    ha="center",
+                    va="bottom",
+                    fontsize=6,
+                    rotation=90,
+                )
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(ns)), [f"num_envs={n}" for n in ns])
+    ax.set_ylabel("env steps / s (median)")
+    ax.set_title(f"{args.task}: steps/s, ratio to a single-env Python loop on top")
+    ax.legend(fontsize=7, ncol=2, loc="upper left")
+    ax.margins(y=0.25)
+    ax.grid(axis="y", which="major", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def parse_args() -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--task", default="CartPole-v1")
+    parser.add_argument("--num-envs", type=int, nargs="+", default=[1, 8, 64])
+    parser.add_argument("--repeats", type=int, default=6)
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of one measurement")
+    parser.add_argument("--warmup", type=float, default=0.2, help="untimed steps before each")
+    parser.add_argument("--num-threads", type=int, default=0, help="envpool threads; 0 = default")
+    parser.add_argument(
+        "--backends",
+        nargs="+",
+        choices=BACKENDS,
+        default=list(BACKENDS),
+        help="what to measure; `loop`, the reference of the ratios, always runs",
+    )
+    parser.add_argument("--import-runs", type=int, default=7)
+    parser.add_argument(
+        "--envpool125-python",
+        default=str(DEFAULT_VENV_PYTHON),
+        help="python of the virtual environment holding EnvPool 1.2.5",
+    )
+    parser.add_argument("--out-dir", type=Path, default=HERE / "results")
+    args = parser.parse_args()
+    if args.repeats < 1 or any(n < 1 for n in args.num_envs):
+        parser.error("--repeats and --num-envs must be positive")
+    return args
+
+
+def main() -> None:
+    """Measure, then write and print the results."""
+    args = parse_args()
+    backends = list(dict.fromkeys(["loop", *args.backends]))
+    notes: list[str] = []
+    venv_python: str | None = args.envpool125_python
+    if not Path(args.envpool125_python).exists():
+        venv_python = None
+        skipped = [b for b in backends if b.startswith("envpool125")]
+        backends = [b for b in backends if b not in skipped]
+        if skipped:
+            notes.append(f"skipped {', '.join(skipped)}: no {args.envpool125_python}")
+            print(f"warning: {notes[-1]}", file=sys.stderr)
+    elif not any(b.startswith("envpool125") for b in backends):
+        venv_python = None
+    load_before = os.getloadavg()
+    start = time.perf_counter()
+    results = measure(args, backends, venv_python or "")
+    elapsed = time.perf_counter() - start
+    load_after = os.getloadavg()
+    notes.append(
+        f"load average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after; "
+        f"the run took {elapsed:.0f} s"
+    )
+    report = format_report(args, results, backends, notes, machine_facts(venv_python))
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    stem = args.task.replace("/", "_")
+    (args.out_dir / f"{stem}.md").write_text(report)
+    plot(args, results, backends, args.out_dir / f"{stem}.png")
+    print(report)
+    print(f"wrote {args.out_dir / stem}.md and .png", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

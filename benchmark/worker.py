@@ -1,0 +1,234 @@
+"""One benchmark measurement, run in its own process by `bench.py`.
+
+Both this project and the published EnvPool are imported as `envpool`, so
+each measurement runs in a fresh interpreter (the published one from its own
+virtual environment) and prints one JSON object on stdout:
+
+    python3 -P benchmark/worker.py step --backend envpool_sync --task CartPole-v1 \
+        --num-envs 8 --seconds 1
+    python3 -P benchmark/worker.py import
+
+This file needs only the standard library, numpy and gymnasium (and envpool
+for the envpool backends), since the published EnvPool's environment has no
+more than that.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+BACKENDS = ("loop", "gym_sync", "gym_async", "envpool_sync", "envpool_async")
+"""Backends this file knows; `bench.py` maps the 1.2.5 ones onto the envpool ones."""
+
+NUM_ACTION_SETS = 256
+"""Random action batches drawn before timing and cycled through while timing."""
+
+
+def draw_actions(space: Any, rows: int | None, seed: int) -> list[Any]:
+    """Draw `NUM_ACTION_SETS` random actions from `space` before timing starts.
+
+    With `rows` set, each draw is a numpy batch of `rows` single actions,
+    as a vector env takes them; with `rows=None`, one single action.
+    """
+    space.seed(seed)
+    if rows is None:
+        return [space.sample() for _ in range(NUM_ACTION_SETS)]
+    return [np.stack([space.sample() for _ in range(rows)]) for _ in range(NUM_ACTION_SETS)]
+
+
+def timed(step: Callable[[int], int], seconds: float, warmup: float) -> tuple[int, float]:
+    """Call `step(i)` for `warmup` s, then for `seconds` s; return (env steps, seconds).
+
+    `step` returns how many env steps its call made, so batched backends
+    count every env they stepped.
+    """
+    i = 0
+    end = time.perf_counter() + warmup
+    while time.perf_counter() < end:
+        step(i)
+        i += 1
+    steps = 0
+    start = time.perf_counter()
+    end = start + seconds
+    now = start
+    while now < end:
+        steps += step(i)
+        i += 1
+        now = time.perf_counter()
+    return steps, now - start
+
+
+def bench_loop(task: str, seconds: float, warmup: float) -> tuple[int, float]:
+    """Step ONE gymnasium env in a Python loop, resetting it when an episode ends."""
+    import gymnasium
+
+    env = gymnasium.make(task)
+    env.reset(seed=0)
+    actions = draw_actions(env.action_space, None, seed=0)
+
+    def step(i: int) -> int:
+        _, _, terminated, truncated, _ = env.step(actions[i % NUM_ACTION_SETS])
+        if terminated or truncated:
+            env.reset()
+        return 1
+
+    try:
+        return timed(step, seconds, warmup)
+    finally:
+        env.close()
+
+
+def bench_gym_vector(
+    task: str, num_envs: int, seconds: float, warmup: float, asynchronous: bool
+) -> tuple[int, float]:
+    """Step gymnasium's SyncVectorEnv or AsyncVectorEnv of `num_envs` envs (autoreset)."""
+    import gymnasium
+
+    fns = [lambda: gymnasium.make(task) for _ in range(num_envs)]
+    env = (
+        gymnasium.vector.AsyncVectorEnv(fns)
+        if asynchronous
+        else gymnasium.vector.SyncVectorEnv(fns)
+    )
+    env.reset(seed=0)
+    actions = draw_actions(env.single_action_space, num_envs, seed=0)
+
+    def step(i: int) -> int:
+        env.step(actions[i % NUM_ACTION_SETS])
+        return num_envs
+
+    try:
+        return timed(step, seconds, warmup)
+    finally:
+        env.close()
+
+
+def bench_envpool(
+    task: str, num_envs: int, seconds: float, warmup: float, asynchronous: bool, num_threads: int
+) -> tuple[int, float]:
+    """Step an envpool pool: sync `step`, or async `send`/`recv` with batch_size = num_envs // 2.
+
+    Works with this project and with the published EnvPool alike, whichever
+    `envpool` the running interpreter imports.
+    """
+    import envpool
+
+    batch_size = max(1, num_envs // 2) if asynchronous else num_envs
+    env = envpool.make(
+        task,
+        env_type="gymnasium",
+        num_envs=num_envs,
+        batch_size=batch_size,
+        num_threads=num_threads,
+        seed=0,
+    )
+    actions = draw_actions(env.single_action_space, batch_size, seed=0)
+
+    if asynchronous:
+        env.async_reset()
+
+        def step(i: int) -> int:
+            info = env.recv()[4]
+            env.send(actions[i % NUM_ACTION_SETS], info["env_id"])
+            return batch_size
+
+    else:
+        env.reset()
+
+        def step(i: int) -> int:
+            env.step(actions[i % NUM_ACTION_SETS])
+            return num_envs
+
+    try:
+        return timed(step, seconds, warmup)
+    finally:
+        env.close()
+
+
+def measure_steps(args: argparse.Namespace) -> dict[str, Any]:
+    """Run one steps/s measurement of `args.backend` and describe it."""
+    if args.backend == "loop":
+        steps, elapsed = bench_loop(args.task, args.seconds, args.warmup)
+    elif args.backend in ("gym_sync", "gym_async"):
+        steps, elapsed = bench_gym_vector(
+            args.task, args.num_envs, args.seconds, args.warmup, args.backend == "gym_async"
+        )
+    else:
+        steps, elapsed = bench_envpool(
+            args.task,
+            args.num_envs,
+            args.seconds,
+            args.warmup,
+            args.backend == "envpool_async",
+            args.num_threads,
+        )
+    return {"steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed}
+
+
+def rss_kib() -> int:
+    """This process's resident set size in KiB, from /proc (Linux)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmRSS in /proc/self/status")
+
+
+def measure_import(task: str) -> dict[str, Any]:
+    """Time `import envpool` and its RSS growth after `import numpy, gymnasium`.
+
+    Also times the first `make` of `task` (the published EnvPool loads every
+    family at import; this project loads a family on its first make).
+    """
+    import gymnasium
+
+    before = rss_kib()
+    start = time.perf_counter()
+    import envpool
+
+    import_s = time.perf_counter() - start
+    after_import = rss_kib()
+    start = time.perf_counter()
+    env = envpool.make(task, env_type="gymnasium", num_envs=1)
+    make_s = time.perf_counter() - start
+    after_make = rss_kib()
+    env.close()
+    return {
+        "import_s": import_s,
+        "import_rss_kib": after_import - before,
+        "make_s": make_s,
+        "make_rss_kib": after_make - after_import,
+        "envpool_version": getattr(envpool, "__version__", "?"),
+        "numpy_version": np.__version__,
+        "gymnasium_version": gymnasium.__version__,
+        "python_version": sys.version.split()[0],
+    }
+
+
+def main() -> None:
+    """Parse the command line, run one measurement and print it as JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    step = sub.add_parser("step", help="measure steps/s of one backend")
+    step.add_argument("--backend", choices=BACKENDS, required=True)
+    step.add_argument("--task", default="CartPole-v1")
+    step.add_argument("--num-envs", type=int, default=1)
+    step.add_argument("--num-threads", type=int, default=0, help="envpool threads; 0 = its default")
+    step.add_argument("--seconds", type=float, default=1.0)
+    step.add_argument("--warmup", type=float, default=0.2)
+    imp = sub.add_parser("import", help="measure `import envpool` time and memory")
+    imp.add_argument("--task", default="CartPole-v1")
+    args = parser.parse_args()
+    result = measure_steps(args) if args.command == "step" else measure_import(args.task)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
