@@ -17,7 +17,8 @@ never slip in.  The repository cache keeps it for offline rebuilds.
 
 def _pypi_archive_impl(ctx):
     python = ctx.os.environ.get("PYTHON_BIN_PATH", "") or str(ctx.which("python3"))
-    ext = "tar.gz" if ctx.attr.kind == "sdist" else "whl"
+    # A wheel is a zip archive; Bazel picks the format from the extension.
+    ext = "tar.gz" if ctx.attr.kind == "sdist" else "zip"
     archive = "archive." + ext
 
     # Reuse a file of this sha256 from the repository cache when there is one.
@@ -25,7 +26,9 @@ def _pypi_archive_impl(ctx):
     if not cached.success:
         args = [python, "-m", "pip", "download", "--no-deps", "--quiet", "-d", "pip_download"]
         if ctx.attr.kind == "sdist":
-            args += ["--no-binary", ":all:"]
+            # Only this package as source; its build tools may come as wheels
+            # (pip prepares the sdist's metadata in an isolated environment).
+            args += ["--no-binary", ctx.attr.package]
         else:
             args += ["--only-binary", ":all:"]
             if ctx.attr.platform:
@@ -44,7 +47,7 @@ def _pypi_archive_impl(ctx):
         digest = ctx.execute([python, "-c", "import hashlib,sys;print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())", archive]).stdout.strip()
         if digest != ctx.attr.sha256:
             fail("%s==%s has sha256 %s, expected %s" % (ctx.attr.package, ctx.attr.version, digest, ctx.attr.sha256))
-    ctx.extract(archive, stripPrefix = ctx.attr.strip_prefix, type = "tar.gz" if ext == "tar.gz" else "zip")
+    ctx.extract(archive, stripPrefix = ctx.attr.strip_prefix)
     ctx.delete(archive)
     if ctx.attr.build_file:
         ctx.symlink(ctx.attr.build_file, "BUILD.bazel")
