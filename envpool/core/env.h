@@ -109,6 +109,7 @@ class Env {
 
   void Seed(uint64_t seed) { rng_.seed(seed); }
   bool terminated() const { return terminated_; }
+  double reward() const { return reward_; }
 
  protected:
   std::mt19937_64 rng_;

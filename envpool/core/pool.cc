@@ -44,7 +44,7 @@ std::string EnvName(int env_id) { return "env " + std::to_string(env_id); }
 
 }  // namespace
 
-BlockLayout BlockLayout::Make(const EnvSpec& spec, AutoresetMode mode) {
+BlockLayout BlockLayout::Make(const EnvSpec& spec, const PoolConfig& config) {
   BlockLayout layout;
   bool multi = spec.max_num_players > 1;
   layout.rows_per_env = spec.max_num_players;
@@ -63,7 +63,7 @@ BlockLayout BlockLayout::Make(const EnvSpec& spec, AutoresetMode mode) {
     layout.players_env_id =
         add(PoolColumn("players.env_id", DType::kInt32, true));
   }
-  if (mode == AutoresetMode::kSameStep) {
+  if (config.autoreset_mode == AutoresetMode::kSameStep) {
     layout.final_state = static_cast<int>(layout.columns.size());
     for (int i = 0; i < layout.num_state; ++i) {
       ArraySpec column = layout.columns[i];
@@ -74,6 +74,12 @@ BlockLayout BlockLayout::Make(const EnvSpec& spec, AutoresetMode mode) {
         add(PoolColumn("final:elapsed_step", DType::kInt32, false));
     layout.final_mask = add(PoolColumn("final_mask", DType::kBool, false));
   }
+  if (config.episode_statistics) {
+    layout.episode_return =
+        add(PoolColumn("episode.r", DType::kFloat64, false));
+    layout.episode_length = add(PoolColumn("episode.l", DType::kInt32, false));
+    layout.episode_mask = add(PoolColumn("episode_mask", DType::kBool, false));
+  }
   return layout;
 }
 
@@ -82,8 +88,7 @@ Block::Block(const BlockLayout& layout, int capacity, int id)
       capacity_(capacity),
       reward_column_(layout.reward),
       reward_dtype_(layout.columns[layout.reward].dtype),
-      reward_per_player_(layout.columns[layout.reward].per_player),
-      final_mask_(layout.final_mask) {
+      reward_per_player_(layout.columns[layout.reward].per_player) {
   for (const ArraySpec& column : layout.columns) {
     int rows = column.per_player ? capacity * layout.rows_per_env : capacity;
     std::size_t row_bytes = column.RowBytes();
@@ -102,9 +107,6 @@ void Block::Prepare(int target) {
   written_.store(0);
   player_rows_.store(0);
   ready_ = false;
-  if (final_mask_ >= 0) {
-    std::memset(data_[final_mask_].get(), 0, column_bytes_[final_mask_]);
-  }
 }
 
 void* Output::Row(int state_index, int player) const {
@@ -137,9 +139,10 @@ Pool::Pool(const EnvType& type, const Options& options, PoolConfig config)
     config_.batch_size = config_.num_envs;
   }
   spec_ = type.describe(options);
-  layout_ = BlockLayout::Make(spec_, config_.autoreset_mode);
+  layout_ = BlockLayout::Make(spec_, config_);
   int n = config_.num_envs;
   elapsed_.assign(n, 0);
+  episode_return_.assign(n, 0.0);
   ended_.assign(n, 0);
   in_flight_.assign(n, 0);
   for (const ArraySpec& a : spec_.action.specs()) {
@@ -440,6 +443,19 @@ void Pool::RunTask(const Task& task) {
           block->Row(layout_.players_env_id, player_row + p)) = id;
     }
   }
+  if (layout_.episode_mask >= 0) {
+    episode_return_[id] =
+        started_episode ? 0.0 : episode_return_[id] + env.reward();
+    bool ended = ended_[id] != 0;
+    *static_cast<bool*>(block->Row(layout_.episode_mask, slot)) = ended;
+    *static_cast<double*>(block->Row(layout_.episode_return, slot)) =
+        ended ? episode_return_[id] : 0.0;
+    *static_cast<int32_t*>(block->Row(layout_.episode_length, slot)) =
+        ended ? static_cast<int32_t>(elapsed_[id]) : 0;
+  }
+  if (layout_.final_mask >= 0) {
+    *static_cast<bool*>(block->Row(layout_.final_mask, slot)) = ended_[id];
+  }
   if (same_step && ended_[id]) {
     // Keep the last state of the episode, then start the next one in the
     // same step, as gymnasium's AutoresetMode.SAME_STEP does.
@@ -452,7 +468,6 @@ void Pool::RunTask(const Task& task) {
     }
     *static_cast<int32_t*>(block->Row(layout_.final_elapsed_step, slot)) =
         static_cast<int32_t>(elapsed_[id]);
-    *static_cast<bool*>(block->Row(layout_.final_mask, slot)) = true;
     try {
       env.Reset();
       env.Write(out);

@@ -33,6 +33,9 @@ struct PoolConfig {
   std::vector<uint64_t> seeds;  // one per env
   AutoresetMode autoreset_mode = AutoresetMode::kNextStep;
   int64_t max_episode_steps = 0;  // <= 0: no truncation
+  // Report each finished episode's return and length in the step that ends
+  // it, so training loops need no wrapper.
+  bool episode_statistics = false;
 };
 
 // The columns of a batch: the env's state arrays, then the pool's own.
@@ -49,9 +52,13 @@ struct BlockLayout {
   int final_state = -1;  // first of num_state columns
   int final_elapsed_step = -1;
   int final_mask = -1;
+  // episode_statistics only: return and length of episodes that ended.
+  int episode_return = -1;
+  int episode_length = -1;
+  int episode_mask = -1;
   int rows_per_env = 1;
 
-  static BlockLayout Make(const EnvSpec& spec, AutoresetMode mode);
+  static BlockLayout Make(const EnvSpec& spec, const PoolConfig& config);
 };
 
 class Block {
@@ -81,7 +88,6 @@ class Block {
   int reward_column_;
   DType reward_dtype_;
   bool reward_per_player_;
-  int final_mask_ = -1;
   int target_ = 0;
   int acquired_ = 0;  // async slots handed out, guarded by Pool::mu_
   std::atomic<int> written_{0};
@@ -150,6 +156,7 @@ class Pool {
   BlockLayout layout_;
   std::vector<std::unique_ptr<Env>> envs_;
   std::vector<int64_t> elapsed_;
+  std::vector<double> episode_return_;
   std::vector<uint8_t> ended_;      // episode over, waiting for a reset
   std::vector<uint8_t> in_flight_;  // sent, not yet returned by Recv
   int pending_ = 0;                 // number of envs in flight

@@ -138,7 +138,8 @@ class PyPool {
   PyPool(const std::string& type_name, const py::dict& overrides,
          const std::string& task_id, int num_envs, int batch_size,
          int num_threads, int thread_affinity_offset,
-         std::vector<uint64_t> seeds, int autoreset_mode) {
+         std::vector<uint64_t> seeds, int autoreset_mode,
+         bool episode_statistics) {
     const EnvType& type = FindEnvType(type_name);
     Options options = ToOptions(type, overrides);
     PoolConfig config;
@@ -149,6 +150,7 @@ class PyPool {
     config.thread_affinity_offset = thread_affinity_offset;
     config.seeds = std::move(seeds);
     config.autoreset_mode = static_cast<AutoresetMode>(autoreset_mode);
+    config.episode_statistics = episode_statistics;
     config.max_episode_steps = options.Get<int64_t>("max_episode_steps");
     {
       py::gil_scoped_release release;
@@ -540,6 +542,15 @@ class PyPool {
       players[key_env_id_] = column(layout.players_env_id);
       info[key_players_] = players;
     }
+    if (layout.episode_mask >= 0) {
+      // gymnasium's RecordEpisodeStatistics layout: info["episode"]["r"],
+      // ["l"], and the mask info["_episode"].
+      py::dict episode;
+      episode["r"] = column(layout.episode_return);
+      episode["l"] = column(layout.episode_length);
+      info["episode"] = episode;
+      info["_episode"] = column(layout.episode_mask);
+    }
     if (layout.final_mask >= 0) {
       py::dict final_state;
       for (int c = 0; c < layout.num_state; ++c) {
@@ -615,11 +626,11 @@ PYBIND11_MODULE(_core, m) {
       "The arrays of an env type under the given options.");
   py::class_<PyPool>(m, "Pool")
       .def(py::init<const std::string&, const py::dict&, const std::string&,
-                    int, int, int, int, std::vector<uint64_t>, int>(),
+                    int, int, int, int, std::vector<uint64_t>, int, bool>(),
            py::arg("env_type"), py::arg("options"), py::arg("task_id"),
            py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"),
            py::arg("thread_affinity_offset"), py::arg("seeds"),
-           py::arg("autoreset_mode"))
+           py::arg("autoreset_mode"), py::arg("episode_statistics") = false)
       .def("send", &PyPool::Send, py::arg("action"),
            py::arg("env_id") = py::none())
       .def("recv", &PyPool::Recv)

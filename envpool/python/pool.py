@@ -32,6 +32,7 @@ class PoolBase:
             thread_affinity_offset=cfg.thread_affinity_offset,
             seeds=spec.seeds(),
             autoreset_mode=AUTORESET_MODES.index(cfg.autoreset_mode),
+            episode_statistics=cfg.episode_statistics,
         )
         self._same_step = cfg.autoreset_mode == "same_step"
         self._num_envs = cfg.num_envs

@@ -23,6 +23,7 @@ POOL_DEFAULTS: dict[str, Any] = {
     "seed": 42,
     "gym_reset_return_info": True,
     "autoreset_mode": "next_step",
+    "episode_statistics": False,
 }
 # Derived from the env, reported in the config but not settable.
 _READ_ONLY = ("max_num_players",)

@@ -366,3 +366,24 @@ def test_nan_in_a_continuous_action_raises_and_steps_nothing():
         env.step(np.array([[0.0], [np.nan]], dtype=np.float32))
     _, _, _, _, info = env.step(np.zeros((2, 1), dtype=np.float32))
     assert list(info["elapsed_step"]) == [1, 1]
+
+
+def test_episode_statistics_report_return_and_length_when_an_episode_ends():
+    env = cartpole(num_envs=2, episode_statistics=True, max_episode_steps=4)
+    _, info = env.reset()
+    assert not info["_episode"].any()
+    totals = np.zeros(2)
+    for step in range(1, 5):
+        _, rew, term, trunc, info = env.step(np.array([0, 1]))
+        totals += rew
+        assert info["_episode"].tolist() == list(term | trunc)
+    assert info["_episode"].all()
+    np.testing.assert_array_equal(info["episode"]["r"], totals)
+    np.testing.assert_array_equal(info["episode"]["l"], [4, 4])
+    _, _, _, _, info = env.step(np.array([0, 1]))  # the autoreset step
+    assert not info["_episode"].any()
+
+
+def test_episode_statistics_are_off_by_default():
+    _, info = cartpole(num_envs=1).reset()
+    assert "episode" not in info
