@@ -32,7 +32,7 @@ class Harness {
     }
     typename E::Fields fields;
     E::Declare(options, &spec_, &fields);
-    layout_ = BlockLayout::Make(spec_, AutoresetMode::kNextStep);
+    layout_ = BlockLayout::Make(spec_, PoolConfig{});
     block_ = std::make_unique<Block>(layout_, 1, 0);
     env_ = std::make_unique<E>(options);
     env_->Seed(seed);
