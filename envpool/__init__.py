@@ -6,9 +6,13 @@
     obs, reward, terminated, truncated, info = env.step(actions)
 
 Importing envpool loads no env family: each family's native module loads on
-the first `make` of one of its ids.
+the first `make` of one of its ids. `gymnasium.make_vec("envpool/<id>", ...)`
+works too (see envpool.python.gymnasium_registration).
 """
 
+import sys
+
+from envpool.python.gymnasium_registration import register_gymnasium_envs
 from envpool.python.registry import (
     list_all_envs,
     make,
@@ -29,4 +33,11 @@ __all__ = [
     "make_gymnasium",
     "make_spec",
     "register",
+    "register_gymnasium_envs",
 ]
+
+# With gymnasium already loaded (it is when gymnasium imports envpool for
+# `make_vec("envpool:envpool/<id>")`), make the ids known to it; otherwise
+# call envpool.register_gymnasium_envs() after importing gymnasium.
+if "gymnasium" in sys.modules:
+    register_gymnasium_envs()

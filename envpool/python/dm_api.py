@@ -39,10 +39,10 @@ class DmEnv(PoolBase, dm_env.Environment):
         self._state_type = None
 
     def observation_spec(self):
-        return _dm_spec(self.spec.observation_space, "obs")
+        return _dm_spec(self._spec.observation_space, "obs")
 
     def action_spec(self):
-        return _dm_spec(self.spec.action_space, "action")
+        return _dm_spec(self._spec.action_space, "action")
 
     def _timestep(self, out: tuple, first: bool) -> dm_env.TimeStep:
         obs, reward, terminated, truncated, info = out
@@ -74,4 +74,4 @@ class DmEnv(PoolBase, dm_env.Environment):
         return self._timestep(out, first=False)
 
     def __repr__(self) -> str:
-        return f"DmEnv({self.spec.id}, num_envs={self.num_envs})"
+        return f"DmEnv({self._spec.id}, num_envs={self.num_envs})"

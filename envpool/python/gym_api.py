@@ -34,4 +34,4 @@ class GymEnv(PoolBase):
         return self._recv_raw()
 
     def __repr__(self) -> str:
-        return f"GymEnv({self.spec.id}, num_envs={self.num_envs})"
+        return f"GymEnv({self._spec.id}, num_envs={self.num_envs})"

@@ -73,4 +73,4 @@ class GymnasiumVectorEnv(PoolBase, gymnasium.vector.VectorEnv):
         PoolBase.close(self)
 
     def __repr__(self) -> str:
-        return f"GymnasiumVectorEnv({self.spec.id}, num_envs={self.num_envs})"
+        return f"GymnasiumVectorEnv({self._spec.id}, num_envs={self.num_envs})"

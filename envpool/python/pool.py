@@ -19,7 +19,8 @@ class PoolBase:
     """
 
     def __init__(self, spec: EnvSpec) -> None:
-        self.spec = spec
+        self._spec = spec
+        self.gymnasium_spec = None
         cfg = spec.config
         core = load_family(spec.entry.family)
         self._pool = core.Pool(
@@ -37,15 +38,25 @@ class PoolBase:
         self._same_step = cfg.autoreset_mode == "same_step"
         self._num_envs = cfg.num_envs
 
+    @property
+    def spec(self) -> EnvSpec:
+        """envpool's spec of this pool: `config`, single-env spaces, `id`."""
+        return self._spec
+
+    @spec.setter
+    def spec(self, value: Any) -> None:
+        # gymnasium.make_vec assigns its own EnvSpec; keep it beside ours.
+        self.gymnasium_spec = value
+
     # -- the config, as EnvPool exposes it ---------------------------------
     @property
     def config(self) -> dict[str, Any]:
         """Every option of this pool with its value."""
-        return self.spec.config._asdict()
+        return self._spec.config._asdict()
 
     @property
     def is_async(self) -> bool:
-        return self.spec.config.batch_size < self.spec.config.num_envs
+        return self._spec.config.batch_size < self._spec.config.num_envs
 
     # -- raw batches ---------------------------------------------------------
     def _recv_raw(self) -> tuple:

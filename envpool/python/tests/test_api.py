@@ -373,7 +373,7 @@ def test_episode_statistics_report_return_and_length_when_an_episode_ends():
     _, info = env.reset()
     assert not info["_episode"].any()
     totals = np.zeros(2)
-    for step in range(1, 5):
+    for _step in range(1, 5):
         _, rew, term, trunc, info = env.step(np.array([0, 1]))
         totals += rew
         assert info["_episode"].tolist() == list(term | trunc)
