@@ -478,6 +478,9 @@ void Pool::RunTask(const Task& task) {
     }
     elapsed_[id] = 0;
     ended_[id] = 0;
+    if (layout_.episode_mask >= 0) {
+      episode_return_[id] = 0.0;
+    }
     *static_cast<int32_t*>(block->Row(layout_.elapsed_step, slot)) = 0;
   }
   if (!error.empty()) {

@@ -368,20 +368,26 @@ def test_nan_in_a_continuous_action_raises_and_steps_nothing():
     assert list(info["elapsed_step"]) == [1, 1]
 
 
-def test_episode_statistics_report_return_and_length_when_an_episode_ends():
-    env = cartpole(num_envs=2, episode_statistics=True, max_episode_steps=4)
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_episode_statistics_report_return_and_length_when_an_episode_ends(mode):
+    env = cartpole(num_envs=2, episode_statistics=True, autoreset_mode=mode)
     _, info = env.reset()
     assert not info["_episode"].any()
-    totals = np.zeros(2)
-    for _step in range(1, 5):
-        _, rew, term, trunc, info = env.step(np.array([0, 1]))
+    totals, lengths, episodes = np.zeros(2), np.zeros(2), 0
+    for _ in range(300):
+        _, rew, term, trunc, info = env.step(np.random.randint(0, 2, 2))
+        if mode == "next_step":
+            lengths += info["elapsed_step"] > 0
+        else:
+            lengths += 1
         totals += rew
-        assert info["_episode"].tolist() == list(term | trunc)
-    assert info["_episode"].all()
-    np.testing.assert_array_equal(info["episode"]["r"], totals)
-    np.testing.assert_array_equal(info["episode"]["l"], [4, 4])
-    _, _, _, _, info = env.step(np.array([0, 1]))  # the autoreset step
-    assert not info["_episode"].any()
+        ended = term | trunc
+        assert info["_episode"].tolist() == ended.tolist()
+        np.testing.assert_array_equal(info["episode"]["r"][ended], totals[ended])
+        np.testing.assert_array_equal(info["episode"]["l"][ended], lengths[ended])
+        totals[ended], lengths[ended] = 0, 0
+        episodes += ended.sum()
+    assert episodes > 10
 
 
 def test_episode_statistics_are_off_by_default():
