@@ -19,6 +19,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/core/pool.h"
+#include "envpool/core/xla.h"
 
 namespace py = pybind11;
 
@@ -265,6 +266,12 @@ class PyPool {
   void SetState(int env_id, const std::vector<double>& state) {
     CheckOpen();
     pool_->SetEnvState(env_id, state);
+  }
+
+  // The native pool's address, the attribute of the XLA custom calls.
+  int64_t address() const {
+    CheckOpen();
+    return reinterpret_cast<int64_t>(pool_.get());
   }
 
   int num_threads() const { return pool_->num_threads(); }
@@ -603,6 +610,17 @@ PYBIND11_MODULE(_core, m) {
     }
   });
   py::class_<envpool::Block, std::shared_ptr<envpool::Block>>(m, "_Block");
+  m.def(
+      "xla_targets",
+      [] {
+        py::dict targets;
+        targets["envpool_send"] =
+            py::capsule(reinterpret_cast<void*>(&envpool::XlaSend));
+        targets["envpool_recv"] =
+            py::capsule(reinterpret_cast<void*>(&envpool::XlaRecv));
+        return targets;
+      },
+      "XLA FFI handlers (PyCapsules) for jax.ffi.register_ffi_target.");
   m.def("env_types", &envpool::RegisteredEnvTypes,
         "Names of the env types registered by the loaded families.");
   m.def(
@@ -641,6 +659,7 @@ PYBIND11_MODULE(_core, m) {
       .def("close", &PyPool::Close)
       .def("get_state", &PyPool::GetState)
       .def("set_state", &PyPool::SetState)
+      .def_property_readonly("address", &PyPool::address)
       .def_property_readonly("num_threads", &PyPool::num_threads)
       .def_property_readonly("step_cost_ns", &PyPool::step_cost_ns)
       .def_property_readonly("num_blocks", &PyPool::num_blocks)

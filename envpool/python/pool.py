@@ -137,8 +137,10 @@ class PoolBase:
         return self._pool.closed
 
     def xla(self):
-        """JAX entry points (handle, recv, send, step); not available yet."""
-        raise NotImplementedError("the JAX interface (env.xla()) is not built yet")
+        """`(handle, recv, send, step)`: this pool inside `jax.jit` (see envpool.python.xla)."""
+        from envpool.python.xla import make_xla
+
+        return make_xla(self)
 
     def __enter__(self):
         return self

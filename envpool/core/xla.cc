@@ -1,0 +1,277 @@
+// The pool is addressed through an int64 attribute holding its address; the
+// `handle` array carries no data, it only orders the calls inside a jitted
+// program (each call consumes the previous handle and returns a new one).
+// Results are copied from the pool's batch into XLA's buffers, converting
+// 64-bit columns when JAX runs without x64.
+#include "envpool/core/xla.h"
+
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envpool/core/pool.h"
+#include "xla/ffi/api/ffi.h"
+
+namespace ffi = xla::ffi;
+
+namespace envpool {
+namespace {
+
+template <typename T>
+bool ReadAs(ffi::DataType type, const void* data, std::size_t i, T* out) {
+  switch (type) {
+    case ffi::DataType::PRED:
+      *out = static_cast<T>(static_cast<const bool*>(data)[i]);
+      return true;
+    case ffi::DataType::S8:
+      *out = static_cast<T>(static_cast<const int8_t*>(data)[i]);
+      return true;
+    case ffi::DataType::U8:
+      *out = static_cast<T>(static_cast<const uint8_t*>(data)[i]);
+      return true;
+    case ffi::DataType::S32:
+      *out = static_cast<T>(static_cast<const int32_t*>(data)[i]);
+      return true;
+    case ffi::DataType::S64:
+      *out = static_cast<T>(static_cast<const int64_t*>(data)[i]);
+      return true;
+    case ffi::DataType::F32:
+      *out = static_cast<T>(static_cast<const float*>(data)[i]);
+      return true;
+    case ffi::DataType::F64:
+      *out = static_cast<T>(static_cast<const double*>(data)[i]);
+      return true;
+    default:
+      return false;
+  }
+}
+
+template <typename T>
+bool WriteAs(ffi::DataType type, void* data, std::size_t i, T value) {
+  switch (type) {
+    case ffi::DataType::PRED:
+      static_cast<bool*>(data)[i] = value != T{0};
+      return true;
+    case ffi::DataType::S8:
+      static_cast<int8_t*>(data)[i] = static_cast<int8_t>(value);
+      return true;
+    case ffi::DataType::U8:
+      static_cast<uint8_t*>(data)[i] = static_cast<uint8_t>(value);
+      return true;
+    case ffi::DataType::S32:
+      static_cast<int32_t*>(data)[i] = static_cast<int32_t>(value);
+      return true;
+    case ffi::DataType::S64:
+      static_cast<int64_t*>(data)[i] = static_cast<int64_t>(value);
+      return true;
+    case ffi::DataType::F32:
+      static_cast<float*>(data)[i] = static_cast<float>(value);
+      return true;
+    case ffi::DataType::F64:
+      static_cast<double*>(data)[i] = static_cast<double>(value);
+      return true;
+    default:
+      return false;
+  }
+}
+
+ffi::DataType ToFfi(DType dtype) {
+  switch (dtype) {
+    case DType::kBool:
+      return ffi::DataType::PRED;
+    case DType::kUInt8:
+      return ffi::DataType::U8;
+    case DType::kInt8:
+      return ffi::DataType::S8;
+    case DType::kInt32:
+      return ffi::DataType::S32;
+    case DType::kInt64:
+      return ffi::DataType::S64;
+    case DType::kFloat32:
+      return ffi::DataType::F32;
+    case DType::kFloat64:
+      return ffi::DataType::F64;
+  }
+  return ffi::DataType::INVALID;
+}
+
+// Copies `count` elements of `dtype` from `src` into `dst`, converting.
+bool CopyElements(DType dtype, const void* src, ffi::DataType dst_type,
+                  void* dst, std::size_t count) {
+  ffi::DataType src_type = ToFfi(dtype);
+  if (src_type == dst_type) {
+    std::memcpy(dst, src, count * DTypeSize(dtype));
+    return true;
+  }
+  bool floating = dtype == DType::kFloat32 || dtype == DType::kFloat64;
+  for (std::size_t i = 0; i < count; ++i) {
+    bool ok;
+    if (floating) {
+      double v = 0;
+      ok = ReadAs(src_type, src, i, &v) && WriteAs(dst_type, dst, i, v);
+    } else {
+      int64_t v = 0;
+      ok = ReadAs(src_type, src, i, &v) && WriteAs(dst_type, dst, i, v);
+    }
+    if (!ok) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void CopyHandle(ffi::AnyBuffer in, ffi::Result<ffi::AnyBuffer> out) {
+  std::memcpy(out->untyped_data(), in.untyped_data(),
+              std::min(in.size_bytes(), out->size_bytes()));
+}
+
+ffi::Error SendImpl(ffi::AnyBuffer handle, ffi::Buffer<ffi::S32> env_id,
+                    ffi::RemainingArgs actions, int64_t pool_address,
+                    ffi::Result<ffi::AnyBuffer> handle_out) {
+  try {
+    Pool* pool = reinterpret_cast<Pool*>(pool_address);
+    const int n = static_cast<int>(env_id.element_count());
+    const int* ids = env_id.typed_data();
+    for (int k = 0; k < n; ++k) {
+      if (ids[k] < 0 || ids[k] >= pool->config().num_envs) {
+        return ffi::Error::InvalidArgument("env_id " + std::to_string(ids[k]) +
+                                           " is out of range");
+      }
+    }
+    pool->CheckSendable(ids, n, false);
+    const auto& fields = pool->spec().action.specs();
+    if (actions.size() != fields.size()) {
+      return ffi::Error::InvalidArgument(
+          "expected " + std::to_string(fields.size()) + " action arrays");
+    }
+    // Validate every field before writing any.
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      auto buffer = actions.get<ffi::AnyBuffer>(f);
+      if (!buffer.has_value()) {
+        return buffer.error();
+      }
+      const ArraySpec& spec = fields[f];
+      std::size_t per_env = spec.NumElements();
+      if (buffer->element_count() != per_env * n) {
+        return ffi::Error::InvalidArgument(
+            "action '" + spec.name + "' has " +
+            std::to_string(buffer->element_count()) + " elements, expected " +
+            std::to_string(per_env * n));
+      }
+      for (std::size_t i = 0; i < per_env * n; ++i) {
+        double v = 0;
+        if (!ReadAs(buffer->element_type(), buffer->untyped_data(), i, &v)) {
+          return ffi::Error::InvalidArgument("unsupported action dtype");
+        }
+        if (std::isnan(v) ||
+            (spec.num_values > 0 && (v < 0 || v >= spec.num_values))) {
+          return ffi::Error::InvalidArgument("action for env " +
+                                             std::to_string(ids[i / per_env]) +
+                                             " is out of range");
+        }
+      }
+    }
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      auto buffer = actions.get<ffi::AnyBuffer>(f);
+      const ArraySpec& spec = fields[f];
+      std::size_t per_env = spec.NumElements();
+      ffi::DataType dst_type = ToFfi(spec.dtype);
+      for (int k = 0; k < n; ++k) {
+        void* dst = pool->ActionRow(ids[k], static_cast<int>(f));
+        for (std::size_t e = 0; e < per_env; ++e) {
+          std::size_t i = k * per_env + e;
+          if (spec.dtype == DType::kFloat32 || spec.dtype == DType::kFloat64) {
+            double v = 0;
+            ReadAs(buffer->element_type(), buffer->untyped_data(), i, &v);
+            WriteAs(dst_type, dst, e, v);
+          } else {
+            int64_t v = 0;
+            ReadAs(buffer->element_type(), buffer->untyped_data(), i, &v);
+            WriteAs(dst_type, dst, e, v);
+          }
+        }
+      }
+    }
+    pool->Send(ids, n, false, nullptr);
+    CopyHandle(handle, handle_out);
+    return ffi::Error::Success();
+  } catch (const std::exception& e) {
+    return ffi::Error::InvalidArgument(e.what());
+  }
+}
+
+ffi::Error RecvImpl(ffi::AnyBuffer handle, int64_t pool_address,
+                    ffi::RemainingRets outputs) {
+  try {
+    Pool* pool = reinterpret_cast<Pool*>(pool_address);
+    std::shared_ptr<Block> block = pool->Recv();
+    const BlockLayout& layout = pool->layout();
+    auto handle_out = outputs.get<ffi::AnyBuffer>(0);
+    if (!handle_out.has_value()) {
+      pool->Release(block->id());
+      return handle_out.error();
+    }
+    CopyHandle(handle, *handle_out);
+    // Outputs after the handle: state columns, then reward, terminated,
+    // truncated, env_id, elapsed_step.
+    std::vector<int> columns;
+    for (int c = 0; c < layout.num_state; ++c) {
+      columns.push_back(c);
+    }
+    for (int c : {layout.reward, layout.terminated, layout.truncated,
+                  layout.env_id, layout.elapsed_step}) {
+      columns.push_back(c);
+    }
+    if (outputs.size() != columns.size() + 1) {
+      pool->Release(block->id());
+      return ffi::Error::InvalidArgument("unexpected number of outputs");
+    }
+    for (std::size_t k = 0; k < columns.size(); ++k) {
+      const ArraySpec& spec = layout.columns[columns[k]];
+      auto out = outputs.get<ffi::AnyBuffer>(k + 1);
+      std::size_t count =
+          static_cast<std::size_t>(spec.NumElements()) * block->target();
+      if (!out.has_value() || (*out)->element_count() != count ||
+          !CopyElements(spec.dtype, block->Column(columns[k]),
+                        (*out)->element_type(), (*out)->untyped_data(),
+                        count)) {
+        pool->Release(block->id());
+        return ffi::Error::InvalidArgument("output '" + spec.name +
+                                           "' has the wrong size or dtype");
+      }
+    }
+    pool->Release(block->id());
+    return ffi::Error::Success();
+  } catch (const std::exception& e) {
+    return ffi::Error::Internal(e.what());
+  }
+}
+
+}  // namespace
+
+XLA_FFI_DEFINE_HANDLER(kSendHandler, SendImpl,
+                       ffi::Ffi::Bind()
+                           .Arg<ffi::AnyBuffer>()
+                           .Arg<ffi::Buffer<ffi::S32>>()
+                           .RemainingArgs()
+                           .Attr<int64_t>("pool")
+                           .Ret<ffi::AnyBuffer>());
+
+XLA_FFI_DEFINE_HANDLER(kRecvHandler, RecvImpl,
+                       ffi::Ffi::Bind()
+                           .Arg<ffi::AnyBuffer>()
+                           .Attr<int64_t>("pool")
+                           .RemainingRets());
+
+XLA_FFI_Error* XlaSend(XLA_FFI_CallFrame* call_frame) {
+  return kSendHandler(call_frame);
+}
+
+XLA_FFI_Error* XlaRecv(XLA_FFI_CallFrame* call_frame) {
+  return kRecvHandler(call_frame);
+}
+
+}  // namespace envpool

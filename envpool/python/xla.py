@@ -1,0 +1,103 @@
+"""`env.xla()`: the pool as pure functions usable inside `jax.jit`.
+
+    env = envpool.make("CartPole-v1", num_envs=8)
+    env.async_reset()                      # or env.reset()
+    handle, recv, send, step = env.xla()
+
+    @jax.jit
+    def run(handle, action):
+        handle, (obs, reward, terminated, truncated, info) = step(handle, action)
+        return handle, obs
+
+`send(handle, action, env_id=None) -> handle`, `recv(handle) -> (handle,
+(obs, reward, terminated, truncated, info))` and `step = recv . send` are
+XLA custom calls (jax.ffi) into the native pool; `handle` carries no data,
+it orders the calls. The CPU backend is supported. Without `jax_enable_x64`,
+64-bit columns come back as 32-bit arrays, as JAX represents them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+_registered = False
+
+
+def _register_targets(core) -> None:
+    global _registered
+    if not _registered:
+        import jax
+
+        for name, capsule in core.xla_targets().items():
+            jax.ffi.register_ffi_target(name, capsule, platform="cpu")
+        _registered = True
+
+
+def make_xla(env) -> tuple[Any, Any, Any, Any]:
+    """The (handle, recv, send, step) of a pool; see the module docstring."""
+    import jax
+    import jax.numpy as jnp
+
+    from envpool.python.spec import load_family
+
+    spec = env._spec
+    desc = spec.description
+    if desc["max_num_players"] > 1:
+        raise NotImplementedError("env.xla() supports single-player envs")
+    _register_targets(load_family(spec.entry.family))
+    cfg = spec.config
+    batch, num_envs = cfg.batch_size, cfg.num_envs
+    address = np.int64(env._pool.address)
+
+    def out(shape: tuple[int, ...], dtype: str) -> jax.ShapeDtypeStruct:
+        return jax.ShapeDtypeStruct((batch, *shape), jax.dtypes.canonicalize_dtype(np.dtype(dtype)))
+
+    state = desc["state"]
+    shapes = [jax.ShapeDtypeStruct((1,), jnp.int32)]
+    shapes += [out(tuple(d["shape"]), d["dtype"]) for d in state]
+    shapes += [
+        out((), desc["reward_dtype"]),
+        out((), "bool"),
+        out((), "bool"),
+        out((), "int32"),
+        out((), "int32"),
+    ]
+    recv_call = jax.ffi.ffi_call("envpool_recv", shapes, has_side_effect=True)
+    send_call = jax.ffi.ffi_call(
+        "envpool_send", jax.ShapeDtypeStruct((1,), jnp.int32), has_side_effect=True
+    )
+    action_names = [d["name"] for d in desc["action"]]
+    names = [d["name"] for d in state]
+
+    def recv(handle):
+        outputs = recv_call(handle, pool=address)
+        columns = outputs[1 : 1 + len(state)]
+        reward, terminated, truncated, env_id, elapsed = outputs[1 + len(state) :]
+        obs_items = {n: c for n, c in zip(names, columns, strict=True) if not n.startswith("info:")}
+        obs = (
+            obs_items["obs"]
+            if list(obs_items) == ["obs"]
+            else {n[4:]: c for n, c in obs_items.items()}
+        )
+        info = {n[5:]: c for n, c in zip(names, columns, strict=True) if n.startswith("info:")}
+        info["env_id"] = env_id
+        info["elapsed_step"] = elapsed
+        return outputs[0], (obs, reward, terminated, truncated, info)
+
+    def send(handle, action, env_id=None):
+        if env_id is None:
+            if batch != num_envs:
+                raise ValueError("in async mode send() needs the env_id of the envs to step")
+            env_id = jnp.arange(num_envs, dtype=jnp.int32)
+        if isinstance(action, dict):
+            actions = [action[n] for n in action_names]
+        else:
+            actions = [action]
+        return send_call(handle, jnp.asarray(env_id, dtype=jnp.int32), *actions, pool=address)
+
+    def step(handle, action, env_id=None):
+        return recv(send(handle, action, env_id))
+
+    return jnp.zeros((1,), dtype=jnp.int32), recv, send, step
