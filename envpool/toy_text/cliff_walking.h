@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/toy_text/grid.h"
 
 namespace envpool::toy_text {
 
@@ -89,27 +90,11 @@ class CliffWalkingEnv : public Env {
   static bool IsCliff(int64_t cell) { return cell > kStart && cell < kGoal; }
 
  private:
-  // One move on the grid, clamped at its border.
+  // The action's direction: 0 up, 1 right, 2 down, 3 left.
   static int64_t Move(int64_t cell, int64_t direction) {
-    int64_t row = cell / kCols;
-    int64_t col = cell % kCols;
-    switch (direction) {
-      case kUp:
-        row = row > 0 ? row - 1 : row;
-        break;
-      case kRight:
-        col = col < kCols - 1 ? col + 1 : col;
-        break;
-      case kDown:
-        row = row < kRows - 1 ? row + 1 : row;
-        break;
-      case kLeft:
-        col = col > 0 ? col - 1 : col;
-        break;
-      default:
-        break;
-    }
-    return row * kCols + col;
+    static constexpr Heading kHeadings[] = {Heading::kUp, Heading::kRight,
+                                            Heading::kDown, Heading::kLeft};
+    return GridMove(cell, kRows, kCols, kHeadings[direction]);
   }
 
   Fields fields_;

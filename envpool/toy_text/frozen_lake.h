@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/toy_text/grid.h"
 
 namespace envpool::toy_text {
 
@@ -111,27 +112,11 @@ class FrozenLakeEnv : public Env {
     return tile == 'H' || tile == 'G';
   }
 
-  // One move on the grid; walls keep the agent in place.
+  // The action's direction: 0 left, 1 down, 2 right, 3 up.
   int64_t Move(int64_t cell, int64_t direction) const {
-    int64_t row = cell / size_;
-    int64_t col = cell % size_;
-    switch (direction) {
-      case kLeft:
-        col = col > 0 ? col - 1 : col;
-        break;
-      case kDown:
-        row = row < size_ - 1 ? row + 1 : row;
-        break;
-      case kRight:
-        col = col < size_ - 1 ? col + 1 : col;
-        break;
-      case kUp:
-        row = row > 0 ? row - 1 : row;
-        break;
-      default:
-        break;
-    }
-    return row * size_ + col;
+    static constexpr Heading kHeadings[] = {Heading::kLeft, Heading::kDown,
+                                            Heading::kRight, Heading::kUp};
+    return GridMove(cell, size_, size_, kHeadings[direction]);
   }
 
   Fields fields_;
