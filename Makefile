@@ -20,7 +20,7 @@ build: setup
 	PYTHON_BIN_PATH=$$($(PYTHON) -c 'import sys; print(sys.executable)') $(BAZEL) build //:wheel
 	mkdir -p $(WHEEL_DIR)
 	rm -f $(WHEEL_DIR)/envpool-*.whl
-	cp -f bazel-bin/envpool-*.whl $(WHEEL_DIR)/
+	cp -f $$($(BAZEL) info bazel-bin)/envpool-*.whl $(WHEEL_DIR)/
 	chmod u+w $(WHEEL_DIR)/envpool-*.whl
 
 install: build

@@ -1,0 +1,340 @@
+#include "envpool/mujoco/mujoco_env.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <utility>
+
+namespace envpool::mujoco {
+namespace {
+
+std::mutex& LoadMutex() {
+  static std::mutex mu;
+  return mu;
+}
+
+std::string& MutableAssetDir() {
+  static std::string dir;
+  return dir;
+}
+
+bool FileExists(const std::string& path) {
+  std::ifstream f(path);
+  return f.good();
+}
+
+// MuJoCo's default error handler ends the process; an error becomes an
+// exception that the pool reports to Python instead.
+void ThrowOnError(const char* message) {
+  throw std::runtime_error(std::string("MuJoCo error: ") + message);
+}
+
+// numpy's pairwise summation (the float64 add.reduce kernel): blocks of up
+// to 128 numbers are summed in eight interleaved partial sums.
+double PairwiseSum(const double* x, int n) {
+  if (n < 8) {
+    double sum = 0.0;
+    for (int i = 0; i < n; ++i) {
+      sum += x[i];
+    }
+    return sum;
+  }
+  if (n <= 128) {
+    double r[8];
+    for (int j = 0; j < 8; ++j) {
+      r[j] = x[j];
+    }
+    int i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (int j = 0; j < 8; ++j) {
+        r[j] += x[i + j];
+      }
+    }
+    double sum =
+        ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) {
+      sum += x[i];
+    }
+    return sum;
+  }
+  int half = n / 2;
+  half -= half % 8;
+  return PairwiseSum(x, half) + PairwiseSum(x + half, n - half);
+}
+
+// MuJoCo's default warning handler also appends to MUJOCO_LOG.TXT in the
+// working directory; warnings go to stderr only.
+void PrintWarning(const char* message) {
+  std::fprintf(stderr, "MuJoCo warning: %s\n", message);
+}
+
+}  // namespace
+
+void SetAssetDir(const std::string& dir) {
+  std::lock_guard<std::mutex> lock(LoadMutex());
+  MutableAssetDir() = dir;
+}
+
+void InstallMessageHandlers() {
+  std::lock_guard<std::mutex> lock(LoadMutex());
+  if (mju_user_error == nullptr) {
+    mju_user_error = ThrowOnError;
+  }
+  if (mju_user_warning == nullptr) {
+    mju_user_warning = PrintWarning;
+  }
+}
+
+const std::string& AssetDir() { return MutableAssetDir(); }
+
+std::string ResolveModelPath(const std::string& xml_file) {
+  std::string path;
+  if (xml_file.empty()) {
+    throw std::invalid_argument("option 'xml_file' is empty");
+  }
+  if (xml_file[0] == '/' || xml_file[0] == '.') {
+    path = xml_file;
+  } else if (xml_file[0] == '~') {
+    const char* home = std::getenv("HOME");
+    path = std::string(home == nullptr ? "" : home) + xml_file.substr(1);
+  } else {
+    const std::string& dir = AssetDir();
+    if (dir.empty()) {
+      throw std::invalid_argument(
+          "MuJoCo model '" + xml_file +
+          "' not found: the models come from gymnasium's MuJoCo assets, and "
+          "gymnasium is not installed (pip install gymnasium), or pass "
+          "xml_file=<absolute path>");
+    }
+    path = dir + "/" + xml_file;
+  }
+  if (!FileExists(path)) {
+    throw std::invalid_argument(
+        "MuJoCo model '" + xml_file + "' not found at " + path +
+        " (the models come from gymnasium's MuJoCo assets: pip install "
+        "gymnasium, or pass xml_file=<absolute path>)");
+  }
+  return path;
+}
+
+std::shared_ptr<const mjModel> LoadModel(const std::string& xml_file) {
+  const std::string path = ResolveModelPath(xml_file);
+  std::lock_guard<std::mutex> lock(LoadMutex());
+  static std::map<std::string, std::shared_ptr<const mjModel>> cache;
+  auto it = cache.find(path);
+  if (it != cache.end()) {
+    return it->second;
+  }
+  char error[1000] = "";
+  mjModel* model = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
+  if (model == nullptr) {
+    throw std::invalid_argument("cannot load MuJoCo model " + path + ": " +
+                                error);
+  }
+  std::shared_ptr<const mjModel> shared(
+      model, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
+  cache.emplace(path, shared);
+  return shared;
+}
+
+double NumpySum(const double* x, int n) { return PairwiseSum(x, n); }
+
+double SumOfSquares(const double* x, int n) {
+  std::vector<double> squares(x, x + n);
+  for (double& v : squares) {
+    v = v * v;
+  }
+  return PairwiseSum(squares.data(), n);
+}
+
+double Norm(const double* x, int n) {
+  double sum = 0.0;
+  for (int i = 0; i < n; ++i) {
+    sum += x[i] * x[i];
+  }
+  return std::sqrt(sum);
+}
+
+Options CommonOptions(const std::string& xml_file, int64_t frame_skip,
+                      int64_t max_episode_steps) {
+  return Options{
+      {"max_episode_steps", max_episode_steps},
+      {"frame_stack", int64_t{1}},
+      {"xml_file", xml_file},
+      {"frame_skip", frame_skip},
+      // mj_rnePostConstraint after each step, so that cfrc_ext holds the
+      // contact forces (gymnasium 1.x always does it; gym's v2/v3 on
+      // mujoco-py and EnvPool's v4 do not, and see zeros).
+      {"post_constraint", true},
+      // Rendering is not supported; kept for EnvPool's config.
+      {"gymnasium_v5_render_camera", false},
+  };
+}
+
+void DeclareSpec(const Options& options, const mjModel& model, int obs_dim,
+                 const std::vector<std::string>& info_names, bool tendons,
+                 EnvSpec* spec, MujocoFields* fields) {
+  const auto frame_stack = options.Get<int64_t>("frame_stack");
+  if (frame_stack < 1) {
+    throw std::invalid_argument(
+        "option 'frame_stack' must be at least 1, got " +
+        std::to_string(frame_stack));
+  }
+  if (options.Get<int64_t>("frame_skip") < 1) {
+    throw std::invalid_argument(
+        "option 'frame_skip' must be at least 1, got " +
+        std::to_string(options.Get<int64_t>("frame_skip")));
+  }
+  std::vector<int64_t> obs_shape{obs_dim};
+  if (frame_stack > 1) {
+    obs_shape.insert(obs_shape.begin(), frame_stack);
+  }
+  fields->obs = spec->state.Add<double>("obs", obs_shape, {-kInf}, {kInf});
+  fields->info.clear();
+  for (const std::string& name : info_names) {
+    fields->info.push_back(spec->state.Add<double>("info:" + name, {}));
+  }
+  if (tendons) {
+    fields->tendon_length =
+        spec->state.Add<double>("info:tendon_length", {model.ntendon});
+    fields->tendon_velocity =
+        spec->state.Add<double>("info:tendon_velocity", {model.ntendon});
+  }
+  std::vector<double> low(model.nu);
+  std::vector<double> high(model.nu);
+  for (int i = 0; i < model.nu; ++i) {
+    bool limited = model.actuator_ctrllimited[i] != 0;
+    low[i] = limited ? model.actuator_ctrlrange[2 * i] : -kInf;
+    high[i] = limited ? model.actuator_ctrlrange[2 * i + 1] : kInf;
+  }
+  fields->action = spec->action.Add<double>("action", {model.nu}, low, high);
+  spec->reward_dtype = DType::kFloat64;
+}
+
+MujocoEnv::MujocoEnv(const Options& options, const TaskLayout& layout)
+    : shared_model_(LoadModel(options.Get<std::string>("xml_file"))),
+      model_(shared_model_.get()),
+      data_(mj_makeData(model_)),
+      fields_(layout.fields),
+      frame_skip_(options.Get<int>("frame_skip")),
+      post_constraint_(options.Get<bool>("post_constraint")),
+      obs_dim_(layout.obs_dim),
+      frame_stack_(options.Get<int>("frame_stack")) {
+  if (data_ == nullptr) {
+    throw std::runtime_error("cannot allocate MuJoCo data for " +
+                             options.Get<std::string>("xml_file"));
+  }
+  info_.assign(fields_.info.size(), 0.0);
+  frames_.assign(static_cast<std::size_t>(frame_stack_) * obs_dim_, 0.0);
+}
+
+MujocoEnv::~MujocoEnv() { mj_deleteData(data_); }
+
+void MujocoEnv::ResetData() { mj_resetData(model_, data_); }
+
+void MujocoEnv::Forward() { mj_forward(model_, data_); }
+
+void MujocoEnv::DoSimulation(const double* action) {
+  std::copy(action, action + model_->nu, data_->ctrl);
+  for (int i = 0; i < frame_skip_; ++i) {
+    mj_step(model_, data_);
+  }
+  if (post_constraint_) {
+    mj_rnePostConstraint(model_, data_);
+  }
+}
+
+void MujocoEnv::FinishReset() {
+  Observe(frames_.data());
+  for (int k = 1; k < frame_stack_; ++k) {
+    std::copy(frames_.begin(), frames_.begin() + obs_dim_,
+              frames_.begin() + static_cast<std::ptrdiff_t>(k) * obs_dim_);
+  }
+  std::fill(info_.begin(), info_.end(), 0.0);
+  ResetInfo();
+}
+
+void MujocoEnv::FinishStep() {
+  std::copy(frames_.begin() + obs_dim_, frames_.end(), frames_.begin());
+  Observe(frames_.data() + frames_.size() - obs_dim_);
+}
+
+void MujocoEnv::Write(const Output& out) {
+  std::copy(frames_.begin(), frames_.end(), out.Get(fields_.obs));
+  for (std::size_t i = 0; i < fields_.info.size(); ++i) {
+    *out.Get(fields_.info[i]) = info_[i];
+  }
+  if (fields_.tendon_length.index >= 0) {
+    std::copy(data_->ten_length, data_->ten_length + model_->ntendon,
+              out.Get(fields_.tendon_length));
+    std::copy(data_->ten_velocity, data_->ten_velocity + model_->ntendon,
+              out.Get(fields_.tendon_velocity));
+  }
+}
+
+std::vector<double> MujocoEnv::GetState() const {
+  const int nq = model_->nq;
+  const int nv = model_->nv;
+  std::vector<double> state(data_->qpos, data_->qpos + nq);
+  state.insert(state.end(), data_->qvel, data_->qvel + nv);
+  state.insert(state.end(), data_->qacc_warmstart, data_->qacc_warmstart + nv);
+  return state;
+}
+
+void MujocoEnv::SetState(const std::vector<double>& state) {
+  const int nq = model_->nq;
+  const int nv = model_->nv;
+  const auto n = static_cast<int>(state.size());
+  if (n != nq + nv && n != nq + 2 * nv) {
+    throw std::invalid_argument(
+        "the state of this MuJoCo env is qpos (" + std::to_string(nq) +
+        "), qvel (" + std::to_string(nv) + ") and optionally qacc_warmstart (" +
+        std::to_string(nv) + "), got " + std::to_string(n) + " numbers");
+  }
+  std::copy(state.begin(), state.begin() + nq, data_->qpos);
+  std::copy(state.begin() + nq, state.begin() + nq + nv, data_->qvel);
+  if (n == nq + 2 * nv) {
+    std::copy(state.begin() + nq + nv, state.end(), data_->qacc_warmstart);
+  }
+  Forward();
+  Observe(frames_.data() + frames_.size() - obs_dim_);
+}
+
+double MujocoEnv::Uniform(double low, double high) {
+  // numpy's uniform(low, high): low + (high - low) * U[0, 1).
+  return low + (high - low) * std::generate_canonical<double, 53>(rng_);
+}
+
+double MujocoEnv::StandardNormal() {
+  return std::normal_distribution<double>(0.0, 1.0)(rng_);
+}
+
+int MujocoEnv::BodyId(const char* name) const {
+  int id = mj_name2id(model_, mjOBJ_BODY, name);
+  if (id < 0) {
+    throw std::invalid_argument(std::string("the MuJoCo model has no body '") +
+                                name + "'");
+  }
+  return id;
+}
+
+bool MujocoEnv::StateIsFinite() const {
+  for (int i = 0; i < model_->nq; ++i) {
+    if (!std::isfinite(data_->qpos[i])) {
+      return false;
+    }
+  }
+  for (int i = 0; i < model_->nv; ++i) {
+    if (!std::isfinite(data_->qvel[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace envpool::mujoco

@@ -1,0 +1,153 @@
+// What every MuJoCo task shares: the model, loaded once per file and shared
+// read-only by all envs; one mjData per env; stepping with frame_skip; reset
+// noise drawn from the env's rng_; the observation (optionally stacked) and
+// the info scalars written to the output batch.
+//
+// The tasks follow gymnasium's MuJoCo envs (gymnasium/envs/mujoco/*_v4.py,
+// *_v5.py, and gym's *_v3.py) on the same engine.  Actions go to data->ctrl
+// unclipped, as gymnasium's do_simulation does; MuJoCo itself clamps them to
+// the actuators' ctrlrange, and the control costs see the raw action.
+#ifndef ENVPOOL_MUJOCO_MUJOCO_ENV_H_
+#define ENVPOOL_MUJOCO_MUJOCO_ENV_H_
+
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "envpool/core/env.h"
+
+namespace envpool::mujoco {
+
+// Model files named without a directory ("ant.xml") are looked up here:
+// gymnasium's MuJoCo asset folder, set by the Python module at import.
+void SetAssetDir(const std::string& dir);
+const std::string& AssetDir();
+
+// Unless another user of libmujoco installed its own: MuJoCo errors become
+// C++ exceptions (the default handler ends the process) and warnings go to
+// stderr (the default one also appends to MUJOCO_LOG.TXT in the working
+// directory).  The handlers are process-wide.
+void InstallMessageHandlers();
+
+// The path `xml_file` names: absolute, relative to the working directory
+// when it starts with '.', under $HOME when it starts with '~', otherwise in
+// the asset folder.  Throws std::invalid_argument naming the file when it
+// does not exist.
+std::string ResolveModelPath(const std::string& xml_file);
+
+// The compiled model of `xml_file`, loaded once per process and shared.
+std::shared_ptr<const mjModel> LoadModel(const std::string& xml_file);
+
+// numpy's float64 np.sum (pairwise summation), so that reward terms agree
+// with gymnasium's to the last bit.
+double NumpySum(const double* x, int n);
+// np.sum(np.square(x)).
+double SumOfSquares(const double* x, int n);
+// np.linalg.norm(x) of a short vector.
+double Norm(const double* x, int n);
+// np.clip(x, low, high): NaN stays NaN.
+inline double Clip(double x, double low, double high) {
+  return std::min(std::max(x, low), high);
+}
+
+// The handles every MuJoCo task declares.
+struct MujocoFields {
+  Field<double> obs;
+  Field<double> action;
+  std::vector<Field<double>> info;  // one scalar per info name
+  // Humanoid and HumanoidStandup report the tendons as gymnasium v5 does.
+  Field<double> tendon_length;
+  Field<double> tendon_velocity;
+};
+
+// A task's declared handles and observation size.
+struct TaskLayout {
+  MujocoFields fields;
+  int obs_dim = 0;
+};
+
+template <typename E>
+TaskLayout LayoutOf(const Options& options) {
+  EnvSpec spec;
+  TaskLayout layout;
+  E::Declare(options, &spec, &layout.fields);
+  layout.obs_dim = static_cast<int>(
+      spec.state.specs()[layout.fields.obs.index].shape.back());
+  return layout;
+}
+
+// The options of every task, with the task's own defaults.
+Options CommonOptions(const std::string& xml_file, int64_t frame_skip,
+                      int64_t max_episode_steps);
+
+// Declares the observation (obs_dim numbers, or frame_stack x obs_dim), the
+// action (one per actuator, bounded by its ctrlrange) and the scalar infos;
+// the reward is float64.  With `tendons`, also info:tendon_length and
+// info:tendon_velocity.
+void DeclareSpec(const Options& options, const mjModel& model, int obs_dim,
+                 const std::vector<std::string>& info_names, bool tendons,
+                 EnvSpec* spec, MujocoFields* fields);
+
+class MujocoEnv : public Env {
+ public:
+  ~MujocoEnv() override;
+  void Write(const Output& out) override;
+
+  // Test hooks.  The state is qpos (nq numbers), qvel (nv), then
+  // qacc_warmstart (nv), the constraint solver's starting point, which
+  // together determine every later step.  SetState takes qpos and qvel, or
+  // all three, and recomputes the derived quantities with mj_forward, as
+  // gymnasium's set_state does.
+  std::vector<double> GetState() const override;
+  void SetState(const std::vector<double>& state) override;
+
+ protected:
+  MujocoEnv(const Options& options, const TaskLayout& layout);
+
+  // The current observation, obs_dim numbers.
+  virtual void Observe(double* obs) const = 0;
+  // The info values right after a reset (reward terms are zero).
+  virtual void ResetInfo() {}
+
+  // mj_resetData: the model's initial state.
+  void ResetData();
+  // Recomputes positions, velocities and forces from qpos and qvel.
+  void Forward();
+  // data->ctrl = action, frame_skip mj_steps, then (post_constraint)
+  // mj_rnePostConstraint so that cfrc_ext holds the contact forces.
+  void DoSimulation(const double* action);
+  // Ends a reset or a step: records the new observation.
+  void FinishReset();
+  void FinishStep();
+
+  double Uniform(double low, double high);
+  double StandardNormal();
+  // The id of the body `name`; throws when the model has none.
+  int BodyId(const char* name) const;
+  // Seconds per env step: timestep x frame_skip.
+  double dt() const { return model_->opt.timestep * frame_skip_; }
+  // qpos and qvel are all finite (gymnasium's np.isfinite(state_vector())).
+  bool StateIsFinite() const;
+
+  std::shared_ptr<const mjModel> shared_model_;
+  const mjModel* model_;
+  mjData* data_;
+  MujocoFields fields_;
+  std::vector<double> info_;  // values of fields_.info, in order
+
+ private:
+  int frame_skip_;
+  bool post_constraint_;
+  int obs_dim_;
+  int frame_stack_;
+  std::vector<double> frames_;  // frame_stack observations, oldest first
+};
+
+}  // namespace envpool::mujoco
+
+#endif  // ENVPOOL_MUJOCO_MUJOCO_ENV_H_

@@ -1,0 +1,42 @@
+// The mujoco family's Python module: registers its env types with the shared
+// core when Python imports it, and learns where gymnasium's MuJoCo models
+// are.
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+#include "envpool/core/env.h"
+#include "envpool/mujoco/ant.h"
+#include "envpool/mujoco/half_cheetah.h"
+#include "envpool/mujoco/hopper.h"
+#include "envpool/mujoco/humanoid.h"
+#include "envpool/mujoco/humanoid_standup.h"
+#include "envpool/mujoco/inverted_double_pendulum.h"
+#include "envpool/mujoco/inverted_pendulum.h"
+#include "envpool/mujoco/mujoco_env.h"
+#include "envpool/mujoco/pusher.h"
+#include "envpool/mujoco/reacher.h"
+#include "envpool/mujoco/swimmer.h"
+#include "envpool/mujoco/walker2d.h"
+
+namespace py = pybind11;
+
+PYBIND11_MODULE(_mujoco, m) {
+  using namespace envpool::mujoco;  // NOLINT
+  InstallMessageHandlers();
+  py::object asset_dir =
+      py::module_::import("envpool.mujoco").attr("gymnasium_asset_dir")();
+  SetAssetDir(asset_dir.is_none() ? std::string()
+                                  : asset_dir.cast<std::string>());
+  envpool::RegisterEnv<AntEnv>("Ant");
+  envpool::RegisterEnv<HalfCheetahEnv>("HalfCheetah");
+  envpool::RegisterEnv<HopperEnv>("Hopper");
+  envpool::RegisterEnv<HumanoidEnv>("Humanoid");
+  envpool::RegisterEnv<HumanoidStandupEnv>("HumanoidStandup");
+  envpool::RegisterEnv<InvertedDoublePendulumEnv>("InvertedDoublePendulum");
+  envpool::RegisterEnv<InvertedPendulumEnv>("InvertedPendulum");
+  envpool::RegisterEnv<PusherEnv>("Pusher");
+  envpool::RegisterEnv<ReacherEnv>("Reacher");
+  envpool::RegisterEnv<SwimmerEnv>("Swimmer");
+  envpool::RegisterEnv<Walker2dEnv>("Walker2d");
+}
