@@ -289,8 +289,11 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
            seeds ? seeds[k] : 0, sync_block, k};
     tasks.push_back(t);
   }
+  // Step on the calling thread when a hand-off would cost more than the work,
+  // or when a sync batch of one env leaves nothing to run in parallel (the
+  // caller would only wait for the worker).
   if (step_cost_ns_.load(std::memory_order_relaxed) * n < kInlineBudgetNs ||
-      workers_.empty()) {
+      (is_sync() && n == 1) || workers_.empty()) {
     RunInline(&tasks);
     return;
   }
