@@ -60,7 +60,9 @@ class DmEnv(PoolBase, dm_env.Environment):
                 dm_env.StepType.LAST,
                 np.where(info["elapsed_step"] == 0, dm_env.StepType.FIRST, dm_env.StepType.MID),
             ).astype(np.int32)
-        discount = np.where(terminated, 0.0, 1.0).astype(np.float32)
+        # Families may lower the discount themselves (Atari's
+        # zero_discount_on_life_loss); termination always ends the bootstrap.
+        discount = np.where(terminated, 0.0, info.get("discount", 1.0)).astype(np.float32)
         return dm_env.TimeStep(step_type, reward, discount, state)
 
     def reset(self, env_id: Any = None) -> dm_env.TimeStep:

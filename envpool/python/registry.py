@@ -9,7 +9,7 @@ from typing import Any
 
 # Every family whose ids are registered; a family's native module is loaded
 # only when one of its ids is made.
-FAMILIES = ("classic_control", "toy_text", "mujoco")
+FAMILIES = ("classic_control", "toy_text", "mujoco", "atari")
 
 ENV_TYPES = ("gymnasium", "gym", "dm")
 

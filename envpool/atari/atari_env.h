@@ -1,0 +1,398 @@
+// Atari 2600 games through the Arcade Learning Environment (ALE 0.11.2), with
+// the DQN preprocessing done in place: frame skip with a max-pool over the
+// last two frames, grayscale or RGB, resize, frame stack, no-op and FIRE
+// resets, episodic life and reward clipping.
+//
+// With noop_max=0, use_fire_reset=False and sticky actions off, every reset
+// and step equals gymnasium's AtariPreprocessing(noop_max=0, frame_skip=4,
+// screen_size=84, terminal_on_life_loss=False) over ALE/<Game>-v5 (frameskip
+// 1, repeat_action_probability 0) stacked by FrameStackObservation(4,
+// padding_type="reset"), frame for frame; docs/atari.md states the rest.
+#ifndef ENVPOOL_ATARI_ATARI_ENV_H_
+#define ENVPOOL_ATARI_ATARI_ENV_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ale/ale_interface.hpp"
+#include "envpool/atari/image.h"
+#include "envpool/core/env.h"
+
+namespace envpool::atari {
+
+// What a ROM tells before the emulator starts: its action sets, modes and
+// difficulties.  Throws std::invalid_argument naming the missing file.
+class RomInfo {
+ public:
+  explicit RomInfo(const Options& options) {
+    std::string task = options.Get<std::string>("task");
+    std::string rom_dir = options.Get<std::string>("rom_dir");
+    if (rom_dir.empty()) {
+      throw std::invalid_argument(
+          "the Atari ROMs were not found: they ship with the ale-py wheel, "
+          "install it with `pip install ale-py==0.11.2` (or pass rom_dir=<a "
+          "folder holding " +
+          task + ".bin>)");
+    }
+    path_ = (std::filesystem::path(rom_dir) / (task + ".bin")).string();
+    if (!std::filesystem::is_regular_file(path_)) {
+      throw std::invalid_argument(
+          "ROM file " + path_ + " of Atari task '" + task +
+          "' not found; the ROMs ship with the ale-py wheel: `pip install "
+          "ale-py==0.11.2` (or pass rom_dir=<a folder holding " +
+          task + ".bin>)");
+    }
+    // ALE picks a game's settings by the file name (or the ROM's MD5).
+    settings_.reset(ale::buildRomRLWrapper(path_, std::string()));
+    if (settings_ == nullptr) {
+      throw std::invalid_argument("ALE 0.11.2 has no game named '" + task +
+                                  "' (ROM " + path_ + ")");
+    }
+  }
+
+  const std::string& path() const { return path_; }
+  ale::ActionVect minimal_actions() const {
+    return settings_->getMinimalActionSet();
+  }
+  ale::ActionVect all_actions() const { return settings_->getAllActions(); }
+  ale::ModeVect modes() const { return settings_->getAvailableModes(); }
+  ale::DifficultyVect difficulties() const {
+    return settings_->getAvailableDifficulties();
+  }
+
+ private:
+  std::string path_;
+  std::unique_ptr<ale::RomSettings> settings_;
+};
+
+struct SkipResult {
+  int64_t reward = 0;
+  bool game_over = false;
+};
+
+// One agent step of `frame_skip` emulator frames, as gymnasium's
+// AtariPreprocessing does it: sums the rewards, stops at game over, keeps
+// the second-to-last frame and max-pools it with the last one.  A step cut
+// short by game over reads no frame after the cut: the pool then mixes what
+// it held.  `Emulator` provides `int Act()`, `bool GameOver()` and
+// `const uint8_t* Screen()` (palette indices).
+template <typename Emulator>
+SkipResult SkipAndPool(Emulator& emulator, int frame_skip, FramePool* pool) {
+  SkipResult result;
+  for (int t = 0; t < frame_skip; ++t) {
+    result.reward += emulator.Act();
+    if (emulator.GameOver()) {
+      result.game_over = true;
+      if (frame_skip > 1) {
+        pool->PoolStale();
+      }
+      break;
+    }
+    if (t == frame_skip - 2) {
+      pool->KeepPrevious(emulator.Screen());
+    } else if (t == frame_skip - 1) {
+      pool->PoolLast(emulator.Screen(), frame_skip > 1);
+    }
+  }
+  return result;
+}
+
+class AtariEnv : public Env {
+ public:
+  struct Fields {
+    Field<uint8_t> obs;
+    Field<int32_t> lives;
+    Field<float> reward;
+    Field<bool> terminated;
+    Field<float> discount;
+    Field<int64_t> action;
+  };
+
+  static Options DefaultOptions() {
+    return Options{{"task", std::string("pong")},
+                   {"rom_dir", std::string()},
+                   {"stack_num", int64_t{4}},
+                   {"frame_skip", int64_t{4}},
+                   {"noop_max", int64_t{30}},
+                   {"episodic_life", false},
+                   {"zero_discount_on_life_loss", false},
+                   {"reward_clip", false},
+                   {"use_fire_reset", true},
+                   {"img_height", int64_t{84}},
+                   {"img_width", int64_t{84}},
+                   {"gray_scale", true},
+                   {"mode", int64_t{-1}},
+                   {"difficulty", int64_t{-1}},
+                   {"full_action_space", false},
+                   {"repeat_action_probability", 0.0},
+                   {"use_inter_area_resize", true},
+                   {"max_episode_steps", int64_t{27000}}};
+  }
+
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    auto positive = [&](const char* name, int64_t limit) {
+      int64_t v = options.Get<int64_t>(name);
+      if (v < 1 || v > limit) {
+        throw std::invalid_argument(std::string(name) + " must be in 1.." +
+                                    std::to_string(limit) + ", got " +
+                                    std::to_string(v));
+      }
+      return v;
+    };
+    int64_t stack_num = positive("stack_num", 64);
+    positive("frame_skip", 1000);
+    int64_t height = positive("img_height", 4096);
+    int64_t width = positive("img_width", 4096);
+    if (options.Get<int64_t>("noop_max") < 0) {
+      throw std::invalid_argument(
+          "noop_max must be >= 0, got " +
+          std::to_string(options.Get<int64_t>("noop_max")));
+    }
+    double sticky = options.Get<double>("repeat_action_probability");
+    if (!(sticky >= 0.0 && sticky <= 1.0)) {
+      throw std::invalid_argument(
+          "repeat_action_probability must be in [0, 1], got " +
+          std::to_string(sticky));
+    }
+    RomInfo rom(options);
+    CheckChoice(options, "mode", rom.modes());
+    CheckChoice(options, "difficulty", rom.difficulties());
+    int64_t num_actions = static_cast<int64_t>(
+        options.Get<bool>("full_action_space") ? rom.all_actions().size()
+                                               : rom.minimal_actions().size());
+    int64_t channels = options.Get<bool>("gray_scale") ? 1 : 3;
+    fields->obs = spec->state.Add<uint8_t>(
+        "obs", {stack_num * channels, height, width}, {0.0}, {255.0});
+    fields->lives = spec->state.Add<int32_t>("info:lives", {});
+    fields->reward = spec->state.Add<float>("info:reward", {});
+    fields->terminated = spec->state.Add<bool>("info:terminated", {});
+    fields->discount = spec->state.Add<float>("info:discount", {});
+    fields->action = spec->action.AddDiscrete<int64_t>("action", num_actions);
+  }
+
+  explicit AtariEnv(const Options& options)
+      : rom_(options),
+        stack_num_(options.Get<int>("stack_num")),
+        frame_skip_(options.Get<int>("frame_skip")),
+        noop_max_(options.Get<int>("noop_max")),
+        episodic_life_(options.Get<bool>("episodic_life")),
+        zero_discount_on_life_loss_(
+            options.Get<bool>("zero_discount_on_life_loss")),
+        reward_clip_(options.Get<bool>("reward_clip")),
+        height_(options.Get<int>("img_height")),
+        width_(options.Get<int>("img_width")),
+        channels_(options.Get<bool>("gray_scale") ? 1 : 3),
+        mode_(options.Get<int>("mode")),
+        difficulty_(options.Get<int>("difficulty")),
+        repeat_action_probability_(
+            options.Get<float>("repeat_action_probability")),
+        area_resize_(options.Get<bool>("use_inter_area_resize")),
+        stack_(stack_num_,
+               static_cast<std::size_t>(channels_) * height_ * width_) {
+    EnvSpec spec;
+    Declare(options, &spec, &fields_);
+    action_set_ = options.Get<bool>("full_action_space")
+                      ? rom_.all_actions()
+                      : rom_.minimal_actions();
+    // The game itself takes FIRE, whichever action set the agent uses.
+    ale::ActionVect minimal = rom_.minimal_actions();
+    fire_reset_ = options.Get<bool>("use_fire_reset") &&
+                  std::find(minimal.begin(), minimal.end(),
+                            ale::PLAYER_A_FIRE) != minimal.end();
+    static std::once_flag quiet;
+    std::call_once(quiet, [] { ale::Logger::setMode(ale::Logger::Error); });
+    ale_ = std::make_unique<ale::ALEInterface>();
+    // Frame skipping is ours; ALE emulates one frame per act().
+    ale_->setInt("frame_skip", 1);
+    ale_->setInt("max_num_frames_per_episode", 0);
+    ale_->setBool("color_averaging", false);
+    ale_->setFloat("repeat_action_probability", repeat_action_probability_);
+  }
+
+  void Reset() override {
+    // The pool reseeds rng_ before a reset with a seed; a reseeded (or first)
+    // reset reloads the ROM with a fresh ALE seed, so equal seeds give equal
+    // rollouts whatever ran before.
+    bool reseeded = !loaded_ || rng_ != rng_after_reset_;
+    bool soft = !reseeded && continue_game_;
+    continue_game_ = false;
+    if (reseeded) {
+      LoadGame();
+    } else if (!soft) {
+      ale_->reset_game();
+    }
+    if (!soft && noop_max_ > 0) {
+      std::uniform_int_distribution<int> noops(1, noop_max_);
+      for (int i = noops(rng_); i > 0; --i) {
+        ale_->act(ale::PLAYER_A_NOOP);
+        if (ale_->game_over(false)) {
+          ale_->reset_game();
+        }
+      }
+    }
+    if (fire_reset_) {
+      for (int t = 0; t < frame_skip_; ++t) {
+        ale_->act(ale::PLAYER_A_FIRE);
+        if (ale_->game_over(false)) {
+          ale_->reset_game();
+          break;
+        }
+      }
+    }
+    lives_ = ale_->lives();
+    pool_.Reset(ale_->getScreen().getArray());
+    ResizeIntoStack();
+    stack_.FillWithNewest();
+    reward_ = 0.0;
+    raw_reward_ = 0.f;
+    terminated_ = false;
+    game_over_ = false;
+    discount_ = 1.f;
+    rng_after_reset_ = rng_;
+  }
+
+  void Step(const ActionView& action) override {
+    Frames frames{this, action_set_[action.Scalar(fields_.action)]};
+    SkipResult skip = SkipAndPool(frames, frame_skip_, &pool_);
+    int64_t total = skip.reward;
+    game_over_ = skip.game_over;
+    ResizeIntoStack();
+    int lives = ale_->lives();
+    bool life_lost = lives < lives_;
+    lives_ = lives;
+    raw_reward_ = static_cast<float>(total);
+    reward_ = reward_clip_ ? static_cast<double>((total > 0) - (total < 0))
+                           : static_cast<double>(total);
+    // A life lost with lives left ends the training episode; the game goes
+    // on at the next reset.
+    bool life_episode_over = episodic_life_ && life_lost && lives > 0;
+    terminated_ = game_over_ || life_episode_over;
+    continue_game_ = !game_over_ && life_episode_over;
+    discount_ =
+        terminated_ || (zero_discount_on_life_loss_ && life_lost) ? 0.f : 1.f;
+  }
+
+  void Write(const Output& out) override {
+    stack_.CopyTo(out.Get(fields_.obs));
+    *out.Get(fields_.lives) = lives_;
+    *out.Get(fields_.reward) = raw_reward_;
+    *out.Get(fields_.terminated) = game_over_;
+    *out.Get(fields_.discount) = discount_;
+  }
+
+ private:
+  // The emulator as SkipAndPool drives it: one action, frame by frame.
+  struct Frames {
+    AtariEnv* env;
+    ale::Action action;
+    int Act() { return env->ale_->act(action); }
+    bool GameOver() const { return env->ale_->game_over(false); }
+    const uint8_t* Screen() const { return env->ale_->getScreen().getArray(); }
+  };
+
+  template <typename T>
+  static void CheckChoice(const Options& options, const char* name,
+                          const std::vector<T>& choices) {
+    int64_t v = options.Get<int64_t>(name);
+    if (v == -1 || std::find(choices.begin(), choices.end(),
+                             static_cast<T>(v)) != choices.end()) {
+      return;
+    }
+    std::string valid;
+    for (T c : choices) {
+      valid += (valid.empty() ? "" : ", ") + std::to_string(c);
+    }
+    throw std::invalid_argument(
+        std::string(name) + " " + std::to_string(v) + " is not available for " +
+        options.Get<std::string>("task") + "; choose -1 (the game's default) " +
+        "or one of " + valid);
+  }
+
+  void LoadGame() {
+    // ALE reads its seed when the ROM loads; it drives sticky actions (and
+    // the random room layouts of some game modes).
+    std::uniform_int_distribution<int32_t> seed(0, INT32_MAX);
+    ale_->setInt("random_seed", seed(rng_));
+    ale_->loadROM(rom_.path());
+    if (mode_ >= 0) {
+      ale_->setMode(static_cast<ale::game_mode_t>(mode_));
+    }
+    if (difficulty_ >= 0) {
+      ale_->setDifficulty(static_cast<ale::difficulty_t>(difficulty_));
+    }
+    ale_->reset_game();
+    if (!loaded_) {
+      const ale::ALEScreen& screen = ale_->getScreen();
+      screen_height_ = static_cast<int>(screen.height());
+      screen_width_ = static_cast<int>(screen.width());
+      pool_ = FramePool(
+          channels_, static_cast<std::size_t>(screen_height_) * screen_width_);
+      resizer_ =
+          Resizer(screen_height_, screen_width_, height_, width_, area_resize_);
+      loaded_ = true;
+    }
+    // The palette depends on the cartridge's TV format.
+    ale::ColourPalette& palette = ale_->theOSystem->colourPalette();
+    uint8_t table[3][256];
+    for (int v = 0; v < 256; ++v) {
+      uint32_t rgb = palette.getRGB(v);
+      if (channels_ == 1) {
+        // Screens hold even palette indices; the odd entry after each holds
+        // its grayscale value.
+        table[0][v] = v < 255 ? palette.getGrayscale(v) : 0;
+      } else {
+        table[0][v] = static_cast<uint8_t>(rgb >> 16);
+        table[1][v] = static_cast<uint8_t>(rgb >> 8);
+        table[2][v] = static_cast<uint8_t>(rgb);
+      }
+    }
+    for (int c = 0; c < channels_; ++c) {
+      pool_.SetPalette(c, table[c]);
+    }
+  }
+
+  void ResizeIntoStack() {
+    std::size_t plane =
+        static_cast<std::size_t>(screen_height_) * screen_width_;
+    std::size_t out_plane = static_cast<std::size_t>(height_) * width_;
+    uint8_t* dst = stack_.Next();
+    for (int c = 0; c < channels_; ++c) {
+      resizer_.Apply(pool_.frame() + c * plane, dst + c * out_plane);
+    }
+    stack_.Push();
+  }
+
+  Fields fields_;
+  RomInfo rom_;
+  int stack_num_, frame_skip_, noop_max_;
+  bool episodic_life_, zero_discount_on_life_loss_, reward_clip_;
+  int height_, width_, channels_;
+  int mode_, difficulty_;
+  float repeat_action_probability_;
+  bool area_resize_;
+  bool fire_reset_ = false;
+  ale::ActionVect action_set_;
+  std::unique_ptr<ale::ALEInterface> ale_;
+  bool loaded_ = false;
+  std::mt19937_64 rng_after_reset_;
+  int screen_height_ = 0, screen_width_ = 0;
+  FramePool pool_{1, 0};
+  Resizer resizer_;
+  FrameStack stack_;
+  int lives_ = 0;
+  float raw_reward_ = 0.f;
+  float discount_ = 1.f;
+  bool game_over_ = false;
+  bool continue_game_ = false;
+};
+
+}  // namespace envpool::atari
+
+#endif  // ENVPOOL_ATARI_ATARI_ENV_H_

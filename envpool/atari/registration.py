@@ -1,0 +1,144 @@
+"""Ids of the atari family: one per ALE game, `<Game>-v5`."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+from envpool.python.registry import register
+
+# (id without "-v5", ALE ROM name) of every game.
+GAMES = (
+    ("Adventure", "adventure"),
+    ("AirRaid", "air_raid"),
+    ("Alien", "alien"),
+    ("Amidar", "amidar"),
+    ("Assault", "assault"),
+    ("Asterix", "asterix"),
+    ("Asteroids", "asteroids"),
+    ("Atlantis", "atlantis"),
+    ("Atlantis2", "atlantis2"),
+    ("Backgammon", "backgammon"),
+    ("BankHeist", "bank_heist"),
+    ("BasicMath", "basic_math"),
+    ("BattleZone", "battle_zone"),
+    ("BeamRider", "beam_rider"),
+    ("Berzerk", "berzerk"),
+    ("Blackjack", "blackjack"),
+    ("Bowling", "bowling"),
+    ("Boxing", "boxing"),
+    ("Breakout", "breakout"),
+    ("Carnival", "carnival"),
+    ("Casino", "casino"),
+    ("Centipede", "centipede"),
+    ("ChopperCommand", "chopper_command"),
+    ("CrazyClimber", "crazy_climber"),
+    ("Crossbow", "crossbow"),
+    ("Darkchambers", "darkchambers"),
+    ("Defender", "defender"),
+    ("DemonAttack", "demon_attack"),
+    ("DonkeyKong", "donkey_kong"),
+    ("DoubleDunk", "double_dunk"),
+    ("Earthworld", "earthworld"),
+    ("ElevatorAction", "elevator_action"),
+    ("Enduro", "enduro"),
+    ("Entombed", "entombed"),
+    ("Et", "et"),
+    ("FishingDerby", "fishing_derby"),
+    ("FlagCapture", "flag_capture"),
+    ("Freeway", "freeway"),
+    ("Frogger", "frogger"),
+    ("Frostbite", "frostbite"),
+    ("Galaxian", "galaxian"),
+    ("Gopher", "gopher"),
+    ("Gravitar", "gravitar"),
+    ("Hangman", "hangman"),
+    ("HauntedHouse", "haunted_house"),
+    ("Hero", "hero"),
+    ("HumanCannonball", "human_cannonball"),
+    ("IceHockey", "ice_hockey"),
+    ("Jamesbond", "jamesbond"),
+    ("JourneyEscape", "journey_escape"),
+    ("Kaboom", "kaboom"),
+    ("Kangaroo", "kangaroo"),
+    ("KeystoneKapers", "keystone_kapers"),
+    ("KingKong", "king_kong"),
+    ("Klax", "klax"),
+    ("Koolaid", "koolaid"),
+    ("Krull", "krull"),
+    ("KungFuMaster", "kung_fu_master"),
+    ("LaserGates", "laser_gates"),
+    ("LostLuggage", "lost_luggage"),
+    ("MarioBros", "mario_bros"),
+    ("MiniatureGolf", "miniature_golf"),
+    ("MontezumaRevenge", "montezuma_revenge"),
+    ("MrDo", "mr_do"),
+    ("MsPacman", "ms_pacman"),
+    ("NameThisGame", "name_this_game"),
+    ("Othello", "othello"),
+    ("Pacman", "pacman"),
+    ("Phoenix", "phoenix"),
+    ("Pitfall", "pitfall"),
+    ("Pitfall2", "pitfall2"),
+    ("Pong", "pong"),
+    ("Pooyan", "pooyan"),
+    ("PrivateEye", "private_eye"),
+    ("Qbert", "qbert"),
+    ("Riverraid", "riverraid"),
+    ("RoadRunner", "road_runner"),
+    ("Robotank", "robotank"),
+    ("Seaquest", "seaquest"),
+    ("SirLancelot", "sir_lancelot"),
+    ("Skiing", "skiing"),
+    ("Solaris", "solaris"),
+    ("SpaceInvaders", "space_invaders"),
+    ("SpaceWar", "space_war"),
+    ("StarGunner", "star_gunner"),
+    ("Superman", "superman"),
+    ("Surround", "surround"),
+    ("Tennis", "tennis"),
+    ("Tetris", "tetris"),
+    ("TicTacToe3d", "tic_tac_toe_3d"),
+    ("TimePilot", "time_pilot"),
+    ("Trondead", "trondead"),
+    ("Turmoil", "turmoil"),
+    ("Tutankham", "tutankham"),
+    ("UpNDown", "up_n_down"),
+    ("Venture", "venture"),
+    ("VideoCheckers", "video_checkers"),
+    ("VideoChess", "video_chess"),
+    ("VideoCube", "video_cube"),
+    ("VideoPinball", "video_pinball"),
+    ("WizardOfWor", "wizard_of_wor"),
+    ("WordZapper", "word_zapper"),
+    ("YarsRevenge", "yars_revenge"),
+    ("Zaxxon", "zaxxon"),
+)
+
+
+def rom_dir() -> str:
+    """The folder of the ROMs shipped with ale-py ("" when it is missing).
+
+    ALE_ROMS_DIR overrides it, as it does for ale-py.  The package is located,
+    not imported.
+    """
+    override = os.environ.get("ALE_ROMS_DIR")
+    if override:
+        return override
+    spec = importlib.util.find_spec("ale_py")
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    return os.path.join(next(iter(spec.submodule_search_locations)), "roms")
+
+
+_ROM_DIR = rom_dir()
+
+for _name, _task in GAMES:
+    register(
+        f"{_name}-v5",
+        family="atari",
+        env_type="Atari",
+        task=_task,
+        rom_dir=_ROM_DIR,
+        max_episode_steps=27000,
+    )

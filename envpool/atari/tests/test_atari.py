@@ -1,0 +1,434 @@
+"""Atari against ale-py 0.11.2 (the ALE the C++ side compiles) with
+gymnasium 1.4's Atari preprocessing, and against OpenCV's cv2.resize.
+
+Alignment: the same ROM, the same actions (random, from a fixed seed), no
+no-op starts, no FIRE reset and no sticky actions.  Every observation,
+reward, life count and termination must be equal, for bounded episodes.
+
+- `test_matches_gymnasium_atari_preprocessing`: the reference is
+  gymnasium's AtariPreprocessing(noop_max=0, frame_skip=4, screen_size=84,
+  terminal_on_life_loss=False) over ALE/<Game>-v5 (frameskip 1,
+  repeat_action_probability 0), stacked by FrameStackObservation(4,
+  padding_type="reset"); RGB frames are laid out channel-first.
+- `test_matches_the_ale_reference`: the options gymnasium's wrapper has no
+  counterpart for (image size, bilinear resize, episodic life, reward clip,
+  FIRE reset, zero discount on life loss) are checked against
+  `AleReference`, a direct reading of docs/atari.md over ale_py's
+  ALEInterface and cv2.resize; the same reference also reproduces gymnasium's
+  wrapper exactly (`test_ale_reference_is_gymnasium_preprocessing`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import ale_py
+import cv2
+import gymnasium
+import numpy as np
+import pytest
+from ale_py import roms
+from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
+
+import envpool
+from envpool.atari.registration import GAMES
+
+gymnasium.register_envs(ale_py)
+
+REFERENCE = Path(__file__).resolve().parents[3].parent / "shared" / "reference"
+ALL_IDS = [f"{name}-v5" for name, _ in GAMES]
+TASKS = dict((f"{name}-v5", task) for name, task in GAMES)
+# No no-ops, no FIRE press, no sticky actions: the deterministic setting.
+PLAIN = {"noop_max": 0, "use_fire_reset": False, "repeat_action_probability": 0.0}
+
+
+def channel_first(frames: np.ndarray) -> np.ndarray:
+    """(stack, H, W[, 3]) -> (stack * channels, H, W), as envpool lays out."""
+    frames = np.asarray(frames)
+    if frames.ndim == 3:
+        return frames
+    return frames.transpose(0, 3, 1, 2).reshape(-1, *frames.shape[1:3])
+
+
+class AleReference:
+    """docs/atari.md written over ale_py.ALEInterface, cv2.resize and numpy.
+
+    It mirrors envpool's options one by one; `step` returns (obs, reward,
+    terminated, lives, info) of one env.
+    """
+
+    def __init__(
+        self,
+        task,
+        *,
+        gray=True,
+        size=(84, 84),
+        area=True,
+        frame_skip=4,
+        stack=4,
+        episodic_life=False,
+        reward_clip=False,
+        fire_reset=False,
+        zero_discount_on_life_loss=False,
+    ):
+        self.ale = ale_py.ALEInterface()
+        self.ale.setLoggerMode(ale_py.LoggerMode.Error)
+        self.ale.setFloat("repeat_action_probability", 0.0)
+        self.ale.loadROM(str(roms.get_rom_path(task)))
+        self.actions = self.ale.getMinimalActionSet()
+        self.fire_reset = fire_reset and ale_py.Action.FIRE in self.actions
+        self.gray, self.size, self.frame_skip, self.stack = gray, size, frame_skip, stack
+        self.interpolation = cv2.INTER_AREA if area else cv2.INTER_LINEAR
+        self.episodic_life, self.reward_clip = episodic_life, reward_clip
+        self.zero_discount = zero_discount_on_life_loss
+        self.continue_game = False
+
+    def screen(self) -> np.ndarray:
+        return self.ale.getScreenGrayscale() if self.gray else self.ale.getScreenRGB()
+
+    def processed(self) -> np.ndarray:
+        h, w = self.size
+        out = cv2.resize(self.buffers[0], (w, h), interpolation=self.interpolation)
+        return out if self.gray else out.transpose(2, 0, 1)
+
+    def observation(self) -> np.ndarray:
+        return np.concatenate([f[None] if self.gray else f for f in self.frames])
+
+    def reset(self) -> np.ndarray:
+        if not self.continue_game:
+            self.ale.reset_game()
+        self.continue_game = False
+        if self.fire_reset:
+            for _ in range(self.frame_skip):
+                self.ale.act(ale_py.Action.FIRE)
+                if self.ale.game_over():
+                    self.ale.reset_game()
+                    break
+        self.lives = self.ale.lives()
+        screen = self.screen()
+        self.buffers = [screen, np.zeros_like(screen)]
+        self.frames = [self.processed()] * self.stack
+        return self.observation()
+
+    def step(self, action: int):
+        total, game_over = 0, False
+        for t in range(self.frame_skip):
+            total += self.ale.act(self.actions[action])
+            if self.ale.game_over():
+                game_over = True
+                break
+            if t == self.frame_skip - 2:
+                self.buffers[1] = self.screen()
+            elif t == self.frame_skip - 1:
+                self.buffers[0] = self.screen()
+        if self.frame_skip > 1:
+            self.buffers[0] = np.maximum(self.buffers[0], self.buffers[1])
+        self.frames = [*self.frames[1:], self.processed()]
+        lives = self.ale.lives()
+        life_lost = lives < self.lives
+        self.lives = lives
+        life_over = self.episodic_life and life_lost and lives > 0
+        terminated = game_over or life_over
+        self.continue_game = life_over and not game_over
+        reward = float(np.sign(total)) if self.reward_clip else float(total)
+        discount = 0.0 if terminated or (self.zero_discount and life_lost) else 1.0
+        info = {"reward": float(total), "terminated": game_over, "discount": discount}
+        return self.observation(), reward, terminated, lives, info
+
+
+def gymnasium_reference(game: str, gray: bool):
+    env = gymnasium.make(
+        f"ALE/{game}-v5", frameskip=1, repeat_action_probability=0.0, full_action_space=False
+    )
+    env = AtariPreprocessing(
+        env,
+        noop_max=0,
+        frame_skip=4,
+        screen_size=84,
+        terminal_on_life_loss=False,
+        grayscale_obs=gray,
+    )
+    return FrameStackObservation(env, 4, padding_type="reset")
+
+
+def run_side_by_side(env, reset_ref, step_ref, num_actions, steps, seed=0):
+    """Steps envpool (one env, next_step autoreset) and a reference with the
+    same random actions; the reference resets where envpool autoresets.
+    Returns the number of episodes that ended."""
+    obs, info = env.reset()
+    ref_obs = reset_ref()
+    np.testing.assert_array_equal(obs[0], ref_obs, err_msg="reset")
+    actions = np.random.default_rng(seed).integers(num_actions, size=steps)
+    episodes = 0
+    for i, action in enumerate(actions):
+        obs, reward, terminated, truncated, info = env.step(np.array([action]))
+        ref_obs, ref_reward, ref_terminated, ref_lives, ref_info = step_ref(int(action))
+        where = f"step {i}"
+        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=where)
+        assert reward[0] == ref_reward, where
+        assert terminated[0] == ref_terminated, where
+        assert not truncated[0], where
+        assert info["lives"][0] == ref_lives, where
+        for key, value in ref_info.items():
+            assert info[key][0] == value, (where, key)
+        if ref_terminated:
+            episodes += 1
+            obs, reward, terminated, truncated, info = env.step(np.array([0]))
+            np.testing.assert_array_equal(obs[0], reset_ref(), err_msg=f"{where} reset")
+            assert reward[0] == 0 and not terminated[0] and info["elapsed_step"][0] == 0
+    return episodes
+
+
+@pytest.mark.parametrize(
+    ("game", "gray"),
+    [
+        ("Pong", True),
+        ("Breakout", True),
+        ("SpaceInvaders", True),
+        ("MontezumaRevenge", True),
+        ("MsPacman", True),
+        ("Breakout", False),
+        ("Seaquest", False),
+    ],
+)
+def test_matches_gymnasium_atari_preprocessing(game, gray):
+    ref = gymnasium_reference(game, gray)
+    env = envpool.make(f"{game}-v5", num_envs=1, gray_scale=gray, **PLAIN)
+
+    def reset_ref():
+        return channel_first(ref.reset(seed=0)[0])
+
+    def step_ref(action):
+        obs, reward, terminated, truncated, info = ref.step(action)
+        assert not truncated
+        return channel_first(obs), reward, terminated, info["lives"], {}
+
+    # Breakout's random play loses its 5 lives within these steps.
+    run_side_by_side(env, reset_ref, step_ref, ref.action_space.n, steps=300)
+    env.close()
+    ref.close()
+
+
+def test_ale_reference_is_gymnasium_preprocessing():
+    for game, gray in (("Breakout", True), ("Pong", False)):
+        ref = gymnasium_reference(game, gray)
+        ale_ref = AleReference(TASKS[f"{game}-v5"], gray=gray)
+        np.testing.assert_array_equal(channel_first(ref.reset(seed=0)[0]), ale_ref.reset())
+        actions = np.random.default_rng(1).integers(ref.action_space.n, size=300)
+        for action in actions:
+            obs, reward, terminated, _, info = ref.step(int(action))
+            ale_obs, ale_reward, ale_terminated, lives, _ = ale_ref.step(int(action))
+            np.testing.assert_array_equal(channel_first(obs), ale_obs)
+            assert (reward, terminated, info["lives"]) == (ale_reward, ale_terminated, lives)
+            if terminated:
+                np.testing.assert_array_equal(channel_first(ref.reset()[0]), ale_ref.reset())
+        ref.close()
+
+
+VARIANTS = [
+    # (id, options): image sizes hit every resize path (area with fractional
+    # and integer factors, 2x2 halving, bilinear, upscaling, same size).
+    ("Breakout-v5", {"episodic_life": True, "use_fire_reset": True}),
+    ("MsPacman-v5", {"episodic_life": True, "zero_discount_on_life_loss": True}),
+    ("Pong-v5", {"reward_clip": True, "use_inter_area_resize": False}),
+    ("SpaceInvaders-v5", {"gray_scale": False, "img_height": 100, "img_width": 120}),
+    ("Seaquest-v5", {"img_height": 105, "img_width": 80, "stack_num": 2}),
+    ("Breakout-v5", {"img_height": 70, "img_width": 40, "frame_skip": 3}),
+    ("Qbert-v5", {"gray_scale": False, "use_inter_area_resize": False, "frame_skip": 1}),
+    ("Enduro-v5", {"img_height": 250, "img_width": 200, "reward_clip": True}),
+    ("Asteroids-v5", {"img_height": 210, "img_width": 160, "gray_scale": False}),
+    ("MontezumaRevenge-v5", {"use_fire_reset": True, "zero_discount_on_life_loss": True}),
+]
+
+
+@pytest.mark.parametrize(("task_id", "options"), VARIANTS)
+def test_matches_the_ale_reference(task_id, options):
+    kwargs = {**PLAIN, **options}
+    env = envpool.make(task_id, num_envs=1, **kwargs)
+    ref = AleReference(
+        TASKS[task_id],
+        gray=kwargs.get("gray_scale", True),
+        size=(kwargs.get("img_height", 84), kwargs.get("img_width", 84)),
+        area=kwargs.get("use_inter_area_resize", True),
+        frame_skip=kwargs.get("frame_skip", 4),
+        stack=kwargs.get("stack_num", 4),
+        episodic_life=kwargs.get("episodic_life", False),
+        reward_clip=kwargs.get("reward_clip", False),
+        fire_reset=kwargs["use_fire_reset"],
+        zero_discount_on_life_loss=kwargs.get("zero_discount_on_life_loss", False),
+    )
+    assert env.single_action_space.n == len(ref.actions)
+    run_side_by_side(env, ref.reset, ref.step, len(ref.actions), steps=250)
+    env.close()
+
+
+def test_episodic_life_ends_an_episode_per_life_and_continues_the_game():
+    env = envpool.make("Breakout-v5", num_envs=1, episodic_life=True, **PLAIN)
+    env.reset()
+    actions = np.random.default_rng(0).integers(4, size=2000)
+    lives_at_end, game_overs = [], 0
+    for action in actions:
+        _, _, terminated, _, info = env.step(np.array([action]))
+        if terminated[0]:
+            lives_at_end.append(int(info["lives"][0]))
+            if info["terminated"][0]:
+                game_overs += 1
+                break
+            _, _, _, _, info = env.step(np.array([0]))  # the reset
+            assert info["lives"][0] == lives_at_end[-1]  # the game went on
+    assert lives_at_end == [4, 3, 2, 1, 0]
+    assert game_overs == 1
+
+
+def test_every_id_matches_the_reference_spec_and_runs():
+    specs = json.loads((REFERENCE / "env_specs.json").read_text())
+    assert sorted(t for t in specs if t in TASKS) == sorted(ALL_IDS)
+    assert len(ALL_IDS) == 104
+    for task_id in ALL_IDS:
+        ref = specs[task_id]
+        spec = envpool.make_spec(task_id)
+        config = spec.config._asdict()
+        for key, value in ref["config"].items():
+            if key in config:
+                assert config[key] == value, (task_id, key)
+        assert list(spec.observation_space.shape) == ref["observation_space"]["shape"]
+        assert spec.action_space.n == ref["action_space"]["n"], task_id
+    # Loading a ROM takes ALE ~70 ms: reset the pools concurrently.
+    actions = np.zeros(1, dtype=np.int64)
+    for start in range(0, len(ALL_IDS), 16):
+        envs = [envpool.make(t, num_envs=1, noop_max=2) for t in ALL_IDS[start : start + 16]]
+        for env in envs:
+            env.async_reset()
+        for env in envs:
+            obs = env.recv()[0]
+            assert obs.shape == (1, 4, 84, 84) and obs.dtype == np.uint8
+            for _ in range(2):
+                info = env.step(actions)[4]
+            assert set(info) >= {"lives", "reward", "terminated", "discount", "elapsed_step"}
+            env.close()
+
+
+def test_action_sets_are_ale_minimal_or_full():
+    for task_id in ("Pong-v5", "Breakout-v5", "Skiing-v5"):
+        ale = ale_py.ALEInterface()
+        ale.setLoggerMode(ale_py.LoggerMode.Error)
+        ale.loadROM(str(roms.get_rom_path(TASKS[task_id])))
+        assert envpool.make_spec(task_id).action_space.n == len(ale.getMinimalActionSet())
+        full = envpool.make_spec(task_id, full_action_space=True)
+        assert full.action_space.n == len(ale.getLegalActionSet())
+
+
+def test_rgb_observation_stacks_channels_first():
+    spec = envpool.make_spec("Pong-v5", gray_scale=False, stack_num=3, img_height=60)
+    assert spec.observation_space.shape == (9, 60, 84)
+
+
+def seeded_rollout(seed, steps=150, **options):
+    env = envpool.make(
+        "Breakout-v5", num_envs=2, seed=seed, repeat_action_probability=0.25, **options
+    )
+    obs, _ = env.reset()
+    frames = [obs]
+    actions = np.random.default_rng(0).integers(4, size=(steps, 2))
+    for action in actions:
+        frames.append(env.step(action)[0])
+    env.close()
+    return np.stack(frames)
+
+
+def test_same_seed_same_rollout_with_noops_and_sticky_actions():
+    a = seeded_rollout(3)
+    np.testing.assert_array_equal(a, seeded_rollout(3))
+    assert not np.array_equal(a, seeded_rollout(4))
+
+
+def test_reset_with_a_seed_repeats_the_rollout():
+    env = envpool.make("Pong-v5", num_envs=1, repeat_action_probability=0.25)
+    actions = np.random.default_rng(0).integers(6, size=100)
+
+    def rollout():
+        obs = [env.reset(seed=7)[0]]
+        obs += [env.step(np.array([a]))[0] for a in actions]
+        return np.stack(obs)
+
+    first = rollout()
+    np.testing.assert_array_equal(first, rollout())
+    env.close()
+
+
+def test_noop_starts_differ_between_envs():
+    env = envpool.make("SpaceInvaders-v5", num_envs=4, noop_max=30, seed=0)
+    obs, _ = env.reset()
+    assert len({o.tobytes() for o in obs}) > 1
+    env.close()
+
+
+def test_truncates_at_max_episode_steps():
+    env = envpool.make("Pong-v5", num_envs=1, max_episode_steps=5, **PLAIN)
+    env.reset()
+    for i in range(5):
+        _, _, terminated, truncated, info = env.step(np.array([0]))
+        assert truncated[0] == (i == 4) and not terminated[0]
+    assert info["elapsed_step"][0] == 5
+    env.close()
+
+
+def test_out_of_range_action_raises_and_steps_nothing():
+    env = envpool.make("Pong-v5", num_envs=1)
+    env.reset()
+    with pytest.raises(ValueError, match=r"0\.\.5"):
+        env.step(np.array([6]))
+    _, _, _, _, info = env.step(np.array([0]))
+    assert info["elapsed_step"][0] == 1
+    env.close()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"mode": 99}, "mode 99 is not available for pong"),
+        ({"difficulty": 7}, "difficulty 7"),
+        ({"stack_num": 0}, "stack_num"),
+        ({"frame_skip": 0}, "frame_skip"),
+        ({"img_height": 0}, "img_height"),
+        ({"noop_max": -1}, "noop_max"),
+        ({"repeat_action_probability": 1.5}, "repeat_action_probability"),
+        ({"task": "no_such_game", "rom_dir": str(Path(roms.__file__).parent)}, "no_such_game"),
+    ],
+)
+def test_bad_options_raise_value_error(options, message):
+    with pytest.raises(ValueError, match=message):
+        envpool.make("Pong-v5", **options)
+
+
+def test_missing_rom_names_the_file_and_how_to_get_it(tmp_path):
+    with pytest.raises(ValueError, match=r"pong\.bin.*pip install ale-py==0\.11\.2"):
+        envpool.make("Pong-v5", rom_dir=str(tmp_path))
+    # No ale-py at all: registration leaves rom_dir empty.
+    with pytest.raises(ValueError, match=r"pip install ale-py==0\.11\.2"):
+        envpool.make("Pong-v5", rom_dir="")
+
+
+def test_game_modes_and_difficulties_are_passed_to_ale():
+    env = envpool.make("SpaceInvaders-v5", num_envs=1, mode=1, difficulty=1, **PLAIN)
+    obs, _ = env.reset()
+    gym_env = gymnasium.make(
+        "ALE/SpaceInvaders-v5",
+        frameskip=1,
+        repeat_action_probability=0.0,
+        mode=1,
+        difficulty=1,
+    )
+    ref = FrameStackObservation(
+        AtariPreprocessing(gym_env, noop_max=0, terminal_on_life_loss=False),
+        4,
+        padding_type="reset",
+    )
+    ref_obs, _ = ref.reset(seed=0)
+    np.testing.assert_array_equal(obs[0], ref_obs)
+    for action in np.random.default_rng(0).integers(6, size=50):
+        obs = env.step(np.array([action]))[0]
+        np.testing.assert_array_equal(obs[0], ref.step(int(action))[0])
+    env.close()
+    ref.close()
