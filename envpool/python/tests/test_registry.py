@@ -35,6 +35,14 @@ def test_every_reference_id_is_registered():
     assert not missing
 
 
+def test_every_atari_and_mujoco_reference_id_is_registered():
+    with open(REFERENCE / "env_ids.tsv") as f:
+        rows = [r for r in csv.DictReader(f, delimiter="\t") if r["family"] in ("atari", "mujoco")]
+    assert len(rows) == 104 + 33
+    missing = sorted({r["id"] for r in rows} - set(envpool.list_all_envs()))
+    assert not missing
+
+
 @pytest.mark.parametrize("task_id", IDS)
 def test_config_matches_reference(task_id):
     ref = SPECS[task_id]["config"]
