@@ -1,6 +1,7 @@
 """Steps/s of one task id under gymnasium, this envpool and the published EnvPool 1.2.5.
 
     python3 -P benchmark/bench.py --task CartPole-v1 --num-envs 1 8 64 --repeats 6
+    python3 -P benchmark/bench.py --task Pong-v5 --num-envs 1 8 --num-threads envpool_async=1
 
 Each measurement runs `benchmark/worker.py` in a fresh process (both envpools
 import as `envpool`; EnvPool 1.2.5 runs in benchmark/.venv-envpool125, made by
@@ -9,6 +10,13 @@ numpy into it with its pip). Backends are interleaved round-robin across
 repeats, each repeat starting one place further along, so slow drift of the
 machine's load spreads over all of them. It writes benchmark/results/<task>.md
 (the table, the command, the machine) and benchmark/results/<task>.png.
+
+The gymnasium backends step the task's reference env (`worker.gym_reference`:
+`gymnasium.make(task)`, or for an Atari id ale-py's env wrapped to do what
+envpool's defaults do); the results file names it. When N=1 is measured, the
+file also states the limit of the machine, usable cores x the raw rate of one
+env (`envpool_sync` at N=1, which steps inline on the calling thread), and how
+close each envpool backend comes to it at the largest N.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import shlex
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,15 +50,16 @@ BACKENDS = (
     "envpool125_async",
 )
 DESCRIPTIONS = {
-    "loop": "one `gymnasium.make(task)` env stepped in a Python for-loop "
+    "loop": "one reference env stepped in a Python for-loop "
     "(reset when an episode ends); the same at every N",
-    "gym_sync": "gymnasium `SyncVectorEnv` of N envs",
-    "gym_async": "gymnasium `AsyncVectorEnv` of N envs (one process each)",
+    "gym_sync": "gymnasium `SyncVectorEnv` of N reference envs",
+    "gym_async": "gymnasium `AsyncVectorEnv` of N reference envs (one process each)",
     "envpool_sync": "this project, `batch_size = num_envs`, `step`",
     "envpool_async": "this project, `batch_size = max(1, num_envs // 2)`, `recv`/`send`",
     "envpool125_sync": "EnvPool 1.2.5, `batch_size = num_envs`, `step`",
     "envpool125_async": "EnvPool 1.2.5, `batch_size = max(1, num_envs // 2)`, `recv`/`send`",
 }
+ENVPOOL_BACKENDS = tuple(b for b in BACKENDS if b.startswith("envpool"))
 
 
 @dataclass(frozen=True)
@@ -78,6 +88,8 @@ class Results:
     imports: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)
     """What failed (a job, or an import measurement), with the last line of its error."""
+    reference: str | None = None
+    """How the gymnasium backends built their env, as the worker described it."""
 
 
 class WorkerError(RuntimeError):
@@ -85,10 +97,21 @@ class WorkerError(RuntimeError):
 
 
 def run_worker(python: str, worker_args: list[str], timeout: float) -> dict[str, Any]:
-    """Run `worker.py` with `python` in a fresh process and return its JSON line."""
+    """Run `worker.py` with `python` in a fresh process and return its JSON line.
+
+    It runs in the temporary directory, where files that libraries drop in
+    the working directory (EnvPool 1.2.5's MuJoCo writes MUJOCO_LOG.TXT) go.
+    """
     cmd = [python, "-P", str(WORKER), *worker_args]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+        proc = subprocess.run(
+            cmd,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            cwd=tempfile.gettempdir(),
+        )
     except subprocess.TimeoutExpired as exc:
         raise WorkerError(f"{shlex.join(cmd)} timed out after {timeout:.0f} s") from exc
     if proc.returncode != 0:
@@ -138,18 +161,20 @@ def measure(args: argparse.Namespace, backends: list[str], venv_python: str) -> 
                 f"--backend={job.worker_backend}",
                 f"--task={args.task}",
                 f"--num-envs={job.num_envs}",
-                f"--num-threads={args.num_threads}",
+                f"--num-threads={args.num_threads.get(job.backend, 0)}",
                 f"--seconds={args.seconds}",
                 f"--warmup={args.warmup}",
             ]
             done += 1
             progress = f"[{done}/{total}] repeat {repeat + 1} {job.backend:<17} N={job.num_envs:<4}"
             try:
-                rate = run_worker(python, worker_args, timeout)["steps_per_s"]
+                result = run_worker(python, worker_args, timeout)
             except WorkerError as error:
                 results.failures[label] = last_line(error)
                 print(f"{progress} FAILED:\n{error}", file=sys.stderr, flush=True)
                 continue
+            rate = result["steps_per_s"]
+            results.reference = result.get("reference", results.reference)
             results.steps.setdefault(job, []).append(rate)
             print(f"{progress} {rate:>14,.0f} steps/s", file=sys.stderr, flush=True)
     for _ in range(args.import_runs):
@@ -179,6 +204,55 @@ def spread(results: Results, backend: str, num_envs: int) -> float | None:
     return (max(rates) - min(rates)) / statistics.median(rates) if rates else None
 
 
+def usable_cores() -> int:
+    """The CPUs this process may run on (its affinity), else the machine's count."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def limit_lines(results: Results, backends: list[str], ns: list[int]) -> list[str]:
+    """The machine's limit (cores x one env's raw rate) and each envpool backend's share of it.
+
+    The raw rate is `envpool_sync` at N=1, which steps inline on the calling
+    thread; it still pays one Python call per step, so at large N, where that
+    call is shared by many envs, a backend can come slightly above the limit.
+    Empty when `envpool_sync` wasn't measured at N=1.
+    """
+    raw = median_rate(results, "envpool_sync", 1) if 1 in ns else None
+    if raw is None:
+        return []
+    cores = usable_cores()
+    limit = cores * raw
+    largest = max(ns)
+    lines = [
+        "## Against the machine's limit",
+        "",
+        f"Raw step rate of one env in this engine (`envpool_sync`, N=1, stepped inline on "
+        f"the calling thread): {raw:,.0f} steps/s. Limit = {cores} usable cores x that "
+        f"= {limit:,.0f} steps/s. At the largest N={largest}:",
+        "",
+        "| backend | steps/s | share of the limit |",
+        "|---|---:|---:|",
+    ]
+    for backend in backends:
+        rate = median_rate(results, backend, largest)
+        if backend in ENVPOOL_BACKENDS and rate is not None:
+            lines.append(f"| {backend} | {rate:,.0f} | {rate / limit:.2f} |")
+    return [*lines, ""]
+
+
+def format_threads(num_threads: dict[str, int], backends: list[str]) -> str:
+    """The envpool thread counts, for the results file."""
+    envpools = [b for b in backends if b in ENVPOOL_BACKENDS]
+    counts = {num_threads.get(b, 0) for b in envpools}
+    if counts <= {0}:
+        return "the library's default"
+    if len(counts) == 1:
+        return str(counts.pop())
+    return ", ".join(f"{b} {num_threads.get(b, 0) or 'default'}" for b in envpools)
+
+
 def format_ratio(ratio: float) -> str:
     """A ratio with about three significant digits: 1234x, 73.4x, 1.00x, 0.0762x."""
     return f"{ratio:.0f}x" if ratio >= 100 else f"{ratio:#.3g}x"
@@ -189,10 +263,9 @@ def machine_facts(venv_python: str | None) -> list[str]:
     import gymnasium
     import numpy
 
-    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
     lines = [
         f"- machine: {platform.machine()}, nproc {os.cpu_count()} "
-        f"({affinity} usable by this process), {platform.platform()}",
+        f"({usable_cores()} usable by this process), {platform.platform()}",
         f"- python {platform.python_version()}, numpy {numpy.__version__}, "
         f"gymnasium {gymnasium.__version__} ({sys.executable})",
     ]
@@ -266,7 +339,12 @@ def format_report(
     command = shlex.join(
         [Path(sys.executable).name, *(["-P"] if sys.flags.safe_path else []), *sys.argv]
     )
-    threads = args.num_threads or "the library's default"
+    threads = format_threads(args.num_threads, backends)
+    reference = (
+        [f"The reference env of the gymnasium backends: {results.reference}.", ""]
+        if results.reference
+        else []
+    )
     parts = [
         f"# Benchmark: {args.task}",
         "",
@@ -279,6 +357,8 @@ def format_report(
         "",
         *legend,
         "",
+        *reference,
+        *limit_lines(results, backends, ns),
         "Spread of the repeats, (max - min) / median:",
         "",
         *spread_rows,
@@ -345,6 +425,23 @@ def plot(args: argparse.Namespace, results: Results, backends: list[str], path: 
     plt.close(fig)
 
 
+def parse_threads(items: list[str]) -> dict[str, int]:
+    """`--num-threads` items, `N` (every envpool backend) or `BACKEND=N`, as backend -> N."""
+    threads: dict[str, int] = {}
+    for item in items:
+        name, _, value = item.rpartition("=")
+        if name and name not in ENVPOOL_BACKENDS:
+            raise ValueError(f"{name!r} is not one of {', '.join(ENVPOOL_BACKENDS)}")
+        try:
+            count = int(value)
+        except ValueError:
+            raise ValueError(f"{item!r} is not N or BACKEND=N") from None
+        if count < 0:
+            raise ValueError(f"{item!r}: a thread count is >= 0")
+        threads.update({name: count} if name else dict.fromkeys(ENVPOOL_BACKENDS, count))
+    return threads
+
+
 def parse_args() -> argparse.Namespace:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -353,7 +450,14 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one measurement")
     parser.add_argument("--warmup", type=float, default=0.2, help="untimed steps before each")
-    parser.add_argument("--num-threads", type=int, default=0, help="envpool threads; 0 = default")
+    parser.add_argument(
+        "--num-threads",
+        nargs="+",
+        default=[],
+        metavar="[BACKEND=]N",
+        help="envpool threads: N for every envpool backend, BACKEND=N for one "
+        "(e.g. envpool_async=1); 0 or unset = the library's default",
+    )
     parser.add_argument(
         "--backends",
         nargs="+",
@@ -369,6 +473,12 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--out-dir", type=Path, default=HERE / "results")
     args = parser.parse_args()
+    # Workers run in another directory (`run_worker`).
+    args.envpool125_python = os.path.abspath(args.envpool125_python)
+    try:
+        args.num_threads = parse_threads(args.num_threads)
+    except ValueError as error:
+        parser.error(f"--num-threads: {error}")
     if args.repeats < 1 or any(n < 1 for n in args.num_envs):
         parser.error("--repeats and --num-envs must be positive")
     return args

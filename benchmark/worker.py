@@ -8,9 +8,15 @@ virtual environment) and prints one JSON object on stdout:
         --num-envs 8 --seconds 1
     python3 -P benchmark/worker.py import
 
+The gymnasium backends step the reference env of the task, see
+`gym_reference`: `gymnasium.make(task)` where gymnasium registers the id
+(CartPole-v1, Ant-v5, ...), and for an Atari id such as Pong-v5, which
+gymnasium doesn't register, ale-py's `ALE/Pong-v5` wrapped to do the work
+envpool's defaults do.
+
 This file needs only the standard library, numpy and gymnasium (and envpool
-for the envpool backends), since the published EnvPool's environment has no
-more than that.
+for the envpool backends, ale-py for the Atari references), since the
+published EnvPool's environment has no more than that.
 """
 
 from __future__ import annotations
@@ -29,6 +35,53 @@ BACKENDS = ("loop", "gym_sync", "gym_async", "envpool_sync", "envpool_async")
 
 NUM_ACTION_SETS = 256
 """Random action batches drawn before timing and cycled through while timing."""
+
+ATARI_STACK = 4
+"""Frames stacked by the Atari reference, as envpool's default `stack_num`."""
+
+
+def gym_reference(task: str) -> tuple[Callable[[], Any], str]:
+    """The gymnasium env the gymnasium backends step for `task`, and how it is built.
+
+    A task id gymnasium registers is made as it is. An Atari id (gymnasium
+    has no `Pong-v5`, ale-py registers `ALE/Pong-v5`) is made with
+    `frameskip=1` and sticky actions off and wrapped in `AtariPreprocessing`
+    and `FrameStackObservation`, the work envpool's defaults do: 30 no-ops
+    at most on reset, frame skip 4 with the max of the last two frames,
+    84x84 grayscale, 4 stacked frames, no life-loss termination and no
+    reward clipping. Returns (a function making one env, a markdown line).
+    """
+    import gymnasium
+
+    if task in gymnasium.registry:
+        return (lambda: gymnasium.make(task)), f"`gymnasium.make({task!r})`"
+    import ale_py
+
+    gymnasium.register_envs(ale_py)
+    ale_id = f"ALE/{task}"
+    if ale_id not in gymnasium.registry:
+        raise ValueError(f"gymnasium registers neither {task!r} nor {ale_id!r}")
+
+    def make() -> Any:
+        env = gymnasium.make(ale_id, frameskip=1, repeat_action_probability=0.0)
+        env = gymnasium.wrappers.AtariPreprocessing(
+            env,
+            noop_max=30,
+            frame_skip=4,
+            screen_size=84,
+            terminal_on_life_loss=False,
+            grayscale_obs=True,
+        )
+        return gymnasium.wrappers.FrameStackObservation(env, ATARI_STACK)
+
+    description = (
+        f"`FrameStackObservation(AtariPreprocessing(gymnasium.make({ale_id!r}, "
+        "frameskip=1, repeat_action_probability=0.0), noop_max=30, frame_skip=4, "
+        f"screen_size=84, terminal_on_life_loss=False, grayscale_obs=True), {ATARI_STACK})` "
+        f"(ale-py {ale_py.__version__}); envpool's `use_fire_reset=True` (FIRE after each "
+        "reset in games that have it) has no counterpart here, a few frames per episode"
+    )
+    return make, description
 
 
 def draw_actions(space: Any, rows: int | None, seed: int) -> list[Any]:
@@ -66,10 +119,8 @@ def timed(step: Callable[[int], int], seconds: float, warmup: float) -> tuple[in
 
 
 def bench_loop(task: str, seconds: float, warmup: float) -> tuple[int, float]:
-    """Step ONE gymnasium env in a Python loop, resetting it when an episode ends."""
-    import gymnasium
-
-    env = gymnasium.make(task)
+    """Step ONE reference env in a Python loop, resetting it when an episode ends."""
+    env = gym_reference(task)[0]()
     env.reset(seed=0)
     actions = draw_actions(env.action_space, None, seed=0)
 
@@ -88,10 +139,10 @@ def bench_loop(task: str, seconds: float, warmup: float) -> tuple[int, float]:
 def bench_gym_vector(
     task: str, num_envs: int, seconds: float, warmup: float, asynchronous: bool
 ) -> tuple[int, float]:
-    """Step gymnasium's SyncVectorEnv or AsyncVectorEnv of `num_envs` envs (autoreset)."""
+    """Step gymnasium's SyncVectorEnv or AsyncVectorEnv of `num_envs` reference envs (autoreset)."""
     import gymnasium
 
-    fns = [lambda: gymnasium.make(task) for _ in range(num_envs)]
+    fns = [gym_reference(task)[0]] * num_envs
     env = (
         gymnasium.vector.AsyncVectorEnv(fns)
         if asynchronous
@@ -153,13 +204,19 @@ def bench_envpool(
 
 
 def measure_steps(args: argparse.Namespace) -> dict[str, Any]:
-    """Run one steps/s measurement of `args.backend` and describe it."""
+    """Run one steps/s measurement of `args.backend` and describe it.
+
+    The gymnasium backends also say which reference env they stepped.
+    """
+    extra: dict[str, Any] = {}
     if args.backend == "loop":
         steps, elapsed = bench_loop(args.task, args.seconds, args.warmup)
+        extra["reference"] = gym_reference(args.task)[1]
     elif args.backend in ("gym_sync", "gym_async"):
         steps, elapsed = bench_gym_vector(
             args.task, args.num_envs, args.seconds, args.warmup, args.backend == "gym_async"
         )
+        extra["reference"] = gym_reference(args.task)[1]
     else:
         steps, elapsed = bench_envpool(
             args.task,
@@ -169,7 +226,7 @@ def measure_steps(args: argparse.Namespace) -> dict[str, Any]:
             args.backend == "envpool_async",
             args.num_threads,
         )
-    return {"steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed}
+    return {"steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed, **extra}
 
 
 def rss_kib() -> int:
