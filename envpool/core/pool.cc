@@ -16,9 +16,11 @@ namespace {
 // Below this estimated cost a batch is stepped on the calling thread: a
 // hand-off to a worker and back costs several microseconds, more than
 // stepping a batch of cheap envs.
-constexpr int64_t kInlineBudgetNs = 40000;
+constexpr int64_t kInlineBudgetNs = 20000;
 // Workers poll this many times for new tasks before they sleep.
 constexpr int kSpinRounds = 2000;
+// A worker takes at most about this much work from the queue at once.
+constexpr int64_t kChunkNs = 10000;
 
 int64_t NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -189,7 +191,12 @@ Pool::Pool(const EnvType& type, const Options& options, PoolConfig config)
         config_.batch_size,
         std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
   }
-  for (int i = 0; i < num_threads; ++i) {
+  // num_threads counts the threads that step envs. In sync mode the calling
+  // thread is one of them: it steps envs while it waits in Recv, so one
+  // worker fewer keeps the threads from outnumbering the cores. In async
+  // mode the caller is busy with its own work between send and recv.
+  int workers = is_sync() ? num_threads - 1 : num_threads;
+  for (int i = 0; i < workers; ++i) {
     workers_.emplace_back([this, i] { WorkerLoop(i); });
   }
 }
@@ -320,7 +327,8 @@ void Pool::RunInline(std::vector<Task>* tasks) {
                       std::memory_order_relaxed);
 }
 
-bool Pool::PopTask(Task* task, bool wait) {
+bool Pool::PopTasks(std::vector<Task>* chunk, bool wait) {
+  chunk->clear();
   if (!wait && num_tasks_.load() == 0) {
     return false;
   }
@@ -333,10 +341,31 @@ bool Pool::PopTask(Task* task, bool wait) {
   if (tasks_.empty()) {
     return false;
   }
-  *task = tasks_.front();
-  tasks_.pop_front();
-  num_tasks_.fetch_sub(1);
+  // Cheap envs are taken several at a time, so that the queue's lock is not
+  // paid per env; a chunk stays a fair share of what is queued.
+  int64_t cost =
+      std::max<int64_t>(step_cost_ns_.load(std::memory_order_relaxed), 1);
+  std::size_t share =
+      std::max<std::size_t>(1, tasks_.size() / (workers_.size() + 1));
+  std::size_t take = std::clamp<std::size_t>(
+      static_cast<std::size_t>(kChunkNs / cost), 1, share);
+  for (std::size_t i = 0; i < take; ++i) {
+    chunk->push_back(tasks_.front());
+    tasks_.pop_front();
+  }
+  num_tasks_.fetch_sub(static_cast<int>(take));
   return true;
+}
+
+void Pool::RunChunk(const std::vector<Task>& chunk) {
+  int64_t start = NowNs();
+  for (const Task& task : chunk) {
+    RunTask(task);
+  }
+  int64_t cost = (NowNs() - start) / static_cast<int64_t>(chunk.size());
+  int64_t old = step_cost_ns_.load(std::memory_order_relaxed);
+  step_cost_ns_.store(old == 0 ? cost : (old * 15 + cost) / 16,
+                      std::memory_order_relaxed);
 }
 
 void Pool::WorkerLoop(int index) {
@@ -348,27 +377,21 @@ void Pool::WorkerLoop(int index) {
             &set);
     pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
   }
-  Task task{};
+  std::vector<Task> chunk;
   while (!closed_.load()) {
     bool got = false;
     for (int i = 0; i < kSpinRounds && !got && !closed_.load(); ++i) {
-      got = PopTask(&task, false);
+      got = PopTasks(&chunk, false);
       if (!got) {
         CpuRelax();
       }
     }
     if (!got) {
-      got = PopTask(&task, true);
+      got = PopTasks(&chunk, true);
     }
-    if (!got) {
-      continue;
+    if (got) {
+      RunChunk(chunk);
     }
-    int64_t start = NowNs();
-    RunTask(task);
-    int64_t cost = NowNs() - start;
-    int64_t old = step_cost_ns_.load(std::memory_order_relaxed);
-    step_cost_ns_.store(old == 0 ? cost : (old * 15 + cost) / 16,
-                        std::memory_order_relaxed);
   }
 }
 
@@ -527,7 +550,7 @@ std::shared_ptr<Block> Pool::Recv() {
     return !outstanding_.empty() && outstanding_.front()->ready_;
   };
   // Help the workers while the batch is being filled.
-  Task task{};
+  std::vector<Task> chunk;
   while (true) {
     {
       std::unique_lock<std::mutex> lock(mu_);
@@ -541,8 +564,8 @@ std::shared_ptr<Block> Pool::Recv() {
         continue;
       }
     }
-    if (PopTask(&task, false)) {
-      RunTask(task);
+    if (PopTasks(&chunk, false)) {
+      RunChunk(chunk);
     }
   }
   std::lock_guard<std::mutex> lock(mu_);

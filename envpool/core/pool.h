@@ -27,8 +27,10 @@ enum class AutoresetMode { kNextStep = 0, kSameStep = 1, kDisabled = 2 };
 struct PoolConfig {
   std::string task_id;  // for error messages, e.g. "CartPole-v1"
   int num_envs = 1;
-  int batch_size = 0;   // 0: num_envs
-  int num_threads = 0;  // 0: min(batch_size, hardware threads)
+  int batch_size = 0;  // 0: num_envs
+  // Threads that step envs, 0: min(batch_size, hardware threads). In sync
+  // mode the calling thread is one of them.
+  int num_threads = 0;
   int thread_affinity_offset = -1;
   std::vector<uint64_t> seeds;  // one per env
   AutoresetMode autoreset_mode = AutoresetMode::kNextStep;
@@ -148,7 +150,9 @@ class Pool {
   std::shared_ptr<Block> TakeFreeBlock(int target);  // requires mu_
   void RunTask(const Task& task);
   void WorkerLoop(int index);
-  bool PopTask(Task* task, bool wait);
+  // Takes one or more queued tasks (several when envs are cheap).
+  bool PopTasks(std::vector<Task>* chunk, bool wait);
+  void RunChunk(const std::vector<Task>& chunk);
   void RunInline(std::vector<Task>* tasks);
 
   PoolConfig config_;

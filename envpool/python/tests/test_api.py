@@ -295,12 +295,12 @@ def test_every_call_after_close_raises_and_close_is_idempotent():
 def test_context_manager_and_garbage_collection_join_threads():
     gc.collect()  # pools left by earlier tests must not close during the count
     before = num_threads_of_process()
-    with cartpole(num_envs=4, num_threads=2) as env:
-        env.reset()
+    with cartpole(num_envs=4, batch_size=2, num_threads=2) as env:
+        env.async_reset()
         assert num_threads_of_process() >= before + 2
     assert num_threads_of_process() == before
-    env = cartpole(num_envs=4, num_threads=2)
-    env.reset()
+    env = cartpole(num_envs=4, batch_size=2, num_threads=2)
+    env.async_reset()
     del env
     gc.collect()
     assert num_threads_of_process() == before
