@@ -1,128 +1,31 @@
 // Hopper: a one-legged planar robot rewarded for hopping along +x while it
-// stays upright.
-//
-// v3 (gym) and v4 (gymnasium) pay the healthy reward on every step while
-// terminate_when_unhealthy is set; v5 only while healthy, and adds
-// z_distance_from_origin and the reward terms to info.
+// stays upright (planar_walker.h has the shared dynamics and reward).
 #ifndef ENVPOOL_MUJOCO_HOPPER_H_
 #define ENVPOOL_MUJOCO_HOPPER_H_
 
-#include <algorithm>
-#include <string>
-
-#include "envpool/mujoco/mujoco_env.h"
+#include "envpool/mujoco/planar_walker.h"
 
 namespace envpool::mujoco {
 
-class HopperEnv : public MujocoEnv {
+class HopperEnv : public PlanarWalkerEnv {
  public:
-  using Fields = MujocoFields;
-
   static Options DefaultOptions() {
-    Options options = CommonOptions("hopper.xml", 4, 1000);
-    options.Define("forward_reward_weight", 1.0);
-    options.Define("ctrl_cost_weight", 1e-3);
-    options.Define("healthy_reward", 1.0);
-    options.Define("terminate_when_unhealthy", true);
+    Options options = WalkerOptions("hopper.xml", 0.7, 0.2);
     // Every qpos but x and z, and every qvel, strictly inside this range.
     options.Define("healthy_state_min", -100.0);
     options.Define("healthy_state_max", 100.0);
-    // The torso's height above this (no upper bound).
-    options.Define("healthy_z_min", 0.7);
-    options.Define("healthy_angle_min", -0.2);
-    options.Define("healthy_angle_max", 0.2);
-    // The velocities in the observation are clipped to this range.
-    options.Define("velocity_min", -10.0);
-    options.Define("velocity_max", 10.0);
-    options.Define("reset_noise_scale", 5e-3);
-    options.Define("exclude_current_positions_from_observation", true);
-    options.Define("legacy_healthy_reward", true);
     return options;
   }
 
-  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
-    auto model = LoadModel(options.Get<std::string>("xml_file"));
-    int obs_dim = model->nq + model->nv;
-    if (options.Get<bool>("exclude_current_positions_from_observation")) {
-      obs_dim -= 1;
-    }
-    DeclareSpec(options, *model, obs_dim,
-                {"x_position", "x_velocity", "z_distance_from_origin",
-                 "reward_forward", "reward_ctrl", "reward_survive"},
-                false, spec, fields);
-  }
-
   explicit HopperEnv(const Options& options)
-      : MujocoEnv(options, LayoutOf<HopperEnv>(options)),
-        forward_reward_weight_(options.Get<double>("forward_reward_weight")),
-        ctrl_cost_weight_(options.Get<double>("ctrl_cost_weight")),
-        healthy_reward_(options.Get<double>("healthy_reward")),
-        terminate_when_unhealthy_(
-            options.Get<bool>("terminate_when_unhealthy")),
+      : PlanarWalkerEnv(options, LayoutOf<HopperEnv>(options)),
         healthy_state_min_(options.Get<double>("healthy_state_min")),
-        healthy_state_max_(options.Get<double>("healthy_state_max")),
-        healthy_z_min_(options.Get<double>("healthy_z_min")),
-        healthy_angle_min_(options.Get<double>("healthy_angle_min")),
-        healthy_angle_max_(options.Get<double>("healthy_angle_max")),
-        velocity_min_(options.Get<double>("velocity_min")),
-        velocity_max_(options.Get<double>("velocity_max")),
-        reset_noise_scale_(options.Get<double>("reset_noise_scale")),
-        exclude_positions_(
-            options.Get<bool>("exclude_current_positions_from_observation")),
-        legacy_healthy_reward_(options.Get<bool>("legacy_healthy_reward")) {}
-
-  void Reset() override {
-    ResetData();
-    const double s = reset_noise_scale_;
-    for (int i = 0; i < model_->nq; ++i) {
-      data_->qpos[i] += Uniform(-s, s);
-    }
-    for (int i = 0; i < model_->nv; ++i) {
-      data_->qvel[i] += Uniform(-s, s);
-    }
-    Forward();
-    FinishReset();
-  }
-
-  void Step(const ActionView& action) override {
-    const double* act = action.Get(fields_.action);
-    const double x_before = data_->qpos[0];
-    DoSimulation(act);
-    const double x_after = data_->qpos[0];
-    const double x_velocity = (x_after - x_before) / dt();
-    const bool healthy = IsHealthy();
-    const double forward_reward = forward_reward_weight_ * x_velocity;
-    const double healthy_reward =
-        (legacy_healthy_reward_ ? healthy || terminate_when_unhealthy_
-                                : healthy)
-            ? healthy_reward_
-            : 0.0;
-    const double ctrl_cost = ctrl_cost_weight_ * SumOfSquares(act, model_->nu);
-    reward_ = (forward_reward + healthy_reward) - ctrl_cost;
-    terminated_ = terminate_when_unhealthy_ && !healthy;
-    info_ = {x_after,        x_velocity, data_->qpos[1] - model_->qpos0[1],
-             forward_reward, -ctrl_cost, healthy_reward};
-    FinishStep();
-  }
+        healthy_state_max_(options.Get<double>("healthy_state_max")) {}
 
  protected:
-  void Observe(double* obs) const override {
-    const int skip = exclude_positions_ ? 1 : 0;
-    obs = std::copy(data_->qpos + skip, data_->qpos + model_->nq, obs);
-    for (int i = 0; i < model_->nv; ++i) {
-      *obs++ = Clip(data_->qvel[i], velocity_min_, velocity_max_);
-    }
-  }
-
-  void ResetInfo() override {
-    info_[0] = data_->qpos[0];
-    info_[2] = data_->qpos[1] - model_->qpos0[1];
-  }
-
- private:
-  bool IsHealthy() const {
-    const double z = data_->qpos[1];
-    const double angle = data_->qpos[2];
+  // The torso above healthy_z_min (no upper bound), upright, and the rest of
+  // the state inside the healthy range.
+  bool IsHealthy() const override {
     for (int i = 2; i < model_->nq; ++i) {
       const double q = data_->qpos[i];
       if (!(healthy_state_min_ < q && q < healthy_state_max_)) {
@@ -135,24 +38,12 @@ class HopperEnv : public MujocoEnv {
         return false;
       }
     }
-    return healthy_z_min_ < z && z < kInf && healthy_angle_min_ < angle &&
-           angle < healthy_angle_max_;
+    return TorsoUpright(kInf);
   }
 
-  double forward_reward_weight_;
-  double ctrl_cost_weight_;
-  double healthy_reward_;
-  bool terminate_when_unhealthy_;
+ private:
   double healthy_state_min_;
   double healthy_state_max_;
-  double healthy_z_min_;
-  double healthy_angle_min_;
-  double healthy_angle_max_;
-  double velocity_min_;
-  double velocity_max_;
-  double reset_noise_scale_;
-  bool exclude_positions_;
-  bool legacy_healthy_reward_;
 };
 
 }  // namespace envpool::mujoco
