@@ -92,16 +92,7 @@ class AntEnv : public MujocoEnv {
         contact_forces_(6 * model_->nbody) {}
 
   void Reset() override {
-    ResetData();
-    const double s = reset_noise_scale_;
-    for (int i = 0; i < model_->nq; ++i) {
-      data_->qpos[i] += Uniform(-s, s);
-    }
-    for (int i = 0; i < model_->nv; ++i) {
-      data_->qvel[i] += s * StandardNormal();
-    }
-    Forward();
-    FinishReset();
+    ResetWithNoise(reset_noise_scale_, VelocityNoise::kNormal);
   }
 
   void Step(const ActionView& action) override {
@@ -118,10 +109,8 @@ class AntEnv : public MujocoEnv {
     const bool healthy = IsHealthy();
     const double forward_reward = x_velocity * forward_reward_weight_;
     const double healthy_reward =
-        (legacy_healthy_reward_ ? healthy || terminate_when_unhealthy_
-                                : healthy)
-            ? healthy_reward_
-            : 0.0;
+        HealthyReward(healthy_reward_, healthy, terminate_when_unhealthy_,
+                      legacy_healthy_reward_);
     const double ctrl_cost = ctrl_cost_weight_ * SumOfSquares(act, model_->nu);
     double contact_cost = 0.0;
     if (use_contact_force_) {

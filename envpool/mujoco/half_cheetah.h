@@ -46,16 +46,7 @@ class HalfCheetahEnv : public MujocoEnv {
             options.Get<bool>("exclude_current_positions_from_observation")) {}
 
   void Reset() override {
-    ResetData();
-    const double s = reset_noise_scale_;
-    for (int i = 0; i < model_->nq; ++i) {
-      data_->qpos[i] += Uniform(-s, s);
-    }
-    for (int i = 0; i < model_->nv; ++i) {
-      data_->qvel[i] += s * StandardNormal();
-    }
-    Forward();
-    FinishReset();
+    ResetWithNoise(reset_noise_scale_, VelocityNoise::kNormal);
   }
 
   void Step(const ActionView& action) override {

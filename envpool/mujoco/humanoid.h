@@ -118,16 +118,7 @@ class HumanoidEnv : public MujocoEnv {
         total_mass_(NumpySum(model_->body_mass, model_->nbody)) {}
 
   void Reset() override {
-    ResetData();
-    const double s = reset_noise_scale_;
-    for (int i = 0; i < model_->nq; ++i) {
-      data_->qpos[i] += Uniform(-s, s);
-    }
-    for (int i = 0; i < model_->nv; ++i) {
-      data_->qvel[i] += Uniform(-s, s);
-    }
-    Forward();
-    FinishReset();
+    ResetWithNoise(reset_noise_scale_, VelocityNoise::kUniform);
   }
 
   void Step(const ActionView& action) override {
@@ -143,10 +134,8 @@ class HumanoidEnv : public MujocoEnv {
     const bool healthy = healthy_z_min_ < z && z < healthy_z_max_;
     const double forward_reward = forward_reward_weight_ * x_velocity;
     const double healthy_reward =
-        (legacy_healthy_reward_ ? healthy || terminate_when_unhealthy_
-                                : healthy)
-            ? healthy_reward_
-            : 0.0;
+        HealthyReward(healthy_reward_, healthy, terminate_when_unhealthy_,
+                      legacy_healthy_reward_);
     const double ctrl_cost =
         ctrl_cost_weight_ * SumOfSquares(data_->ctrl, model_->nu);
     double contact_cost = 0.0;

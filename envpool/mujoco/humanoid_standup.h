@@ -53,16 +53,7 @@ class HumanoidStandupEnv : public MujocoEnv {
         reset_noise_scale_(options.Get<double>("reset_noise_scale")) {}
 
   void Reset() override {
-    ResetData();
-    const double s = reset_noise_scale_;
-    for (int i = 0; i < model_->nq; ++i) {
-      data_->qpos[i] += Uniform(-s, s);
-    }
-    for (int i = 0; i < model_->nv; ++i) {
-      data_->qvel[i] += Uniform(-s, s);
-    }
-    Forward();
-    FinishReset();
+    ResetWithNoise(reset_noise_scale_, VelocityNoise::kUniform);
   }
 
   void Step(const ActionView& action) override {

@@ -61,16 +61,7 @@ class InvertedDoublePendulumEnv : public MujocoEnv {
         reset_noise_scale_(options.Get<double>("reset_noise_scale")) {}
 
   void Reset() override {
-    ResetData();
-    const double s = reset_noise_scale_;
-    for (int i = 0; i < model_->nq; ++i) {
-      data_->qpos[i] += Uniform(-s, s);
-    }
-    for (int i = 0; i < model_->nv; ++i) {
-      data_->qvel[i] += StandardNormal() * s;
-    }
-    Forward();
-    FinishReset();
+    ResetWithNoise(reset_noise_scale_, VelocityNoise::kNormal);
   }
 
   void Step(const ActionView& action) override {

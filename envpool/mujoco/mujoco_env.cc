@@ -237,6 +237,20 @@ MujocoEnv::~MujocoEnv() { mj_deleteData(data_); }
 
 void MujocoEnv::ResetData() { mj_resetData(model_, data_); }
 
+void MujocoEnv::ResetWithNoise(double scale, VelocityNoise velocity_noise) {
+  ResetData();
+  for (int i = 0; i < model_->nq; ++i) {
+    data_->qpos[i] += Uniform(-scale, scale);
+  }
+  for (int i = 0; i < model_->nv; ++i) {
+    data_->qvel[i] += velocity_noise == VelocityNoise::kNormal
+                          ? scale * StandardNormal()
+                          : Uniform(-scale, scale);
+  }
+  Forward();
+  FinishReset();
+}
+
 void MujocoEnv::Forward() { mj_forward(model_, data_); }
 
 void MujocoEnv::DoSimulation(const double* action) {

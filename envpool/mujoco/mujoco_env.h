@@ -55,6 +55,14 @@ inline double Clip(double x, double low, double high) {
   return std::min(std::max(x, low), high);
 }
 
+// The survival term of the locomotion tasks. v3/v4 (legacy) pay it on every
+// step while terminate_when_unhealthy is set, v5 only while healthy.
+inline double HealthyReward(double healthy_reward, bool healthy,
+                            bool terminate_when_unhealthy, bool legacy) {
+  bool paid = legacy ? healthy || terminate_when_unhealthy : healthy;
+  return paid ? healthy_reward : 0.0;
+}
+
 // The handles every MuJoCo task declares.
 struct MujocoFields {
   Field<double> obs;
@@ -116,6 +124,11 @@ class MujocoEnv : public Env {
 
   // mj_resetData: the model's initial state.
   void ResetData();
+  // gymnasium's usual reset: the initial state with qpos + U(-scale, scale)
+  // and qvel + U(-scale, scale) or scale * N(0, 1) (qpos drawn first), then
+  // mj_forward and FinishReset.
+  enum class VelocityNoise { kUniform, kNormal };
+  void ResetWithNoise(double scale, VelocityNoise velocity_noise);
   // Recomputes positions, velocities and forces from qpos and qvel.
   void Forward();
   // data->ctrl = action, frame_skip mj_steps, then (post_constraint)

@@ -32,16 +32,7 @@ class PlanarWalkerEnv : public MujocoEnv {
   }
 
   void Reset() override {
-    ResetData();
-    const double s = reset_noise_scale_;
-    for (int i = 0; i < model_->nq; ++i) {
-      data_->qpos[i] += Uniform(-s, s);
-    }
-    for (int i = 0; i < model_->nv; ++i) {
-      data_->qvel[i] += Uniform(-s, s);
-    }
-    Forward();
-    FinishReset();
+    ResetWithNoise(reset_noise_scale_, VelocityNoise::kUniform);
   }
 
   void Step(const ActionView& action) override {
@@ -53,10 +44,8 @@ class PlanarWalkerEnv : public MujocoEnv {
     const bool healthy = IsHealthy();
     const double forward_reward = forward_reward_weight_ * x_velocity;
     const double healthy_reward =
-        (legacy_healthy_reward_ ? healthy || terminate_when_unhealthy_
-                                : healthy)
-            ? healthy_reward_
-            : 0.0;
+        HealthyReward(healthy_reward_, healthy, terminate_when_unhealthy_,
+                      legacy_healthy_reward_);
     const double ctrl_cost = ctrl_cost_weight_ * SumOfSquares(act, model_->nu);
     reward_ = (forward_reward + healthy_reward) - ctrl_cost;
     terminated_ = terminate_when_unhealthy_ && !healthy;
