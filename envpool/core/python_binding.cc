@@ -229,9 +229,8 @@ class PyPool {
     } else {
       ParseEnvIds(env_id, &ids, &n);
     }
-    std::vector<int> id_copy(ids, ids + n);
     if (seeds.is_none()) {
-      pool_->Send(id_copy.data(), n, true, nullptr);
+      pool_->Send(ids, n, true, nullptr);
       return;
     }
     auto seed_list = seeds.cast<std::vector<uint64_t>>();
@@ -239,7 +238,7 @@ class PyPool {
       throw py::value_error("reset got " + std::to_string(seed_list.size()) +
                             " seeds for " + std::to_string(n) + " envs");
     }
-    pool_->Send(id_copy.data(), n, true, seed_list.data());
+    pool_->Send(ids, n, true, seed_list.data());
   }
 
   py::tuple Recv() {
