@@ -11,8 +11,10 @@ works too (see envpool.python.gymnasium_registration).
 """
 
 import sys
+from typing import Any
 
 from envpool.python.gymnasium_registration import register_gymnasium_envs
+from envpool.python.pool import PoolBase as EnvPool
 from envpool.python.registry import (
     list_all_envs,
     make,
@@ -22,10 +24,16 @@ from envpool.python.registry import (
     make_spec,
     register,
 )
+from envpool.python.spec import EnvSpec
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "DMEnvPool",
+    "EnvPool",
+    "EnvSpec",
+    "GymEnvPool",
+    "GymnasiumEnvPool",
     "list_all_envs",
     "make",
     "make_dm",
@@ -35,6 +43,16 @@ __all__ = [
     "register",
     "register_gymnasium_envs",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The API classes import gymnasium or dm_env: load them on first use only.
+    if name in ("GymnasiumEnvPool", "GymEnvPool", "DMEnvPool"):
+        from envpool.python import protocol
+
+        return getattr(protocol, name)
+    raise AttributeError(f"module 'envpool' has no attribute {name!r}")
+
 
 # With gymnasium already loaded (it is when gymnasium imports envpool for
 # `make_vec("envpool:envpool/<id>")`), make the ids known to it; otherwise

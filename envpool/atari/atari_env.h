@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -106,11 +107,15 @@ SkipResult SkipAndPool(Emulator& emulator, int frame_skip, FramePool* pool) {
 
 class AtariEnv : public Env {
  public:
+  // The Atari 2600's RAM, reported in info["ram"].
+  static constexpr int64_t kRamBytes = 128;
+
   struct Fields {
     Field<uint8_t> obs;
     Field<int32_t> lives;
     Field<float> reward;
-    Field<bool> terminated;
+    Field<int32_t> terminated;
+    Field<uint8_t> ram;
     Field<float> discount;
     Field<int64_t> action;
   };
@@ -172,7 +177,10 @@ class AtariEnv : public Env {
         "obs", {stack_num * channels, height, width}, {0.0}, {255.0});
     fields->lives = spec->state.Add<int32_t>("info:lives", {});
     fields->reward = spec->state.Add<float>("info:reward", {});
-    fields->terminated = spec->state.Add<bool>("info:terminated", {});
+    // EnvPool's layout: the game-over flag as int32, the console RAM.
+    fields->terminated = spec->state.AddDiscrete<int32_t>("info:terminated", 2);
+    fields->ram =
+        spec->state.Add<uint8_t>("info:ram", {kRamBytes}, {0.0}, {255.0});
     fields->discount = spec->state.Add<float>("info:discount", {});
     fields->action = spec->action.AddDiscrete<int64_t>("action", num_actions);
   }
@@ -283,7 +291,10 @@ class AtariEnv : public Env {
     stack_.CopyTo(out.Get(fields_.obs));
     *out.Get(fields_.lives) = lives_;
     *out.Get(fields_.reward) = raw_reward_;
-    *out.Get(fields_.terminated) = game_over_;
+    *out.Get(fields_.terminated) = game_over_ ? 1 : 0;
+    const ale::ALERAM& ram = ale_->getRAM();
+    std::memcpy(out.Get(fields_.ram), ram.array(),
+                std::min<std::size_t>(ram.size(), kRamBytes));
     *out.Get(fields_.discount) = discount_;
   }
 

@@ -27,14 +27,14 @@ class CartPoleEnv : public Env {
 
   static void Declare(const Options& /*options*/, EnvSpec* spec,
                       Fields* fields) {
-    constexpr double kFloatMax = std::numeric_limits<float>::max();
-    // gymnasium: high = [2 * x_threshold, float32 max, 2 * theta_threshold,
-    // float32 max] computed in float32.
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    // gymnasium 1.4: high = [2 * x_threshold, inf, 2 * theta_threshold, inf]
+    // computed in float32.
     double x_high = static_cast<float>(kXThreshold * 2);
     double theta_high = static_cast<float>(kThetaThreshold * 2);
-    fields->obs = spec->state.Add<float>(
-        "obs", {4}, {-x_high, -kFloatMax, -theta_high, -kFloatMax},
-        {x_high, kFloatMax, theta_high, kFloatMax});
+    fields->obs =
+        spec->state.Add<float>("obs", {4}, {-x_high, -kInf, -theta_high, -kInf},
+                               {x_high, kInf, theta_high, kInf});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 2);
   }
 

@@ -146,6 +146,7 @@ Pool::Pool(const EnvType& type, const Options& options, PoolConfig config)
   elapsed_.assign(n, 0);
   episode_return_.assign(n, 0.0);
   ended_.assign(n, 0);
+  unstarted_.assign(n, 1);
   in_flight_.assign(n, 0);
   for (const ArraySpec& a : spec_.action.specs()) {
     action_row_bytes_.push_back(a.RowBytes());
@@ -401,7 +402,7 @@ void Pool::RunTask(const Task& task) {
   bool same_step = config_.autoreset_mode == AutoresetMode::kSameStep;
   std::string error;
   bool started_episode =
-      task.reset ||
+      task.reset || unstarted_[id] ||
       (ended_[id] && config_.autoreset_mode == AutoresetMode::kNextStep);
   try {
     if (started_episode) {
@@ -410,6 +411,7 @@ void Pool::RunTask(const Task& task) {
       }
       env.Reset();
       elapsed_[id] = 0;
+      unstarted_[id] = 0;
     } else {
       env.Step(ActionView(&action_views_[id]));
       ++elapsed_[id];
@@ -600,6 +602,8 @@ void Pool::SetEnvState(int env_id, const std::vector<double>& state) {
   std::lock_guard<std::mutex> lock(mu_);
   CheckSendable(&env_id, 1, true);
   envs_[env_id]->SetState(state);
+  // A state put in place is a started episode.
+  unstarted_[env_id] = 0;
 }
 
 void Pool::Release(int block_id) {

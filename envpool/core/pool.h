@@ -161,7 +161,10 @@ class Pool {
   std::vector<std::unique_ptr<Env>> envs_;
   std::vector<int64_t> elapsed_;
   std::vector<double> episode_return_;
-  std::vector<uint8_t> ended_;      // episode over, waiting for a reset
+  std::vector<uint8_t> ended_;  // episode over, waiting for a reset
+  // Never reset: the first send to such an env is its seeded reset, as in
+  // EnvPool (the action is ignored), so no env is ever stepped unstarted.
+  std::vector<uint8_t> unstarted_;
   std::vector<uint8_t> in_flight_;  // sent, not yet returned by Recv
   int pending_ = 0;                 // number of envs in flight
   std::vector<std::unique_ptr<uint8_t[]>> action_data_;

@@ -378,13 +378,22 @@ class PyPool {
     char kind = arr.dtype().kind();
     bool integral_dst =
         spec.dtype != DType::kFloat32 && spec.dtype != DType::kFloat64;
-    bool castable = kind == 'b' || kind == 'i' || kind == 'u' ||
-                    (kind == 'f' && !integral_dst);
+    // Floats are accepted for integer actions when every value is a whole
+    // number (EnvPool's examples send np.ones(n)); checked below.
+    bool castable = kind == 'b' || kind == 'i' || kind == 'u' || kind == 'f';
     if (!castable) {
       throw py::type_error("action '" + spec.name + "' of dtype " +
                            std::string(py::str(arr.dtype())) +
                            " cannot be cast safely to " +
                            DTypeName(spec.dtype));
+    }
+    if (kind == 'f' && arr.itemsize() != 4 && arr.itemsize() != 8) {
+      arr = arr.attr("astype")("float64");
+    }
+    // Non-native byte order and non-contiguous layouts are converted, values
+    // preserved, as np.ascontiguousarray(a, native dtype) would.
+    if (!arr.dtype().attr("isnative").cast<bool>()) {
+      arr = arr.attr("astype")(arr.dtype().attr("newbyteorder")("="));
     }
     if (!(arr.flags() & py::array::c_style)) {
       arr = py::array::ensure(arr, py::array::c_style);
@@ -394,8 +403,24 @@ class PyPool {
     int64_t per_env = spec.NumElements();
     int64_t total = per_env * n;
     // Validate everything first: nothing is written on error.
-    if (spec.num_values > 0) {
+    if (spec.num_values > 0 || (integral_dst && kind == 'f')) {
       for (int64_t i = 0; i < total; ++i) {
+        if (kind == 'f') {
+          double x = ReadElement<double>(data, kind, size, i);
+          if (!(std::isfinite(x) && x == std::floor(x) &&
+                std::fabs(x) < 9.0e18)) {
+            throw py::value_error(
+                "action for env " + std::to_string(ids[i / per_env]) + " is " +
+                std::string(py::str(py::float_(x))) + ", but " +
+                pool_->config().task_id + " takes whole numbers" +
+                (spec.num_values > 0
+                     ? " in 0.." + std::to_string(spec.num_values - 1)
+                     : std::string()));
+          }
+        }
+        if (spec.num_values == 0) {
+          continue;
+        }
         int64_t v = ReadElement<int64_t>(data, kind, size, i);
         if (v < 0 || v >= spec.num_values) {
           throw py::value_error(
@@ -407,10 +432,12 @@ class PyPool {
     } else if (kind == 'f') {
       for (int64_t i = 0; i < total; ++i) {
         double v = ReadElement<double>(data, kind, size, i);
-        if (std::isnan(v)) {
-          throw py::value_error("action for env " +
-                                std::to_string(ids[i / per_env]) +
-                                " contains NaN");
+        if (!std::isfinite(v)) {
+          throw py::value_error(
+              "action for env " + std::to_string(ids[i / per_env]) +
+              " contains " + (std::isnan(v) ? "NaN" : "inf") + " at index " +
+              std::to_string(i % per_env) + ": " + pool_->config().task_id +
+              " takes finite values");
         }
       }
     }
@@ -528,7 +555,14 @@ class PyPool {
     };
     py::object obs;
     py::dict obs_dict;
+    // EnvPool's order: env_id, players, the env's own keys, elapsed_step.
     py::dict info;
+    py::object env_ids = column(layout.env_id);
+    info[key_env_id_] = env_ids;
+    py::dict players;
+    players[key_env_id_] =
+        layout.players_env_id >= 0 ? column(layout.players_env_id) : env_ids;
+    info[key_players_] = players;
     for (int c = 0; c < layout.num_state; ++c) {
       if (!state_is_obs_[c]) {
         info[state_keys_[c]] = column(c);
@@ -541,13 +575,7 @@ class PyPool {
     if (obs_is_dict_) {
       obs = obs_dict;
     }
-    info[key_env_id_] = column(layout.env_id);
     info[key_elapsed_] = column(layout.elapsed_step);
-    if (layout.players_env_id >= 0) {
-      py::dict players;
-      players[key_env_id_] = column(layout.players_env_id);
-      info[key_players_] = players;
-    }
     if (layout.episode_mask >= 0) {
       // gymnasium's RecordEpisodeStatistics layout: info["episode"]["r"],
       // ["l"], and the mask info["_episode"].

@@ -97,6 +97,15 @@ std::string ResolveModelPath(const std::string& xml_file) {
   if (xml_file.empty()) {
     throw std::invalid_argument("option 'xml_file' is empty");
   }
+  // EnvPool names its copies of gymnasium's models "<model>_envpool.xml".
+  const std::string envpool_suffix = "_envpool.xml";
+  if (xml_file.find('/') == std::string::npos &&
+      xml_file.size() > envpool_suffix.size() &&
+      xml_file.compare(xml_file.size() - envpool_suffix.size(),
+                       envpool_suffix.size(), envpool_suffix) == 0) {
+    return ResolveModelPath(
+        xml_file.substr(0, xml_file.size() - envpool_suffix.size()) + ".xml");
+  }
   if (xml_file[0] == '/' || xml_file[0] == '.') {
     path = xml_file;
   } else if (xml_file[0] == '~') {
@@ -213,7 +222,8 @@ void DeclareSpec(const Options& options, const mjModel& model, int obs_dim,
     high[i] = limited ? model.actuator_ctrlrange[2 * i + 1] : kInf;
   }
   fields->action = spec->action.Add<double>("action", {model.nu}, low, high);
-  spec->reward_dtype = DType::kFloat64;
+  // The reward is float32, as EnvPool's (the reward terms in info stay
+  // float64).
 }
 
 MujocoEnv::MujocoEnv(const Options& options, const TaskLayout& layout)

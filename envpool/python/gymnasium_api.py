@@ -1,7 +1,18 @@
-"""env_type="gymnasium": a real gymnasium.vector.VectorEnv."""
+"""env_type="gymnasium" and "gym": EnvPool's surface; make_vec's batched one.
+
+`GymnasiumEnvPool` is what `make(..., env_type="gymnasium")`, `make_gym` and
+`make_gymnasium` return, as in EnvPool 1.2.x: an instance of both
+`gymnasium.Env` and `gymnasium.vector.VectorEnv` whose `observation_space`
+and `action_space` are the single-env spaces, with `reset(env_id)` and
+`step(action, env_id)` taking `env_id` positionally, so code written for
+EnvPool runs unchanged. `GymnasiumVectorEnv`, what
+`gymnasium.make_vec("envpool/<id>")` returns, keeps gymnasium's own
+VectorEnv contract: batched `observation_space` and `action_space`.
+"""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import gymnasium
@@ -10,7 +21,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from envpool.python.pool import PoolBase
-from envpool.python.spec import EnvSpec
+from envpool.python.spec import DM_HIDDEN_INFO, EnvSpec
 
 _MODES = {
     "next_step": AutoresetMode.NEXT_STEP,
@@ -18,15 +29,19 @@ _MODES = {
     "disabled": AutoresetMode.DISABLED,
 }
 
+Batch = tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]
 
-class GymnasiumVectorEnv(PoolBase, gymnasium.vector.VectorEnv):
-    """A pool of envs behind gymnasium's VectorEnv API.
 
-    `step(actions)` returns batched `(obs, reward, terminated, truncated,
-    info)`; `info` holds `env_id`, `elapsed_step` and the family's extras.
-    In async mode (`batch_size < num_envs`) `step(actions, env_id)` steps the
-    given envs and returns the next `batch_size` to finish.
+class GymnasiumEnvPool(PoolBase, gymnasium.Env, gymnasium.vector.VectorEnv):
+    """A pool of envs with EnvPool's gymnasium surface.
+
+    `step(action, env_id=None)` returns batched `(obs, reward, terminated,
+    truncated, info)`; `info` holds `env_id`, `players`, the family's keys
+    and `elapsed_step`. In async mode (`batch_size < num_envs`) `send` /
+    `recv` step the given envs and return the next `batch_size` to finish.
     """
+
+    is_vector_env = True
 
     def __init__(self, spec: EnvSpec) -> None:
         PoolBase.__init__(self, spec)
@@ -34,43 +49,93 @@ class GymnasiumVectorEnv(PoolBase, gymnasium.vector.VectorEnv):
         self.num_envs = cfg.num_envs
         self.single_observation_space = spec.observation_space
         self.single_action_space = spec.action_space
-        self.observation_space = batch_space(self.single_observation_space, cfg.num_envs)
-        self.action_space = batch_space(self.single_action_space, cfg.num_envs)
-        self.metadata = {
-            "autoreset_mode": _MODES[cfg.autoreset_mode],
-            "render_modes": [],
-        }
+        self.observation_space = self.single_observation_space
+        self.action_space = self.single_action_space
+        self.metadata = {"render_modes": [], "autoreset_mode": _MODES[cfg.autoreset_mode]}
         self.render_mode = None
+        self._return_info = cfg.gym_reset_return_info
+        self._hidden = [
+            d["name"][5:]
+            for d in spec.description["state"]
+            if d["name"].startswith("info:") and d["name"][5:] in DM_HIDDEN_INFO
+        ]
 
-    def reset(
+    def _shown(self, out: tuple) -> Batch:
+        if self._hidden:
+            info = out[4]
+            for key in self._hidden:
+                info.pop(key, None)
+        return out  # type: ignore[return-value]
+
+    def seed(self, seed: Any = None) -> None:
+        """Deprecated, as in EnvPool: seeds are set by `make(seed=...)` or `reset(seed=...)`."""
+        warnings.warn(
+            "seed() does nothing: pass seed= to envpool.make() or to reset()",
+            UserWarning,
+            stacklevel=2,
+        )
+
+    def reset(  # type: ignore[override]
         self,
-        *,
+        env_id: Any = None,
         seed: int | list[int] | None = None,
         options: dict[str, Any] | None = None,
-        env_id: Any = None,
-    ) -> tuple[Any, dict[str, Any]]:
+    ) -> Any:
         """Reset all envs, or those of `env_id` / `options["reset_mask"]`.
 
+        Returns `(obs, info)` (only obs with `gym_reset_return_info=False`).
         `seed=s` seeds env i with `s + i`; a list gives one seed per env.
         """
         if options and "reset_mask" in options:
             env_id = np.flatnonzero(np.asarray(options["reset_mask"], dtype=bool))
         if seed is not None:
             self._np_random_seed = seed if isinstance(seed, int) else None
-        obs, _, _, _, info = self._reset_raw(env_id, seed)
-        return obs, info
+        obs, _, _, _, info = self._shown(self._reset_raw(env_id, seed))
+        return (obs, info) if self._return_info else obs
 
-    def step(self, actions: Any, env_id: Any = None):
-        """Step the envs with `actions`, one row per env."""
-        return self._step_raw(actions, env_id)
+    def step(self, action: Any, env_id: Any = None) -> Batch:  # type: ignore[override]
+        """Step the envs `env_id` (all, in sync mode) with `action`, one row each."""
+        return self._shown(self._step_raw(action, env_id))
 
-    def recv(self):
+    def recv(self) -> Batch:
         """The next batch as `(obs, reward, terminated, truncated, info)`."""
-        return self._recv_raw()
+        return self._shown(self._recv_raw())
+
+    def render(self) -> None:  # type: ignore[override]
+        raise RuntimeError(f"{self._spec.id} was made without a render_mode")
 
     def close(self, **kwargs: Any) -> None:
         """Stop the worker threads (gymnasium's keyword arguments are ignored)."""
         PoolBase.close(self)
 
     def __repr__(self) -> str:
-        return f"GymnasiumVectorEnv({self._spec.id}, num_envs={self.num_envs})"
+        return f"{type(self).__name__}({self._spec.id}, num_envs={self.num_envs})"
+
+    __str__ = __repr__
+
+
+# EnvPool 1.2.x returns the same kind of pool for "gym" and "gymnasium".
+GymEnvPool = GymnasiumEnvPool
+
+
+class GymnasiumVectorEnv(GymnasiumEnvPool):
+    """gymnasium's own VectorEnv contract: batched observation and action spaces.
+
+    What `gymnasium.make_vec("envpool/<id>", num_envs=n)` returns.
+    """
+
+    def __init__(self, spec: EnvSpec) -> None:
+        super().__init__(spec)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._return_info = True
+
+    def reset(  # type: ignore[override]
+        self,
+        *,
+        seed: int | list[int] | None = None,
+        options: dict[str, Any] | None = None,
+        env_id: Any = None,
+    ) -> tuple[Any, dict[str, Any]]:
+        """gymnasium's `reset(seed=, options=)`; `env_id` resets a subset."""
+        return super().reset(env_id, seed, options)

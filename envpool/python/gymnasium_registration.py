@@ -20,10 +20,11 @@ NAMESPACE = "envpool"
 
 
 def make_vec_env(num_envs: int = 1, *, task_id: str, **kwargs: Any):
-    """gymnasium's vector entry point: `envpool.make(task_id, num_envs=...)`."""
-    from envpool.python.registry import make
+    """gymnasium's vector entry point: a pool with gymnasium's batched spaces."""
+    from envpool.python.gymnasium_api import GymnasiumVectorEnv
+    from envpool.python.registry import make_spec
 
-    return make(task_id, env_type="gymnasium", num_envs=num_envs, **kwargs)
+    return GymnasiumVectorEnv(make_spec(task_id, num_envs=num_envs, **kwargs))
 
 
 def register_gymnasium_envs() -> None:

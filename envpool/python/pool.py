@@ -9,6 +9,16 @@ import numpy as np
 from envpool.python.spec import AUTORESET_MODES, EnvSpec, load_family
 
 
+def _split_dict_action(action: dict[str, Any], env_id: Any) -> tuple[dict[str, Any], Any]:
+    """EnvPool's dict action: the env ids may travel inside it."""
+    if "env_id" not in action and "players.env_id" not in action:
+        return action, env_id
+    if env_id is None:
+        env_id = action.get("env_id")
+    rest = {k: v for k, v in action.items() if k not in ("env_id", "players.env_id")}
+    return rest, env_id
+
+
 class PoolBase:
     """Owns the native pool of one id; the API classes add their conventions.
 
@@ -17,6 +27,9 @@ class PoolBase:
     returns the next batch: every env sent in sync mode, the first
     `batch_size` to finish in async mode.
     """
+
+    # env.xla()'s recv/step return dm TimeSteps (the dm type) or tuples.
+    xla_returns_timesteps = False
 
     def __init__(self, spec: EnvSpec) -> None:
         self._spec = spec
@@ -64,6 +77,8 @@ class PoolBase:
         return self._with_final(out) if self._same_step else out
 
     def _step_raw(self, action: Any, env_id: Any = None) -> tuple:
+        if isinstance(action, dict):
+            action, env_id = _split_dict_action(action, env_id)
         out = self._pool.step(action, env_id)
         return self._with_final(out) if self._same_step else out
 
@@ -119,8 +134,18 @@ class PoolBase:
 
     # -- shared methods -------------------------------------------------------
     def send(self, action: Any, env_id: Any = None) -> None:
-        """Start stepping the envs `env_id` with `action` (one row per env)."""
+        """Start stepping the envs `env_id` with `action` (one row per env).
+
+        `action` may also be EnvPool's low-level dict `{"action": a,
+        "env_id": ids}`.
+        """
+        if isinstance(action, dict):
+            action, env_id = _split_dict_action(action, env_id)
         self._pool.send(action, env_id)
+
+    def recv(self) -> Any:
+        """The next batch (its form depends on the env type)."""
+        raise NotImplementedError
 
     def async_reset(self) -> None:
         """Start resetting every env; collect the results with `recv()`."""
@@ -136,8 +161,11 @@ class PoolBase:
     def closed(self) -> bool:
         return self._pool.closed
 
-    def xla(self):
-        """`(handle, recv, send, step)`: this pool inside `jax.jit` (see envpool.python.xla)."""
+    def xla(self) -> tuple[Any, Any, Any, Any]:
+        """`(handle, recv, send, step)`: this pool inside `jax.jit` (see envpool.python.xla).
+
+        The functions keep the pool alive: it is not collected while they are.
+        """
         from envpool.python.xla import make_xla
 
         return make_xla(self)

@@ -5,7 +5,13 @@ from __future__ import annotations
 import difflib
 import importlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from envpool.python.dm_api import DMEnvPool
+    from envpool.python.gymnasium_api import GymnasiumEnvPool
+    from envpool.python.pool import PoolBase as EnvPool
+    from envpool.python.spec import EnvSpec
 
 # Every family whose ids are registered; a family's native module is loaded
 # only when one of its ids is made.
@@ -64,45 +70,43 @@ def find_entry(task_id: str) -> TaskEntry:
         ) from None
 
 
-def make_spec(task_id: str, **kwargs: Any):
+def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
     """The spec of `task_id` under `kwargs`: config, spaces, reward_threshold."""
     from envpool.python.spec import EnvSpec
 
     return EnvSpec(find_entry(task_id), kwargs)
 
 
-def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any):
+def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> EnvPool:
     """Make a pool of `num_envs` envs of `task_id`.
 
-    env_type: "gymnasium" (a gymnasium.vector.VectorEnv), "gym" (EnvPool's
-    own conventions: single-env spaces) or "dm" (a dm_env.Environment).
+    env_type: "gymnasium" or "gym" (EnvPool's surface: a gymnasium VectorEnv
+    with single-env spaces; see `GymnasiumEnvPool`) or "dm" (a
+    dm_env.Environment, `DMEnvPool`). `gymnasium.make_vec("envpool/<id>")`
+    gives gymnasium's own VectorEnv contract with batched spaces.
     """
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
     spec = make_spec(task_id, **kwargs)
-    if env_type == "gymnasium":
-        from envpool.python.gymnasium_api import GymnasiumVectorEnv
+    if env_type == "dm":
+        from envpool.python.dm_api import DMEnvPool
 
-        return GymnasiumVectorEnv(spec)
-    if env_type == "gym":
-        from envpool.python.gym_api import GymEnv
+        return DMEnvPool(spec)
+    from envpool.python.gymnasium_api import GymnasiumEnvPool
 
-        return GymEnv(spec)
-    from envpool.python.dm_api import DmEnv
-
-    return DmEnv(spec)
+    return GymnasiumEnvPool(spec)
 
 
-def make_gymnasium(task_id: str, **kwargs: Any):
+def make_gymnasium(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
     """`make(task_id, env_type="gymnasium", ...)`."""
-    return make(task_id, env_type="gymnasium", **kwargs)
+    return make(task_id, env_type="gymnasium", **kwargs)  # type: ignore[return-value]
 
 
-def make_gym(task_id: str, **kwargs: Any):
-    """`make(task_id, env_type="gym", ...)`."""
-    return make(task_id, env_type="gym", **kwargs)
+def make_gym(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
+    """`make(task_id, env_type="gym", ...)`: the same pool as make_gymnasium, as in EnvPool."""
+    return make(task_id, env_type="gym", **kwargs)  # type: ignore[return-value]
 
 
-def make_dm(task_id: str, **kwargs: Any):
+def make_dm(task_id: str, **kwargs: Any) -> DMEnvPool:
     """`make(task_id, env_type="dm", ...)`."""
-    return make(task_id, env_type="dm", **kwargs)
+    return make(task_id, env_type="dm", **kwargs)  # type: ignore[return-value]

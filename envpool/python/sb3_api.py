@@ -25,14 +25,14 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as SB3VecEnv
 
-from envpool.python.gymnasium_api import GymnasiumVectorEnv
+from envpool.python.gymnasium_api import GymnasiumEnvPool
 
 
 class VecEnv(SB3VecEnv):
     """Stable-Baselines3's VecEnv interface over an envpool gymnasium pool."""
 
-    def __init__(self, pool: GymnasiumVectorEnv) -> None:
-        if not isinstance(pool, GymnasiumVectorEnv):
+    def __init__(self, pool: GymnasiumEnvPool) -> None:
+        if not isinstance(pool, GymnasiumEnvPool):
             raise TypeError("envpool.sb3.VecEnv wraps a pool made with env_type='gymnasium'")
         if pool.is_async:
             raise ValueError(

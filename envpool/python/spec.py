@@ -25,10 +25,76 @@ POOL_DEFAULTS: dict[str, Any] = {
     "autoreset_mode": "next_step",
     "episode_statistics": False,
 }
+# info keys the API consumes rather than shows: Atari's discount becomes the
+# dm TimeStep's discount.
+DM_HIDDEN_INFO = ("discount",)
 # Derived from the env, reported in the config but not settable.
 _READ_ONLY = ("max_num_players",)
 
 _core_module = None
+_INT32_BOUNDS = (int(np.iinfo(np.int32).min), int(np.iinfo(np.int32).max))
+
+
+class ArraySpec:
+    """Shape, dtype and bounds of one array the engine reads or writes.
+
+    `shape` is the shape of one env's row; a leading -1 stands for the
+    player dimension (one row per player), as in EnvPool's specs.
+    """
+
+    def __init__(self, dtype: Any, shape: list[int], bounds: tuple[Any, Any]) -> None:
+        self.dtype = np.dtype(dtype)
+        self.shape = list(shape)
+        self.minimum, self.maximum = bounds
+
+    def __repr__(self) -> str:
+        return (
+            f"ArraySpec(shape={self.shape}, dtype={self.dtype}, "
+            f"minimum={self.minimum}, maximum={self.maximum})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ArraySpec)
+            and self.dtype == other.dtype
+            and self.shape == other.shape
+            and np.array_equal(self.minimum, other.minimum)
+            and np.array_equal(self.maximum, other.maximum)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _bounds(desc: dict[str, Any]) -> tuple[Any, Any]:
+    """The (minimum, maximum) of an array description, scalars where uniform."""
+    dtype = np.dtype(desc["dtype"])
+    if desc["num_values"] > 0:
+        return 0, desc["num_values"] - 1
+    if dtype == np.bool_:
+        return False, True
+    if np.issubdtype(dtype, np.integer):
+        default = (int(np.iinfo(dtype).min), int(np.iinfo(dtype).max))
+    else:
+        default = (-np.inf, np.inf)
+    bounds = []
+    for values, fallback in ((desc["low"], default[0]), (desc["high"], default[1])):
+        if not values:
+            bounds.append(fallback)
+        elif len(values) == 1 or len(set(values)) == 1:
+            bounds.append(type(fallback)(values[0]))
+        else:
+            bounds.append(np.asarray(values, dtype=dtype).reshape(desc["shape"]))
+    return bounds[0], bounds[1]
+
+
+def _dm_array_spec(desc: dict[str, Any], name: str):
+    from dm_env import specs
+
+    dtype = np.dtype(desc["dtype"])
+    if desc["num_values"] > 0 and tuple(desc["shape"]) == ():
+        return specs.DiscreteArray(desc["num_values"], dtype=dtype, name=name)
+    low, high = _bounds(desc)
+    return specs.BoundedArray(tuple(desc["shape"]), dtype, low, high, name=name)
 
 
 def load_family(family: str):
@@ -145,6 +211,84 @@ class EnvSpec:
         self.config = config_type(**values)
         self.metadata = metadata
         self._spaces: tuple[Any, Any] | None = None
+        self._dm_types: tuple[Any, Any, list[str], list[str]] | None = None
+
+    # -- EnvPool's spec surface ----------------------------------------------
+    @property
+    def action_array_spec(self) -> dict[str, ArraySpec]:
+        """The arrays `send` reads, by name; a leading -1 is the player axis."""
+        specs = {
+            "env_id": ArraySpec(np.int32, [], _INT32_BOUNDS),
+            "players.env_id": ArraySpec(np.int32, [-1], _INT32_BOUNDS),
+        }
+        for desc in self.description["action"]:
+            specs[desc["name"]] = ArraySpec(desc["dtype"], [-1, *desc["shape"]], _bounds(desc))
+        return specs
+
+    @property
+    def state_array_spec(self) -> dict[str, ArraySpec]:
+        """The arrays `recv` returns, by name (EnvPool's names and order)."""
+        specs = {
+            "info:env_id": ArraySpec(np.int32, [], _INT32_BOUNDS),
+            "info:players.env_id": ArraySpec(np.int32, [-1], _INT32_BOUNDS),
+            "elapsed_step": ArraySpec(np.int32, [], _INT32_BOUNDS),
+            "done": ArraySpec(np.bool_, [], (False, True)),
+            "reward": ArraySpec(self.description["reward_dtype"], [-1], (-np.inf, np.inf)),
+            "discount": ArraySpec(np.float32, [-1], (0.0, 1.0)),
+            "step_type": ArraySpec(np.int32, [], _INT32_BOUNDS),
+            "trunc": ArraySpec(np.bool_, [], (False, True)),
+        }
+        for desc in self.description["state"]:
+            if desc["name"][5:] in DM_HIDDEN_INFO and desc["name"].startswith("info:"):
+                continue
+            shape = list(desc["shape"]) or [-1]
+            specs[desc["name"]] = ArraySpec(desc["dtype"], shape, _bounds(desc))
+        return specs
+
+    def dm_state_types(self) -> tuple[Any, Any, list[str], list[str]]:
+        """The dm observation's namedtuple types and which keys fill them.
+
+        `State` holds env_id, players (a namedtuple `players` of env_id),
+        the observation ("obs", or one field per key of a dict observation),
+        then the family's info keys, as EnvPool's dm observation does.
+        """
+        if self._dm_types is None:
+            obs_keys, info_keys = [], []
+            for desc in self.description["state"]:
+                name = desc["name"]
+                if name.startswith("info:"):
+                    if name[5:] not in DM_HIDDEN_INFO:
+                        info_keys.append(name[5:])
+                else:
+                    obs_keys.append(name[4:] if name.startswith("obs:") else name)
+            state = collections.namedtuple(  # type: ignore[misc]
+                "State", ["env_id", "players", *obs_keys, *info_keys]
+            )
+            players = collections.namedtuple("players", ["env_id"])  # type: ignore[misc]
+            self._dm_types = (state, players, obs_keys, info_keys)
+        return self._dm_types
+
+    def observation_spec(self):
+        """dm_env specs of the dm observation (a `State` namedtuple)."""
+        state, players, _, _ = self.dm_state_types()
+        fields: dict[str, Any] = {}
+        env_id = _dm_array_spec(
+            {"dtype": "int32", "shape": (), "num_values": 0, "low": [], "high": []}, "env_id"
+        )
+        fields["env_id"] = env_id
+        fields["players"] = players(env_id=env_id)
+        for desc in self.description["state"]:
+            name = desc["name"].split(":", 1)[-1]
+            if name in state._fields and name not in fields:
+                fields[name] = _dm_array_spec(desc, name)
+        return state(**fields)
+
+    def action_spec(self):
+        """dm_env spec of the action (a dict of specs for dict actions)."""
+        action = self.description["action"]
+        if len(action) == 1:
+            return _dm_array_spec(action[0], "action")
+        return {d["name"]: _dm_array_spec(d, d["name"]) for d in action}
 
     @property
     def reward_threshold(self) -> float | None:

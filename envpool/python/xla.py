@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from envpool.python.spec import DM_HIDDEN_INFO
+
 _registered = False
 
 
@@ -70,6 +72,8 @@ def make_xla(env) -> tuple[Any, Any, Any, Any]:
     )
     action_names = [d["name"] for d in desc["action"]]
     names = [d["name"] for d in state]
+    as_timestep = env.xla_returns_timesteps
+    hidden = () if as_timestep else DM_HIDDEN_INFO
 
     def recv(handle):
         outputs = recv_call(handle, pool=address)
@@ -81,12 +85,21 @@ def make_xla(env) -> tuple[Any, Any, Any, Any]:
             if list(obs_items) == ["obs"]
             else {n[4:]: c for n, c in obs_items.items()}
         )
-        info = {n[5:]: c for n, c in zip(names, columns, strict=True) if n.startswith("info:")}
-        info["env_id"] = env_id
+        info = {"env_id": env_id, "players": {"env_id": env_id}}
+        for n, c in zip(names, columns, strict=True):
+            if n.startswith("info:") and n[5:] not in hidden:
+                info[n[5:]] = c
         info["elapsed_step"] = elapsed
+        if as_timestep:
+            return outputs[0], _timestep(spec, obs, reward, terminated, truncated, info)
         return outputs[0], (obs, reward, terminated, truncated, info)
 
     def send(handle, action, env_id=None):
+        if isinstance(action, dict) and "env_id" in action:
+            env_id = action["env_id"] if env_id is None else env_id
+            action = {k: v for k, v in action.items() if k not in ("env_id", "players.env_id")}
+            if list(action) == ["action"] and action_names == ["action"]:
+                action = action["action"]
         if env_id is None:
             if batch != num_envs:
                 raise ValueError("in async mode send() needs the env_id of the envs to step")
@@ -100,4 +113,43 @@ def make_xla(env) -> tuple[Any, Any, Any, Any]:
     def step(handle, action, env_id=None):
         return recv(send(handle, action, env_id))
 
-    return jnp.zeros((1,), dtype=jnp.int32), recv, send, step
+    # The functions hold the pool: while a jitted program can call them, the
+    # pool is not collected (EnvPool's examples drop the env object and keep
+    # only these).
+    functions = _PoolFunctions(env, recv, send, step)
+    return jnp.zeros((1,), dtype=jnp.int32), functions.recv, functions.send, functions.step
+
+
+class _PoolFunctions:
+    """recv, send and step bound to the pool object they drive."""
+
+    def __init__(self, env: Any, recv: Any, send: Any, step: Any) -> None:
+        self._env = env
+        self._recv, self._send, self._step = recv, send, step
+
+    def recv(self, handle):
+        return self._recv(handle)
+
+    def send(self, handle, action, env_id=None):
+        return self._send(handle, action, env_id)
+
+    def step(self, handle, action, env_id=None):
+        return self._step(handle, action, env_id)
+
+
+def _timestep(spec, obs, reward, terminated, truncated, info):
+    """A dm_env TimeStep of jax arrays, laid out as DMEnvPool's."""
+    import dm_env
+    import jax.numpy as jnp
+
+    state_type, players_type, obs_keys, info_keys = spec.dm_state_types()
+    fields = {k: obs[k] for k in obs_keys} if isinstance(obs, dict) else {"obs": obs}
+    fields.update({k: info[k] for k in info_keys})
+    state = state_type(env_id=info["env_id"], players=players_type(env_id=info["env_id"]), **fields)
+    step_type = jnp.where(
+        terminated | truncated,
+        int(dm_env.StepType.LAST),
+        jnp.where(info["elapsed_step"] == 0, int(dm_env.StepType.FIRST), int(dm_env.StepType.MID)),
+    ).astype(jnp.int32)
+    discount = jnp.where(terminated, 0.0, info.get("discount", 1.0)).astype(jnp.float32)
+    return dm_env.TimeStep(step_type, reward, discount, state)

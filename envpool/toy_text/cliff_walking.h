@@ -23,6 +23,7 @@ class CliffWalkingEnv : public Env {
  public:
   struct Fields {
     Field<int64_t> obs;
+    Field<float> prob;
     Field<int64_t> action;
   };
 
@@ -39,6 +40,8 @@ class CliffWalkingEnv : public Env {
   static void Declare(const Options& /*options*/, EnvSpec* spec,
                       Fields* fields) {
     fields->obs = spec->state.AddDiscrete<int64_t>("obs", kRows * kCols);
+    // gymnasium's info["prob"]: the probability of the transition taken.
+    fields->prob = spec->state.Add<float>("info:prob", {}, {0.0}, {1.0});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 4);
   }
 
@@ -49,12 +52,14 @@ class CliffWalkingEnv : public Env {
   }
 
   void Reset() override {
+    prob_ = 1.0f;
     state_ = kStart;
     reward_ = 0.0;
     terminated_ = false;
   }
 
   void Step(const ActionView& action) override {
+    prob_ = is_slippery_ ? 1.0f / 3.0f : 1.0f;
     int64_t direction = action.Scalar(fields_.action);
     if (is_slippery_) {
       // gymnasium's outcomes: turned counter-clockwise, intended, clockwise.
@@ -73,7 +78,10 @@ class CliffWalkingEnv : public Env {
     }
   }
 
-  void Write(const Output& out) override { *out.Get(fields_.obs) = state_; }
+  void Write(const Output& out) override {
+    *out.Get(fields_.obs) = state_;
+    *out.Get(fields_.prob) = prob_;
+  }
 
   std::vector<double> GetState() const override {
     return {static_cast<double>(state_)};
@@ -98,6 +106,7 @@ class CliffWalkingEnv : public Env {
   }
 
   Fields fields_;
+  float prob_ = 1.0f;
   bool is_slippery_;
   int64_t state_ = kStart;
 };

@@ -22,6 +22,7 @@ class FrozenLakeEnv : public Env {
  public:
   struct Fields {
     Field<int64_t> obs;
+    Field<float> prob;
     Field<int64_t> action;
   };
 
@@ -36,6 +37,8 @@ class FrozenLakeEnv : public Env {
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     int size = CheckedSize(options);
     fields->obs = spec->state.AddDiscrete<int64_t>("obs", size * size);
+    // gymnasium's info["prob"]: the probability of the transition taken.
+    fields->prob = spec->state.Add<float>("info:prob", {}, {0.0}, {1.0});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 4);
   }
 
@@ -46,6 +49,7 @@ class FrozenLakeEnv : public Env {
   }
 
   void Reset() override {
+    prob_ = 1.0f;
     // The map has one start tile, the top-left corner.
     state_ = 0;
     reward_ = 0.0;
@@ -53,6 +57,7 @@ class FrozenLakeEnv : public Env {
   }
 
   void Step(const ActionView& action) override {
+    prob_ = 1.0f / 3.0f;
     int64_t intended = action.Scalar(fields_.action);
     reward_ = 0.0;
     // gymnasium keeps an agent on a hole or the goal where it is; the pool
@@ -70,7 +75,10 @@ class FrozenLakeEnv : public Env {
     reward_ = Tile(state_) == 'G' ? 1.0 : 0.0;
   }
 
-  void Write(const Output& out) override { *out.Get(fields_.obs) = state_; }
+  void Write(const Output& out) override {
+    *out.Get(fields_.obs) = state_;
+    *out.Get(fields_.prob) = prob_;
+  }
 
   std::vector<double> GetState() const override {
     return {static_cast<double>(state_)};
@@ -120,6 +128,7 @@ class FrozenLakeEnv : public Env {
   }
 
   Fields fields_;
+  float prob_ = 1.0f;
   int size_;
   std::vector<std::string> map_;
   int64_t state_ = 0;

@@ -24,6 +24,7 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.envs.classic_control.pendulum import PendulumEnv, angle_normalize
+from gymnasium.vector.utils import batch_space
 from gymnasium.wrappers import TimeLimit
 
 import envpool
@@ -223,7 +224,7 @@ def test_spaces_match_gymnasium(task_id: str) -> None:
 
 def rollout(task_id: str, seed: int, steps: int = 60) -> np.ndarray:
     env = envpool.make(task_id, env_type="gymnasium", num_envs=4, seed=seed)
-    space = env.action_space
+    space = batch_space(env.single_action_space, env.num_envs)
     space.seed(0)
     frames = [env.reset()[0]]
     for _ in range(steps):
@@ -245,7 +246,7 @@ def test_same_seed_same_rollout_and_other_seed_differs(task_id: str) -> None:
 def test_reset_with_seed_repeats_the_initial_state(task_id: str) -> None:
     env = envpool.make(task_id, env_type="gymnasium", num_envs=3, seed=0)
     first, _ = env.reset(seed=5)
-    env.step(env.action_space.sample())
+    env.step(batch_space(env.single_action_space, 3).sample())
     again, _ = env.reset(seed=5)
     np.testing.assert_array_equal(first, again)
     other, _ = env.reset(seed=6)

@@ -92,7 +92,7 @@ class Action {
   std::vector<const void*> fields_;
 };
 
-TEST(MujocoBaseTest, ActionSpaceIsTheControlRangeAndRewardIsFloat64) {
+TEST(MujocoBaseTest, ActionSpaceIsTheControlRangeAndRewardIsFloat32) {
   Options options = PoleEnv::DefaultOptions();
   EnvSpec spec;
   MujocoFields fields;
@@ -102,7 +102,7 @@ TEST(MujocoBaseTest, ActionSpaceIsTheControlRangeAndRewardIsFloat64) {
   EXPECT_EQ(action.shape, std::vector<int64_t>{1});
   EXPECT_EQ(action.low, std::vector<double>{-1.0});
   EXPECT_EQ(action.high, std::vector<double>{1.0});
-  EXPECT_EQ(spec.reward_dtype, DType::kFloat64);
+  EXPECT_EQ(spec.reward_dtype, DType::kFloat32);
   EXPECT_EQ(spec.state.specs()[fields.obs.index].shape,
             std::vector<int64_t>{2});
 }

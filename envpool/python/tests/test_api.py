@@ -13,10 +13,11 @@ import dm_env
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium.vector.utils import batch_space
 
 import envpool
 
-REFERENCE = Path(__file__).resolve().parents[3].parent / "shared" / "reference"
+REFERENCE = Path(__file__).resolve().parents[2] / "testing" / "reference"
 
 
 def cartpole(**kwargs):
@@ -94,8 +95,9 @@ def test_import_loads_no_family_and_no_gymnasium():
 # -- gymnasium API -------------------------------------------------------------
 
 
-def test_gymnasium_env_is_a_vector_env_with_batched_spaces():
-    env = cartpole(num_envs=3)
+def test_make_vec_pool_is_a_vector_env_with_batched_spaces():
+    envpool.register_gymnasium_envs()
+    env = gymnasium.make_vec("envpool/CartPole-v1", num_envs=3)
     assert isinstance(env, gymnasium.vector.VectorEnv)
     assert env.observation_space.shape == (3, 4)
     assert env.single_observation_space.shape == (4,)
@@ -113,8 +115,9 @@ def test_gymnasium_vector_wrappers_run_on_the_pool():
     env = gymnasium.wrappers.vector.RecordEpisodeStatistics(cartpole(num_envs=4))
     env.reset(seed=0)
     episodes = 0
+    actions = batch_space(env.single_action_space, 4)
     for _ in range(200):
-        _, _, _term, _trunc, info = env.step(env.action_space.sample())
+        _, _, _term, _trunc, info = env.step(actions.sample())
         if "episode" in info:
             episodes += int(info["_episode"].sum())
     assert episodes > 0
@@ -236,7 +239,9 @@ def test_unsafe_action_dtype_raises_type_error():
     env = cartpole(num_envs=2)
     env.reset()
     with pytest.raises(TypeError, match="cannot be cast"):
-        env.step(np.array([0.0, 1.0]))
+        env.step(np.array(["0", "1"]))
+    with pytest.raises(TypeError, match="cannot be cast"):
+        env.step(np.array([0j, 1j]))
     env.step(np.array([0, 1], dtype=np.int8))
 
 

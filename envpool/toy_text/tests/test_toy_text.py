@@ -21,6 +21,7 @@ from gymnasium.envs.toy_text import blackjack as gym_blackjack
 from gymnasium.envs.toy_text.cliffwalking import CliffWalkingEnv as GymCliffWalking
 from gymnasium.envs.toy_text.frozen_lake import FrozenLakeEnv as GymFrozenLake
 from gymnasium.envs.toy_text.taxi import TaxiEnv as GymTaxi
+from gymnasium.vector.utils import batch_space
 from scipy import stats
 
 import envpool
@@ -104,10 +105,11 @@ def test_every_id_steps_inside_its_spaces_with_finite_rewards(task_id):
     env = make(task_id, num_envs=4, seed=3)
     obs, _ = env.reset()
     assert all(env.single_observation_space.contains(np.asarray(o)) for o in obs)
-    env.action_space.seed(0)
+    actions = batch_space(env.single_action_space, env.num_envs)
+    actions.seed(0)
     ended = 0
     for _ in range(200):
-        obs, reward, terminated, truncated, _ = step(env, env.action_space.sample())
+        obs, reward, terminated, truncated, _ = step(env, actions.sample())
         assert all(env.single_observation_space.contains(np.asarray(o)) for o in obs)
         assert np.isfinite(reward).all() and reward.dtype == np.float32
         ended += int(terminated.sum() + truncated.sum())
