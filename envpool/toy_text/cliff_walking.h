@@ -22,7 +22,7 @@ namespace envpool::toy_text {
 class CliffWalkingEnv : public Env {
  public:
   struct Fields {
-    Field<int64_t> obs;
+    Field<int32_t> obs;  // int32, as EnvPool's
     Field<float> prob;
     Field<int64_t> action;
   };
@@ -39,7 +39,7 @@ class CliffWalkingEnv : public Env {
 
   static void Declare(const Options& /*options*/, EnvSpec* spec,
                       Fields* fields) {
-    fields->obs = spec->state.AddDiscrete<int64_t>("obs", kRows * kCols);
+    fields->obs = spec->state.AddDiscrete<int32_t>("obs", kRows * kCols);
     // gymnasium's info["prob"]: the probability of the transition taken.
     fields->prob = spec->state.Add<float>("info:prob", {}, {0.0}, {1.0});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 4);
@@ -79,7 +79,7 @@ class CliffWalkingEnv : public Env {
   }
 
   void Write(const Output& out) override {
-    *out.Get(fields_.obs) = state_;
+    *out.Get(fields_.obs) = static_cast<int32_t>(state_);
     *out.Get(fields_.prob) = prob_;
   }
 

@@ -19,7 +19,7 @@ namespace envpool::toy_text {
 class NChainEnv : public Env {
  public:
   struct Fields {
-    Field<int64_t> obs;
+    Field<int32_t> obs;  // int32, as EnvPool's
     Field<int64_t> action;
   };
 
@@ -34,7 +34,7 @@ class NChainEnv : public Env {
 
   static void Declare(const Options& /*options*/, EnvSpec* spec,
                       Fields* fields) {
-    fields->obs = spec->state.AddDiscrete<int64_t>("obs", kNumStates);
+    fields->obs = spec->state.AddDiscrete<int32_t>("obs", kNumStates);
     fields->action = spec->action.AddDiscrete<int64_t>("action", 2);
   }
 
@@ -67,7 +67,9 @@ class NChainEnv : public Env {
     terminated_ = false;
   }
 
-  void Write(const Output& out) override { *out.Get(fields_.obs) = state_; }
+  void Write(const Output& out) override {
+    *out.Get(fields_.obs) = static_cast<int32_t>(state_);
+  }
 
   std::vector<double> GetState() const override {
     return {static_cast<double>(state_)};

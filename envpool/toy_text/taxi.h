@@ -21,7 +21,7 @@ namespace envpool::toy_text {
 class TaxiEnv : public Env {
  public:
   struct Fields {
-    Field<int64_t> obs;
+    Field<int32_t> obs;  // int32, as EnvPool's
     Field<float> prob;
     Field<int64_t> action;
   };
@@ -45,7 +45,7 @@ class TaxiEnv : public Env {
 
   static void Declare(const Options& /*options*/, EnvSpec* spec,
                       Fields* fields) {
-    fields->obs = spec->state.AddDiscrete<int64_t>("obs", kNumStates);
+    fields->obs = spec->state.AddDiscrete<int32_t>("obs", kNumStates);
     // gymnasium's info["prob"]: the probability of the transition taken.
     fields->prob = spec->state.Add<float>("info:prob", {}, {0.0}, {1.0});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 6);
@@ -125,7 +125,8 @@ class TaxiEnv : public Env {
 
   void Write(const Output& out) override {
     *out.Get(fields_.prob) = 1.0f;
-    *out.Get(fields_.obs) = Encode(row_, col_, passenger_, destination_);
+    *out.Get(fields_.obs) =
+        static_cast<int32_t>(Encode(row_, col_, passenger_, destination_));
   }
 
   std::vector<double> GetState() const override {

@@ -66,3 +66,53 @@ def test_bad_actions_inside_jit_raise():
     handle, _, _, step = env.xla()
     with pytest.raises(Exception, match="out of range"):
         jax.block_until_ready(step(handle, jnp.array([0, 5], jnp.int32)))
+
+
+def test_dm_pool_xla_returns_timesteps():
+    import dm_env
+
+    env = envpool.make_dm("CartPole-v1", num_envs=3, seed=3)
+    env.async_reset()
+    handle, recv, _send, step = env.xla()
+
+    @jax.jit
+    def run(handle):
+        handle, first = recv(handle)
+        handle, ts = step(handle, jnp.zeros(3, jnp.int32))
+        return handle, first, ts
+
+    handle, first, ts = run(handle)
+    assert isinstance(ts, dm_env.TimeStep)
+    assert type(ts.observation).__name__ == "State"
+    assert ts.observation.obs.shape == (3, 4)
+    np.testing.assert_array_equal(np.asarray(first.step_type), [0, 0, 0])
+    np.testing.assert_array_equal(np.asarray(ts.step_type), [1, 1, 1])
+    np.testing.assert_array_equal(np.asarray(ts.observation.env_id), [0, 1, 2])
+    np.testing.assert_array_equal(np.asarray(ts.observation.players.env_id), [0, 1, 2])
+    expected = python_rollout(np.zeros((1, 3), np.int64), num_envs=3)
+    np.testing.assert_array_equal(np.asarray(ts.observation.obs), expected[0])
+    assert ts.reward.dtype == jnp.float32 and ts.discount.dtype == jnp.float32
+
+
+@pytest.mark.parametrize("env_type", ["gym", "dm"])
+def test_the_functions_keep_the_pool_alive_when_the_env_object_is_dropped(env_type):
+    """EnvPool's xla example pattern: only the functions outlive the env object."""
+    import gc
+
+    for _ in range(5):
+        env = envpool.make("CartPole-v1", env_type=env_type, num_envs=2, batch_size=2)
+        env.async_reset()
+        handle, recv, _send, step = env.xla()
+        del env
+        gc.collect()
+
+        @jax.jit
+        def loop(handle, step=step):
+            def body(_, handle):
+                return step(handle, jnp.zeros(2, jnp.int32))[0]
+
+            return jax.lax.fori_loop(0, 50, body, handle)
+
+        handle, _ = recv(handle)
+        gc.collect()
+        jax.block_until_ready(loop(handle))
