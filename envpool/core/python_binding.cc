@@ -24,6 +24,11 @@
 namespace py = pybind11;
 
 namespace envpool {
+
+// The numpy-compatible random source, exposed for its tests
+// (random_binding.cc).
+void BindRandom(py::module_ m);
+
 namespace {
 
 py::dtype NumpyDType(DType dtype) { return py::dtype(DTypeName(dtype)); }
@@ -623,6 +628,8 @@ class PyPool {
 PYBIND11_MODULE(_core, m) {
   using envpool::PyPool;
   m.doc() = "envpool's engine: env types, specs and the pool";
+  envpool::BindRandom(m.def_submodule(
+      "random", "numpy-compatible random draws (for tests of the engine)"));
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) {

@@ -159,28 +159,38 @@ MT19937::MT19937(const std::vector<uint32_t>& key) : MT19937(19650218U) {
 void MT19937::Regenerate() {
   constexpr int kShift = 397;
   constexpr uint32_t kMatrix = 0x9908B0DFU;
+  // Word i takes the top bit of word i, the low bits of word i + 1 and word
+  // i + 397, all indices mod 624.
   auto twist = [this](int i, int next, int far) {
     const uint32_t y = (key_[i] & 0x80000000U) | (key_[next] & 0x7FFFFFFFU);
     key_[i] = key_[far] ^ (y >> 1) ^ ((y & 1U) != 0 ? kMatrix : 0U);
   };
-  for (int i = 0; i < kStateWords; ++i) {
-    twist(i, (i + 1) % kStateWords, (i + kShift) % kStateWords);
+  int i = 0;
+  for (; i < kStateWords - kShift; ++i) {
+    twist(i, i + 1, i + kShift);
   }
+  for (; i < kStateWords - 1; ++i) {
+    twist(i, i + 1, i + kShift - kStateWords);
+  }
+  twist(kStateWords - 1, 0, kShift - 1);
   position_ = 0;
 }
 
 namespace internal {
 
-// The layers of the double ziggurat, as numpy's tables: x_255 = r = 3.654...,
-// each layer of area v = 0.0049286732339746519, and for i = 254..1
-// x_i = sqrt(-2 log(f(x_{i+1}) + v / x_{i+1})), f(x) = exp(-x^2 / 2), all in
-// doubles with correctly rounded exp and log; x_0 = 0 is the peak.
-//   W[i] = x_i / 2^52, W[0] = v / f(r) / 2^52 (the base strip with the tail),
+// The layers of the double ziggurat, computed the way numpy's tables were:
+// r = 3.6541528853610087963519472518 (the tail starts there), every layer
+// of area v = 0.0049286732339746519, f(x) = exp(-0.5 * x * x), and
+//   x_255 = r,  x_i = sqrt(-2 log(f(x_{i+1}) + v / x_{i+1})) for i = 254..1,
+//   x_0 = 0 (the peak),
+// in double arithmetic with correctly rounded exp and log.  Then
+//   W[i] = x_i / 2^52, W[0] = v / f(r) / 2^52 (the base strip and the tail),
 //   F[i] = f(x_i), F[0] = 1,
-//   K[i] = round(x_{i-1} / x_i * 2^52), K[0] = round(r f(r) / v * 2^52).
-// One value is rounded the other way: f(x_38) is exactly 0.498 ulp above a
-// double, and numpy's tables were made with an exp that rounded it up.  The
-// recurrence continues from that rounded-up value.
+//   K[i] = round(x_{i-1} / x_i * 2^52), K[0] = round(r f(r) / v * 2^52),
+// rounding halves to even.  One exp is rounded the other way: the exact
+// f(x_38) lies 0.498 ulp above a double, and numpy's tables (hence every
+// layer below 38) were made with an exp that rounded it up.  With that, all
+// 768 entries equal numpy's; hex literals keep them exact.
 const uint64_t kZigguratK[kZigguratLayers] = {
     0xef33d8025ef6a, 0x0000000000000, 0xc08be98fbc6a8, 0xda354fabd8142,
     0xe51f67ec1eeea, 0xeb255e9d3f77e, 0xeef4b817ecab9, 0xf19470afa44aa,

@@ -33,6 +33,11 @@
 
 namespace envpool::random {
 
+namespace internal {
+// PCG64's state and the 64-bit Lemire products are 128-bit.
+__extension__ typedef unsigned __int128 Uint128;
+}  // namespace internal
+
 class SeedSequence {
  public:
   static constexpr int kPoolSize = 4;
@@ -90,7 +95,7 @@ class PCG64 {
   }
 
  private:
-  using Uint128 = unsigned __int128;
+  using Uint128 = internal::Uint128;
   static constexpr Uint128 kMultiplier =
       (Uint128{0x2360ED051FC65DA4ULL} << 64) | 0x4385DF649FCCF645ULL;
 
@@ -180,8 +185,8 @@ uint64_t RandomInterval(BitGenerator& bits, uint64_t max) {
 // random_bounded_uint*_fill draws one element: Lemire's multiply-and-reject
 // (`masked` false, Generator) or masked rejection (`masked` true,
 // RandomState).  64-bit ranges that fit 32 bits take 32-bit draws; 8- and
-// 16-bit values are cut from a 32-bit word kept in `word`/`word_left` across
-// the elements of one call.  Full-width ranges take a raw draw.
+// 16-bit values are cut from a 32-bit word kept across the elements of one
+// call (numpy's buffered draws).  Full-width ranges take a raw draw.
 class BoundedDraw {
  public:
   template <typename U, typename BitGenerator>
@@ -240,7 +245,6 @@ class BoundedDraw {
  private:
   template <typename BitGenerator>
   static uint64_t Lemire64(BitGenerator& bits, uint64_t range) {
-    using Uint128 = unsigned __int128;
     const uint64_t range_excl = range + 1;
     Uint128 product = Uint128{bits.NextUint64()} * range_excl;
     auto leftover = static_cast<uint64_t>(product);
@@ -304,7 +308,7 @@ T InclusiveHigh(T low, T high, bool endpoint) {
   if (low >= high) {
     throw std::invalid_argument("low >= high");
   }
-  return high - 1;
+  return static_cast<T>(high - 1);
 }
 
 }  // namespace internal
@@ -355,10 +359,11 @@ class Generator {
       const int layer = static_cast<int>(draw & 0xFF);
       const uint64_t rest = draw >> 8;
       const uint64_t magnitude = (rest >> 1) & 0x000FFFFFFFFFFFFFULL;
-      double x = static_cast<double>(magnitude) * internal::kZigguratW[layer];
-      if (rest & 1) {
-        x = -x;
-      }
+      // The sign as a factor rather than a branch, which would be taken
+      // half the time at random; the product's bits are those of -x.
+      const double sign = (rest & 1) != 0 ? -1.0 : 1.0;
+      double x =
+          sign * static_cast<double>(magnitude) * internal::kZigguratW[layer];
       // Inside the layer's rectangle: about 99% of draws.
       if (magnitude < internal::kZigguratK[layer] ||
           AcceptOutsideRectangle(layer, magnitude, &x)) {
