@@ -22,7 +22,7 @@ namespace envpool::toy_text {
 namespace {
 
 // One env with a one-row output block, driven as the pool drives it.
-template <typename E, typename Obs = int64_t>
+template <typename E, typename Obs = int32_t>
 class Harness {
  public:
   explicit Harness(const Options& overrides = {}, uint64_t seed = 0) {
