@@ -118,6 +118,8 @@ class AtariEnv : public Env {
     Field<uint8_t> ram;
     Field<float> discount;
     Field<int64_t> action;
+    // The game's ROM and ALE settings, looked up once per pool.
+    std::shared_ptr<const RomInfo> rom;
   };
 
   static Options DefaultOptions() {
@@ -166,12 +168,13 @@ class AtariEnv : public Env {
           "repeat_action_probability must be in [0, 1], got " +
           std::to_string(sticky));
     }
-    RomInfo rom(options);
-    CheckChoice(options, "mode", rom.modes());
-    CheckChoice(options, "difficulty", rom.difficulties());
+    auto rom = std::make_shared<const RomInfo>(options);
+    fields->rom = rom;
+    CheckChoice(options, "mode", rom->modes());
+    CheckChoice(options, "difficulty", rom->difficulties());
     int64_t num_actions = static_cast<int64_t>(
-        options.Get<bool>("full_action_space") ? rom.all_actions().size()
-                                               : rom.minimal_actions().size());
+        options.Get<bool>("full_action_space") ? rom->all_actions().size()
+                                               : rom->minimal_actions().size());
     int64_t channels = options.Get<bool>("gray_scale") ? 1 : 3;
     fields->obs = spec->state.Add<uint8_t>(
         "obs", {stack_num * channels, height, width}, {0.0}, {255.0});
@@ -185,8 +188,8 @@ class AtariEnv : public Env {
     fields->action = spec->action.AddDiscrete<int64_t>("action", num_actions);
   }
 
-  explicit AtariEnv(const Options& options)
-      : rom_(options),
+  AtariEnv(const Options& options, const Fields& fields)
+      : rom_(fields.rom),
         stack_num_(options.Get<int>("stack_num")),
         frame_skip_(options.Get<int>("frame_skip")),
         noop_max_(options.Get<int>("noop_max")),
@@ -204,13 +207,12 @@ class AtariEnv : public Env {
         area_resize_(options.Get<bool>("use_inter_area_resize")),
         stack_(stack_num_,
                static_cast<std::size_t>(channels_) * height_ * width_) {
-    EnvSpec spec;
-    Declare(options, &spec, &fields_);
+    fields_ = fields;
     action_set_ = options.Get<bool>("full_action_space")
-                      ? rom_.all_actions()
-                      : rom_.minimal_actions();
+                      ? rom_->all_actions()
+                      : rom_->minimal_actions();
     // The game itself takes FIRE, whichever action set the agent uses.
-    ale::ActionVect minimal = rom_.minimal_actions();
+    ale::ActionVect minimal = rom_->minimal_actions();
     fire_reset_ = options.Get<bool>("use_fire_reset") &&
                   std::find(minimal.begin(), minimal.end(),
                             ale::PLAYER_A_FIRE) != minimal.end();
@@ -331,7 +333,7 @@ class AtariEnv : public Env {
     // the random room layouts of some game modes).
     std::uniform_int_distribution<int32_t> seed(0, INT32_MAX);
     ale_->setInt("random_seed", seed(rng_));
-    ale_->loadROM(rom_.path());
+    ale_->loadROM(rom_->path());
     if (mode_ >= 0) {
       ale_->setMode(static_cast<ale::game_mode_t>(mode_));
     }
@@ -381,7 +383,7 @@ class AtariEnv : public Env {
   }
 
   Fields fields_;
-  RomInfo rom_;
+  std::shared_ptr<const RomInfo> rom_;
   int stack_num_, frame_skip_, noop_max_;
   bool episodic_life_, zero_discount_on_life_loss_, reward_clip_;
   int height_, width_, channels_;

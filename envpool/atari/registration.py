@@ -137,7 +137,7 @@ for _name, _task in GAMES:
     register(
         f"{_name}-v5",
         family="atari",
-        env_type="Atari",
+        env_class="Atari",
         task=_task,
         rom_dir=_ROM_DIR,
         max_episode_steps=27000,

@@ -45,9 +45,8 @@ class AcrobotEnv : public Env {
     fields->action = spec->action.AddDiscrete<int64_t>("action", 3);
   }
 
-  explicit AcrobotEnv(const Options& options) {
-    EnvSpec spec;
-    Declare(options, &spec, &fields_);
+  AcrobotEnv(const Options& /*options*/, const Fields& fields) {
+    fields_ = fields;
   }
 
   void Reset() override {

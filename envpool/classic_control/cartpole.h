@@ -38,9 +38,8 @@ class CartPoleEnv : public Env {
     fields->action = spec->action.AddDiscrete<int64_t>("action", 2);
   }
 
-  explicit CartPoleEnv(const Options& options) {
-    EnvSpec spec;
-    Declare(options, &spec, &fields_);
+  CartPoleEnv(const Options& /*options*/, const Fields& fields) {
+    fields_ = fields;
   }
 
   void Reset() override {

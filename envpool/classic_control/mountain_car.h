@@ -38,9 +38,8 @@ class MountainCarEnv : public Env {
     fields->action = spec->action.AddDiscrete<int64_t>("action", 3);
   }
 
-  explicit MountainCarEnv(const Options& options) {
-    EnvSpec spec;
-    Declare(options, &spec, &fields_);
+  MountainCarEnv(const Options& /*options*/, const Fields& fields) {
+    fields_ = fields;
   }
 
   void Reset() override {

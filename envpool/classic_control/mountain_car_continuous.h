@@ -44,9 +44,8 @@ class MountainCarContinuousEnv : public Env {
         spec->action.Add<float>("action", {1}, {kMinAction}, {kMaxAction});
   }
 
-  explicit MountainCarContinuousEnv(const Options& options) {
-    EnvSpec spec;
-    Declare(options, &spec, &fields_);
+  MountainCarContinuousEnv(const Options& /*options*/, const Fields& fields) {
+    fields_ = fields;
   }
 
   void Reset() override {

@@ -51,10 +51,9 @@ class PendulumEnv : public Env {
         spec->action.Add<float>("action", {1}, {-kMaxTorque}, {kMaxTorque});
   }
 
-  explicit PendulumEnv(const Options& options)
+  PendulumEnv(const Options& options, const Fields& fields)
       : version_(options.Get<int>("version")) {
-    EnvSpec spec;
-    Declare(options, &spec, &fields_);
+    fields_ = fields;
   }
 
   void Reset() override {

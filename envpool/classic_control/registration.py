@@ -6,7 +6,7 @@ for task_id in ("CartPole-v0", "phys2d/CartPole-v0"):
     register(
         task_id,
         family="classic_control",
-        env_type="CartPole",
+        env_class="CartPole",
         max_episode_steps=200,
         reward_threshold=195.0,
     )
@@ -14,7 +14,7 @@ for task_id in ("CartPole-v1", "phys2d/CartPole-v1"):
     register(
         task_id,
         family="classic_control",
-        env_type="CartPole",
+        env_class="CartPole",
         max_episode_steps=500,
         reward_threshold=475.0,
     )
@@ -22,28 +22,28 @@ for task_id, version in (("Pendulum-v0", 0), ("phys2d/Pendulum-v0", 0), ("Pendul
     register(
         task_id,
         family="classic_control",
-        env_type="Pendulum",
+        env_class="Pendulum",
         max_episode_steps=200,
         version=version,
     )
 register(
     "MountainCar-v0",
     family="classic_control",
-    env_type="MountainCar",
+    env_class="MountainCar",
     max_episode_steps=200,
     reward_threshold=-110.0,
 )
 register(
     "MountainCarContinuous-v0",
     family="classic_control",
-    env_type="MountainCarContinuous",
+    env_class="MountainCarContinuous",
     max_episode_steps=999,
     reward_threshold=90.0,
 )
 register(
     "Acrobot-v1",
     family="classic_control",
-    env_type="Acrobot",
+    env_class="Acrobot",
     max_episode_steps=500,
     reward_threshold=-100.0,
 )

@@ -7,7 +7,7 @@
 //     static envpool::Options DefaultOptions();        // options + defaults
 //     static void Declare(const envpool::Options&, envpool::EnvSpec*,
 //                         Fields* fields);              // arrays it uses
-//     explicit CartPoleEnv(const envpool::Options&);
+//     CartPoleEnv(const envpool::Options&, const Fields&);  // once per pool
 //     void Reset() override;                            // start an episode
 //     void Step(const envpool::ActionView&) override;   // advance one step
 //     void Write(envpool::Output&) override;            // observation, info
@@ -117,43 +117,62 @@ class Env {
   bool terminated_ = false;
 };
 
-// A registered env type: its options and how to describe and build it.
-struct EnvType {
+// What a pool needs of an env class under given options, declared once per
+// pool: the arrays its envs write and read, and how to build an env that
+// uses the declared handles.
+struct EnvFactory {
+  EnvSpec spec;
+  std::function<std::unique_ptr<Env>()> create;
+};
+
+// A registered env class: its options and how to prepare a pool of it.
+struct EnvClass {
   std::string name;
   Options defaults;
-  std::function<EnvSpec(const Options&)> describe;
-  std::function<std::unique_ptr<Env>(const Options&)> create;
+  std::function<EnvFactory(const Options&)> prepare;
 };
 
 // Options every env takes, handled by the pool rather than the env.
 Options CommonOptions();
 
-void RegisterEnvType(EnvType type);
-// Throws std::invalid_argument naming the registered types when unknown.
-const EnvType& FindEnvType(const std::string& name);
-std::vector<std::string> RegisteredEnvTypes();
+void RegisterEnvClass(EnvClass env_class);
+// Throws std::invalid_argument naming the registered classes when unknown.
+const EnvClass& FindEnvClass(const std::string& name);
+std::vector<std::string> RegisteredEnvClasses();
+
+// The handles `E` declares under `options` (and its spec, when asked for):
+// what a pool hands each env it builds. For tests and tools that build an
+// env outside a pool: `E env(options, DeclareFields<E>(options));`.
+template <typename E>
+typename E::Fields DeclareFields(const Options& options,
+                                 EnvSpec* spec = nullptr) {
+  EnvSpec unused;
+  typename E::Fields fields;
+  E::Declare(options, spec != nullptr ? spec : &unused, &fields);
+  return fields;
+}
 
 // Registers `E`, which provides DefaultOptions(), a static Declare(options,
-// spec, fields) and a constructor taking the options.
+// spec, fields) and a constructor taking the options and the declared fields.
 template <typename E>
 void RegisterEnv(const std::string& name) {
-  EnvType type;
-  type.name = name;
-  type.defaults = CommonOptions();
+  EnvClass env_class;
+  env_class.name = name;
+  env_class.defaults = CommonOptions();
   const Options own = E::DefaultOptions();
   for (const auto& [key, value] : own.items()) {
-    type.defaults.Define(key, value);
+    env_class.defaults.Define(key, value);
   }
-  type.describe = [](const Options& options) {
-    EnvSpec spec;
-    typename E::Fields fields;
-    E::Declare(options, &spec, &fields);
-    return spec;
+  env_class.prepare = [](const Options& options) {
+    auto fields = std::make_shared<typename E::Fields>();
+    EnvFactory factory;
+    E::Declare(options, &factory.spec, fields.get());
+    factory.create = [options, fields]() -> std::unique_ptr<Env> {
+      return std::make_unique<E>(options, *fields);
+    };
+    return factory;
   };
-  type.create = [](const Options& options) -> std::unique_ptr<Env> {
-    return std::make_unique<E>(options);
-  };
-  RegisterEnvType(std::move(type));
+  RegisterEnvClass(std::move(env_class));
 }
 
 }  // namespace envpool

@@ -135,12 +135,14 @@ void Block::SetReward(int row, double reward) {
   }
 }
 
-Pool::Pool(const EnvType& type, const Options& options, PoolConfig config)
+Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
     : config_(std::move(config)) {
   if (config_.batch_size == 0) {
     config_.batch_size = config_.num_envs;
   }
-  spec_ = type.describe(options);
+  // Declared once: every env gets the same handles.
+  EnvFactory factory = env_class.prepare(options);
+  spec_ = factory.spec;
   layout_ = BlockLayout::Make(spec_, config_);
   int n = config_.num_envs;
   elapsed_.assign(n, 0);
@@ -169,7 +171,7 @@ Pool::Pool(const EnvType& type, const Options& options, PoolConfig config)
     threads.emplace_back([&, b] {
       try {
         for (int i = b; i < n; i += builders) {
-          envs_[i] = type.create(options);
+          envs_[i] = factory.create();
           envs_[i]->Seed(config_.seeds.at(i));
         }
       } catch (...) {
@@ -396,120 +398,29 @@ void Pool::WorkerLoop(int index) {
   }
 }
 
+// One env's turn, in the order of its lifecycle: reset or step, claim a row
+// of a batch, write the env's arrays and the pool's columns, start the next
+// episode at once in same_step mode, then count the row in.
 void Pool::RunTask(const Task& task) {
-  int id = task.env_id;
-  Env& env = *envs_[id];
-  bool same_step = config_.autoreset_mode == AutoresetMode::kSameStep;
+  Env& env = *envs_[task.env_id];
   std::string error;
-  bool started_episode =
-      task.reset || unstarted_[id] ||
-      (ended_[id] && config_.autoreset_mode == AutoresetMode::kNextStep);
-  try {
-    if (started_episode) {
-      if (task.has_seed) {
-        env.Seed(task.seed);
-      }
-      env.Reset();
-      elapsed_[id] = 0;
-      unstarted_[id] = 0;
-    } else {
-      env.Step(ActionView(&action_views_[id]));
-      ++elapsed_[id];
-    }
-  } catch (const std::exception& e) {
-    error = config_.task_id + " " + EnvName(id) + ": " + e.what();
-  }
-  bool terminated = !started_episode && env.terminated();
-  // As gymnasium's TimeLimit: an episode that terminates on its last allowed
-  // step is both terminated and truncated.
-  bool truncated = !started_episode && config_.max_episode_steps > 0 &&
-                   elapsed_[id] >= config_.max_episode_steps;
-  ended_[id] = terminated || truncated;
-
-  // Claim a row of a batch now that the result is known.
-  Block* block = task.block;
-  int slot = task.slot;
-  if (block == nullptr) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (filling_ == nullptr) {
-      auto fresh = TakeFreeBlock(config_.batch_size);
-      filling_ = fresh.get();
-      outstanding_.push_back(std::move(fresh));
-    }
-    block = filling_;
-    slot = block->acquired_++;
-    if (block->acquired_ == block->target_) {
-      filling_ = nullptr;
-    }
-  }
-  int players = env.NumPlayers();
-  int player_row =
-      layout_.rows_per_env == 1 ? slot : block->player_rows_.fetch_add(players);
-  Output out(block, slot, player_row);
-  try {
+  const Outcome outcome = Advance(task, &env, &error);
+  const Row row = ClaimRow(task, env);
+  Output out(row.block, row.slot, row.player_row);
+  Guarded(task.env_id, &error, [&] {
     env.Write(out);
-    if (started_episode) {
-      for (int p = 0; p < players; ++p) {
+    if (outcome.started_episode) {
+      for (int p = 0; p < row.players; ++p) {
         out.SetReward(0.0, p);
       }
     } else {
       env.WriteReward(out);
     }
-  } catch (const std::exception& e) {
-    if (error.empty()) {
-      error = config_.task_id + " " + EnvName(id) + ": " + e.what();
-    }
-  }
-  *static_cast<bool*>(block->Row(layout_.terminated, slot)) = terminated;
-  *static_cast<bool*>(block->Row(layout_.truncated, slot)) = truncated;
-  *static_cast<int32_t*>(block->Row(layout_.env_id, slot)) = id;
-  *static_cast<int32_t*>(block->Row(layout_.elapsed_step, slot)) =
-      static_cast<int32_t>(elapsed_[id]);
-  if (layout_.players_env_id >= 0) {
-    for (int p = 0; p < players; ++p) {
-      *static_cast<int32_t*>(
-          block->Row(layout_.players_env_id, player_row + p)) = id;
-    }
-  }
-  if (layout_.episode_mask >= 0) {
-    episode_return_[id] =
-        started_episode ? 0.0 : episode_return_[id] + env.reward();
-    bool ended = ended_[id] != 0;
-    *static_cast<bool*>(block->Row(layout_.episode_mask, slot)) = ended;
-    *static_cast<double*>(block->Row(layout_.episode_return, slot)) =
-        ended ? episode_return_[id] : 0.0;
-    *static_cast<int32_t*>(block->Row(layout_.episode_length, slot)) =
-        ended ? static_cast<int32_t>(elapsed_[id]) : 0;
-  }
-  if (layout_.final_mask >= 0) {
-    *static_cast<bool*>(block->Row(layout_.final_mask, slot)) = ended_[id];
-  }
-  if (same_step && ended_[id]) {
-    // Keep the last state of the episode, then start the next one in the
-    // same step, as gymnasium's AutoresetMode.SAME_STEP does.
-    for (int c = 0; c < layout_.num_state; ++c) {
-      const ArraySpec& column = layout_.columns[c];
-      int row = column.per_player ? player_row : slot;
-      int rows = column.per_player ? players : 1;
-      std::memcpy(block->Row(layout_.final_state + c, row), block->Row(c, row),
-                  column.RowBytes() * rows);
-    }
-    *static_cast<int32_t*>(block->Row(layout_.final_elapsed_step, slot)) =
-        static_cast<int32_t>(elapsed_[id]);
-    try {
-      env.Reset();
-      env.Write(out);
-    } catch (const std::exception& e) {
-      if (error.empty()) {
-        error = config_.task_id + " " + EnvName(id) + ": " + e.what();
-      }
-    }
-    elapsed_[id] = 0;
-    ended_[id] = 0;
-    if (layout_.episode_mask >= 0) {
-      episode_return_[id] = 0.0;
-    }
-    *static_cast<int32_t*>(block->Row(layout_.elapsed_step, slot)) = 0;
+  });
+  WritePoolColumns(task.env_id, outcome, row, env);
+  if (config_.autoreset_mode == AutoresetMode::kSameStep &&
+      ended_[task.env_id]) {
+    StartNextEpisode(task.env_id, row, &env, out, &error);
   }
   if (!error.empty()) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -517,6 +428,131 @@ void Pool::RunTask(const Task& task) {
       error_ = error;
     }
   }
+  CountRowIn(row.block);
+}
+
+template <typename F>
+void Pool::Guarded(int env_id, std::string* error, F&& body) {
+  try {
+    body();
+  } catch (const std::exception& e) {
+    if (error->empty()) {
+      *error = config_.task_id + " " + EnvName(env_id) + ": " + e.what();
+    }
+  }
+}
+
+Pool::Outcome Pool::Advance(const Task& task, Env* env, std::string* error) {
+  const int id = task.env_id;
+  Outcome outcome;
+  // A never-reset env's first turn is its (seeded) reset, whatever was sent.
+  outcome.started_episode =
+      task.reset || unstarted_[id] ||
+      (ended_[id] && config_.autoreset_mode == AutoresetMode::kNextStep);
+  Guarded(id, error, [&] {
+    if (outcome.started_episode) {
+      if (task.has_seed) {
+        env->Seed(task.seed);
+      }
+      env->Reset();
+      elapsed_[id] = 0;
+      unstarted_[id] = 0;
+    } else {
+      env->Step(ActionView(&action_views_[id]));
+      ++elapsed_[id];
+    }
+  });
+  outcome.terminated = !outcome.started_episode && env->terminated();
+  // As gymnasium's TimeLimit: an episode that terminates on its last allowed
+  // step is both terminated and truncated.
+  outcome.truncated = !outcome.started_episode &&
+                      config_.max_episode_steps > 0 &&
+                      elapsed_[id] >= config_.max_episode_steps;
+  ended_[id] = outcome.terminated || outcome.truncated;
+  return outcome;
+}
+
+Pool::Row Pool::ClaimRow(const Task& task, const Env& env) {
+  // Sync mode: the row was fixed at send. Async: the next free row of the
+  // batch being filled, now that the result is known.
+  Row row{task.block, task.slot, 0, env.NumPlayers()};
+  if (row.block == nullptr) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (filling_ == nullptr) {
+      auto fresh = TakeFreeBlock(config_.batch_size);
+      filling_ = fresh.get();
+      outstanding_.push_back(std::move(fresh));
+    }
+    row.block = filling_;
+    row.slot = row.block->acquired_++;
+    if (row.block->acquired_ == row.block->target_) {
+      filling_ = nullptr;
+    }
+  }
+  row.player_row = layout_.rows_per_env == 1
+                       ? row.slot
+                       : row.block->player_rows_.fetch_add(row.players);
+  return row;
+}
+
+void Pool::WritePoolColumns(int id, const Outcome& outcome, const Row& row,
+                            const Env& env) {
+  Block* block = row.block;
+  const int slot = row.slot;
+  *static_cast<bool*>(block->Row(layout_.terminated, slot)) =
+      outcome.terminated;
+  *static_cast<bool*>(block->Row(layout_.truncated, slot)) = outcome.truncated;
+  *static_cast<int32_t*>(block->Row(layout_.env_id, slot)) = id;
+  *static_cast<int32_t*>(block->Row(layout_.elapsed_step, slot)) =
+      static_cast<int32_t>(elapsed_[id]);
+  if (layout_.players_env_id >= 0) {
+    for (int p = 0; p < row.players; ++p) {
+      *static_cast<int32_t*>(
+          block->Row(layout_.players_env_id, row.player_row + p)) = id;
+    }
+  }
+  const bool ended = ended_[id] != 0;
+  if (layout_.episode_mask >= 0) {
+    episode_return_[id] =
+        outcome.started_episode ? 0.0 : episode_return_[id] + env.reward();
+    *static_cast<bool*>(block->Row(layout_.episode_mask, slot)) = ended;
+    *static_cast<double*>(block->Row(layout_.episode_return, slot)) =
+        ended ? episode_return_[id] : 0.0;
+    *static_cast<int32_t*>(block->Row(layout_.episode_length, slot)) =
+        ended ? static_cast<int32_t>(elapsed_[id]) : 0;
+  }
+  if (layout_.final_mask >= 0) {
+    *static_cast<bool*>(block->Row(layout_.final_mask, slot)) = ended;
+  }
+}
+
+void Pool::StartNextEpisode(int id, const Row& row, Env* env, const Output& out,
+                            std::string* error) {
+  // Keep the last state of the episode, then start the next one in the same
+  // step, as gymnasium's AutoresetMode.SAME_STEP does.
+  Block* block = row.block;
+  for (int c = 0; c < layout_.num_state; ++c) {
+    const ArraySpec& column = layout_.columns[c];
+    int first = column.per_player ? row.player_row : row.slot;
+    int rows = column.per_player ? row.players : 1;
+    std::memcpy(block->Row(layout_.final_state + c, first),
+                block->Row(c, first), column.RowBytes() * rows);
+  }
+  *static_cast<int32_t*>(block->Row(layout_.final_elapsed_step, row.slot)) =
+      static_cast<int32_t>(elapsed_[id]);
+  Guarded(id, error, [&] {
+    env->Reset();
+    env->Write(out);
+  });
+  elapsed_[id] = 0;
+  ended_[id] = 0;
+  if (layout_.episode_mask >= 0) {
+    episode_return_[id] = 0.0;
+  }
+  *static_cast<int32_t*>(block->Row(layout_.elapsed_step, row.slot)) = 0;
+}
+
+void Pool::CountRowIn(Block* block) {
   // Read the target first: once the count is in, the block may be received
   // and reused by another batch.
   const int target = block->target_;

@@ -99,7 +99,7 @@ class Block {
 
 class Pool {
  public:
-  Pool(const EnvType& type, const Options& options, PoolConfig config);
+  Pool(const EnvClass& env_class, const Options& options, PoolConfig config);
   ~Pool();
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
@@ -147,8 +147,33 @@ class Pool {
     int slot;      // sync mode: the row in it
   };
 
+  // What a turn did to the env's episode.
+  struct Outcome {
+    bool started_episode = false;  // reset (asked for, first, or autoreset)
+    bool terminated = false;
+    bool truncated = false;
+  };
+  // Where a turn's result goes.
+  struct Row {
+    Block* block;
+    int slot;        // the env's row
+    int player_row;  // its first player row
+    int players;
+  };
+
   std::shared_ptr<Block> TakeFreeBlock(int target);  // requires mu_
   void RunTask(const Task& task);
+  // The phases of RunTask.
+  Outcome Advance(const Task& task, Env* env, std::string* error);
+  Row ClaimRow(const Task& task, const Env& env);
+  void WritePoolColumns(int id, const Outcome& outcome, const Row& row,
+                        const Env& env);
+  void StartNextEpisode(int id, const Row& row, Env* env, const Output& out,
+                        std::string* error);
+  void CountRowIn(Block* block);
+  // Runs `body`, keeping the first exception's message in `error`.
+  template <typename F>
+  void Guarded(int env_id, std::string* error, F&& body);
   void WorkerLoop(int index);
   // Takes one or more queued tasks (several when envs are cheap).
   bool PopTasks(std::vector<Task>* chunk, bool wait);

@@ -60,7 +60,7 @@ OptionValue FromPython(const std::string& name, const py::handle& value) {
       std::string(py::str(py::type::handle_of(value).attr("__name__"))));
 }
 
-Options ToOptions(const EnvType& type, const py::dict& overrides) {
+Options ToOptions(const EnvClass& type, const py::dict& overrides) {
   Options options = type.defaults;
   for (const auto& [key, value] : overrides) {
     std::string name = key.cast<std::string>();
@@ -141,12 +141,12 @@ T ReadElement(const char* data, char kind, int size, int64_t i) {
 
 class PyPool {
  public:
-  PyPool(const std::string& type_name, const py::dict& overrides,
+  PyPool(const std::string& class_name, const py::dict& overrides,
          const std::string& task_id, int num_envs, int batch_size,
          int num_threads, int thread_affinity_offset,
          std::vector<uint64_t> seeds, int autoreset_mode,
          bool episode_statistics) {
-    const EnvType& type = FindEnvType(type_name);
+    const EnvClass& type = FindEnvClass(class_name);
     Options options = ToOptions(type, overrides);
     PoolConfig config;
     config.task_id = task_id;
@@ -655,31 +655,31 @@ PYBIND11_MODULE(_core, m) {
         return targets;
       },
       "XLA FFI handlers (PyCapsules) for jax.ffi.register_ffi_target.");
-  m.def("env_types", &envpool::RegisteredEnvTypes,
-        "Names of the env types registered by the loaded families.");
+  m.def("env_classes", &envpool::RegisteredEnvClasses,
+        "Names of the env classes registered by the loaded families.");
   m.def(
       "env_defaults",
       [](const std::string& name) {
         py::dict d;
         for (const auto& [key, value] :
-             envpool::FindEnvType(name).defaults.items()) {
+             envpool::FindEnvClass(name).defaults.items()) {
           d[py::str(key)] = envpool::ToPython(value);
         }
         return d;
       },
-      "The options of an env type with their defaults.");
+      "The options of an env class with their defaults.");
   m.def(
       "describe",
       [](const std::string& name, const py::dict& overrides) {
-        const envpool::EnvType& type = envpool::FindEnvType(name);
+        const envpool::EnvClass& env_class = envpool::FindEnvClass(name);
         return envpool::Describe(
-            type.describe(envpool::ToOptions(type, overrides)));
+            env_class.prepare(envpool::ToOptions(env_class, overrides)).spec);
       },
-      "The arrays of an env type under the given options.");
+      "The arrays of an env class under the given options.");
   py::class_<PyPool>(m, "Pool")
       .def(py::init<const std::string&, const py::dict&, const std::string&,
                     int, int, int, int, std::vector<uint64_t>, int, bool>(),
-           py::arg("env_type"), py::arg("options"), py::arg("task_id"),
+           py::arg("env_class"), py::arg("options"), py::arg("task_id"),
            py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"),
            py::arg("thread_affinity_offset"), py::arg("seeds"),
            py::arg("autoreset_mode"), py::arg("episode_statistics") = false)

@@ -12,7 +12,7 @@ namespace {
 
 struct Registry {
   std::mutex mu;
-  std::map<std::string, EnvType> types;
+  std::map<std::string, EnvClass> classes;
 };
 
 Registry& GlobalRegistry() {
@@ -63,33 +63,33 @@ Options CommonOptions() {
   return Options{{"max_episode_steps", int64_t{2147483647}}};
 }
 
-void RegisterEnvType(EnvType type) {
+void RegisterEnvClass(EnvClass env_class) {
   Registry& registry = GlobalRegistry();
   std::lock_guard<std::mutex> lock(registry.mu);
-  std::string name = type.name;
-  registry.types[name] = std::move(type);
+  std::string name = env_class.name;
+  registry.classes[name] = std::move(env_class);
 }
 
-const EnvType& FindEnvType(const std::string& name) {
+const EnvClass& FindEnvClass(const std::string& name) {
   Registry& registry = GlobalRegistry();
   std::lock_guard<std::mutex> lock(registry.mu);
-  auto it = registry.types.find(name);
-  if (it == registry.types.end()) {
+  auto it = registry.classes.find(name);
+  if (it == registry.classes.end()) {
     std::string known;
-    for (const auto& [key, value] : registry.types) {
+    for (const auto& [key, value] : registry.classes) {
       known += (known.empty() ? "" : ", ") + key;
     }
-    throw std::invalid_argument("unknown env type '" + name +
+    throw std::invalid_argument("unknown env class '" + name +
                                 "'; registered: " + known);
   }
   return it->second;
 }
 
-std::vector<std::string> RegisteredEnvTypes() {
+std::vector<std::string> RegisteredEnvClasses() {
   Registry& registry = GlobalRegistry();
   std::lock_guard<std::mutex> lock(registry.mu);
   std::vector<std::string> names;
-  for (const auto& [key, value] : registry.types) {
+  for (const auto& [key, value] : registry.classes) {
     names.push_back(key);
   }
   return names;

@@ -68,8 +68,8 @@ class AntEnv : public MujocoEnv {
         false, spec, fields);
   }
 
-  explicit AntEnv(const Options& options)
-      : MujocoEnv(options, LayoutOf<AntEnv>(options)),
+  AntEnv(const Options& options, const Fields& fields)
+      : MujocoEnv(options, fields),
         forward_reward_weight_(options.Get<double>("forward_reward_weight")),
         ctrl_cost_weight_(options.Get<double>("ctrl_cost_weight")),
         contact_cost_weight_(options.Get<double>("contact_cost_weight")),

@@ -37,8 +37,8 @@ class HalfCheetahEnv : public MujocoEnv {
                 false, spec, fields);
   }
 
-  explicit HalfCheetahEnv(const Options& options)
-      : MujocoEnv(options, LayoutOf<HalfCheetahEnv>(options)),
+  HalfCheetahEnv(const Options& options, const Fields& fields)
+      : MujocoEnv(options, fields),
         forward_reward_weight_(options.Get<double>("forward_reward_weight")),
         ctrl_cost_weight_(options.Get<double>("ctrl_cost_weight")),
         reset_noise_scale_(options.Get<double>("reset_noise_scale")),

@@ -17,8 +17,8 @@ class HopperEnv : public PlanarWalkerEnv {
     return options;
   }
 
-  explicit HopperEnv(const Options& options)
-      : PlanarWalkerEnv(options, LayoutOf<HopperEnv>(options)),
+  HopperEnv(const Options& options, const Fields& fields)
+      : PlanarWalkerEnv(options, fields),
         healthy_state_min_(options.Get<double>("healthy_state_min")),
         healthy_state_max_(options.Get<double>("healthy_state_max")) {}
 

@@ -99,8 +99,8 @@ class HumanoidEnv : public MujocoEnv {
         true, spec, fields);
   }
 
-  explicit HumanoidEnv(const Options& options)
-      : MujocoEnv(options, LayoutOf<HumanoidEnv>(options)),
+  HumanoidEnv(const Options& options, const Fields& fields)
+      : MujocoEnv(options, fields),
         observation_(options),
         forward_reward_weight_(options.Get<double>("forward_reward_weight")),
         ctrl_cost_weight_(options.Get<double>("ctrl_cost_weight")),

@@ -42,8 +42,8 @@ class HumanoidStandupEnv : public MujocoEnv {
                 true, spec, fields);
   }
 
-  explicit HumanoidStandupEnv(const Options& options)
-      : MujocoEnv(options, LayoutOf<HumanoidStandupEnv>(options)),
+  HumanoidStandupEnv(const Options& options, const Fields& fields)
+      : MujocoEnv(options, fields),
         observation_(options),
         forward_reward_weight_(options.Get<double>("forward_reward_weight")),
         ctrl_cost_weight_(options.Get<double>("ctrl_cost_weight")),

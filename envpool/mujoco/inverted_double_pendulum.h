@@ -49,8 +49,8 @@ class InvertedDoublePendulumEnv : public MujocoEnv {
                 false, spec, fields);
   }
 
-  explicit InvertedDoublePendulumEnv(const Options& options)
-      : MujocoEnv(options, LayoutOf<InvertedDoublePendulumEnv>(options)),
+  InvertedDoublePendulumEnv(const Options& options, const Fields& fields)
+      : MujocoEnv(options, fields),
         healthy_reward_(options.Get<double>("healthy_reward")),
         healthy_z_max_(options.Get<double>("healthy_z_max")),
         observation_min_(options.Get<double>("observation_min")),

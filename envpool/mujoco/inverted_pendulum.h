@@ -34,8 +34,8 @@ class InvertedPendulumEnv : public MujocoEnv {
                 false, spec, fields);
   }
 
-  explicit InvertedPendulumEnv(const Options& options)
-      : MujocoEnv(options, LayoutOf<InvertedPendulumEnv>(options)),
+  InvertedPendulumEnv(const Options& options, const Fields& fields)
+      : MujocoEnv(options, fields),
         healthy_reward_(options.Get<double>("healthy_reward")),
         healthy_z_min_(options.Get<double>("healthy_z_min")),
         healthy_z_max_(options.Get<double>("healthy_z_max")),

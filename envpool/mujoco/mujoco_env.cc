@@ -204,6 +204,7 @@ void DeclareSpec(const Options& options, const mjModel& model, int obs_dim,
     obs_shape.insert(obs_shape.begin(), frame_stack);
   }
   fields->obs = spec->state.Add<double>("obs", obs_shape, {-kInf}, {kInf});
+  fields->obs_dim = obs_dim;
   fields->info.clear();
   for (const std::string& name : info_names) {
     fields->info.push_back(spec->state.Add<double>("info:" + name, {}));
@@ -226,14 +227,14 @@ void DeclareSpec(const Options& options, const mjModel& model, int obs_dim,
   // float64).
 }
 
-MujocoEnv::MujocoEnv(const Options& options, const TaskLayout& layout)
+MujocoEnv::MujocoEnv(const Options& options, const MujocoFields& fields)
     : shared_model_(LoadModel(options.Get<std::string>("xml_file"))),
       model_(shared_model_.get()),
       data_(mj_makeData(model_)),
-      fields_(layout.fields),
+      fields_(fields),
       frame_skip_(options.Get<int>("frame_skip")),
       post_constraint_(options.Get<bool>("post_constraint")),
-      obs_dim_(layout.obs_dim),
+      obs_dim_(fields.obs_dim),
       frame_stack_(options.Get<int>("frame_stack")) {
   if (data_ == nullptr) {
     throw std::runtime_error("cannot allocate MuJoCo data for " +

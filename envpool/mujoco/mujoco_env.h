@@ -71,23 +71,8 @@ struct MujocoFields {
   // Humanoid and HumanoidStandup report the tendons as gymnasium v5 does.
   Field<double> tendon_length;
   Field<double> tendon_velocity;
+  int obs_dim = 0;  // numbers in one (unstacked) observation
 };
-
-// A task's declared handles and observation size.
-struct TaskLayout {
-  MujocoFields fields;
-  int obs_dim = 0;
-};
-
-template <typename E>
-TaskLayout LayoutOf(const Options& options) {
-  EnvSpec spec;
-  TaskLayout layout;
-  E::Declare(options, &spec, &layout.fields);
-  layout.obs_dim = static_cast<int>(
-      spec.state.specs()[layout.fields.obs.index].shape.back());
-  return layout;
-}
 
 // The options of every task, with the task's own defaults.
 Options CommonOptions(const std::string& xml_file, int64_t frame_skip,
@@ -115,7 +100,7 @@ class MujocoEnv : public Env {
   void SetState(const std::vector<double>& state) override;
 
  protected:
-  MujocoEnv(const Options& options, const TaskLayout& layout);
+  MujocoEnv(const Options& options, const MujocoFields& fields);
 
   // The current observation, obs_dim numbers.
   virtual void Observe(double* obs) const = 0;

@@ -75,8 +75,8 @@ class PlanarWalkerEnv : public MujocoEnv {
     return options;
   }
 
-  PlanarWalkerEnv(const Options& options, const TaskLayout& layout)
-      : MujocoEnv(options, layout),
+  PlanarWalkerEnv(const Options& options, const MujocoFields& fields)
+      : MujocoEnv(options, fields),
         forward_reward_weight_(options.Get<double>("forward_reward_weight")),
         ctrl_cost_weight_(options.Get<double>("ctrl_cost_weight")),
         healthy_reward_(options.Get<double>("healthy_reward")),

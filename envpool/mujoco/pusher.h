@@ -45,8 +45,8 @@ class PusherEnv : public MujocoEnv {
                 fields);
   }
 
-  explicit PusherEnv(const Options& options)
-      : MujocoEnv(options, LayoutOf<PusherEnv>(options)),
+  PusherEnv(const Options& options, const Fields& fields)
+      : MujocoEnv(options, fields),
         ctrl_cost_weight_(options.Get<double>("ctrl_cost_weight")),
         dist_cost_weight_(options.Get<double>("dist_cost_weight")),
         near_cost_weight_(options.Get<double>("near_cost_weight")),

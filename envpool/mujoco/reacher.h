@@ -41,8 +41,8 @@ class ReacherEnv : public MujocoEnv {
                 spec, fields);
   }
 
-  explicit ReacherEnv(const Options& options)
-      : MujocoEnv(options, LayoutOf<ReacherEnv>(options)),
+  ReacherEnv(const Options& options, const Fields& fields)
+      : MujocoEnv(options, fields),
         ctrl_cost_weight_(options.Get<double>("ctrl_cost_weight")),
         dist_cost_weight_(options.Get<double>("dist_cost_weight")),
         obs_include_z_distance_(options.Get<bool>("obs_include_z_distance")),

@@ -123,7 +123,7 @@ for _task, _threshold, _max_steps, _versions in _TASKS:
         register(
             f"{_task}-v{_version}",
             family="mujoco",
-            env_type=_task,
+            env_class=_task,
             max_episode_steps=_max_steps,
             post_constraint=_version == 5,
             **_overrides,

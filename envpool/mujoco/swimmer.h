@@ -39,8 +39,8 @@ class SwimmerEnv : public MujocoEnv {
                 false, spec, fields);
   }
 
-  explicit SwimmerEnv(const Options& options)
-      : MujocoEnv(options, LayoutOf<SwimmerEnv>(options)),
+  SwimmerEnv(const Options& options, const Fields& fields)
+      : MujocoEnv(options, fields),
         forward_reward_weight_(options.Get<double>("forward_reward_weight")),
         ctrl_cost_weight_(options.Get<double>("ctrl_cost_weight")),
         reset_noise_scale_(options.Get<double>("reset_noise_scale")),

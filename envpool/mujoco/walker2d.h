@@ -16,8 +16,8 @@ class Walker2dEnv : public PlanarWalkerEnv {
     return options;
   }
 
-  explicit Walker2dEnv(const Options& options)
-      : PlanarWalkerEnv(options, LayoutOf<Walker2dEnv>(options)),
+  Walker2dEnv(const Options& options, const Fields& fields)
+      : PlanarWalkerEnv(options, fields),
         healthy_z_max_(options.Get<double>("healthy_z_max")) {}
 
  protected:

@@ -37,7 +37,7 @@ class PoolBase:
         cfg = spec.config
         core = load_family(spec.entry.family)
         self._pool = core.Pool(
-            env_type=spec.entry.env_type,
+            env_class=spec.entry.env_class,
             options=spec.env_options,
             task_id=spec.id,
             num_envs=cfg.num_envs,

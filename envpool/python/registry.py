@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -13,20 +14,17 @@ if TYPE_CHECKING:
     from envpool.python.pool import PoolBase as EnvPool
     from envpool.python.spec import EnvSpec
 
-# Every family whose ids are registered; a family's native module is loaded
-# only when one of its ids is made.
-FAMILIES = ("classic_control", "toy_text", "mujoco", "atari")
 
 ENV_TYPES = ("gymnasium", "gym", "dm")
 
 
 @dataclass(frozen=True)
 class TaskEntry:
-    """One registered id: which env type of which family, with what options."""
+    """One registered id: which env class of which family, with what options."""
 
     task_id: str
     family: str
-    env_type: str
+    env_class: str
     overrides: dict[str, Any] = field(default_factory=dict)
 
 
@@ -34,20 +32,35 @@ _REGISTRY: dict[str, TaskEntry] = {}
 _families_loaded = False
 
 
-def register(task_id: str, family: str, env_type: str, **overrides: Any) -> None:
-    """Register `task_id` as the env type `env_type` of `family`.
+def register(task_id: str, family: str, env_class: str, **overrides: Any) -> None:
+    """Register `task_id` as the C++ env class `env_class` of `family`.
 
     `overrides` replace the env type's option defaults for this id, for
     example `max_episode_steps=200`.
     """
-    _REGISTRY[task_id] = TaskEntry(task_id, family, env_type, dict(overrides))
+    _REGISTRY[task_id] = TaskEntry(task_id, family, env_class, dict(overrides))
+
+
+def families() -> list[str]:
+    """The installed env families: the subpackages of envpool with a registration.py.
+
+    A family's native module is loaded only when one of its ids is made.
+    """
+    import envpool
+
+    found = set()
+    for root in envpool.__path__:
+        for name in os.listdir(root):
+            if os.path.isfile(os.path.join(root, name, "registration.py")):
+                found.add(name)
+    return sorted(found)
 
 
 def _load_registrations() -> None:
     global _families_loaded
     if not _families_loaded:
         _families_loaded = True
-        for family in FAMILIES:
+        for family in families():
             importlib.import_module(f"envpool.{family}.registration")
 
 

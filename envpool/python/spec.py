@@ -159,7 +159,7 @@ class EnvSpec:
         self.entry = entry
         self.id = entry.task_id
         core = load_family(entry.family)
-        env_defaults = dict(core.env_defaults(entry.env_type))
+        env_defaults = dict(core.env_defaults(entry.env_class))
         defaults = {**POOL_DEFAULTS, **env_defaults}
         metadata = {k: v for k, v in entry.overrides.items() if k not in defaults}
         values = {**defaults, **{k: v for k, v in entry.overrides.items() if k in defaults}}
@@ -202,7 +202,7 @@ class EnvSpec:
             )
         self.env_options = {k: values[k] for k in env_defaults}
         try:
-            self.description = core.describe(entry.env_type, self.env_options)
+            self.description = core.describe(entry.env_class, self.env_options)
         except (RuntimeError, ValueError) as e:
             raise ValueError(f"{self.id}: {e}") from None
         values["max_num_players"] = self.description["max_num_players"]

@@ -37,10 +37,9 @@ class BlackjackEnv : public Env {
     fields->action = spec->action.AddDiscrete<int64_t>("action", 2);
   }
 
-  explicit BlackjackEnv(const Options& options)
+  BlackjackEnv(const Options& options, const Fields& fields)
       : natural_(options.Get<bool>("natural")), sab_(options.Get<bool>("sab")) {
-    EnvSpec spec;
-    Declare(options, &spec, &fields_);
+    fields_ = fields;
   }
 
   void Reset() override {

@@ -37,12 +37,11 @@ class CatchEnv : public Env {
     fields->action = spec->action.AddDiscrete<int64_t>("action", 3);
   }
 
-  explicit CatchEnv(const Options& options) {
+  CatchEnv(const Options& options, const Fields& fields) {
     auto [height, width] = CheckedSize(options);
     height_ = static_cast<int>(height);
     width_ = static_cast<int>(width);
-    EnvSpec spec;
-    Declare(options, &spec, &fields_);
+    fields_ = fields;
   }
 
   void Reset() override {

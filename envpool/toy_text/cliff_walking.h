@@ -45,10 +45,9 @@ class CliffWalkingEnv : public Env {
     fields->action = spec->action.AddDiscrete<int64_t>("action", 4);
   }
 
-  explicit CliffWalkingEnv(const Options& options)
+  CliffWalkingEnv(const Options& options, const Fields& fields)
       : is_slippery_(options.Get<bool>("is_slippery")) {
-    EnvSpec spec;
-    Declare(options, &spec, &fields_);
+    fields_ = fields;
   }
 
   void Reset() override {

@@ -42,10 +42,9 @@ class FrozenLakeEnv : public Env {
     fields->action = spec->action.AddDiscrete<int64_t>("action", 4);
   }
 
-  explicit FrozenLakeEnv(const Options& options)
+  FrozenLakeEnv(const Options& options, const Fields& fields)
       : size_(CheckedSize(options)), map_(Map(size_)) {
-    EnvSpec spec;
-    Declare(options, &spec, &fields_);
+    fields_ = fields;
   }
 
   void Reset() override {

@@ -38,9 +38,8 @@ class NChainEnv : public Env {
     fields->action = spec->action.AddDiscrete<int64_t>("action", 2);
   }
 
-  explicit NChainEnv(const Options& options) {
-    EnvSpec spec;
-    Declare(options, &spec, &fields_);
+  NChainEnv(const Options& /*options*/, const Fields& fields) {
+    fields_ = fields;
   }
 
   void Reset() override {

@@ -2,11 +2,11 @@
 
 from envpool.python.registry import register
 
-register("Catch-v0", family="toy_text", env_type="Catch", height=10, width=5)
+register("Catch-v0", family="toy_text", env_class="Catch", height=10, width=5)
 register(
     "FrozenLake-v1",
     family="toy_text",
-    env_type="FrozenLake",
+    env_class="FrozenLake",
     max_episode_steps=100,
     reward_threshold=0.7,
     size=4,
@@ -14,7 +14,7 @@ register(
 register(
     "FrozenLake8x8-v1",
     family="toy_text",
-    env_type="FrozenLake",
+    env_class="FrozenLake",
     max_episode_steps=200,
     reward_threshold=0.85,
     size=8,
@@ -22,11 +22,11 @@ register(
 register(
     "Taxi-v3",
     family="toy_text",
-    env_type="Taxi",
+    env_class="Taxi",
     max_episode_steps=200,
     reward_threshold=8.0,
 )
-register("NChain-v0", family="toy_text", env_type="NChain", max_episode_steps=1000)
+register("NChain-v0", family="toy_text", env_class="NChain", max_episode_steps=1000)
 # In the order of EnvPool's registry.
 for task_id, is_slippery in (
     ("CliffWalking-v1", False),
@@ -34,6 +34,6 @@ for task_id, is_slippery in (
     ("CliffWalkingSlippery-v1", True),
     ("CliffWalking-v0", False),
 ):
-    register(task_id, family="toy_text", env_type="CliffWalking", is_slippery=is_slippery)
+    register(task_id, family="toy_text", env_class="CliffWalking", is_slippery=is_slippery)
 for task_id in ("Blackjack-v1", "tabular/Blackjack-v0"):
-    register(task_id, family="toy_text", env_type="Blackjack", natural=False, sab=True)
+    register(task_id, family="toy_text", env_class="Blackjack", natural=False, sab=True)

@@ -51,9 +51,8 @@ class TaxiEnv : public Env {
     fields->action = spec->action.AddDiscrete<int64_t>("action", 6);
   }
 
-  explicit TaxiEnv(const Options& options) {
-    EnvSpec spec;
-    Declare(options, &spec, &fields_);
+  TaxiEnv(const Options& /*options*/, const Fields& fields) {
+    fields_ = fields;
   }
 
   static int64_t Encode(int row, int col, int passenger, int destination) {

@@ -28,8 +28,9 @@ namespace {
 template <typename E>
 class Probe : public E {
  public:
-  Probe() : E(E::DefaultOptions()) {}
-  explicit Probe(const Options& options) : E(options) {}
+  Probe() : Probe(E::DefaultOptions()) {}
+  explicit Probe(const Options& options)
+      : E(options, DeclareFields<E>(options)) {}
 
   double reward() const { return this->reward_; }
 
@@ -374,7 +375,7 @@ class ClassicControlPoolTest : public ::testing::Test {
   // Observations of `steps` random steps of `num_envs` envs.
   static std::vector<float> Rollout(const std::string& type_name, uint64_t seed,
                                     int num_envs, int steps) {
-    const EnvType& type = FindEnvType(type_name);
+    const EnvClass& type = FindEnvClass(type_name);
     PoolConfig config;
     config.task_id = type_name;
     config.num_envs = num_envs;

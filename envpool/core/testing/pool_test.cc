@@ -28,7 +28,7 @@ class PoolTest : public ::testing::Test {
       int num_envs, int batch_size, int num_threads,
       AutoresetMode mode = AutoresetMode::kNextStep, int64_t sleep_us = 0,
       int64_t max_steps = 0, const std::string& type = "Counter") {
-    const EnvType& env_type = FindEnvType(type);
+    const EnvClass& env_type = FindEnvClass(type);
     Options options = env_type.defaults;
     if (type == "Counter") {
       options.Set("sleep_us", sleep_us);

@@ -1,9 +1,15 @@
 // Small envs that exercise the pool; not registered as ids.
+//
+// CounterEnv is also the annotated reference env a contributor copies to
+// start a family (docs/adding_a_family.md): every part an env has, in the
+// order the pool uses them.
 #ifndef ENVPOOL_CORE_TESTING_TEST_ENVS_H_
 #define ENVPOOL_CORE_TESTING_TEST_ENVS_H_
 
 #include <chrono>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -15,32 +21,48 @@ namespace envpool::testing {
 // observation is (seed-derived value, step count); the reward is the action.
 class CounterEnv : public Env {
  public:
+  // Typed handles of the arrays the env writes and reads, filled by Declare.
   struct Fields {
     Field<int64_t> obs;
     Field<int32_t> info_steps;
     Field<int64_t> action;
   };
+  // The options and their defaults; the default fixes each option's type
+  // (Python sees them in make_spec(id).config; another type is a TypeError).
   static Options DefaultOptions() {
     return Options{{"episode_length", int64_t{5}}, {"sleep_us", int64_t{0}}};
   }
-  static void Declare(const Options& /*options*/, EnvSpec* spec,
-                      Fields* fields) {
+  // Called once per pool (and by make_spec): validates the options and
+  // declares the arrays. "obs" (or "obs:<key>" for a dict observation) is the
+  // observation, "info:<key>" lands in info[key]; an action with several
+  // arrays declares several names. A bad value is std::invalid_argument,
+  // which Python raises as a ValueError naming the option.
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    if (options.Get<int64_t>("episode_length") < 1) {
+      throw std::invalid_argument(
+          "option 'episode_length' must be at least 1, got " +
+          std::to_string(options.Get<int64_t>("episode_length")));
+    }
     fields->obs = spec->state.Add<int64_t>("obs", {2});
     fields->info_steps = spec->state.Add<int32_t>("info:steps", {});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 10);
   }
-  explicit CounterEnv(const Options& options)
+  // Every env of a pool gets the handles declared once.
+  CounterEnv(const Options& options, const Fields& fields)
       : episode_length_(options.Get<int>("episode_length")),
         sleep_us_(options.Get<int>("sleep_us")) {
-    EnvSpec spec;
-    Declare(options, &spec, &fields_);
+    fields_ = fields;
   }
+  // Starts an episode; draws come from rng_, which the pool seeds. The pool
+  // writes reward 0 for a reset and counts steps and truncation itself.
   void Reset() override {
     first_ = static_cast<int64_t>(rng_() % 1000);
     steps_ = 0;
     reward_ = 0;
     terminated_ = false;
   }
+  // Advances one step: reads the action through its handle, sets reward_ and
+  // terminated_.
   void Step(const ActionView& action) override {
     if (sleep_us_ > 0) {
       std::this_thread::sleep_for(std::chrono::microseconds(sleep_us_));
@@ -49,6 +71,8 @@ class CounterEnv : public Env {
     reward_ = static_cast<double>(action.Scalar(fields_.action));
     terminated_ = steps_ >= episode_length_;
   }
+  // Writes the observation and info straight into the output batch (Python
+  // receives that memory without a copy), after every reset and step.
   void Write(const Output& out) override {
     int64_t* obs = out.Get(fields_.obs);
     obs[0] = first_;
@@ -64,9 +88,10 @@ class CounterEnv : public Env {
   int32_t steps_ = 0;
 };
 
-// A multi-player env: env k has 1 + (k % 3) players; each player's
-// observation is its player index and its reward is the action times the
-// player index.
+// A multi-player env: each episode has 1..players players (NumPlayers); an
+// array declared per_player has one row per player, each player's
+// observation is its player index and its reward (WriteReward) the action
+// times the player index. info["players"]["env_id"] names each row's env.
 class TeamEnv : public Env {
  public:
   struct Fields {
@@ -83,10 +108,9 @@ class TeamEnv : public Env {
     fields->obs = spec->state.Add<int32_t>(obs);
     fields->action = spec->action.AddDiscrete<int64_t>("action", 4);
   }
-  explicit TeamEnv(const Options& options)
+  TeamEnv(const Options& options, const Fields& fields)
       : max_players_(options.Get<int>("players")) {
-    EnvSpec spec;
-    Declare(options, &spec, &fields_);
+    fields_ = fields;
   }
   void Reset() override {
     players_ = 1 + static_cast<int>(rng_() % max_players_);

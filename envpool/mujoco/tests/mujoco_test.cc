@@ -55,8 +55,8 @@ class PoleEnv : public MujocoEnv {
     auto model = LoadModel(options.Get<std::string>("xml_file"));
     DeclareSpec(options, *model, 2, {"angle"}, false, spec, fields);
   }
-  explicit PoleEnv(const Options& options)
-      : MujocoEnv(options, LayoutOf<PoleEnv>(options)) {}
+  PoleEnv(const Options& options, const Fields& fields)
+      : MujocoEnv(options, fields) {}
 
   void Reset() override {
     ResetData();
@@ -123,7 +123,8 @@ TEST(MujocoBaseTest, MissingModelIsAnErrorNamingTheFile) {
 }
 
 TEST(MujocoBaseTest, StepRunsFrameSkipSubstepsWithTheRawAction) {
-  PoleEnv env(PoleEnv::DefaultOptions());
+  const Options options = PoleEnv::DefaultOptions();
+  PoleEnv env(options, DeclareFields<PoleEnv>(options));
   env.Seed(1);
   env.Reset();
   EXPECT_EQ(env.time(), 0.0);
@@ -134,7 +135,8 @@ TEST(MujocoBaseTest, StepRunsFrameSkipSubstepsWithTheRawAction) {
 }
 
 TEST(MujocoBaseTest, SetStateRestoresTheWholeTrajectory) {
-  PoleEnv env(PoleEnv::DefaultOptions());
+  const Options options = PoleEnv::DefaultOptions();
+  PoleEnv env(options, DeclareFields<PoleEnv>(options));
   env.Seed(2);
   env.Reset();
   Action push({0.7});
@@ -155,8 +157,9 @@ TEST(MujocoBaseTest, SetStateRestoresTheWholeTrajectory) {
 }
 
 TEST(MujocoBaseTest, SameSeedSameResetOtherSeedDiffers) {
-  PoleEnv a(PoleEnv::DefaultOptions());
-  PoleEnv b(PoleEnv::DefaultOptions());
+  const Options options = PoleEnv::DefaultOptions();
+  PoleEnv a(options, DeclareFields<PoleEnv>(options));
+  PoleEnv b(options, DeclareFields<PoleEnv>(options));
   a.Seed(7);
   b.Seed(7);
   a.Reset();
@@ -223,7 +226,7 @@ TEST_F(MujocoTaskTest, HopperTerminatesWhenItFallsAndPaysV5HealthOnlyAlive) {
   for (bool legacy : {true, false}) {
     Options options = HopperEnv::DefaultOptions();
     options.Set("legacy_healthy_reward", legacy);
-    HopperEnv env(options);
+    HopperEnv env(options, DeclareFields<HopperEnv>(options));
     env.Seed(0);
     env.Reset();
     std::vector<double> state = env.GetState();
@@ -243,7 +246,8 @@ TEST_F(MujocoTaskTest, InvertedPendulumV5PaysNothingOnTheLastStep) {
   for (bool v5 : {false, true}) {
     Options options = InvertedPendulumEnv::DefaultOptions();
     options.Set("reward_if_not_terminated", v5);
-    InvertedPendulumEnv env(options);
+    InvertedPendulumEnv env(options,
+                            DeclareFields<InvertedPendulumEnv>(options));
     env.Seed(0);
     env.Reset();
     Action still({0.0});
@@ -262,7 +266,7 @@ TEST_F(MujocoTaskTest, InvertedPendulumV5PaysNothingOnTheLastStep) {
 TEST_F(MujocoTaskTest, HalfCheetahRewardIsForwardSpeedMinusControlCost) {
   Options options = HalfCheetahEnv::DefaultOptions();
   options.Set("reset_noise_scale", 0.0);
-  HalfCheetahEnv env(options);
+  HalfCheetahEnv env(options, DeclareFields<HalfCheetahEnv>(options));
   env.Seed(0);
   env.Reset();
   Action action({0.5, -0.5, 0.5, -0.5, 0.5, -0.5});

@@ -10,7 +10,7 @@ import numpy as np
 
 import envpool
 
-envpool.register("TestTeam-v0", family="testing", env_type="TestTeam")
+envpool.register("TestTeam-v0", family="testing", env_class="TestTeam")
 
 
 def test_player_rows_carry_their_env_id_and_reward():

@@ -34,7 +34,7 @@ class Harness {
     E::Declare(options, &spec_, &fields);
     layout_ = BlockLayout::Make(spec_, PoolConfig{});
     block_ = std::make_unique<Block>(layout_, 1, 0);
-    env_ = std::make_unique<E>(options);
+    env_ = std::make_unique<E>(options, fields);
     env_->Seed(seed);
     action_views_ = {&action_};
   }

@@ -1,0 +1,44 @@
+"""The project's tests need nothing beside the clone (see the root conftest.py)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+import envpool
+from envpool.python.registry import families
+
+
+def conftest():
+    module = sys.modules.get("conftest")
+    if module is None or not hasattr(module, "is_beside_the_repository"):
+        pytest.skip("run from the repository root, where conftest.py audits file reads")
+    return module
+
+
+def test_a_read_beside_the_repository_is_caught_and_fails_the_run():
+    guard = conftest()
+    parent = os.path.dirname(guard._ROOT)
+    beside = os.path.join(parent, "shared", "reference", "env_ids.tsv")
+    assert guard.is_beside_the_repository(beside)
+    assert not guard.is_beside_the_repository(os.path.join(guard._ROOT, "envpool", "x.json"))
+    before = len(guard.READS_BESIDE_THE_REPOSITORY)
+    try:
+        open(beside).close()
+    except OSError:
+        pass  # the audit event comes before the open itself
+    assert guard.READS_BESIDE_THE_REPOSITORY[before:] == [beside]
+    del guard.READS_BESIDE_THE_REPOSITORY[before:]
+
+
+def test_reference_facts_live_in_the_repository():
+    root = conftest()._ROOT
+    for name in ("env_ids.tsv", "env_specs.json", "api_surface.json"):
+        assert os.path.isfile(os.path.join(root, "envpool", "testing", "reference", name))
+
+
+def test_families_are_discovered_from_the_installed_package():
+    assert families() == ["atari", "classic_control", "mujoco", "toy_text"]
+    assert {envpool.make_spec(t).entry.family for t in envpool.list_all_envs()} == set(families())
