@@ -29,6 +29,7 @@
 
 #include "envpool/core/array.h"
 #include "envpool/core/options.h"
+#include "envpool/core/random.h"
 
 namespace envpool {
 
@@ -107,11 +108,21 @@ class Env {
     throw std::logic_error("this env does not support SetState");
   }
 
-  void Seed(uint64_t seed) { rng_.seed(seed); }
+  // The pool seeds each env with its seed (seed + i), before its first
+  // reset and on reset(seed=...).
+  void Seed(uint64_t seed) {
+    np_random_ = random::Generator(seed);
+    rng_.seed(seed);
+  }
   bool terminated() const { return terminated_; }
   double reward() const { return reward_; }
 
  protected:
+  // numpy.random.Generator(PCG64(SeedSequence(seed))): gymnasium's
+  // np_random after reset(seed=seed). An env that draws what its reference
+  // draws, in the same order, reproduces the reference's episodes.
+  random::Generator np_random_{uint64_t{0}};
+  // For envs whose reference draws are not numpy's.
   std::mt19937_64 rng_;
   double reward_ = 0.0;
   bool terminated_ = false;
