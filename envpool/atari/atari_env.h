@@ -227,10 +227,11 @@ class AtariEnv : public Env {
   }
 
   void Reset() override {
-    // The pool reseeds rng_ before a reset with a seed; a reseeded (or first)
-    // reset reloads the ROM with a fresh ALE seed, so equal seeds give equal
-    // rollouts whatever ran before.
-    bool reseeded = !loaded_ || rng_ != rng_after_reset_;
+    // A reseeded (or first) reset reloads the ROM with the new ALE seed, as
+    // ale-py's reset(seed=...) does, so equal seeds give equal rollouts
+    // whatever ran before; later resets keep ALE's and np_random_'s state.
+    bool reseeded = reseeded_ || !loaded_;
+    reseeded_ = false;
     bool soft = !reseeded && continue_game_;
     continue_game_ = false;
     if (reseeded) {
@@ -239,8 +240,9 @@ class AtariEnv : public Env {
       ale_->reset_game();
     }
     if (!soft && noop_max_ > 0) {
-      std::uniform_int_distribution<int> noops(1, noop_max_);
-      for (int i = noops(rng_); i > 0; --i) {
+      // gymnasium's AtariPreprocessing: np_random.integers(1, noop_max + 1).
+      const int64_t noops = np_random_.Integers<int64_t>(1, noop_max_ + 1);
+      for (int64_t i = noops; i > 0; --i) {
         ale_->act(ale::PLAYER_A_NOOP);
         if (ale_->game_over(false)) {
           ale_->reset_game();
@@ -265,7 +267,6 @@ class AtariEnv : public Env {
     terminated_ = false;
     game_over_ = false;
     discount_ = 1.f;
-    rng_after_reset_ = rng_;
   }
 
   void Step(const ActionView& action) override {
@@ -328,11 +329,20 @@ class AtariEnv : public Env {
         "or one of " + valid);
   }
 
+  // ale-py's seed_game: SeedSequence(seed).generate_state(2) gives the seed
+  // of its np_random (the no-op counts) and ALE's seed (as an int32).
+  void OnSeed(uint64_t seed) override {
+    const std::vector<uint32_t> words =
+        random::SeedSequence(seed).GenerateState32(2);
+    np_random_ = random::Generator(uint64_t{words[0]});
+    ale_seed_ = static_cast<int32_t>(words[1]);
+    reseeded_ = true;
+  }
+
   void LoadGame() {
     // ALE reads its seed when the ROM loads; it drives sticky actions (and
     // the random room layouts of some game modes).
-    std::uniform_int_distribution<int32_t> seed(0, INT32_MAX);
-    ale_->setInt("random_seed", seed(rng_));
+    ale_->setInt("random_seed", ale_seed_);
     ale_->loadROM(rom_->path());
     if (mode_ >= 0) {
       ale_->setMode(static_cast<ale::game_mode_t>(mode_));
@@ -394,7 +404,8 @@ class AtariEnv : public Env {
   ale::ActionVect action_set_;
   std::unique_ptr<ale::ALEInterface> ale_;
   bool loaded_ = false;
-  std::mt19937_64 rng_after_reset_;
+  bool reseeded_ = true;
+  int32_t ale_seed_ = 0;
   int screen_height_ = 0, screen_width_ = 0;
   FramePool pool_{1, 0};
   Resizer resizer_;

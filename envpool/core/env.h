@@ -113,11 +113,16 @@ class Env {
   void Seed(uint64_t seed) {
     np_random_ = random::Generator(seed);
     rng_.seed(seed);
+    OnSeed(seed);
   }
   bool terminated() const { return terminated_; }
   double reward() const { return reward_; }
 
  protected:
+  // Called after each Seed, for envs whose reference derives its generators
+  // from the seed in its own way (ale-py splits it in two).
+  virtual void OnSeed(uint64_t /*seed*/) {}
+
   // numpy.random.Generator(PCG64(SeedSequence(seed))): gymnasium's
   // np_random after reset(seed=seed). An env that draws what its reference
   // draws, in the same order, reproduces the reference's episodes.

@@ -434,3 +434,86 @@ def test_game_modes_and_difficulties_are_passed_to_ale():
         np.testing.assert_array_equal(obs[0], ref.step(int(action))[0])
     env.close()
     ref.close()
+
+
+def seeded_gymnasium_reference(game: str, sticky: float, noop_max: int):
+    """ale-py's ALE/<game>-v5 with gymnasium's preprocessing, no-ops and sticky actions on."""
+    env = gymnasium.make(
+        f"ALE/{game}-v5",
+        frameskip=1,
+        repeat_action_probability=sticky,
+        full_action_space=False,
+    )
+    env = AtariPreprocessing(
+        env, noop_max=noop_max, frame_skip=4, screen_size=84, terminal_on_life_loss=False
+    )
+    return FrameStackObservation(env, 4, padding_type="reset")
+
+
+@pytest.mark.parametrize(
+    ("game", "sticky", "noop_max"),
+    [("Pong", 0.25, 30), ("Breakout", 0.25, 30), ("SpaceInvaders", 0.0, 30), ("Seaquest", 0.25, 5)],
+)
+def test_same_seed_same_trajectory_as_ale_py(game, sticky, noop_max):
+    episodes = run_seeded_side_by_side(game, sticky, noop_max, steps=250)
+    if game == "Breakout":
+        assert episodes > 0  # game overs, and the episodes after them, are compared too
+
+
+def run_seeded_side_by_side(game: str, sticky: float, noop_max: int, steps: int) -> int:
+    """Seeded like ale-py 0.11.2 (SeedSequence(seed) split into the no-op generator's seed
+    and ALE's seed): env i of make(seed=s) plays as the reference reset with seed s + i,
+    random no-ops and sticky actions included, across episode ends (the reference then
+    resets without a seed, as the pool does)."""
+    seed, n = 11, 2
+    env = envpool.make(
+        f"{game}-v5",
+        num_envs=n,
+        seed=seed,
+        noop_max=noop_max,
+        repeat_action_probability=sticky,
+        use_fire_reset=False,
+        episodic_life=False,
+        reward_clip=False,
+    )
+    refs = [seeded_gymnasium_reference(game, sticky, noop_max) for _ in range(n)]
+    obs, _ = env.reset()
+    for i, ref in enumerate(refs):
+        np.testing.assert_array_equal(obs[i], ref.reset(seed=seed + i)[0], err_msg=f"reset {i}")
+    actions = np.random.default_rng(0).integers(env.single_action_space.n, size=(steps, n))
+    ended = [False] * n
+    episodes = 0
+    for t, action in enumerate(actions):
+        obs, reward, terminated, truncated, info = env.step(action)
+        for i, ref in enumerate(refs):
+            where = f"{game} env {i} step {t}"
+            if ended[i]:
+                ref_obs, _ = ref.reset()
+                assert info["elapsed_step"][i] == 0 and reward[i] == 0, where
+                ended[i] = False
+            else:
+                ref_obs, ref_reward, ref_term, _, _ = ref.step(int(action[i]))
+                assert reward[i] == ref_reward and terminated[i] == ref_term, where
+                ended[i] = bool(terminated[i] or truncated[i])
+                episodes += ended[i]
+            np.testing.assert_array_equal(obs[i], ref_obs, err_msg=where)
+    env.close()
+    return episodes
+
+
+def test_reset_with_a_seed_reloads_like_ale_py():
+    env = envpool.make(
+        "Breakout-v5",
+        num_envs=1,
+        seed=0,
+        repeat_action_probability=0.25,
+        use_fire_reset=False,
+        episodic_life=False,
+    )
+    ref = seeded_gymnasium_reference("Breakout", 0.25, 30)
+    for seed in (3, 3, 8):
+        obs, _ = env.reset(seed=seed)
+        np.testing.assert_array_equal(obs[0], ref.reset(seed=seed)[0])
+        for a in (1, 2, 3, 0, 1):
+            obs = env.step(np.array([a]))[0]
+            np.testing.assert_array_equal(obs[0], ref.step(a)[0])
