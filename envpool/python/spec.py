@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import collections
 import importlib
+import math
 import numbers
+import os
 from typing import Any
 
 import numpy as np
@@ -33,6 +35,9 @@ _READ_ONLY = ("max_num_players",)
 
 _core_module = None
 _INT32_BOUNDS = (int(np.iinfo(np.int32).min), int(np.iinfo(np.int32).max))
+# Limits checked at make, before anything is allocated.
+MAX_NUM_ENVS = 2**24
+MAX_NUM_THREADS = 4096
 
 
 class ArraySpec:
@@ -182,9 +187,11 @@ class EnvSpec:
                 metadata[name] = value
             else:
                 values[name] = _check_type(name, value, values[name])
+                if isinstance(values[name], float) and not math.isfinite(values[name]):
+                    raise ValueError(f"option {name!r} of {self.id} must be finite, got {value!r}")
         num_envs = values["num_envs"]
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        if not 1 <= num_envs <= MAX_NUM_ENVS:
+            raise ValueError(f"num_envs must be in 1..{MAX_NUM_ENVS}, got {num_envs}")
         batch_size = values["batch_size"] or num_envs
         if not 0 < batch_size <= num_envs:
             raise ValueError(
@@ -192,13 +199,22 @@ class EnvSpec:
                 f"got {values['batch_size']}"
             )
         values["batch_size"] = batch_size
-        if values["num_threads"] < 0:
-            raise ValueError(f"num_threads must be >= 0, got {values['num_threads']}")
+        if not 0 <= values["num_threads"] <= MAX_NUM_THREADS:
+            raise ValueError(
+                f"num_threads must be in 0..{MAX_NUM_THREADS} (0: one per core), "
+                f"got {values['num_threads']}"
+            )
+        if values["thread_affinity_offset"] < -1:
+            raise ValueError(
+                "thread_affinity_offset must be -1 (no pinning) or a core index, "
+                f"got {values['thread_affinity_offset']}"
+            )
         if "seed" in kwargs:
             values["seed"] = _normalize_seed(kwargs["seed"], num_envs)
-        if values["max_episode_steps"] < 1:
+        if not 1 <= values["max_episode_steps"] <= _INT32_BOUNDS[1]:
             raise ValueError(
-                f"max_episode_steps must be at least 1, got {values['max_episode_steps']}"
+                f"max_episode_steps must be in 1..{_INT32_BOUNDS[1]}, "
+                f"got {values['max_episode_steps']}"
             )
         self.env_options = {k: values[k] for k in env_defaults}
         try:
@@ -206,12 +222,32 @@ class EnvSpec:
         except (RuntimeError, ValueError) as e:
             raise ValueError(f"{self.id}: {e}") from None
         values["max_num_players"] = self.description["max_num_players"]
+        self._check_memory(num_envs)
         values.update(metadata)
         config_type = collections.namedtuple("Config", sorted(values))  # type: ignore[misc]
         self.config = config_type(**values)
         self.metadata = metadata
         self._spaces: tuple[Any, Any] | None = None
         self._dm_types: tuple[Any, Any, list[str], list[str]] | None = None
+
+    def _check_memory(self, num_envs: int) -> None:
+        """A pool's batches must fit in memory: say so before allocating."""
+        row = sum(
+            int(np.prod(d["shape"], dtype=np.int64)) * np.dtype(d["dtype"]).itemsize
+            for d in self.description["state"] + self.description["action"]
+        )
+        players = max(1, self.description["max_num_players"])
+        # actions, one batch being written and one being read, pool columns
+        needed = num_envs * players * (3 * row + 64)
+        try:
+            physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        except (ValueError, OSError, AttributeError):
+            return
+        if needed > physical:
+            raise ValueError(
+                f"num_envs={num_envs} of {self.id} needs about {needed / 2**30:.1f} GiB for "
+                f"its batches, more than this machine's {physical / 2**30:.1f} GiB"
+            )
 
     # -- EnvPool's spec surface ----------------------------------------------
     @property
