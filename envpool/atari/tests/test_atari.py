@@ -366,26 +366,6 @@ def test_noop_starts_differ_between_envs():
     env.close()
 
 
-def test_truncates_at_max_episode_steps():
-    env = envpool.make("Pong-v5", num_envs=1, max_episode_steps=5, **PLAIN)
-    env.reset()
-    for i in range(5):
-        _, _, terminated, truncated, info = env.step(np.array([0]))
-        assert truncated[0] == (i == 4) and not terminated[0]
-    assert info["elapsed_step"][0] == 5
-    env.close()
-
-
-def test_out_of_range_action_raises_and_steps_nothing():
-    env = envpool.make("Pong-v5", num_envs=1)
-    env.reset()
-    with pytest.raises(ValueError, match=r"0\.\.5"):
-        env.step(np.array([6]))
-    _, _, _, _, info = env.step(np.array([0]))
-    assert info["elapsed_step"][0] == 1
-    env.close()
-
-
 @pytest.mark.parametrize(
     ("options", "message"),
     [

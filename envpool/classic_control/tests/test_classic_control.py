@@ -24,7 +24,6 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.envs.classic_control.pendulum import PendulumEnv, angle_normalize
-from gymnasium.vector.utils import batch_space
 from gymnasium.wrappers import TimeLimit
 
 import envpool
@@ -219,38 +218,6 @@ def test_spaces_match_gymnasium(task_id: str) -> None:
     )
     assert env.single_action_space == ref.action_space
     assert envpool.make_spec(task_id).config.max_episode_steps == MAX_EPISODE_STEPS[task_id]
-    env.close()
-
-
-def rollout(task_id: str, seed: int, steps: int = 60) -> np.ndarray:
-    env = envpool.make(task_id, env_type="gymnasium", num_envs=4, seed=seed)
-    space = batch_space(env.single_action_space, env.num_envs)
-    space.seed(0)
-    frames = [env.reset()[0]]
-    for _ in range(steps):
-        frames.append(env.step(space.sample())[0])
-    env.close()
-    return np.stack(frames)
-
-
-@pytest.mark.parametrize("task_id", ALL_IDS)
-def test_same_seed_same_rollout_and_other_seed_differs(task_id: str) -> None:
-    first = rollout(task_id, seed=11)
-    np.testing.assert_array_equal(first, rollout(task_id, seed=11))
-    assert not np.array_equal(first, rollout(task_id, seed=12))
-    # Envs of one pool get different seeds.
-    assert not np.array_equal(first[:, 0], first[:, 1])
-
-
-@pytest.mark.parametrize("task_id", ["Pendulum-v1", "Acrobot-v1", "CartPole-v1"])
-def test_reset_with_seed_repeats_the_initial_state(task_id: str) -> None:
-    env = envpool.make(task_id, env_type="gymnasium", num_envs=3, seed=0)
-    first, _ = env.reset(seed=5)
-    env.step(batch_space(env.single_action_space, 3).sample())
-    again, _ = env.reset(seed=5)
-    np.testing.assert_array_equal(first, again)
-    other, _ = env.reset(seed=6)
-    assert not np.array_equal(first, other)
     env.close()
 
 
