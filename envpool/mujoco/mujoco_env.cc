@@ -331,13 +331,10 @@ void MujocoEnv::SetState(const std::vector<double>& state) {
 }
 
 double MujocoEnv::Uniform(double low, double high) {
-  // numpy's uniform(low, high): low + (high - low) * U[0, 1).
-  return low + (high - low) * std::generate_canonical<double, 53>(rng_);
+  return np_random_.Uniform(low, high);
 }
 
-double MujocoEnv::StandardNormal() {
-  return std::normal_distribution<double>(0.0, 1.0)(rng_);
-}
+double MujocoEnv::StandardNormal() { return np_random_.StandardNormal(); }
 
 int MujocoEnv::BodyId(const char* name) const {
   int id = mj_name2id(model_, mjOBJ_BODY, name);
