@@ -48,8 +48,12 @@ std::shared_ptr<const mjModel> LoadModel(const std::string& xml_file);
 double NumpySum(const double* x, int n);
 // np.sum(np.square(x)).
 double SumOfSquares(const double* x, int n);
-// np.linalg.norm(x) of a short vector.
+// np.linalg.norm(x) of a short vector (under 32 numbers), as numpy computes
+// it with OpenBLAS: the squares summed by fused multiply-adds, in order.
 double Norm(const double* x, int n);
+// x ** 2 of a numpy float64 scalar: libm's pow(x, 2.0), which now and then
+// is an ulp away from x * x (glibc's pow is not correctly rounded).
+double NumpyScalarSquare(double x);
 // np.clip(x, low, high): NaN stays NaN.
 inline double Clip(double x, double low, double high) {
   return std::min(std::max(x, low), high);

@@ -198,6 +198,9 @@ TEST(MujocoBaseTest, SumsAsNumpyDoes) {
   std::vector<double> small{0.1, 0.2, 0.3};
   EXPECT_EQ(NumpySum(small.data(), 3), (0.1 + 0.2) + 0.3);
   EXPECT_EQ(SumOfSquares(small.data(), 3), (0.1 * 0.1 + 0.2 * 0.2) + 0.09);
+  // np.linalg.norm([0.612, -0.367]); sqrt(a * a + b * b) is one ulp more.
+  const double v[2] = {0.612, -0.367};
+  EXPECT_EQ(Norm(v, 2), 0.7136056333858358);
 }
 
 // gymnasium's model folder, found through python3; empty when missing.
