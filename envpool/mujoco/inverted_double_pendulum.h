@@ -100,8 +100,7 @@ class InvertedDoublePendulumEnv : public MujocoEnv {
   }
 
  private:
-  // numpy's x ** 2 on a float64 scalar.
-  static double Square(double x) { return x * x; }
+  static double Square(double x) { return NumpyScalarSquare(x); }
 
   double healthy_reward_;
   double healthy_z_max_;

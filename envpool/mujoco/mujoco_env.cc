@@ -162,11 +162,21 @@ double SumOfSquares(const double* x, int n) {
 }
 
 double Norm(const double* x, int n) {
+  // numpy's norm is sqrt(x.dot(x)), and the OpenBLAS numpy ships (its
+  // x86-64 FMA kernels) sums a short vector's squares in order, one fused
+  // multiply-add each; a plain sum of squares is an ulp off at times.
   double sum = 0.0;
   for (int i = 0; i < n; ++i) {
-    sum += x[i] * x[i];
+    sum = std::fma(x[i], x[i], sum);
   }
   return std::sqrt(sum);
+}
+
+double NumpyScalarSquare(double x) {
+  // A compiler turns pow(x, 2.0) into x * x; the exponent is read at run
+  // time so that libm's pow runs, as it does for numpy.
+  volatile double two = 2.0;
+  return std::pow(x, two);
 }
 
 Options CommonOptions(const std::string& xml_file, int64_t frame_skip,
@@ -331,13 +341,10 @@ void MujocoEnv::SetState(const std::vector<double>& state) {
 }
 
 double MujocoEnv::Uniform(double low, double high) {
-  // numpy's uniform(low, high): low + (high - low) * U[0, 1).
-  return low + (high - low) * std::generate_canonical<double, 53>(rng_);
+  return np_random_.Uniform(low, high);
 }
 
-double MujocoEnv::StandardNormal() {
-  return std::normal_distribution<double>(0.0, 1.0)(rng_);
-}
+double MujocoEnv::StandardNormal() { return np_random_.StandardNormal(); }
 
 int MujocoEnv::BodyId(const char* name) const {
   int id = mj_name2id(model_, mjOBJ_BODY, name);

@@ -1,7 +1,8 @@
 // What every MuJoCo task shares: the model, loaded once per file and shared
 // read-only by all envs; one mjData per env; stepping with frame_skip; reset
-// noise drawn from the env's rng_; the observation (optionally stacked) and
-// the info scalars written to the output batch.
+// noise drawn from the env's np_random_ (numpy's Generator, seeded as
+// gymnasium seeds its env's np_random); the observation (optionally stacked)
+// and the info scalars written to the output batch.
 //
 // The tasks follow gymnasium's MuJoCo envs (gymnasium/envs/mujoco/*_v4.py,
 // *_v5.py, and gym's *_v3.py) on the same engine.  Actions go to data->ctrl
@@ -15,7 +16,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -48,8 +48,12 @@ std::shared_ptr<const mjModel> LoadModel(const std::string& xml_file);
 double NumpySum(const double* x, int n);
 // np.sum(np.square(x)).
 double SumOfSquares(const double* x, int n);
-// np.linalg.norm(x) of a short vector.
+// np.linalg.norm(x) of a short vector (under 32 numbers), as numpy computes
+// it with OpenBLAS: the squares summed by fused multiply-adds, in order.
 double Norm(const double* x, int n);
+// x ** 2 of a numpy float64 scalar: libm's pow(x, 2.0), which now and then
+// is an ulp away from x * x (glibc's pow is not correctly rounded).
+double NumpyScalarSquare(double x);
 // np.clip(x, low, high): NaN stays NaN.
 inline double Clip(double x, double low, double high) {
   return std::min(std::max(x, low), high);
@@ -109,8 +113,9 @@ class MujocoEnv : public Env {
 
   // mj_resetData: the model's initial state.
   void ResetData();
-  // gymnasium's usual reset: the initial state with qpos + U(-scale, scale)
-  // and qvel + U(-scale, scale) or scale * N(0, 1) (qpos drawn first), then
+  // gymnasium's usual reset_model: the initial state with
+  // qpos + uniform(-scale, scale, size=nq), then qvel +
+  // uniform(-scale, scale, size=nv) or scale * standard_normal(nv), then
   // mj_forward and FinishReset.
   enum class VelocityNoise { kUniform, kNormal };
   void ResetWithNoise(double scale, VelocityNoise velocity_noise);
@@ -123,6 +128,9 @@ class MujocoEnv : public Env {
   void FinishReset();
   void FinishStep();
 
+  // np_random.uniform(low, high) and np_random.standard_normal(): one draw
+  // each from the env's np_random_, numpy's own arithmetic, so that a task
+  // making gymnasium's calls in gymnasium's order starts where it does.
   double Uniform(double low, double high);
   double StandardNormal();
   // The id of the body `name`; throws when the model has none.

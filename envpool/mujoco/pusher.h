@@ -68,6 +68,10 @@ class PusherEnv : public MujocoEnv {
     }
   }
 
+  // gymnasium's reset_model, draw for draw from np_random: cylinder
+  // positions (uniform x, then uniform y) until one is far enough from the
+  // goal, then qvel noise (uniform, size=nv), zero for the cylinder and the
+  // goal; the arm starts at the model's qpos.
   void Reset() override {
     ResetData();
     const int nq = model_->nq;

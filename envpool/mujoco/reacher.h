@@ -53,6 +53,10 @@ class ReacherEnv : public MujocoEnv {
         fingertip_(BodyId("fingertip")),
         target_(BodyId("target")) {}
 
+  // gymnasium's reset_model, draw for draw from np_random: qpos noise
+  // (uniform, size=nq), then goals (uniform, size=2) until one lies inside
+  // the disc, then qvel noise (uniform, size=nv); the target's qpos takes
+  // the goal and its qvel is zero.
   void Reset() override {
     ResetData();
     const int nq = model_->nq;

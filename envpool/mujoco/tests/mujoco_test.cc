@@ -170,6 +170,22 @@ TEST(MujocoBaseTest, SameSeedSameResetOtherSeedDiffers) {
   EXPECT_NE(a.GetState(), b.GetState());
 }
 
+TEST(MujocoBaseTest, ResetNoiseIsNumpysDrawFromTheSeed) {
+  // numpy.random.default_rng(7).uniform(-0.5, 0.5), gymnasium's
+  // np_random after reset(seed=7).
+  const Options options = PoleEnv::DefaultOptions();
+  PoleEnv env(options, DeclareFields<PoleEnv>(options));
+  env.Seed(7);
+  env.Reset();
+  EXPECT_EQ(env.GetState()[0], 0.12509546660466697);
+  // Later resets continue the stream; reseeding starts it again.
+  env.Reset();
+  EXPECT_NE(env.GetState()[0], 0.12509546660466697);
+  env.Seed(7);
+  env.Reset();
+  EXPECT_EQ(env.GetState()[0], 0.12509546660466697);
+}
+
 TEST(MujocoBaseTest, SumsAsNumpyDoes) {
   // Pairwise: eight interleaved partial sums, then the rest in order.
   // Here that gives 5.75 where a running sum would give 6.75.
@@ -182,6 +198,9 @@ TEST(MujocoBaseTest, SumsAsNumpyDoes) {
   std::vector<double> small{0.1, 0.2, 0.3};
   EXPECT_EQ(NumpySum(small.data(), 3), (0.1 + 0.2) + 0.3);
   EXPECT_EQ(SumOfSquares(small.data(), 3), (0.1 * 0.1 + 0.2 * 0.2) + 0.09);
+  // np.linalg.norm([0.612, -0.367]); sqrt(a * a + b * b) is one ulp more.
+  const double v[2] = {0.612, -0.367};
+  EXPECT_EQ(Norm(v, 2), 0.7136056333858358);
 }
 
 // gymnasium's model folder, found through python3; empty when missing.
@@ -261,6 +280,22 @@ TEST_F(MujocoTaskTest, InvertedPendulumV5PaysNothingOnTheLastStep) {
     EXPECT_TRUE(env.terminated());
     EXPECT_EQ(env.reward(), v5 ? 0.0 : 1.0);
   }
+}
+
+TEST_F(MujocoTaskTest, HalfCheetahResetDrawsUniformQposThenNormalQvel) {
+  // gymnasium's HalfCheetah after reset(seed=3): qpos (zero at rest) +
+  // uniform(-0.1, 0.1, size=9), then qvel = 0.1 * standard_normal(9).
+  const Options options = HalfCheetahEnv::DefaultOptions();
+  HalfCheetahEnv env(options, DeclareFields<HalfCheetahEnv>(options));
+  env.Seed(3);
+  env.Reset();
+  const std::vector<double> state = env.GetState();
+  ASSERT_EQ(state.size(), 9U + 9U + 9U);
+  EXPECT_EQ(state[0], -0.08287016657127513);
+  EXPECT_EQ(state[1], -0.05263789868078006);
+  EXPECT_EQ(state[9], 0.3322999516644883);
+  EXPECT_EQ(state[10], 0.02257866132279218);
+  EXPECT_EQ(state[17], -0.02385536065733667);
 }
 
 TEST_F(MujocoTaskTest, HalfCheetahRewardIsForwardSpeedMinusControlCost) {

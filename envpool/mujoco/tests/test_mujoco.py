@@ -14,11 +14,16 @@ References, by id:
   which is zero here as it was on mujoco-py.  Pusher-v4 refuses mujoco 3 in
   gymnasium; its class runs here with the version check bypassed.
 
-After a reset the reference is put into our qpos/qvel (test hook
-`_pool.get_state`); then both take the same float64 actions, drawn from 1.2
-times the control range so that MuJoCo's clamping is exercised, and every
-observation, reward, terminated, truncated and info value must agree to
-1e-8 (in practice they are equal bit for bit).
+Nothing is copied between the two: envpool env i of a pool made with
+`seed=s` draws its reset noise from numpy's Generator seeded with s + i, as
+gymnasium's env reset with `seed=s + i` does, and later resets (our
+autoreset, the reference's `reset()` without a seed) continue both streams.
+Both take the same float64 actions, drawn from 1.2 times the control range
+so that MuJoCo's clamping is exercised, through several whole episodes
+(terminated, and truncated at a short `max_episode_steps`), and every
+observation, reward (ours is float32: the reference's, rounded), terminated,
+truncated, elapsed step and info value must agree to 1e-8 (in practice they
+are equal bit for bit).
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from __future__ import annotations
 import csv
 import json
 import warnings
+import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -136,7 +143,12 @@ def split(task_id: str) -> tuple[str, int]:
     return task, int(version)
 
 
-def make_reference(task_id: str, post_constraint: bool = False, **kwargs: Any) -> gymnasium.Env:
+def make_reference(
+    task_id: str,
+    post_constraint: bool = False,
+    max_episode_steps: int | None = None,
+    **kwargs: Any,
+) -> gymnasium.Env:
     task, version = split(task_id)
     if version == 5:
         cls = V5[task]
@@ -146,8 +158,9 @@ def make_reference(task_id: str, post_constraint: bool = False, **kwargs: Any) -
             kwargs.setdefault("use_contact_forces", True)
         if not post_constraint:
             cls = type(f"{cls.__name__}WithoutPostConstraint", (WithoutPostConstraint, cls), {})
-    max_steps = envpool.make_spec(task_id).config.max_episode_steps
-    return TimeLimit(cls(**kwargs), max_episode_steps=max_steps)
+    if max_episode_steps is None:
+        max_episode_steps = envpool.make_spec(task_id).config.max_episode_steps
+    return TimeLimit(cls(**kwargs), max_episode_steps=max_episode_steps)
 
 
 def expected_info(task_id: str, info: dict[str, Any], action: np.ndarray) -> dict[str, Any]:
@@ -162,14 +175,6 @@ def expected_info(task_id: str, info: dict[str, Any], action: np.ndarray) -> dic
         info["reward_ctrl"] = -0.5 * np.sum(np.square(action))
         info["reward_contact"] = -0.0
     return info
-
-
-def sync(env, ref: gymnasium.Env, i: int) -> None:
-    """Reset `ref` and put it into envpool env `i`'s state."""
-    model = ref.unwrapped.model
-    state = np.array(env._pool.get_state(i))
-    ref.reset(seed=i)
-    ref.unwrapped.set_state(state[: model.nq], state[model.nq : model.nq + model.nv])
 
 
 class Deviation:
@@ -189,38 +194,83 @@ class Deviation:
             assert diff <= TOLERANCE, (self.task_id, what, diff)
 
 
-def run_aligned(task_id: str, steps: int, ref: gymnasium.Env, env, seed: int = 0) -> Deviation:
-    """Steps `env` (one env) and `ref` together, resyncing after each episode."""
+# Every env runs this many whole episodes; episodes are truncated at
+# EPISODE_STEPS (Reacher's own limit) when they do not terminate earlier.
+EPISODES = 2
+EPISODE_STEPS = 50
+
+
+def run_seeded(
+    task_id: str,
+    seed: int,
+    num_envs: int,
+    make_ref: Callable[[], gymnasium.Env],
+    episodes: int = EPISODES,
+    episode_steps: int = EPISODE_STEPS,
+    **options: Any,
+) -> Deviation:
+    """envpool's env i against a reference reset with seed + i, nothing copied.
+
+    Runs long enough for every env to finish `episodes` episodes and start
+    the next one (next_step autoreset: the step after an episode's end
+    returns the next episode's first observation, which the reference gets
+    from `reset()` without a seed, its np_random continuing).
+    """
     deviation = Deviation(task_id)
+    env = envpool.make(
+        task_id, num_envs=num_envs, seed=seed, max_episode_steps=episode_steps, **options
+    )
+    refs = [make_ref() for _ in range(num_envs)]
     space = env.single_action_space
     rng = np.random.default_rng(seed)
+
+    def check_reset(i: int, obs: np.ndarray, info: dict[str, Any], where: str, **seed_kw) -> None:
+        ref_obs, ref_info = refs[i].reset(**seed_kw)
+        deviation.check(obs[i], ref_obs, f"env {i} {where} obs")
+        for key, value in ref_info.items():
+            deviation.check(info[key][i], value, f"env {i} {where} info {key}")
+        assert info["elapsed_step"][i] == 0, (task_id, i, where)
+
     obs, info = env.reset()
-    sync(env, ref, 0)
-    deviation.check(obs[0], ref.unwrapped._get_obs(), "reset obs")
-    for key, value in ref.unwrapped._get_reset_info().items():
-        deviation.check(info[key][0], value, f"reset info {key}")
-    ended = False
-    for t in range(steps):
-        action = rng.uniform(1.2 * space.low, 1.2 * space.high)
-        obs, reward, terminated, truncated, info = env.step(action[None])
-        where = f"step {t}"
-        if ended:  # next_step autoreset: this step started a new episode
-            assert reward[0] == 0.0 and not terminated[0] and not truncated[0], where
-            sync(env, ref, 0)
-            deviation.check(obs[0], ref.unwrapped._get_obs(), f"{where} reset obs")
-            ended = False
-            continue
-        ref_obs, ref_reward, ref_terminated, ref_truncated, ref_info = ref.step(action.copy())
-        deviation.check(obs[0], ref_obs, f"{where} obs")
-        # The reward is float32 (EnvPool's dtype): the reference's, rounded.
-        deviation.check(reward[0], np.float32(ref_reward), f"{where} reward")
-        assert bool(terminated[0]) == bool(ref_terminated), (task_id, where)
-        assert bool(truncated[0]) == bool(ref_truncated), (task_id, where)
-        for key, value in expected_info(task_id, ref_info, action).items():
-            assert key in info, (task_id, key)
-            deviation.check(info[key][0], value, f"{where} info {key}")
-        ended = bool(terminated[0] or truncated[0])
+    for i in range(num_envs):
+        check_reset(i, obs, info, "reset", seed=seed + i)
+    ended = [False] * num_envs
+    finished = [0] * num_envs
+    # `episodes` truncated episodes and their autoresets, and one step of
+    # the next episode; envs whose episodes terminate run more of them.
+    for t in range(episodes * (episode_steps + 1) + 1):
+        action = rng.uniform(1.2 * space.low, 1.2 * space.high, size=(num_envs, *space.shape))
+        obs, reward, terminated, truncated, info = env.step(action)
+        for i, ref in enumerate(refs):
+            where = f"step {t}"
+            if ended[i]:  # this step started env i's next episode
+                assert reward[i] == 0.0, (task_id, i, where)
+                assert not terminated[i] and not truncated[i], (task_id, i, where)
+                check_reset(i, obs, info, f"{where} autoreset")
+                ended[i] = False
+                continue
+            ref_obs, ref_reward, ref_terminated, ref_truncated, ref_info = ref.step(
+                action[i].copy()
+            )
+            deviation.check(obs[i], ref_obs, f"env {i} {where} obs")
+            deviation.check(reward[i], np.float32(ref_reward), f"env {i} {where} reward")
+            assert bool(terminated[i]) == bool(ref_terminated), (task_id, i, where)
+            assert bool(truncated[i]) == bool(ref_truncated), (task_id, i, where)
+            assert info["elapsed_step"][i] == ref._elapsed_steps, (task_id, i, where)
+            for key, value in expected_info(task_id, ref_info, action[i]).items():
+                assert key in info, (task_id, key)
+                deviation.check(info[key][i], value, f"env {i} {where} info {key}")
+            if terminated[i] or truncated[i]:
+                ended[i] = True
+                finished[i] += 1
+    env.close()
+    assert min(finished) >= episodes, (task_id, finished)
     return deviation
+
+
+def id_seed(task_id: str) -> int:
+    """A seed of each id's own, so that the ids cover many seeds."""
+    return zlib.crc32(task_id.encode()) % 100_000
 
 
 @pytest.fixture(autouse=True)
@@ -236,10 +286,13 @@ def test_reference_lists_33_mujoco_ids_and_all_are_registered() -> None:
 
 
 @pytest.mark.parametrize("task_id", IDS)
-def test_aligns_with_gymnasium_for_250_steps(task_id: str) -> None:
-    env = envpool.make(task_id, num_envs=1, seed=3)
-    deviation = run_aligned(task_id, 250, make_reference(task_id), env)
-    env.close()
+def test_same_seed_same_episodes_as_gymnasium(task_id: str) -> None:
+    """Three envs, each two whole episodes and the next reset, from the seed alone."""
+
+    def make_ref() -> gymnasium.Env:
+        return make_reference(task_id, max_episode_steps=EPISODE_STEPS)
+
+    deviation = run_seeded(task_id, id_seed(task_id), 3, make_ref)
     assert deviation.max <= TOLERANCE
 
 
@@ -251,12 +304,16 @@ def test_post_constraint_matches_gymnasium_1_x_v4(task_id: str) -> None:
     if task_id == "Ant-v4":  # the contact forces only matter when observed
         kwargs["use_contact_force"] = True
         ref_kwargs["use_contact_forces"] = True
-    env = envpool.make(task_id, num_envs=1, seed=5, **kwargs)
-    ref = make_reference(task_id, post_constraint=True, **ref_kwargs)
-    if task_id == "Ant-v4":  # reward_ctrl holds the contact cost there
-        ref.unwrapped.step = _ant_v4_info_fixed(ref.unwrapped)
-    deviation = run_aligned(task_id, 120, ref, env)
-    env.close()
+
+    def make_ref() -> gymnasium.Env:
+        ref = make_reference(
+            task_id, post_constraint=True, max_episode_steps=EPISODE_STEPS, **ref_kwargs
+        )
+        if task_id == "Ant-v4":  # reward_ctrl holds the contact cost there
+            ref.unwrapped.step = _ant_v4_info_fixed(ref.unwrapped)
+        return ref
+
+    deviation = run_seeded(task_id, 5, 1, make_ref, **kwargs)
     assert deviation.max <= TOLERANCE
 
 
@@ -274,7 +331,7 @@ def _ant_v4_info_fixed(ant):
 
 # gymnasium's v4 classes of these take no reset_noise_scale.
 V4_WITHOUT_NOISE_OPTION = ("HumanoidStandup", "InvertedDoublePendulum", "InvertedPendulum")
-NOISELESS_IDS = [
+NOISE_OPTION_IDS = [
     task_id
     for task_id in IDS
     if split(task_id)[0] in NOISY
@@ -282,73 +339,62 @@ NOISELESS_IDS = [
 ]
 
 
-@pytest.mark.parametrize("task_id", NOISELESS_IDS)
-def test_without_reset_noise_both_start_alike_and_stay_alike(task_id: str) -> None:
-    """No state is copied: both start from the model's initial state."""
-    env = envpool.make(task_id, num_envs=1, seed=0, reset_noise_scale=0.0)
-    ref = make_reference(task_id, reset_noise_scale=0.0)
+@pytest.mark.parametrize("task_id", NOISE_OPTION_IDS)
+def test_reset_noise_scale_draws_as_gymnasium(task_id: str) -> None:
+    """A non-default reset_noise_scale scales the same draws as gymnasium's."""
+
+    def make_ref() -> gymnasium.Env:
+        return make_reference(task_id, max_episode_steps=20, reset_noise_scale=0.05)
+
+    deviation = run_seeded(
+        task_id, 17, 1, make_ref, episodes=1, episode_steps=20, reset_noise_scale=0.05
+    )
+    assert deviation.max <= TOLERANCE
+
+
+@pytest.mark.parametrize("task_id", ["HalfCheetah-v5", "Pusher-v5", "Reacher-v4"])
+def test_reset_without_seed_continues_the_stream_and_with_seed_restarts_it(
+    task_id: str,
+) -> None:
+    """reset() draws on, as gymnasium's reset() does; reset(seed=s) restarts."""
+    env = envpool.make(task_id, num_envs=2, seed=8)
+    refs = [make_reference(task_id) for _ in range(2)]
     deviation = Deviation(task_id)
-    obs, _ = env.reset()
-    ref_obs, _ = ref.reset(seed=0)
-    deviation.check(obs[0], ref_obs, "reset obs")
-    rng = np.random.default_rng(1)
     space = env.single_action_space
-    for t in range(100):
-        action = rng.uniform(space.low, space.high)
-        obs, reward, terminated, _, _ = env.step(action[None])
-        ref_obs, ref_reward, ref_terminated, _, _ = ref.step(action.copy())
-        deviation.check(obs[0], ref_obs, f"step {t} obs")
-        deviation.check(reward[0], np.float32(ref_reward), f"step {t} reward")
-        assert bool(terminated[0]) == ref_terminated
-        if ref_terminated:
-            break
+    rng = np.random.default_rng(0)
+    # The seed given to our reset, and env 0's reference's: the first reset
+    # is seeded by make's seed.
+    for ours, theirs in ((None, 8), (None, None), (30, 30), (None, None)):
+        obs, _ = env.reset(seed=ours)
+        for i, ref in enumerate(refs):
+            ref_obs, _ = ref.reset(seed=None if theirs is None else theirs + i)
+            deviation.check(obs[i], ref_obs, f"env {i} reset(seed={ours})")
+        for t in range(5):
+            action = rng.uniform(space.low, space.high, size=(2, *space.shape))
+            obs = env.step(action)[0]
+            for i, ref in enumerate(refs):
+                deviation.check(obs[i], ref.step(action[i].copy())[0], f"env {i} step {t}")
     env.close()
 
 
-def initial_states(task_id: str, n: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """qpos|qvel right after reset: n envpool envs and n gymnasium resets;
-    and nq."""
-    env = envpool.make(task_id, num_envs=n, seed=123)
+RESETS = 100
+
+
+@pytest.mark.parametrize("task_id", IDS)
+def test_initial_states_are_gymnasiums_for_100_seeds(task_id: str) -> None:
+    """qpos|qvel after the seeded reset of 100 envs: gymnasium's, bit for bit."""
+    seed = 123
+    env = envpool.make(task_id, num_envs=RESETS, seed=seed)
     env.reset()
     ref = make_reference(task_id)
-    model = ref.unwrapped.model
-    size = model.nq + model.nv
-    ours = np.array([env._pool.get_state(i)[:size] for i in range(n)])
+    size = ref.unwrapped.model.nq + ref.unwrapped.model.nv
+    ours = np.array([env._pool.get_state(i)[:size] for i in range(RESETS)])
     env.close()
     theirs = []
-    for seed in range(n):
-        ref.reset(seed=seed)
+    for i in range(RESETS):
+        ref.reset(seed=seed + i)
         theirs.append(ref.unwrapped.state_vector())
-    return ours, np.array(theirs), model.nq
-
-
-@pytest.mark.parametrize("task", sorted(V5))
-def test_reset_noise_has_gymnasium_mean_and_spread(task: str) -> None:
-    n = 400
-    ours, theirs, _ = initial_states(f"{task}-v5", n)
-    mean_ours, mean_theirs = ours.mean(0), theirs.mean(0)
-    std_ours, std_theirs = ours.std(0), theirs.std(0)
-    # Means within five standard errors, spreads within 15%.
-    standard_error = np.sqrt((std_ours**2 + std_theirs**2) / n)
-    assert np.all(np.abs(mean_ours - mean_theirs) <= 5 * standard_error + 1e-12), task
-    assert np.all(np.abs(std_ours - std_theirs) <= 0.15 * np.maximum(std_ours, std_theirs)), task
-    # Coordinates without noise are exactly the model's.
-    fixed = std_theirs == 0
-    np.testing.assert_array_equal(ours[:, fixed], theirs[:, fixed])
-
-
-def test_reset_velocity_noise_is_normal_for_ant_half_cheetah_and_double_pendulum() -> None:
-    """These draw qvel from a normal distribution (the others uniform)."""
-    for task_id, scale in (
-        ("Ant-v5", 0.1),
-        ("HalfCheetah-v5", 0.1),
-        ("InvertedDoublePendulum-v5", 0.1),
-    ):
-        ours, _, nq = initial_states(task_id, 400)
-        qvel = ours[:, nq:]
-        # Beyond the scale: impossible for a uniform noise of that scale.
-        assert np.abs(qvel).max() > 1.5 * scale, task_id
-        assert abs(qvel.std() - scale) < 0.1 * scale, task_id
+    np.testing.assert_array_equal(ours, np.array(theirs))
 
 
 @pytest.mark.parametrize("task_id", IDS)
