@@ -5,6 +5,10 @@
 // The dynamics are the "book" equations, integrated over dt = 0.2 with one
 // classic Runge-Kutta step, in the reference's order of operations; scalar
 // `x ** 2` is libm's pow, as numpy computes it.  No torque noise.
+//
+// gymnasium keeps the reset state as float32 (a step makes it float64), so
+// the first observation of an episode is numpy's float32 cos and sin of it
+// (numpy_trig.h); later ones are libm's double cos and sin, rounded.
 #ifndef ENVPOOL_CLASSIC_CONTROL_ACROBOT_H_
 #define ENVPOOL_CLASSIC_CONTROL_ACROBOT_H_
 
@@ -13,11 +17,11 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "envpool/classic_control/numpy_trig.h"
 #include "envpool/core/env.h"
 
 namespace envpool::classic_control {
@@ -50,12 +54,13 @@ class AcrobotEnv : public Env {
   }
 
   void Reset() override {
-    // gymnasium draws the four numbers in [-0.1, 0.1) and keeps them as
-    // float32.
-    std::uniform_real_distribution<double> dist(-0.1, 0.1);
+    // gymnasium: np_random.uniform(low=-0.1, high=0.1, size=(4,)), kept as
+    // float32 (.astype(np.float32)).  Its torque noise is 0, so a step draws
+    // nothing.
     for (double& v : state_) {
-      v = static_cast<float>(dist(rng_));
+      v = static_cast<float>(np_random_.Uniform(-0.1, 0.1));
     }
+    single_ = true;
     reward_ = 0.0;
     terminated_ = false;
   }
@@ -80,16 +85,23 @@ class AcrobotEnv : public Env {
     state_[1] = Wrap(y1[1], -M_PI, M_PI);
     state_[2] = std::min(std::max(y1[2], -kMaxVel1), kMaxVel1);
     state_[3] = std::min(std::max(y1[3], -kMaxVel2), kMaxVel2);
+    single_ = false;
     terminated_ = -std::cos(state_[0]) - std::cos(state_[1] + state_[0]) > 1.0;
     reward_ = terminated_ ? 0.0 : -1.0;
   }
 
   void Write(const Output& out) override {
     float* obs = out.Get(fields_.obs);
-    obs[0] = static_cast<float>(std::cos(state_[0]));
-    obs[1] = static_cast<float>(std::sin(state_[0]));
-    obs[2] = static_cast<float>(std::cos(state_[1]));
-    obs[3] = static_cast<float>(std::sin(state_[1]));
+    for (int i = 0; i < 2; ++i) {
+      if (single_) {  // numpy's float32 cos and sin of the float32 state
+        const auto theta = static_cast<float>(state_[i]);
+        obs[2 * i] = numpy_f32::Cos(theta);
+        obs[2 * i + 1] = numpy_f32::Sin(theta);
+      } else {
+        obs[2 * i] = static_cast<float>(std::cos(state_[i]));
+        obs[2 * i + 1] = static_cast<float>(std::sin(state_[i]));
+      }
+    }
     obs[4] = static_cast<float>(state_[2]);
     obs[5] = static_cast<float>(state_[3]);
   }
@@ -98,6 +110,7 @@ class AcrobotEnv : public Env {
   std::vector<double> GetState() const override {
     return {state_.begin(), state_.end()};
   }
+  // Sets a float64 state, as gymnasium's after a step.
   void SetState(const std::vector<double>& state) override {
     if (state.size() != 4) {
       throw std::invalid_argument(
@@ -105,6 +118,7 @@ class AcrobotEnv : public Env {
           std::to_string(state.size()) + " numbers");
     }
     std::copy(state.begin(), state.end(), state_.begin());
+    single_ = false;
   }
 
  private:
@@ -188,6 +202,7 @@ class AcrobotEnv : public Env {
 
   Fields fields_;
   std::array<double, 4> state_{0.0, 0.0, 0.0, 0.0};
+  bool single_ = false;  // whether the state is float32 (after a reset)
 };
 
 }  // namespace envpool::classic_control

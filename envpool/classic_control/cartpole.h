@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <random>
 #include <vector>
 
 #include "envpool/core/env.h"
@@ -43,9 +42,9 @@ class CartPoleEnv : public Env {
   }
 
   void Reset() override {
-    std::uniform_real_distribution<double> dist(-0.05, 0.05);
+    // gymnasium: np_random.uniform(low=-0.05, high=0.05, size=(4,)).
     for (double& v : state_) {
-      v = dist(rng_);
+      v = np_random_.Uniform(-0.05, 0.05);
     }
     reward_ = 0.0;
     terminated_ = false;

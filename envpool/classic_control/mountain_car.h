@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,8 +42,8 @@ class MountainCarEnv : public Env {
   }
 
   void Reset() override {
-    std::uniform_real_distribution<double> start(-0.6, -0.4);
-    position_ = start(rng_);
+    // gymnasium: np.array([np_random.uniform(low=-0.6, high=-0.4), 0]).
+    position_ = np_random_.Uniform(-0.6, -0.4);
     velocity_ = 0.0;
     reward_ = 0.0;
     terminated_ = false;

@@ -13,7 +13,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -49,8 +48,8 @@ class MountainCarContinuousEnv : public Env {
   }
 
   void Reset() override {
-    std::uniform_real_distribution<double> start(-0.6, -0.4);
-    position_ = start(rng_);
+    // gymnasium: np.array([np_random.uniform(low=-0.6, high=-0.4), 0]).
+    position_ = np_random_.Uniform(-0.6, -0.4);
     velocity_ = 0.0;
     single_ = false;
     reward_ = 0.0;

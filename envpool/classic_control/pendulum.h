@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -57,11 +56,11 @@ class PendulumEnv : public Env {
   }
 
   void Reset() override {
-    // gymnasium draws [theta, theta_dot] uniformly in [-pi, pi) x [-1, 1).
-    std::uniform_real_distribution<double> angle(-M_PI, M_PI);
-    std::uniform_real_distribution<double> speed(-1.0, 1.0);
-    theta_ = angle(rng_);
-    theta_dot_ = speed(rng_);
+    // gymnasium: np_random.uniform(low=-high, high=high) with high =
+    // [np.pi, 1.0], one draw per element in order: [theta, theta_dot] in
+    // [-pi, pi) x [-1, 1).
+    theta_ = np_random_.Uniform(-M_PI, M_PI);
+    theta_dot_ = np_random_.Uniform(-1.0, 1.0);
     reward_ = 0.0;
     terminated_ = false;
   }

@@ -6,12 +6,17 @@
 // natural (ace and ten) beats any dealer hand but a natural; otherwise, with
 // natural, a winning natural pays 1.5.  The observation is (player sum,
 // dealer's showing card, player holds a usable ace).
+//
+// Draws as gymnasium's: every card is np_random.choice(deck), deck = [1, ..,
+// 9, 10, 10, 10, 10]; a reset deals the dealer's two cards, then the
+// player's two, then draws the face-up card's suit (choice of 4) and, when
+// that card is worth 10, its face (choice of J, Q, K), which only rendering
+// uses; a hit draws one card, a stick the dealer's cards up to 17 or more.
 #ifndef ENVPOOL_TOY_TEXT_BLACKJACK_H_
 #define ENVPOOL_TOY_TEXT_BLACKJACK_H_
 
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -43,8 +48,17 @@ class BlackjackEnv : public Env {
   }
 
   void Reset() override {
-    dealer_ = {DrawCard(), DrawCard()};
-    player_ = {DrawCard(), DrawCard()};
+    dealer_.clear();
+    dealer_.push_back(DrawCard());
+    dealer_.push_back(DrawCard());
+    player_.clear();
+    player_.push_back(DrawCard());
+    player_.push_back(DrawCard());
+    // The face-up card's suit and, for a 10, its face: drawn for rendering.
+    np_random_.Choice(4);
+    if (dealer_[0] == 10) {
+      np_random_.Choice(3);
+    }
     reward_ = 0.0;
     terminated_ = false;
   }
@@ -105,11 +119,12 @@ class BlackjackEnv : public Env {
   }
 
  private:
+  // np_random.choice(deck): 13 equally likely ranks, ace, 2..9 and four
+  // worth 10.
   int DrawCard() {
-    // 13 equally likely ranks: ace, 2..9, and four ranks worth 10.
-    std::uniform_int_distribution<int> rank(1, 13);
-    int r = rank(rng_);
-    return r > 10 ? 10 : r;
+    static const std::vector<int> kDeck = {1, 2, 3,  4,  5,  6, 7,
+                                           8, 9, 10, 10, 10, 10};
+    return np_random_.Choice(kDeck);
   }
 
   static int RawSum(const std::vector<int>& hand) {

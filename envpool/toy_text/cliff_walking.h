@@ -5,16 +5,23 @@
 // the episode; reaching the bottom-right cell ends it.  With is_slippery the
 // agent moves in the intended direction or either perpendicular one, each
 // with probability 1/3.
+//
+// Draws as gymnasium's: one categorical_sample (one np_random.random()) per
+// reset, over its initial_state_distrib (all mass on the start cell), and
+// one per step, over the transitions: the single one of probability 1 when
+// dry, [turned counter-clockwise, intended, turned clockwise] with 1/3 each
+// when slippery.
 #ifndef ENVPOOL_TOY_TEXT_CLIFF_WALKING_H_
 #define ENVPOOL_TOY_TEXT_CLIFF_WALKING_H_
 
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/toy_text/categorical.h"
 #include "envpool/toy_text/grid.h"
 
 namespace envpool::toy_text {
@@ -46,24 +53,27 @@ class CliffWalkingEnv : public Env {
   }
 
   CliffWalkingEnv(const Options& options, const Fields& fields)
-      : is_slippery_(options.Get<bool>("is_slippery")) {
+      : is_slippery_(options.Get<bool>("is_slippery")),
+        transitions_(is_slippery_ ? std::vector<double>(3, 1.0 / 3)
+                                  : std::vector<double>{1.0}) {
     fields_ = fields;
   }
 
   void Reset() override {
+    state_ = start_.Sample(np_random_);
     prob_ = 1.0f;
-    state_ = kStart;
     reward_ = 0.0;
     terminated_ = false;
   }
 
   void Step(const ActionView& action) override {
-    prob_ = is_slippery_ ? 1.0f / 3.0f : 1.0f;
     int64_t direction = action.Scalar(fields_.action);
+    const int64_t outcome = transitions_.Sample(np_random_);
+    prob_ = static_cast<float>(transitions_.probability(outcome));
     if (is_slippery_) {
-      // gymnasium's outcomes: turned counter-clockwise, intended, clockwise.
-      std::uniform_int_distribution<int> outcome(-1, 1);
-      direction = ((direction + outcome(rng_)) % 4 + 4) % 4;
+      // gymnasium's outcomes: turned counter-clockwise ((a - 1) % 4),
+      // intended, clockwise ((a + 1) % 4).
+      direction = (direction + outcome + 3) % 4;
     }
     int64_t next = Move(state_, direction);
     if (IsCliff(next)) {
@@ -104,9 +114,19 @@ class CliffWalkingEnv : public Env {
     return GridMove(cell, kRows, kCols, kHeadings[direction]);
   }
 
+  // gymnasium's initial_state_distrib: 1.0 on the start cell, 0 elsewhere.
+  static Categorical StartDistribution() {
+    std::vector<double> start(kRows * kCols, 0.0);
+    start[kStart] = 1.0;
+    return Categorical(std::move(start));
+  }
+
   Fields fields_;
   float prob_ = 1.0f;
   bool is_slippery_;
+  // 1 / len(deltas) for each of the step's outcomes.
+  Categorical transitions_;
+  Categorical start_ = StartDistribution();
   int64_t state_ = kStart;
 };
 

@@ -3,17 +3,23 @@
 // success_rate 1/3): the agent moves in the intended direction or in either
 // perpendicular one, each with probability 1/3.  Reaching the goal gives 1
 // and ends the episode, falling into a hole ends it with 0.
+//
+// Draws as gymnasium's: one categorical_sample (one np_random.random()) per
+// reset, over the start tiles, and one per step, over the transitions
+// [turned left, intended, turned right] with probabilities
+// [(1 - 1/3) / 2, 1/3, (1 - 1/3) / 2].
 #ifndef ENVPOOL_TOY_TEXT_FROZEN_LAKE_H_
 #define ENVPOOL_TOY_TEXT_FROZEN_LAKE_H_
 
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/toy_text/categorical.h"
 #include "envpool/toy_text/grid.h"
 
 namespace envpool::toy_text {
@@ -43,32 +49,38 @@ class FrozenLakeEnv : public Env {
   }
 
   FrozenLakeEnv(const Options& options, const Fields& fields)
-      : size_(CheckedSize(options)), map_(Map(size_)) {
+      : size_(CheckedSize(options)),
+        map_(Map(size_)),
+        start_(StartDistribution(map_)) {
     fields_ = fields;
   }
 
   void Reset() override {
+    // gymnasium's initial_state_distrib: uniform over the start tiles (the
+    // predefined maps have one, the top-left corner).
+    state_ = start_.Sample(np_random_);
     prob_ = 1.0f;
-    // The map has one start tile, the top-left corner.
-    state_ = 0;
     reward_ = 0.0;
     terminated_ = false;
   }
 
   void Step(const ActionView& action) override {
-    prob_ = 1.0f / 3.0f;
     int64_t intended = action.Scalar(fields_.action);
-    reward_ = 0.0;
-    // gymnasium keeps an agent on a hole or the goal where it is; the pool
-    // never steps an ended episode, but SetState can put it there.
+    // gymnasium keeps an agent on a hole or the goal where it is, with one
+    // transition (1.0, s, 0, True) that still takes a draw; the pool never
+    // steps an ended episode, but SetState can put it there.
     if (IsTerminal(state_)) {
+      certain_.Sample(np_random_);
+      prob_ = 1.0f;
+      reward_ = 0.0;
       terminated_ = true;
       return;
     }
-    // Outcomes in gymnasium's order: turned left of the intended direction,
-    // the intended one, turned right of it.
-    std::uniform_int_distribution<int> outcome(-1, 1);
-    int64_t moved = ((intended + outcome(rng_)) % 4 + 4) % 4;
+    // Outcomes in gymnasium's order: turned left of the intended direction
+    // ((a - 1) % 4), the intended one, turned right of it ((a + 1) % 4).
+    const int64_t outcome = slip_.Sample(np_random_);
+    prob_ = static_cast<float>(slip_.probability(outcome));
+    int64_t moved = (intended + outcome + 3) % 4;
     state_ = Move(state_, moved);
     terminated_ = IsTerminal(state_);
     reward_ = Tile(state_) == 'G' ? 1.0 : 0.0;
@@ -114,6 +126,22 @@ class FrozenLakeEnv : public Env {
             "FFFHFFFF", "FHHFFFHF", "FHFFHFHF", "FFFHFFFG"};
   }
 
+  // desc == b"S" as float64, divided by its sum.
+  static Categorical StartDistribution(const std::vector<std::string>& map) {
+    std::vector<double> starts;
+    double count = 0.0;
+    for (const std::string& row : map) {
+      for (char tile : row) {
+        starts.push_back(tile == 'S' ? 1.0 : 0.0);
+        count += starts.back();
+      }
+    }
+    for (double& p : starts) {
+      p /= count;
+    }
+    return Categorical(std::move(starts));
+  }
+
   bool IsTerminal(int64_t cell) const {
     char tile = Tile(cell);
     return tile == 'H' || tile == 'G';
@@ -126,10 +154,18 @@ class FrozenLakeEnv : public Env {
     return GridMove(cell, size_, size_, kHeadings[direction]);
   }
 
+  // success_rate 1/3, fail_rate (1 - success_rate) / 2: the two differ in
+  // the last bit, as gymnasium's do.
+  static constexpr double kSuccessRate = 1.0 / 3.0;
+  static constexpr double kFailRate = (1.0 - kSuccessRate) / 2.0;
+
   Fields fields_;
   float prob_ = 1.0f;
   int size_;
   std::vector<std::string> map_;
+  Categorical start_;
+  Categorical slip_{{kFailRate, kSuccessRate, kFailRate}};
+  Categorical certain_{{1.0}};
   int64_t state_ = 0;
 };
 

@@ -4,17 +4,25 @@
 // passenger is a pad index 0..3 or 4 (in the taxi).  Each step costs 1, an
 // illegal pickup or dropoff 10, delivering the passenger pays 20 and ends
 // the episode.
+//
+// Draws as gymnasium's: one categorical_sample (one np_random.random()) per
+// reset, over its initial_state_distrib (1/300 on each of the 300 start
+// states, in state order; the cumulative sum ends at 1 - 3.9e-15, and a draw
+// above that gives state 0, as numpy's argmax does), and one per step, over
+// the single transition of probability 1 the dry roads have.  No rain and no
+// fickle passenger, so nothing else is drawn.
 #ifndef ENVPOOL_TOY_TEXT_TAXI_H_
 #define ENVPOOL_TOY_TEXT_TAXI_H_
 
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/toy_text/categorical.h"
 
 namespace envpool::toy_text {
 
@@ -60,25 +68,15 @@ class TaxiEnv : public Env {
   }
 
   void Reset() override {
-    // Uniform over every taxi cell and every (passenger pad, destination)
-    // pair with the passenger waiting away from the destination: 25 * 12.
-    std::uniform_int_distribution<int> pick(0, 25 * 12 - 1);
-    int k = pick(rng_);
-    int cell = k / 12;
-    int passenger = (k % 12) / 3;
-    int destination = k % 3;
-    if (destination >= passenger) {
-      ++destination;
-    }
-    row_ = cell / 5;
-    col_ = cell % 5;
-    passenger_ = passenger;
-    destination_ = destination;
+    Decode(StartDistribution().Sample(np_random_));
     reward_ = 0.0;
     terminated_ = false;
   }
 
   void Step(const ActionView& action) override {
+    // The dry transition table has one outcome, of probability 1: its draw
+    // is taken and cannot change it.
+    certain_.Sample(np_random_);
     reward_ = -1.0;
     terminated_ = false;
     switch (action.Scalar(fields_.action)) {
@@ -136,16 +134,43 @@ class TaxiEnv : public Env {
         state[0] != std::floor(state[0])) {
       throw std::invalid_argument("Taxi state is [encoded state in 0..499]");
     }
-    int s = static_cast<int>(state[0]);
-    destination_ = s % 4;
-    s /= 4;
-    passenger_ = s % 5;
-    s /= 5;
-    col_ = s % 5;
-    row_ = s / 5;
+    Decode(static_cast<int64_t>(state[0]));
+  }
+
+  // gymnasium's initial_state_distrib: 1 for every state whose passenger
+  // waits at a pad other than the destination, divided by their number.
+  static const Categorical& StartDistribution() {
+    static const Categorical start = [] {
+      std::vector<double> p(kNumStates, 0.0);
+      for (int row = 0; row < 5; ++row) {
+        for (int col = 0; col < 5; ++col) {
+          for (int passenger = 0; passenger < 4; ++passenger) {
+            for (int destination = 0; destination < 4; ++destination) {
+              if (passenger != destination) {
+                p[Encode(row, col, passenger, destination)] += 1.0;
+              }
+            }
+          }
+        }
+      }
+      for (double& x : p) {
+        x /= 300.0;
+      }
+      return Categorical(std::move(p));
+    }();
+    return start;
   }
 
  private:
+  void Decode(int64_t s) {
+    destination_ = static_cast<int>(s % 4);
+    s /= 4;
+    passenger_ = static_cast<int>(s % 5);
+    s /= 5;
+    col_ = static_cast<int>(s % 5);
+    row_ = static_cast<int>(s / 5);
+  }
+
   // The four pads R, G, Y, B as (row, col).
   static constexpr std::array<std::array<int, 2>, 4> kPads = {
       {{0, 0}, {0, 4}, {4, 0}, {4, 3}}};
@@ -187,6 +212,7 @@ class TaxiEnv : public Env {
   }
 
   Fields fields_;
+  Categorical certain_{{1.0}};
   int row_ = 0;
   int col_ = 0;
   int passenger_ = 0;

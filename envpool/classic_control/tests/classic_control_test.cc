@@ -17,6 +17,7 @@
 #include "envpool/classic_control/cartpole.h"
 #include "envpool/classic_control/mountain_car.h"
 #include "envpool/classic_control/mountain_car_continuous.h"
+#include "envpool/classic_control/numpy_trig.h"
 #include "envpool/classic_control/pendulum.h"
 #include "envpool/core/env.h"
 #include "envpool/core/pool.h"
@@ -358,6 +359,55 @@ TEST(AcrobotTest, ResetIsNearlyHangingStillInFloat32) {
       EXPECT_EQ(v, static_cast<float>(v));
     }
   }
+}
+
+// Seeding -------------------------------------------------------------------
+
+// The states gymnasium 1.4 (numpy 2.4) resets to with reset(seed=42) and then
+// reset() without a seed, which continues the generator.
+template <typename E>
+void ExpectResets(const std::vector<double>& first,
+                  const std::vector<double>& second) {
+  Probe<E> env;
+  env.Seed(42);
+  env.Reset();
+  EXPECT_EQ(env.GetState(), first);
+  env.Reset();
+  EXPECT_EQ(env.GetState(), second);
+}
+
+TEST(SeedingTest, ResetsDrawWhatGymnasiumDraws) {
+  ExpectResets<CartPoleEnv>({0.027395604855596334, -0.006112156024794771,
+                             0.03585979199113824, 0.019736802905936393},
+                            {-0.04058226521123505, 0.047562235163675595,
+                             0.026113970199035302, 0.02860643052769539});
+  ExpectResets<PendulumEnv>({1.721316619099806, -0.12224312049589536},
+                            {2.2531371815723604, 0.3947360581187278});
+  ExpectResets<MountainCarEnv>({-0.44520879028880733, 0.0},
+                               {-0.5122243120495895, 0.0});
+  ExpectResets<MountainCarContinuousEnv>({-0.44520879028880733, 0.0, 0.0},
+                                         {-0.5122243120495895, 0.0, 0.0});
+  // Rounded to float32.
+  ExpectResets<AcrobotEnv>({0.05479120835661888, -0.01222431194037199,
+                            0.07171958684921265, 0.039473604410886765},
+                           {-0.08116453140974045, 0.09512446820735931,
+                            0.052227940410375595, 0.05721285939216614});
+}
+
+TEST(NumpyTrigTest, Float32SinAndCosAreNumpys) {
+  // Acrobot's reset state for seed 835: numpy's cos of theta1 is one ulp
+  // below the correctly rounded 0x1.feb4d6p-1.
+  EXPECT_EQ(numpy_f32::Cos(0x1.233accp-4F), 0x1.feb4d4p-1F);
+  EXPECT_EQ(numpy_f32::Sin(0x1.233accp-4F), 0x1.22fbfep-4F);
+  EXPECT_EQ(numpy_f32::Cos(0x1.44b7p-5F), 0x1.ff990cp-1F);
+  EXPECT_EQ(numpy_f32::Sin(0x1.44b7p-5F), 0x1.44a13cp-5F);
+  // Large arguments, where the quadrant (x * 2/pi rounded, one fused
+  // multiply-add in numpy's build) decides the last bit.
+  EXPECT_EQ(numpy_f32::Sin(0x1.b5536p+15F), 0x1.6b8e5ep-1F);
+  EXPECT_EQ(numpy_f32::Cos(0x1.3f90a6p+15F), 0x1.69249ep-1F);
+  EXPECT_EQ(numpy_f32::Sin(0.0F), 0.0F);
+  EXPECT_EQ(numpy_f32::Cos(0.0F), 1.0F);
+  EXPECT_TRUE(std::isnan(numpy_f32::Sin(NAN)));
 }
 
 // In a pool -----------------------------------------------------------------

@@ -2,10 +2,18 @@
 Taxi, CliffWalking, Blackjack), bsuite's Catch and gym 0.x's NChain by their
 published definitions.
 
-Deterministic dynamics are stepped side by side with the reference and
-compared exactly; stochastic ones are checked transition by transition
-against the reference's transition table (every outcome must be one the
-reference can produce, with its reward and termination) and their
+gymnasium's envs are matched by seed alone: env i of `envpool.make(id,
+seed=s, num_envs=k)` is stepped beside the gymnasium env reset with
+`seed=s + i`, both given the same actions, over many whole episodes; when our
+env ends an episode, its next step (next_step autoreset) is the next
+episode's first observation and the reference is reset there without a seed,
+so both generators continue.  Observation, reward, terminated, truncated,
+elapsed_step and info["prob"] must be equal at every step.  No state is
+copied between them.
+
+Catch and NChain are not gymnasium's and draw from the env's own rng_: Catch
+is stepped beside a transcription of bsuite's rules from the ball column our
+env drew; NChain's transitions are checked against its table and their
 frequencies with chi-square tests.  Seeds are fixed, so the tests are
 deterministic.
 """
@@ -17,10 +25,10 @@ import collections
 import gymnasium
 import numpy as np
 import pytest
-from gymnasium.envs.toy_text import blackjack as gym_blackjack
+from gymnasium.envs.toy_text.blackjack import BlackjackEnv as GymBlackjack
 from gymnasium.envs.toy_text.cliffwalking import CliffWalkingEnv as GymCliffWalking
-from gymnasium.envs.toy_text.frozen_lake import FrozenLakeEnv as GymFrozenLake
 from gymnasium.envs.toy_text.taxi import TaxiEnv as GymTaxi
+from gymnasium.wrappers import TimeLimit
 from scipy import stats
 
 import envpool
@@ -45,18 +53,6 @@ def step(env, actions):
     )
 
 
-def transition_table(reference) -> dict:
-    """(state, action) -> {(next_state, reward, terminated): probability}."""
-    table = {}
-    for s, by_action in reference.unwrapped.P.items():
-        for a, outcomes in by_action.items():
-            merged: dict = collections.defaultdict(float)
-            for p, s2, r, t in outcomes:
-                merged[(int(s2), float(r), bool(t))] += p
-            table[(s, a)] = {k: p for k, p in merged.items() if p > 0}
-    return table
-
-
 def nchain_table() -> dict:
     """gym 0.x NChain-v0 (n=5, slip=0.2, small=2, large=10) as a table."""
     table = {}
@@ -66,21 +62,6 @@ def nchain_table() -> dict:
         table[(s, 0)] = {forward: 0.8, backward: 0.2}
         table[(s, 1)] = {backward: 0.8, forward: 0.2}
     return table
-
-
-def greedy_policy(table: dict, num_states: int, num_actions: int) -> np.ndarray:
-    """Greedy actions of value iteration on a deterministic transition table."""
-    next_state = np.zeros((num_states, num_actions), dtype=np.int64)
-    reward = np.zeros((num_states, num_actions))
-    live = np.zeros((num_states, num_actions))
-    for (s, a), outcomes in table.items():
-        ((s2, r, t),) = outcomes
-        next_state[s, a], reward[s, a], live[s, a] = s2, r, not t
-    value = np.zeros(num_states)
-    for _ in range(300):
-        q = reward + 0.99 * live * value[next_state]
-        value = q.max(axis=1)
-    return q.argmax(axis=1)
 
 
 # -- id metadata --------------------------------------------------------------
@@ -96,67 +77,198 @@ def test_reward_threshold_is_id_metadata(task_id, threshold):
     assert spec.config._asdict().get("reward_threshold") == threshold
 
 
-# -- deterministic dynamics, stepped side by side -------------------------------
+# -- gymnasium's envs: the same seed, the same episodes ------------------------
 
-
-def test_taxi_matches_gymnasium_step_by_step():
-    """Taxi-v3 against gymnasium 1.4's Taxi-v4 (same dry dynamics), TimeLimit 200."""
-    reference = gymnasium.make("Taxi-v4")
-    policy = greedy_policy(transition_table(reference), 500, 6)
-    env = make("Taxi-v3", seed=5)
-    rng = np.random.default_rng(5)
-    steps = deliveries = truncations = 0
-    for episode in range(24):
-        obs, _ = env.reset()
-        reference.reset(seed=episode)
-        reference.unwrapped.s = int(obs[0])
-        epsilon = (0.1, 0.5, 1.0)[episode % 3]
-        state = int(obs[0])
-        while True:
-            action = int(policy[state]) if rng.random() > epsilon else int(rng.integers(6))
-            obs, reward, terminated, truncated, _ = step(env, [action])
-            ref_obs, ref_reward, ref_terminated, ref_truncated, _ = reference.step(action)
-            assert obs[0] == ref_obs and reward[0] == ref_reward
-            assert terminated[0] == ref_terminated
-            # gymnasium's TimeLimit also flags a termination on the last step
-            # as truncated; EnvPool reports it as terminated only.
-            assert truncated[0] == (ref_truncated and not ref_terminated)
-            state = int(obs[0])
-            steps += 1
-            if terminated[0] or truncated[0]:
-                deliveries += int(terminated[0])
-                truncations += int(truncated[0])
-                break
-    assert deliveries >= 8 and truncations >= 4 and steps > 1000
-    env.close()
-
-
-@pytest.mark.parametrize(
-    "task_id", ["CliffWalking-v1", "CliffWalking-v0", "tabular/CliffWalking-v0"]
+# gymnasium 1.4's current ids among ours; they are built with gymnasium.make.
+# Our deprecated and tabular ids are compared with gymnasium's numpy class
+# under the options of the id: Taxi-v3 with TaxiEnv() (gymnasium's Taxi-v4 is
+# the same dry taxi; v4 changed only the rainy and fickle variants, which we
+# do not have) and a TimeLimit of 200 as Taxi-v3 had; CliffWalking-v0 and
+# tabular/CliffWalking-v0 with CliffWalkingEnv() (= CliffWalking-v1, which
+# only added the is_slippery option); tabular/Blackjack-v0 with
+# BlackjackEnv(sab=True) (= Blackjack-v1; gymnasium's tabular ids are jax
+# envs with jax's random numbers).
+GYMNASIUM_IDS = (
+    "FrozenLake-v1",
+    "FrozenLake8x8-v1",
+    "CliffWalking-v1",
+    "CliffWalkingSlippery-v1",
+    "Blackjack-v1",
 )
-def test_cliff_walking_matches_gymnasium_step_by_step(task_id):
-    reference = gymnasium.make("CliffWalking-v1")
-    policy = greedy_policy(transition_table(reference), 48, 4)
-    env = make(task_id, seed=1)
-    rng = np.random.default_rng(1)
-    falls = 0
-    for episode in range(20):
-        obs, _ = env.reset()
-        ref_obs, _ = reference.reset(seed=episode)
-        assert obs[0] == ref_obs == 36
-        epsilon = (0.0, 0.3, 0.6)[episode % 3]
-        for _ in range(2000):
-            action = int(policy[obs[0]]) if rng.random() >= epsilon else int(rng.integers(4))
-            obs, reward, terminated, truncated, _ = step(env, [action])
-            ref_obs, ref_reward, ref_terminated, _, _ = reference.step(action)
-            assert (obs[0], reward[0], terminated[0]) == (ref_obs, ref_reward, ref_terminated)
-            assert not truncated[0]
-            falls += int(reward[0] == -100)
-            if terminated[0]:
-                break
-        assert terminated[0]
-    assert falls > 0
+ALIGNED = [
+    ("FrozenLake-v1", {}),
+    ("FrozenLake8x8-v1", {}),
+    ("Taxi-v3", {}),
+    ("CliffWalking-v1", {}),
+    ("tabular/CliffWalking-v0", {}),
+    ("CliffWalking-v0", {}),
+    ("CliffWalkingSlippery-v1", {}),
+    ("CliffWalking-v1", {"is_slippery": True}),
+    ("Blackjack-v1", {}),
+    ("tabular/Blackjack-v0", {}),
+    ("Blackjack-v1", {"sab": False, "natural": True}),
+    ("Blackjack-v1", {"sab": False, "natural": False}),
+]
+# Whole episodes each env plays before the pool is reset with a list of
+# seeds (and one more episode after it).
+EPISODES = {"FrozenLake": 40, "Taxi": 4, "CliffWalking": 4, "Blackjack": 150}
+
+
+def gymnasium_reference(task_id: str, options: dict) -> gymnasium.Env:
+    if task_id in GYMNASIUM_IDS:
+        return gymnasium.make(task_id, disable_env_checker=True, **options)
+    if task_id == "Taxi-v3":
+        return TimeLimit(GymTaxi(), max_episode_steps=200)
+    if "CliffWalking" in task_id:
+        return GymCliffWalking(**options)
+    assert task_id == "tabular/Blackjack-v0"
+    return GymBlackjack(sab=True, natural=False)
+
+
+def family(task_id: str) -> str:
+    return next(name for name in EPISODES if name in task_id)
+
+
+def value_iteration(reference: gymnasium.Env) -> np.ndarray:
+    """Q-values of the reference's transition table P (discount 0.95)."""
+    table = reference.unwrapped.P
+    num_states, num_actions = len(table), len(table[0])
+    expected_reward = np.zeros((num_states, num_actions))
+    going_on = np.zeros((num_states, num_actions, num_states))
+    for s, by_action in table.items():
+        for a, outcomes in by_action.items():
+            for p, s2, r, t in outcomes:
+                expected_reward[s, a] += p * r
+                going_on[s, a, s2] += p * (not t)
+    value = np.zeros(num_states)
+    for _ in range(200):
+        q = expected_reward + 0.95 * going_on @ value
+        value = q.max(axis=1)
+    return q
+
+
+def make_policy(task_id: str, reference: gymnasium.Env):
+    """action(obs row, env index, rng): greedy with an exploration rate that
+    grows with the env index for the gridworlds; for Blackjack, even envs
+    hit below 17 and odd envs act at random."""
+    if family(task_id) == "Blackjack":
+        return lambda o, i, rng: int(o[0] < 17 if i % 2 == 0 else rng.random() < 0.5)
+    greedy = value_iteration(reference).argmax(axis=1)
+    num_actions = reference.action_space.n
+    explore = (0.05, 0.3, 0.6) if family(task_id) == "CliffWalking" else (0.1, 0.4, 1.0)
+
+    def policy(o, i, rng):
+        if rng.random() < explore[i % 3]:
+            return int(rng.integers(num_actions))
+        return int(greedy[int(o)])
+
+    return policy
+
+
+def as_reference_obs(task_id: str, row: np.ndarray):
+    if family(task_id) == "Blackjack":
+        return tuple(int(x) for x in row)
+    return int(row)
+
+
+def play_alongside(env, refs, obs, info, task_id, policy, rng, episodes, where) -> dict:
+    """Steps `env` (whose last results are `obs`, `info`) and `refs` with the
+    same actions until every env has ended `episodes` episodes.  The step
+    after an ending is the next episode's start, where the reference is reset
+    without a seed.  Returns counts of steps and endings."""
+    num_envs = len(refs)
+    ended = [False] * num_envs
+    done = [0] * num_envs
+    elapsed = [0] * num_envs
+    counts = collections.Counter()
+    for t in range(200_000):
+        if min(done) >= episodes:
+            return counts
+        actions = [policy(obs[i], i, rng) for i in range(num_envs)]
+        obs, reward, terminated, truncated, info = step(env, actions)
+        for i, ref in enumerate(refs):
+            at = f"{where} env {i} step {t}"
+            if ended[i]:  # next_step autoreset: the next episode's start
+                ref_obs, ref_info = ref.reset()
+                ref_step = (0.0, False, False)
+                elapsed[i] = 0
+            else:
+                ref_obs, *ref_step, ref_info = ref.step(actions[i])
+                elapsed[i] += 1
+                counts["steps"] += 1
+                counts[f"reward {float(ref_step[0]):g}"] += 1
+            assert as_reference_obs(task_id, obs[i]) == ref_obs, at
+            assert reward[i] == np.float32(ref_step[0]), at
+            assert bool(terminated[i]) == ref_step[1], at
+            assert bool(truncated[i]) == ref_step[2], at
+            assert info["elapsed_step"][i] == elapsed[i], at
+            if "prob" in ref_info:
+                assert info["prob"][i] == np.float32(ref_info["prob"]), at
+            ended[i] = bool(terminated[i] or truncated[i])
+            done[i] += ended[i]
+            counts["terminated"] += bool(terminated[i])
+            counts["truncated"] += bool(truncated[i])
+    raise AssertionError(f"{where}: episodes did not end")
+
+
+def case_name(value) -> str:
+    """Test ids: the task id, then the options (if any) as k=v."""
+    if isinstance(value, dict):
+        return ",".join(f"{k}={v}" for k, v in value.items()) or "defaults"
+    return str(value)
+
+
+@pytest.mark.parametrize("seed,num_envs", [(0, 3), (2**40 + 7, 2)])
+@pytest.mark.parametrize("task_id,options", ALIGNED, ids=case_name)
+def test_same_seed_same_episodes_as_gymnasium(task_id, options, seed, num_envs):
+    env = make(task_id, num_envs=num_envs, seed=seed, **options)
+    refs = [gymnasium_reference(task_id, options) for _ in range(num_envs)]
+    policy = make_policy(task_id, refs[0])
+    rng = np.random.default_rng(seed % 1000)
+    where = f"{task_id} {options} seed {seed}"
+    obs, info = env.reset()
+    for i, ref in enumerate(refs):
+        ref_obs, ref_info = ref.reset(seed=seed + i)
+        assert as_reference_obs(task_id, obs[i]) == ref_obs, f"{where} env {i} reset"
+        if "prob" in ref_info:
+            assert info["prob"][i] == np.float32(ref_info["prob"])
+    episodes = EPISODES[family(task_id)]
+    counts = play_alongside(env, refs, obs, info, task_id, policy, rng, episodes, where)
+    # reset(seed=[...]) seeds each env with its own entry.
+    seeds = [int(x) for x in rng.integers(2**32, size=num_envs)]
+    obs, info = env.reset(seed=seeds)
+    for i, ref in enumerate(refs):
+        assert as_reference_obs(task_id, obs[i]) == ref.reset(seed=seeds[i])[0], f"{where} {seeds}"
+    counts += play_alongside(env, refs, obs, info, task_id, policy, rng, 1, f"{where} {seeds}")
     env.close()
+    assert counts["terminated"] >= num_envs * episodes // 2, counts
+    if family(task_id) != "Blackjack":  # both goals and falls, or wins and losses
+        assert len([k for k in counts if k.startswith("reward")]) >= 2, counts
+    else:
+        assert counts["reward 1"] > 0 and counts["reward -1"] > 0, counts
+
+
+@pytest.mark.parametrize("task_id,options", ALIGNED, ids=case_name)
+def test_first_observations_are_gymnasium_ones_for_many_seeds(task_id, options):
+    """500 envs of one pool against 500 seeded reference resets; a second
+    reset without a seed continues each generator, as gymnasium's does; a
+    list of seeds seeds env i with entry i."""
+    n = 500
+    env = make(task_id, num_envs=n, seed=1000, **options)
+    ref = gymnasium_reference(task_id, options)
+    first, _ = env.reset()
+    again, _ = env.reset()
+    for i in range(n):
+        assert as_reference_obs(task_id, first[i]) == ref.reset(seed=1000 + i)[0], i
+        assert as_reference_obs(task_id, again[i]) == ref.reset()[0], i
+    seeds = [int(x) for x in np.random.default_rng(1).integers(2**63, size=n)]
+    listed, _ = env.reset(seed=seeds)
+    for i in range(n):
+        assert as_reference_obs(task_id, listed[i]) == ref.reset(seed=seeds[i])[0], seeds[i]
+    env.close()
+
+
+# -- Catch (bsuite) and NChain (gym 0.x): their own rng_ ----------------------
 
 
 class BsuiteCatch:
@@ -207,7 +319,7 @@ def test_catch_matches_bsuite_definition_step_by_step(height, width):
     env.close()
 
 
-# -- stochastic dynamics: every transition checked against the reference ------
+# NChain's transitions, each checked against its table.
 
 
 def check_rollouts_against_table(
@@ -251,24 +363,6 @@ def check_rollouts_against_table(
     return endings
 
 
-@pytest.mark.parametrize(
-    "task_id,map_name,max_steps",
-    [("FrozenLake-v1", "4x4", 100), ("FrozenLake8x8-v1", "8x8", 200)],
-)
-def test_frozen_lake_transitions_are_gymnasium_slippery_ones(task_id, map_name, max_steps):
-    table = transition_table(GymFrozenLake(map_name=map_name))
-    endings = check_rollouts_against_table(task_id, table, {0}, max_steps, 16, 400, seed=4)
-    assert endings["terminated"] > 0
-
-
-def test_slippery_cliff_walking_transitions_are_gymnasium_ones():
-    table = transition_table(GymCliffWalking(is_slippery=True))
-    endings = check_rollouts_against_table(
-        "CliffWalkingSlippery-v1", table, {36}, 2**31 - 1, 16, 400, seed=6
-    )
-    assert endings["truncated"] == 0
-
-
 def test_nchain_transitions_follow_its_definition_and_truncate_at_1000():
     endings = check_rollouts_against_table("NChain-v0", nchain_table(), {0}, 1000, 4, 2100, seed=8)
     assert endings == {"terminated": 0, "truncated": 8}
@@ -296,47 +390,11 @@ def assert_matches_distribution(counts: collections.Counter, probabilities: dict
         assert stats.chisquare(observed, expected).pvalue > P_MIN, (counts, probabilities)
 
 
-@pytest.mark.parametrize(
-    "task_id,map_name,state,action",
-    [
-        ("FrozenLake-v1", "4x4", 0, 1),
-        ("FrozenLake-v1", "4x4", 6, 2),
-        ("FrozenLake-v1", "4x4", 14, 2),
-        ("FrozenLake8x8-v1", "8x8", 62, 3),
-        ("FrozenLake8x8-v1", "8x8", 27, 0),
-    ],
-)
-def test_frozen_lake_slip_frequencies_match_gymnasium(task_id, map_name, state, action):
-    table = transition_table(GymFrozenLake(map_name=map_name))
-    probabilities = {(s2, r): p for (s2, r, _), p in table[(state, action)].items()}
-    counts = next_state_counts(task_id, state, action, 3000, seed=state)
-    assert_matches_distribution(counts, probabilities)
-
-
-@pytest.mark.parametrize("state,action", [(24, 2), (13, 1), (0, 3), (35, 2)])
-def test_slippery_cliff_walking_frequencies_match_gymnasium(state, action):
-    table = transition_table(GymCliffWalking(is_slippery=True))
-    probabilities = {(s2, r): p for (s2, r, _), p in table[(state, action)].items()}
-    counts = next_state_counts("CliffWalkingSlippery-v1", state, action, 3000, seed=state)
-    assert_matches_distribution(counts, probabilities)
-
-
 @pytest.mark.parametrize("state,action", [(0, 0), (2, 1), (4, 0), (4, 1)])
 def test_nchain_slip_frequencies_match_its_definition(state, action):
     probabilities = {(s2, r): p for (s2, r, _), p in nchain_table()[(state, action)].items()}
     counts = next_state_counts("NChain-v0", state, action, 3000, seed=state)
     assert_matches_distribution(counts, probabilities)
-
-
-def test_taxi_reset_is_uniform_over_gymnasium_start_states():
-    start = GymTaxi().initial_state_distrib
-    env = make("Taxi-v3", num_envs=6000, seed=9)
-    obs, _ = env.reset()
-    env.close()
-    counts = np.bincount(obs, minlength=500)
-    assert set(np.flatnonzero(counts)) <= set(np.flatnonzero(start))
-    support = np.flatnonzero(start)
-    assert stats.chisquare(counts[support], start[support] * len(obs)).pvalue > P_MIN
 
 
 def test_catch_ball_starts_in_a_uniform_column():
@@ -347,115 +405,6 @@ def test_catch_ball_starts_in_a_uniform_column():
     assert (obs[:, 0, :].sum(axis=1) == 1).all()
     assert (obs[:, 9, 2] == 1).all()
     assert stats.chisquare(np.bincount(columns, minlength=5)).pvalue > P_MIN
-
-
-# -- Blackjack: gymnasium's rules on our cards, and the deal's distribution ---
-
-
-class DealtCards:
-    """Stands in for gymnasium's np_random: deals the given cards in order."""
-
-    def __init__(self, cards: list[int]) -> None:
-        self.cards = list(cards)
-
-    def choice(self, options):
-        if list(options) == gym_blackjack.deck:
-            return self.cards.pop(0)
-        return options[0]  # suits and face names only matter for rendering
-
-
-def hands(state: list[float]) -> tuple[list[int], list[int]]:
-    n = int(state[0])
-    player = [int(c) for c in state[1 : 1 + n]]
-    dealer = [int(c) for c in state[2 + n :]]
-    assert len(dealer) == int(state[1 + n])
-    return player, dealer
-
-
-@pytest.mark.parametrize(
-    "task_id,sab,natural",
-    [
-        ("Blackjack-v1", True, False),
-        ("tabular/Blackjack-v0", True, False),
-        ("Blackjack-v1", False, True),
-    ],
-)
-def test_blackjack_scores_every_step_as_gymnasium_does(task_id, sab, natural):
-    """gymnasium's BlackjackEnv, dealt the cards our env drew, must see the
-    same observations, rewards and terminations, and draw exactly as many."""
-    env = make(task_id, seed=11, sab=sab, natural=natural)
-    reference = gym_blackjack.BlackjackEnv(sab=sab, natural=natural)
-    rng = np.random.default_rng(11)
-    rewards: collections.Counter = collections.Counter()
-    for episode in range(400):
-        obs, _ = env.reset()
-        player, dealer = hands(env._pool.get_state(0))
-        reference.reset(seed=episode)
-        reference.player, reference.dealer = list(player), list(dealer)
-        assert tuple(obs[0]) == reference._get_obs()
-        terminated = np.array([False])
-        while not terminated[0]:
-            action = int(rng.random() < 0.5)
-            obs, reward, terminated, truncated, _ = step(env, [action])
-            new_player, new_dealer = hands(env._pool.get_state(0))
-            assert new_player[: len(player)] == player and new_dealer[: len(dealer)] == dealer
-            dealt = DealtCards(new_player[len(player) :] + new_dealer[len(dealer) :])
-            reference.np_random = dealt
-            ref_obs, ref_reward, ref_terminated, _, _ = reference.step(action)
-            assert not dealt.cards, "gymnasium drew fewer cards than we did"
-            assert tuple(obs[0]) == ref_obs
-            assert (reward[0], terminated[0]) == (ref_reward, ref_terminated)
-            assert not truncated[0]
-            player, dealer = new_player, new_dealer
-            rewards[float(reward[0])] += 1
-    assert rewards[1.0] > 0 and rewards[-1.0] > 0
-    env.close()
-
-
-def test_blackjack_first_deal_matches_gymnasium_deck():
-    """Player sum, usable ace and dealer card of the first deal against the
-    exact distribution of two (and one) cards from gymnasium's deck."""
-    deck = gym_blackjack.deck
-    expected_player: dict = collections.defaultdict(float)
-    for a in deck:
-        for b in deck:
-            expected_player[(gym_blackjack.sum_hand([a, b]), gym_blackjack.usable_ace([a, b]))] += 1
-    total = sum(expected_player.values())
-    expected_dealer = collections.Counter(deck)
-    env = make("Blackjack-v1", num_envs=6000, seed=12)
-    obs, _ = env.reset()
-    env.close()
-    player = collections.Counter((int(o[0]), int(o[2])) for o in obs)
-    assert_matches_distribution(player, {k: v / total for k, v in expected_player.items()})
-    dealer = collections.Counter(int(o[1]) for o in obs)
-    assert_matches_distribution(dealer, {k: v / len(deck) for k, v in expected_dealer.items()})
-
-
-def test_blackjack_returns_match_gymnasium_under_a_fixed_policy():
-    """Hit below 17, then stick: the distribution of returns of ours and of
-    gymnasium's Blackjack-v1 agree (chi-square test of homogeneity)."""
-    episodes = 4000
-    reference = gymnasium.make("Blackjack-v1")
-    ref_returns: collections.Counter = collections.Counter()
-    for episode in range(episodes):
-        obs, _ = reference.reset(seed=episode)
-        done = False
-        while not done:
-            obs, reward, terminated, truncated, _ = reference.step(int(obs[0] < 17))
-            done = terminated or truncated
-        ref_returns[float(reward)] += 1
-    env = make("Blackjack-v1", num_envs=500, seed=13)
-    obs, _ = env.reset()
-    returns: collections.Counter = collections.Counter()
-    while sum(returns.values()) < episodes:
-        obs, reward, terminated, _, _ = step(env, (obs[:, 0] < 17).astype(np.int64))
-        for r in reward[terminated]:
-            returns[float(r)] += 1
-    env.close()
-    keys = sorted(set(returns) | set(ref_returns))
-    assert set(keys) == {-1.0, 0.0, 1.0}
-    table = np.array([[returns[k] for k in keys], [ref_returns[k] for k in keys]])
-    assert stats.chi2_contingency(table).pvalue > P_MIN, table
 
 
 # -- autoreset -------------------------------------------------

@@ -1,6 +1,7 @@
 // Rules of the toy_text envs, checked on single envs outside the pool.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "envpool/core/pool.h"
 #include "envpool/toy_text/blackjack.h"
 #include "envpool/toy_text/catch.h"
+#include "envpool/toy_text/categorical.h"
 #include "envpool/toy_text/cliff_walking.h"
 #include "envpool/toy_text/frozen_lake.h"
 #include "envpool/toy_text/nchain.h"
@@ -389,6 +391,87 @@ TEST(BlackjackTest, ObservationStaysInItsBox) {
     }
     EXPECT_TRUE(h.terminated());
   }
+}
+
+// Seeded like gymnasium 1.4's reset(seed=...) (numpy 2.4), the same draws:
+// the numbers below are gymnasium's.
+
+TEST(CategoricalTest, FirstCumulativeSumAboveTheDraw) {
+  const Categorical slip(
+      {(1.0 - 1.0 / 3.0) / 2.0, 1.0 / 3.0, (1.0 - 1.0 / 3.0) / 2.0});
+  // numpy's cumsum of FrozenLake's [fail, success, fail].
+  EXPECT_EQ(slip.cumsum(), (std::vector<double>{0.33333333333333337,
+                                                0.6666666666666667, 1.0}));
+  EXPECT_EQ(slip.Index(0.0), 0);
+  EXPECT_EQ(slip.Index(0.33333333333333331), 0);
+  EXPECT_EQ(slip.Index(0.33333333333333337), 1);  // not above: the next one
+  EXPECT_EQ(slip.Index(0.99999999999999989), 2);
+  // Zero-probability outcomes are never drawn.
+  const Categorical start({0.0, 0.0, 1.0, 0.0});
+  EXPECT_EQ(start.Index(0.0), 2);
+  EXPECT_EQ(start.Index(0.99999999999999989), 2);
+  // Taxi's start distribution sums to just below 1; a draw above the sum is
+  // numpy's argmax of all-false, index 0.
+  const Categorical& taxi = TaxiEnv::StartDistribution();
+  EXPECT_EQ(taxi.cumsum().back(), 0.9999999999999961);
+  EXPECT_EQ(taxi.Index(0.0), TaxiEnv::Encode(0, 0, 0, 1));
+  EXPECT_EQ(taxi.Index(0.99999999999999989), 0);
+}
+
+TEST(SeedingTest, TaxiStartsWhereGymnasiumStarts) {
+  const std::vector<int64_t> first = {314, 252, 128, 42, 468};
+  for (uint64_t seed = 0; seed < first.size(); ++seed) {
+    Harness<TaxiEnv> h({}, seed);
+    EXPECT_EQ(h.Reset()[0], first[seed]) << seed;
+  }
+  // Later resets continue the generator.
+  Harness<TaxiEnv> h({}, 4);
+  h.Reset();
+  EXPECT_EQ(h.Reset()[0], 252);
+  EXPECT_EQ(h.Reset()[0], 486);
+  EXPECT_EQ(h.Reset()[0], 41);
+}
+
+TEST(SeedingTest, FrozenLakeSlipsAsGymnasiumDoes) {
+  Harness<FrozenLakeEnv> h({}, 3);
+  EXPECT_EQ(h.Reset()[0], 0);
+  const std::vector<int64_t> actions = {2, 2, 1, 1, 1, 2, 2, 1, 0, 3, 1, 2};
+  const std::vector<int64_t> states = {4, 0, 4, 4, 8, 9, 13, 14, 10, 6, 10, 11};
+  for (std::size_t t = 0; t < actions.size(); ++t) {
+    EXPECT_EQ(h.StepScalar(actions[t]), states[t]) << t;
+    EXPECT_EQ(h.terminated(), t + 1 == actions.size()) << t;  // hole 11
+  }
+}
+
+TEST(SeedingTest, SlipperyCliffWalkingSlipsAsGymnasiumDoes) {
+  Harness<CliffWalkingEnv> h({{"is_slippery", true}}, 5);
+  EXPECT_EQ(h.Reset()[0], 36);
+  const std::vector<int64_t> actions = {0, 0, 1, 1, 1, 1, 2, 3, 0, 1};
+  const std::vector<int64_t> states = {36, 24, 12, 0, 1, 2, 3, 15, 16, 17};
+  for (std::size_t t = 0; t < actions.size(); ++t) {
+    EXPECT_EQ(h.StepScalar(actions[t]), states[t]) << t;
+    EXPECT_EQ(h.reward(), t == 0 ? -100.0F : -1.0F) << t;
+  }
+}
+
+TEST(SeedingTest, BlackjackDealsAsGymnasiumDoes) {
+  // [player cards, dealer cards] after reset(seed=s).
+  const std::vector<std::vector<double>> deals = {{2, 7, 4, 2, 10, 9},
+                                                  {2, 10, 10, 2, 7, 7},
+                                                  {2, 2, 4, 2, 10, 4},
+                                                  {2, 3, 4, 2, 10, 2}};
+  for (uint64_t seed = 0; seed < deals.size(); ++seed) {
+    Harness<BlackjackEnv, int32_t> h({}, seed);
+    h.Reset();
+    EXPECT_EQ(h.env().GetState(), deals[seed]) << seed;
+  }
+  // A hit draws one card: a 10, and 29 is bust.
+  Harness<BlackjackEnv, int32_t> h({}, 7);
+  h.Reset();
+  EXPECT_EQ(h.env().GetState(), (std::vector<double>{2, 9, 10, 2, 10, 9}));
+  h.Step(1);
+  EXPECT_EQ(h.env().GetState(), (std::vector<double>{3, 9, 10, 10, 2, 10, 9}));
+  EXPECT_TRUE(h.terminated());
 }
 
 // Same seed, same trajectory; another seed, another one.
