@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool.python.spec import AUTORESET_MODES, EnvSpec, load_family
+from envpool.python.spec import AUTORESET_MODES, DM_HIDDEN_INFO, EnvSpec, load_family
 
 
 def _split_dict_action(action: dict[str, Any], env_id: Any) -> tuple[dict[str, Any], Any]:
@@ -115,17 +115,28 @@ class PoolBase:
                     final_obs[i] = final["obs"][i].copy()
                 else:
                     final_obs[i] = {k[4:]: final[k][i].copy() for k in obs_keys}
-            final_info: dict[str, Any] = {}
+            # The ended step's info, keys and order as info's, masked as
+            # gymnasium's vector envs mask them.
+            final_info: dict[str, Any] = {"env_id": info["env_id"].copy(), "_env_id": mask.copy()}
+            players = info["players"]["env_id"]
+            if len(players) == n:
+                final_info["players"] = {
+                    "env_id": np.where(mask, players, 0).astype(players.dtype),
+                    "_env_id": mask.copy(),
+                }
+            else:  # player rows: kept whole
+                final_info["players"] = {"env_id": players.copy()}
+            final_info["_players"] = mask.copy()
             for key, values in final.items():
                 if key in obs_keys:
                     continue
                 name = key[5:] if key.startswith("info:") else key
+                if key.startswith("info:") and name in DM_HIDDEN_INFO:
+                    continue
                 final_info[name] = np.where(
                     mask.reshape((-1,) + (1,) * (values.ndim - 1)), values, 0
                 ).astype(values.dtype)
                 final_info[f"_{name}"] = mask.copy()
-            final_info["env_id"] = info["env_id"].copy()
-            final_info["_env_id"] = mask.copy()
             info["final_obs"] = final_obs
             info["_final_obs"] = mask.copy()
             info["final_info"] = final_info

@@ -84,12 +84,7 @@ SEED_INDEPENDENT = frozenset({"CliffWalking-v0", "CliffWalking-v1", "tabular/Cli
 # name, while they are open (each is reported, and test_conformance.py holds
 # a strict xfail test of it that passes once it is fixed): pass
 # `tolerate=frozenset()` to check_env to see them fail.
-KNOWN_BUGS: dict[str, str] = {
-    "final_info_keys": (
-        "same_step's info['final_info'] is not the ended step's info: it lacks 'players' "
-        "and holds Atari's 'discount', which info hides (envpool/python/pool.py _with_final)"
-    ),
-}
+KNOWN_BUGS: dict[str, str] = {}
 # info keys of same_step's final_info that are masks or the API's own.
 _FINAL_KEYS = ("final_obs", "_final_obs", "final_info", "_final_info")
 
@@ -908,9 +903,19 @@ def _final_obs_row(final_obs: Any) -> Rows:
 
 
 def _final_info_row(final_info: dict[str, Any], i: int) -> Rows:
-    """Row i of same_step's info["final_info"], without its masks, flattened."""
-    values = {k: v for k, v in final_info.items() if not k.startswith("_")}
-    return {k: v[i : i + 1] for k, v in flatten(values).items()}
+    """Row i of same_step's info["final_info"], without its masks, flattened.
+
+    Masks are gymnasium's `_<key>` entries, at every level of nesting.
+    """
+
+    def unmasked(d: dict[str, Any]) -> dict[str, Any]:
+        return {
+            k: unmasked(v) if isinstance(v, dict) else v
+            for k, v in d.items()
+            if not k.startswith("_")
+        }
+
+    return {k: v[i : i + 1] for k, v in flatten(unmasked(final_info)).items()}
 
 
 def check_same_step(ctx: Context, env: Any, reference: list[Batch]) -> None:
@@ -958,11 +963,7 @@ def check_same_step(ctx: Context, env: Any, reference: list[Batch]) -> None:
                 problem is None, f"{here}: final_obs is not the last observation: {problem}"
             )
             final_info = _final_info_row(batch.final["final_info"], i)
-            want_info = dict(want.info)
-            if "final_info_keys" in ctx.tolerate:  # see KNOWN_BUGS
-                want_info.pop("players.env_id", None)
-                final_info.pop("discount", None)
-            problem = differences(final_info, want_info)
+            problem = differences(final_info, dict(want.info))
             ctx.require(problem is None, f"{here}: final_info is not the last info: {problem}")
             check_same(
                 ctx,

@@ -29,7 +29,7 @@ import gymnasium
 import numpy as np
 import pytest
 from ale_py import roms
-from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation
+from gymnasium.wrappers import AtariPreprocessing, FrameStackObservation, TimeLimit
 
 import envpool
 from envpool.atari.registration import GAMES
@@ -497,3 +497,54 @@ def test_reset_with_a_seed_reloads_like_ale_py():
         for a in (1, 2, 3, 0, 1):
             obs = env.step(np.array([a]))[0]
             np.testing.assert_array_equal(obs[0], ref.step(a)[0])
+
+
+@pytest.mark.parametrize("task_id", ALL_IDS)
+def test_every_game_is_seeded_as_ale_py(task_id):
+    """Every id: env 0 of make(seed=s) against ale-py 0.11.2's AtariEnv of the same ROM
+    with gymnasium's preprocessing, reset with seed s: random no-ops and sticky actions,
+    episodes cut at 20 steps (then both reset without a seed), compared at every step."""
+    import ale_py.env
+
+    seed, steps, limit = 5, 45, 20
+    base = ale_py.env.AtariEnv(game=TASKS[task_id], frameskip=1, repeat_action_probability=0.25)
+    # gymnasium's no-op reset needs NOOP as the first action (not so in 2 games)
+    noop_max = 30 if base.get_action_meanings()[0] == "NOOP" else 0
+    env = envpool.make(
+        task_id,
+        num_envs=1,
+        seed=seed,
+        noop_max=noop_max,
+        max_episode_steps=limit,
+        repeat_action_probability=0.25,
+        use_fire_reset=False,
+        episodic_life=False,
+        reward_clip=False,
+    )
+    ref = FrameStackObservation(
+        TimeLimit(
+            AtariPreprocessing(base, noop_max=noop_max, frame_skip=4, terminal_on_life_loss=False),
+            max_episode_steps=limit,
+        ),
+        4,
+        padding_type="reset",
+    )
+    obs, _ = env.reset()
+    np.testing.assert_array_equal(obs[0], ref.reset(seed=seed)[0], err_msg=f"{task_id} reset")
+    actions = np.random.default_rng(seed).integers(env.single_action_space.n, size=steps)
+    ended = False
+    for t, action in enumerate(actions):
+        obs, reward, terminated, truncated, _ = env.step(np.array([action]))
+        where = f"{task_id} step {t}"
+        if ended:
+            ref_obs, _ = ref.reset()
+            ended = False
+        else:
+            ref_obs, ref_reward, ref_term, ref_trunc, _ = ref.step(int(action))
+            assert (reward[0], terminated[0], truncated[0]) == (ref_reward, ref_term, ref_trunc), (
+                where
+            )
+            ended = bool(ref_term or ref_trunc)
+        np.testing.assert_array_equal(obs[0], ref_obs, err_msg=where)
+    env.close()
+    ref.close()

@@ -3,9 +3,8 @@
 `test_id_conforms_to_the_api_contract` runs `check_env` over every id of
 `envpool.list_all_envs()`. The tests after it show that `check_env` fails on
 defects: each wraps the pools it makes so that they break one rule, and
-expects the AssertionError that names it. The engine bugs `check_env`
-tolerates (`KNOWN_BUGS`) each have a strict xfail test, which starts to pass,
-and so fails, once the bug is fixed.
+expects the AssertionError that names it. An engine bug `check_env` has to
+tolerate goes into `KNOWN_BUGS` with a strict xfail test (none today).
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ import pytest
 import envpool
 from envpool.testing import conformance
 from envpool.testing.conformance import (
-    KNOWN_BUGS,
     SEED_INDEPENDENT,
     SEED_INDEPENDENT_RESET,
     check_env,
@@ -39,10 +37,9 @@ def test_seed_independent_ids_are_registered_fixed_start_ids() -> None:
     assert SEED_INDEPENDENT <= SEED_INDEPENDENT_RESET <= set(IDS)
 
 
-# -- the engine bugs check_env tolerates ------------------------------------------
+# -- same_step's final_info is the ended step's info -------------------------------
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=KNOWN_BUGS["final_info_keys"])
 @pytest.mark.parametrize("task_id", ["CartPole-v1", "Pong-v5"])
 def test_same_step_final_info_has_the_keys_of_info(task_id: str) -> None:
     env = envpool.make(task_id, num_envs=1, max_episode_steps=1, autoreset_mode="same_step")
@@ -52,11 +49,6 @@ def test_same_step_final_info_has_the_keys_of_info(task_id: str) -> None:
     shown = set(info) - {"final_obs", "_final_obs", "final_info", "_final_info"}
     final = {k for k in info["final_info"] if not k.startswith("_")}
     assert final == shown, (sorted(final), sorted(shown))
-
-
-def test_check_env_without_tolerance_reports_the_known_bug() -> None:
-    with pytest.raises(AssertionError, match="final_info is not the last info"):
-        check_env("CartPole-v1", tolerate=frozenset())
 
 
 # -- check_env fails on defects -------------------------------------------------------
