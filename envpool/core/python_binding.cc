@@ -139,6 +139,15 @@ T ReadElement(const char* data, char kind, int size, int64_t i) {
   }
 }
 
+// '=' native, '|' not applicable, '<' / '>' explicit (native when it is
+// this machine's order).
+bool IsNativeByteOrder(const py::dtype& dtype) {
+  const char order = dtype.byteorder();
+  constexpr char kNative =
+      __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? '<' : '>';
+  return order == '=' || order == '|' || order == kNative;
+}
+
 class PyPool {
  public:
   PyPool(const std::string& class_name, const py::dict& overrides,
@@ -397,7 +406,7 @@ class PyPool {
     }
     // Non-native byte order and non-contiguous layouts are converted, values
     // preserved, as np.ascontiguousarray(a, native dtype) would.
-    if (!arr.dtype().attr("isnative").cast<bool>()) {
+    if (!IsNativeByteOrder(arr.dtype())) {
       arr = arr.attr("astype")(arr.dtype().attr("newbyteorder")("="));
     }
     if (!(arr.flags() & py::array::c_style)) {
