@@ -275,6 +275,8 @@ std::shared_ptr<Block> Pool::TakeFreeBlock(int target) {
 }
 
 void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
+  // One send at a time (callers may come from several threads).
+  std::lock_guard<std::mutex> send_lock(send_mu_);
   if (closed_.load()) {
     throw std::runtime_error("the pool is closed");
   }

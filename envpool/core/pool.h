@@ -213,7 +213,8 @@ class Pool {
   std::vector<std::thread> workers_;
   std::atomic<bool> closed_{false};
   std::atomic<int64_t> step_cost_ns_{0};
-  std::string error_;  // guarded by mu_: first exception thrown by an env
+  std::string error_;   // guarded by mu_: first exception thrown by an env
+  std::mutex send_mu_;  // serializes Send, which reuses inline_tasks_
   std::vector<Task> inline_tasks_;
 };
 

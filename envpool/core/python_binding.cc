@@ -230,7 +230,7 @@ class PyPool {
         WriteAction(static_cast<int>(f), d[py::str(fields[f].name)], ids, n);
       }
     }
-    pool_->Send(ids, n, false, nullptr);
+    SendReleasingTheGil(ids, n, false, nullptr);
   }
 
   void Reset(const py::handle& env_id, const py::handle& seeds) {
@@ -244,7 +244,7 @@ class PyPool {
       ParseEnvIds(env_id, &ids, &n);
     }
     if (seeds.is_none()) {
-      pool_->Send(ids, n, true, nullptr);
+      SendReleasingTheGil(ids, n, true, nullptr);
       return;
     }
     auto seed_list = seeds.cast<std::vector<uint64_t>>();
@@ -252,7 +252,7 @@ class PyPool {
       throw py::value_error("reset got " + std::to_string(seed_list.size()) +
                             " seeds for " + std::to_string(n) + " envs");
     }
-    pool_->Send(ids, n, true, seed_list.data());
+    SendReleasingTheGil(ids, n, true, seed_list.data());
   }
 
   py::tuple Recv() {
@@ -297,6 +297,29 @@ class PyPool {
     std::shared_ptr<Block> block;
     std::vector<py::array> arrays;
   };
+
+  // Send steps cheap envs on the calling thread. Work that may take longer
+  // than a few microseconds (or whose cost is not known yet: the first
+  // send, a reset) runs without the GIL, so other Python threads go on.
+  void SendReleasingTheGil(const int* ids, int n, bool reset,
+                           const uint64_t* seeds) {
+    constexpr int64_t kHoldGilBelowNs = 5000;
+    const int64_t cost = pool_->step_cost_ns();
+    if (reset || cost == 0 || cost * n >= kHoldGilBelowNs) {
+      // Another Python thread may use this object meanwhile: the ids and
+      // seeds are ours for the call.
+      std::vector<int> own_ids(ids, ids + n);
+      std::vector<uint64_t> own_seeds;
+      if (seeds != nullptr) {
+        own_seeds.assign(seeds, seeds + n);
+      }
+      py::gil_scoped_release release;
+      pool_->Send(own_ids.data(), n, reset,
+                  seeds != nullptr ? own_seeds.data() : nullptr);
+    } else {
+      pool_->Send(ids, n, reset, seeds);
+    }
+  }
 
   void CheckOpen() const {
     if (!pool_ || pool_->closed()) {

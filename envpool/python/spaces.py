@@ -9,6 +9,9 @@ import numpy as np
 
 
 def _bound(values: list[float], shape: tuple[int, ...], dtype: np.dtype, default: float):
+    if not values and np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        return np.full(shape, info.min if default < 0 else info.max, dtype=dtype)
     if not values:
         values = [default]
     arr = np.asarray(values, dtype=np.float64)
