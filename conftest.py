@@ -5,30 +5,43 @@ The source tree has no native modules; when pytest runs from the repository
 root, drop the root from sys.path so `import envpool` finds the wheel.
 
 A clone must pass its tests with nothing beside it: every file a test opens
-is checked (an audit hook), and a file opened in the repository's parent
-folder but outside the repository (for example `../shared`) fails the run.
+is checked (an audit hook), and a file opened under what lay beside the clone
+when the tests started (for example `../shared`) fails the run.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import tempfile
 
 _ROOT = os.path.dirname(os.path.abspath(__file__))
 _PARENT = os.path.dirname(_ROOT)
-_TEMP = os.path.realpath(tempfile.gettempdir())
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _ROOT]
+
+
+def _siblings() -> frozenset[str]:
+    """What lies beside the clone when the tests start (pytest's own temporary
+    folders aside): a test reads none of it."""
+    try:
+        names = os.listdir(_PARENT)
+    except OSError:
+        return frozenset()
+    root = os.path.basename(_ROOT)
+    return frozenset(n for n in names if n != root and not n.startswith("pytest-of-"))
+
+
+SIBLINGS = _siblings()
 
 READS_BESIDE_THE_REPOSITORY: list[str] = []
 
 
 def is_beside_the_repository(path: str) -> bool:
-    """A path in the repository's parent folder but not in the repository."""
+    """A path under something that lay beside the clone when the tests started."""
     path = os.path.abspath(path)
-    inside = path == _ROOT or path.startswith(_ROOT + os.sep)
-    in_temp = path == _TEMP or path.startswith(_TEMP + os.sep)
-    return path.startswith(_PARENT + os.sep) and not inside and not in_temp
+    if not path.startswith(_PARENT + os.sep):
+        return False
+    first = path[len(_PARENT) + 1 :].split(os.sep, 1)[0]
+    return first in SIBLINGS
 
 
 def _audit(event: str, args: tuple) -> None:

@@ -21,9 +21,11 @@ def conftest():
 def test_a_read_beside_the_repository_is_caught_and_fails_the_run():
     guard = conftest()
     parent = os.path.dirname(guard._ROOT)
-    beside = os.path.join(parent, "shared", "reference", "env_ids.tsv")
-    assert guard.is_beside_the_repository(beside)
     assert not guard.is_beside_the_repository(os.path.join(guard._ROOT, "envpool", "x.json"))
+    if not guard.SIBLINGS:
+        pytest.skip("nothing lies beside this clone")
+    beside = os.path.join(parent, sorted(guard.SIBLINGS)[0], "reference", "env_ids.tsv")
+    assert guard.is_beside_the_repository(beside)
     before = len(guard.READS_BESIDE_THE_REPOSITORY)
     try:
         open(beside).close()
