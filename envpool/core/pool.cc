@@ -326,6 +326,11 @@ void Pool::RunInline(std::vector<Task>* tasks) {
   for (const Task& t : *tasks) {
     RunTask(t);
   }
+  // The estimate is of steps: a reset may cost far less (or more) than a
+  // step, and the estimate decides what the next steps do.
+  if (tasks->front().reset) {
+    return;
+  }
   int64_t per_env = (NowNs() - start) / static_cast<int64_t>(tasks->size());
   int64_t old = step_cost_ns_.load(std::memory_order_relaxed);
   step_cost_ns_.store(old == 0 ? per_env : (old * 7 + per_env) / 8,
@@ -366,6 +371,9 @@ void Pool::RunChunk(const std::vector<Task>& chunk) {
   int64_t start = NowNs();
   for (const Task& task : chunk) {
     RunTask(task);
+  }
+  if (chunk.front().reset) {
+    return;  // of steps only, as in RunInline
   }
   int64_t cost = (NowNs() - start) / static_cast<int64_t>(chunk.size());
   int64_t old = step_cost_ns_.load(std::memory_order_relaxed);
