@@ -6,7 +6,7 @@ root, drop the root from sys.path so `import envpool` finds the wheel.
 
 A clone must pass its tests with nothing beside it: every file a test opens
 is checked (an audit hook), and a file opened under what lay beside the clone
-when the tests started (for example `../shared`) fails the run.
+when the tests started (a folder of reference facts next to the clone, say) fails the run.
 """
 
 from __future__ import annotations

@@ -181,6 +181,15 @@ uint64_t RandomInterval(BitGenerator& bits, uint64_t max) {
   return value;
 }
 
+// numpy's shuffle of a 1-d array (Generator and RandomState alike):
+// Fisher-Yates from the end, j in [0, i] by RandomInterval.
+template <typename BitGenerator, typename T>
+void Shuffle(BitGenerator& bits, T* data, size_t n) {
+  for (size_t i = n; i-- > 1;) {
+    std::swap(data[i], data[RandomInterval(bits, i)]);
+  }
+}
+
 // A value in [0, range] for a range of the unsigned type U, the way numpy's
 // random_bounded_uint*_fill draws one element: Lemire's multiply-and-reject
 // (`masked` false, Generator) or masked rejection (`masked` true,
@@ -392,9 +401,7 @@ class Generator {
   // masked rejection.
   template <typename T>
   void Shuffle(T* data, size_t n) {
-    for (size_t i = n; i-- > 1;) {
-      std::swap(data[i], data[internal::RandomInterval(bits_, i)]);
-    }
+    internal::Shuffle(bits_, data, n);
   }
   template <typename T>
   void Shuffle(std::vector<T>* data) {
@@ -472,9 +479,7 @@ class RandomState {
   // shuffle(x) for a 1-d x.
   template <typename T>
   void Shuffle(T* data, size_t n) {
-    for (size_t i = n; i-- > 1;) {
-      std::swap(data[i], data[internal::RandomInterval(bits_, i)]);
-    }
+    internal::Shuffle(bits_, data, n);
   }
   template <typename T>
   void Shuffle(std::vector<T>* data) {
