@@ -30,7 +30,11 @@ class CounterEnv : public Env {
   // The options and their defaults; the default fixes each option's type
   // (Python sees them in make_spec(id).config; another type is a TypeError).
   static Options DefaultOptions() {
-    return Options{{"episode_length", int64_t{5}}, {"sleep_us", int64_t{0}}};
+    // fail_at_step > 0: Step throws at that step of each episode (for the
+    // fault tests: an env's exception reaches Python on the next recv).
+    return Options{{"episode_length", int64_t{5}},
+                   {"sleep_us", int64_t{0}},
+                   {"fail_at_step", int64_t{0}}};
   }
   // Called once per pool (and by make_spec): validates the options and
   // declares the arrays. "obs" (or "obs:<key>" for a dict observation) is the
@@ -50,7 +54,8 @@ class CounterEnv : public Env {
   // Every env of a pool gets the handles declared once.
   CounterEnv(const Options& options, const Fields& fields)
       : episode_length_(options.Get<int>("episode_length")),
-        sleep_us_(options.Get<int>("sleep_us")) {
+        sleep_us_(options.Get<int>("sleep_us")),
+        fail_at_step_(options.Get<int>("fail_at_step")) {
     fields_ = fields;
   }
   // Starts an episode; draws come from rng_, which the pool seeds. The pool
@@ -68,6 +73,10 @@ class CounterEnv : public Env {
       std::this_thread::sleep_for(std::chrono::microseconds(sleep_us_));
     }
     ++steps_;
+    if (steps_ == fail_at_step_) {
+      throw std::runtime_error("step " + std::to_string(steps_) +
+                               " failed, as fail_at_step asks");
+    }
     reward_ = static_cast<double>(action.Scalar(fields_.action));
     terminated_ = steps_ >= episode_length_;
   }
@@ -84,6 +93,7 @@ class CounterEnv : public Env {
   Fields fields_;
   int episode_length_;
   int sleep_us_;
+  int fail_at_step_;
   int64_t first_ = 0;
   int32_t steps_ = 0;
 };

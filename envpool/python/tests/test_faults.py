@@ -1,0 +1,64 @@
+"""Faults: an env's exception, pools made and dropped by the hundred, closing mid-flight."""
+
+from __future__ import annotations
+
+import gc
+import os
+
+import numpy as np
+import pytest
+
+import envpool
+
+envpool.register("TestFailingCounter-v0", family="testing", env_class="TestCounter", fail_at_step=2)
+
+
+def rss_mib() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def threads() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+def test_an_exception_in_step_reaches_python_and_the_pool_goes_on():
+    env = envpool.make("TestFailingCounter-v0", num_envs=2, batch_size=1)
+    env.async_reset()
+    for _ in range(2):
+        env.recv()
+    action = np.zeros(1, np.int64)
+    env.send(action, np.array([0]))
+    env.recv()  # env 0's step 1
+    env.send(action, np.array([0]))
+    with pytest.raises(RuntimeError, match=r"TestFailingCounter-v0 env 0: step 2 failed"):
+        env.recv()
+    # the other env, and env 0 itself, step on
+    env.send(action, np.array([1]))
+    *_, info = env.recv()
+    assert info["env_id"][0] == 1 and info["elapsed_step"][0] == 1
+    env.send(action, np.array([0]))
+    *_, info = env.recv()
+    # the failed step did not count
+    assert info["env_id"][0] == 0 and info["elapsed_step"][0] == 2
+
+
+@pytest.mark.parametrize(("task_id", "pools"), [("CartPole-v1", 500), ("Ant-v5", 100)])
+def test_pools_made_and_dropped_leave_no_threads_or_memory(task_id, pools):
+    def cycle(k: int) -> None:
+        env = envpool.make(task_id, num_envs=4, batch_size=2, num_threads=2)
+        env.async_reset()
+        env.recv()
+        env.send(np.zeros((2, *env.single_action_space.shape), env.single_action_space.dtype))
+        if k % 2:
+            env.close()  # closed with envs in flight; the others are collected
+
+    for k in range(20):
+        cycle(k)
+    gc.collect()
+    rss, count = rss_mib(), threads()
+    for k in range(pools):
+        cycle(k)
+    gc.collect()
+    assert threads() == count
+    assert rss_mib() - rss < 8.0
