@@ -301,11 +301,13 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
            seeds ? seeds[k] : 0, sync_block, k};
     tasks.push_back(t);
   }
-  // Step on the calling thread when a hand-off would cost more than the work,
-  // or when a sync batch of one env leaves nothing to run in parallel (the
-  // caller would only wait for the worker).
-  if (step_cost_ns_.load(std::memory_order_relaxed) * n < kInlineBudgetNs ||
-      (is_sync() && n == 1) || workers_.empty()) {
+  // Step on the calling thread when a hand-off would cost more than the work
+  // (known once steps have been timed), or when a sync batch of one env
+  // leaves nothing to run in parallel (the caller would only wait for the
+  // worker).
+  const int64_t cost = step_cost_ns_.load(std::memory_order_relaxed);
+  if ((cost > 0 && cost * n < kInlineBudgetNs) || (is_sync() && n == 1) ||
+      workers_.empty()) {
     RunInline(&tasks);
     return;
   }
@@ -578,7 +580,7 @@ bool Pool::FrontReady() {
   return !outstanding_.empty() && outstanding_.front()->ready_;
 }
 
-std::shared_ptr<Block> Pool::Recv() {
+std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
   if (closed_.load()) {
     throw std::runtime_error("the pool is closed");
   }
@@ -597,6 +599,9 @@ std::shared_ptr<Block> Pool::Recv() {
   auto front_ready = [this] {
     return !outstanding_.empty() && outstanding_.front()->ready_;
   };
+  const auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::nanoseconds(std::max<int64_t>(timeout_ns, 0));
   // Help the workers while the batch is being filled.
   std::vector<Task> chunk;
   while (true) {
@@ -605,10 +610,18 @@ std::shared_ptr<Block> Pool::Recv() {
       if (front_ready() || closed_.load()) {
         break;
       }
+      auto wakeup = [&] {
+        return front_ready() || closed_.load() || num_tasks_.load() > 0;
+      };
+      if (timeout_ns >= 0 && std::chrono::steady_clock::now() >= deadline) {
+        return nullptr;  // nothing taken: a later Recv gets the batch
+      }
       if (num_tasks_.load() == 0) {
-        ready_cv_.wait(lock, [&] {
-          return front_ready() || closed_.load() || num_tasks_.load() > 0;
-        });
+        if (timeout_ns < 0) {
+          ready_cv_.wait(lock, wakeup);
+        } else if (!ready_cv_.wait_until(lock, deadline, wakeup)) {
+          return nullptr;
+        }
         continue;
       }
     }

@@ -123,8 +123,10 @@ class Pool {
   void Send(const int* env_ids, int n, bool reset, const uint64_t* seeds);
   // Whether Recv would return without waiting.
   bool FrontReady();
-  // Waits for the next batch.  Throws std::runtime_error when none can come.
-  std::shared_ptr<Block> Recv();
+  // Waits for the next batch, at most `timeout_ns` when that is >= 0
+  // (then null if none was ready; nothing is taken).  Throws
+  // std::runtime_error when none can come.
+  std::shared_ptr<Block> Recv(int64_t timeout_ns = -1);
   // The reader no longer uses the block: it may be written again.
   void Release(int block_id);
   void Close();

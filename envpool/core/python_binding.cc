@@ -261,8 +261,22 @@ class PyPool {
     if (pool_->FrontReady()) {
       block = pool_->Recv();
     } else {
-      py::gil_scoped_release release;
-      block = pool_->Recv();
+      // Wait without the GIL, looking at Python's signals now and then, so
+      // that Ctrl-C interrupts a long wait (the batch stays for a later
+      // recv).
+      constexpr int64_t kSignalCheckNs = 100'000'000;
+      while (true) {
+        {
+          py::gil_scoped_release release;
+          block = pool_->Recv(kSignalCheckNs);
+        }
+        if (block) {
+          break;
+        }
+        if (PyErr_CheckSignals() != 0) {
+          throw py::error_already_set();
+        }
+      }
     }
     return Package(block);
   }

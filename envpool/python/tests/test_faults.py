@@ -62,3 +62,28 @@ def test_pools_made_and_dropped_leave_no_threads_or_memory(task_id, pools):
     gc.collect()
     assert threads() == count
     assert rss_mib() - rss < 8.0
+
+
+def test_ctrl_c_interrupts_a_blocked_recv_and_the_batch_stays():
+    import signal
+    import threading
+    import time
+
+    envpool.register(
+        "TestSleepyCounter-v0", family="testing", env_class="TestCounter", sleep_us=1_500_000
+    )
+    env = envpool.make("TestSleepyCounter-v0", num_envs=2, batch_size=1, num_threads=2)
+    env.async_reset()
+    env.recv()
+    env.recv()
+    env.send(np.zeros(2, np.int64), np.arange(2))  # each step sleeps 1.5 s in a worker
+    time.sleep(0.05)  # both taken by the workers (a recv that helps runs a step itself)
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        env.recv()
+    assert time.monotonic() - start < 1.0  # not after the 1.5 s steps
+    seen = [env.recv()[4] for _ in range(2)]  # nothing was lost
+    assert sorted(int(i["env_id"][0]) for i in seen) == [0, 1]
+    assert all(i["elapsed_step"][0] == 1 for i in seen)

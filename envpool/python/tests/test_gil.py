@@ -42,9 +42,10 @@ def test_another_python_thread_runs_while_envs_step(kwargs):
     env = envpool.make("TestSlowCounter-v0", **kwargs)
     n = env.spec.config.batch_size
     env.async_reset()
-    env.recv()
+    for _ in range(env.spec.config.num_envs // n):  # every reset collected
+        *_, info = env.recv()
     action = np.zeros(n, np.int64)
-    ids = np.arange(n)
+    ids = info["env_id"]
     # each step sleeps 0.1 s in the env: the other thread must get ~100 turns
     assert progress_while(lambda: env.step(action, ids)) > 20
     env.close()
