@@ -15,6 +15,38 @@ _MID = np.int32(dm_env.StepType.MID)
 _LAST = np.int32(dm_env.StepType.LAST)
 
 
+def dm_timestep(
+    xp: Any,
+    spec: EnvSpec,
+    obs: Any,
+    reward: Any,
+    terminated: Any,
+    truncated: Any,
+    info: Any,
+    first: bool = False,
+) -> dm_env.TimeStep:
+    """The dm TimeStep of one batch, with `xp` numpy (the dm type) or jax.numpy (env.xla()).
+
+    Termination gives discount 0 (families may lower it further: Atari's
+    zero_discount_on_life_loss writes info["discount"]); a step with
+    elapsed_step 0 is FIRST.
+    """
+    state_type, players_type, obs_keys, info_keys = spec.dm_state_types()
+    fields = {k: obs[k] for k in obs_keys} if isinstance(obs, dict) else {"obs": obs}
+    fields.update({k: info[k] for k in info_keys})
+    state = state_type(
+        env_id=info["env_id"], players=players_type(env_id=info["players"]["env_id"]), **fields
+    )
+    if first:
+        step_type = xp.full(len(reward), _FIRST, dtype=xp.int32)
+    else:
+        step_type = xp.where(
+            terminated | truncated, _LAST, xp.where(info["elapsed_step"] == 0, _FIRST, _MID)
+        ).astype(xp.int32)
+    discount = xp.where(terminated, 0.0, info.get("discount", 1.0)).astype(xp.float32)
+    return dm_env.TimeStep(step_type, reward, discount, state)
+
+
 class DMEnvPool(PoolBase, dm_env.Environment):
     """Batched dm_env, as EnvPool's: `step_type`, `reward`, `discount` and
     `observation` are arrays over the batch. `observation` is a `State`
@@ -29,7 +61,6 @@ class DMEnvPool(PoolBase, dm_env.Environment):
     def __init__(self, spec: EnvSpec) -> None:
         super().__init__(spec)
         self.num_envs = spec.config.num_envs
-        self._state, self._players, self._obs_keys, self._info_keys = spec.dm_state_types()
 
     def observation_spec(self):
         """The dm_env specs of one env's observation (a `State` of specs)."""
@@ -41,30 +72,7 @@ class DMEnvPool(PoolBase, dm_env.Environment):
 
     def timestep(self, out: tuple, first: bool = False) -> dm_env.TimeStep:
         """A batched TimeStep from a raw `(obs, reward, terminated, truncated, info)`."""
-        obs, reward, terminated, truncated, info = out
-        if isinstance(obs, dict):
-            fields = {key: obs[key] for key in self._obs_keys}
-        else:
-            fields = {"obs": obs}
-        for key in self._info_keys:
-            fields[key] = info[key]
-        state = self._state(
-            env_id=info["env_id"],
-            players=self._players(env_id=info["players"]["env_id"]),
-            **fields,
-        )
-        if first:
-            step_type = np.full(len(reward), _FIRST, dtype=np.int32)
-        else:
-            step_type = np.where(
-                terminated | truncated,
-                _LAST,
-                np.where(info["elapsed_step"] == 0, _FIRST, _MID),
-            ).astype(np.int32)
-        # Families may lower the discount themselves (Atari's
-        # zero_discount_on_life_loss); termination always ends the bootstrap.
-        discount = np.where(terminated, 0.0, info.get("discount", 1.0)).astype(np.float32)
-        return dm_env.TimeStep(step_type, reward, discount, state)
+        return dm_timestep(np, self._spec, *out, first=first)
 
     def reset(self, env_id: Any = None, seed: Any = None) -> dm_env.TimeStep:
         """Reset all envs (or `env_id`); `seed=s` seeds env i with `s + i`."""

@@ -91,7 +91,9 @@ def make_xla(env) -> tuple[Any, Any, Any, Any]:
                 info[n[5:]] = c
         info["elapsed_step"] = elapsed
         if as_timestep:
-            return outputs[0], _timestep(spec, obs, reward, terminated, truncated, info)
+            from envpool.python.dm_api import dm_timestep
+
+            return outputs[0], dm_timestep(jnp, spec, obs, reward, terminated, truncated, info)
         return outputs[0], (obs, reward, terminated, truncated, info)
 
     def send(handle, action, env_id=None):
@@ -135,21 +137,3 @@ class _PoolFunctions:
 
     def step(self, handle, action, env_id=None):
         return self._step(handle, action, env_id)
-
-
-def _timestep(spec, obs, reward, terminated, truncated, info):
-    """A dm_env TimeStep of jax arrays, laid out as DMEnvPool's."""
-    import dm_env
-    import jax.numpy as jnp
-
-    state_type, players_type, obs_keys, info_keys = spec.dm_state_types()
-    fields = {k: obs[k] for k in obs_keys} if isinstance(obs, dict) else {"obs": obs}
-    fields.update({k: info[k] for k in info_keys})
-    state = state_type(env_id=info["env_id"], players=players_type(env_id=info["env_id"]), **fields)
-    step_type = jnp.where(
-        terminated | truncated,
-        int(dm_env.StepType.LAST),
-        jnp.where(info["elapsed_step"] == 0, int(dm_env.StepType.FIRST), int(dm_env.StepType.MID)),
-    ).astype(jnp.int32)
-    discount = jnp.where(terminated, 0.0, info.get("discount", 1.0)).astype(jnp.float32)
-    return dm_env.TimeStep(step_type, reward, discount, state)
