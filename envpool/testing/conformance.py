@@ -75,11 +75,30 @@ SEED_INDEPENDENT_RESET = frozenset(
         "tabular/CliffWalking-v0",
         "CliffWalkingSlippery-v1",
     }
+    | {
+        "MiniGrid-Empty-5x5-v0",
+        "MiniGrid-Empty-6x6-v0",
+        "MiniGrid-Empty-8x8-v0",
+        "MiniGrid-Empty-16x16-v0",
+        "MiniGrid-DistShift1-v0",
+        "MiniGrid-DistShift2-v0",
+    }
 )
 # Ids with no randomness at all: a fixed start and deterministic steps
 # (gymnasium's CliffWalking), so a different seed cannot give a different
-# rollout. check_env asserts the opposite for them, as above.
-SEED_INDEPENDENT = frozenset({"CliffWalking-v0", "CliffWalking-v1", "tabular/CliffWalking-v0"})
+# rollout. check_env asserts the opposite for them, as above. minigrid's
+# Empty (fixed start) and DistShift levels draw nothing at all.
+SEED_INDEPENDENT = frozenset(
+    {"CliffWalking-v0", "CliffWalking-v1", "tabular/CliffWalking-v0"}
+    | {
+        "MiniGrid-Empty-5x5-v0",
+        "MiniGrid-Empty-6x6-v0",
+        "MiniGrid-Empty-8x8-v0",
+        "MiniGrid-Empty-16x16-v0",
+        "MiniGrid-DistShift1-v0",
+        "MiniGrid-DistShift2-v0",
+    }
+)
 # Deviations of the engine from docs/api.md that check_env tolerates, by
 # name, while they are open (each is reported, and test_conformance.py holds
 # a strict xfail test of it that passes once it is fixed): pass

@@ -42,14 +42,20 @@ def rows(obs: Any, i: int) -> list[np.ndarray]:
     return [a[i] for a in flat(obs)]
 
 
-def unpack(env_type: str, out: Any) -> tuple[Any, np.ndarray, dict[str, Any]]:
-    """(obs, reward, info-like) of a step result of any env type."""
+def unpack(
+    env_type: str, out: Any, obs_keys: list[str] | None = None
+) -> tuple[Any, np.ndarray, dict[str, Any]]:
+    """(obs, reward, info-like) of a step result of any env type.
+
+    A dict observation's keys (`obs_keys`) pick its fields out of the dm
+    State, which also holds the info arrays after them.
+    """
     if env_type == "dm":
         state = out.observation
         fields = state._asdict()
         skip = {"env_id", "players"}
-        obs_keys = [k for k in fields if k not in skip]
-        obs = fields["obs"] if "obs" in fields else {k: fields[k] for k in obs_keys}
+        keys = [k for k in fields if k not in skip and (obs_keys is None or k in obs_keys)]
+        obs = fields["obs"] if "obs" in fields else {k: fields[k] for k in keys}
         assert (out.step_type == 0).all(), "the first step of an unstarted env is FIRST"
         return obs, out.reward, {"env_id": state.env_id, "elapsed_step": None}
     obs, reward, terminated, truncated, info = out
@@ -62,12 +68,14 @@ def test_first_step_before_reset_is_the_seeded_reset(task_id):
     ref = envpool.make(task_id, env_type="gymnasium", num_envs=2, seed=SEED)
     expected, _ = ref.reset()
     ref.close()
-    space = envpool.make_spec(task_id).action_space
+    spec = envpool.make_spec(task_id)
+    space = spec.action_space
+    obs_keys = list(getattr(spec.observation_space, "spaces", {})) or None
     action = some_action(space, 2)
     for env_type in ("gymnasium", "gym", "dm"):
         # sync: step() on a fresh pool
         env = envpool.make(task_id, env_type=env_type, num_envs=2, seed=SEED)
-        obs, reward, info = unpack(env_type, env.step(action))
+        obs, reward, info = unpack(env_type, env.step(action), obs_keys)
         for got, want in zip(flat(obs), flat(expected), strict=True):
             np.testing.assert_array_equal(got, want, err_msg=f"{task_id} {env_type} sync")
         assert (np.asarray(reward) == 0).all()
@@ -81,7 +89,7 @@ def test_first_step_before_reset_is_the_seeded_reset(task_id):
         env.send(action, np.arange(2))
         seen = set()
         for _ in range(2):
-            obs, reward, info = unpack(env_type, env.recv())
+            obs, reward, info = unpack(env_type, env.recv(), obs_keys)
             (i,) = np.asarray(info["env_id"]).tolist()
             seen.add(i)
             for got, want in zip(rows(obs, 0), rows(expected, i), strict=True):

@@ -1,0 +1,43 @@
+// The options a level reads, taken once from the env's options.
+#ifndef ENVPOOL_MINIGRID_LEVEL_CONFIG_H_
+#define ENVPOOL_MINIGRID_LEVEL_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+
+namespace envpool::minigrid {
+
+struct LevelConfig {
+  std::string env_name;
+  int size = 8;
+  int width = 9;
+  int height = 7;
+  int agent_view_size = 7;
+  // agent_start_pos (x, y) and agent_start_dir; x < 0: placed at random.
+  int agent_start_x = 1;
+  int agent_start_y = 1;
+  int agent_start_dir = 0;
+  int strip2_row = 2;
+  int num_crossings = 1;
+  std::string obstacle_type = "lava";
+  int n_obstacles = 4;
+  int num_objs = 3;
+  int num_rows = 3;
+  int num_cols = 3;
+  int room_size = 6;
+  std::string obj_type = "ball";
+  bool random_length = false;
+  int min_num_rooms = 2;
+  int max_num_rooms = 6;
+  int max_room_size = 10;
+  int agent_room_x = 1;
+  int agent_room_y = 1;
+  bool key_in_box = true;
+  bool blocked = true;
+  int num_quarters = 4;
+  int num_rooms_visited = 25;
+};
+
+}  // namespace envpool::minigrid
+
+#endif  // ENVPOOL_MINIGRID_LEVEL_CONFIG_H_

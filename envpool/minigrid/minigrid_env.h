@@ -1,0 +1,337 @@
+// MiniGridEnv: every MiniGrid level of minigrid 3.2.0 behind one env class,
+// as EnvPool's MiniGridEnvSpec, the level chosen by the `env_name` option.
+//
+// Observation (a dict, as EnvPool's): `direction` (0 right, 1 down, 2 left,
+// 3 up), `image` (agent_view_size x agent_view_size x 3 uint8, minigrid's
+// (type, colour, state) encoding, x-major as minigrid's obs["image"]) and
+// `mission` (the mission string's bytes, zero-padded to mission_bytes).
+// info: `agent_pos` (x, y) and `mission_id` (the mission's index among the
+// level's enumerated missions: see docs/minigrid.md).
+//
+// Seeding: minigrid draws layouts from the env's np_random, which np_random_
+// reproduces; the levels make minigrid's draws in minigrid's order, so
+// envpool's env i with seed s lays out what minigrid's reset(seed=s + i)
+// does, and later resets continue the generator as minigrid's do.
+#ifndef ENVPOOL_MINIGRID_MINIGRID_ENV_H_
+#define ENVPOOL_MINIGRID_MINIGRID_ENV_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "envpool/core/env.h"
+#include "envpool/minigrid/level_config.h"
+#include "envpool/minigrid/minigrid_levels.h"
+#include "envpool/minigrid/room_grid.h"
+#include "envpool/minigrid/world.h"
+
+namespace envpool::minigrid {
+
+// The env_name values this family builds, in registration order.
+inline const std::vector<std::string>& LevelNames() {
+  static const std::vector<std::string> kNames = {
+      "empty",
+      "doorkey",
+      "distshift",
+      "crossing",
+      "lava_gap",
+      "dynamic_obstacles",
+      "fetch",
+      "four_rooms",
+      "goto_door",
+      "goto_object",
+      "key_corridor",
+      "locked_room",
+      "memory",
+      "multi_room",
+      "obstructed_maze_1dlhb",
+      "obstructed_maze_full",
+      "obstructed_maze_full_v1",
+      "playground",
+      "put_near",
+      "red_blue_door",
+      "unlock",
+      "unlock_pickup",
+      "blocked_unlock_pickup",
+  };
+  return kNames;
+}
+
+inline std::unique_ptr<Level> MakeLevel(const LevelConfig& c) {
+  const std::string& n = c.env_name;
+  if (n == "empty") {
+    return std::make_unique<EmptyLevel>(c);
+  }
+  if (n == "doorkey") {
+    return std::make_unique<DoorKeyLevel>(c);
+  }
+  if (n == "distshift") {
+    return std::make_unique<DistShiftLevel>(c);
+  }
+  if (n == "crossing") {
+    return std::make_unique<CrossingLevel>(c);
+  }
+  if (n == "lava_gap") {
+    return std::make_unique<LavaGapLevel>(c);
+  }
+  if (n == "dynamic_obstacles") {
+    return std::make_unique<DynamicObstaclesLevel>(c);
+  }
+  if (n == "fetch") {
+    return std::make_unique<FetchLevel>(c);
+  }
+  if (n == "four_rooms") {
+    return std::make_unique<FourRoomsLevel>(c);
+  }
+  if (n == "goto_door") {
+    return std::make_unique<GoToDoorLevel>(c);
+  }
+  if (n == "goto_object") {
+    return std::make_unique<GoToObjectLevel>(c);
+  }
+  if (n == "key_corridor") {
+    return std::make_unique<KeyCorridorLevel>(c);
+  }
+  if (n == "locked_room") {
+    return std::make_unique<LockedRoomLevel>(c);
+  }
+  if (n == "memory") {
+    return std::make_unique<MemoryLevel>(c);
+  }
+  if (n == "multi_room") {
+    return std::make_unique<MultiRoomLevel>(c);
+  }
+  if (n == "obstructed_maze_1dlhb") {
+    return std::make_unique<ObstructedMazeLevel>(c, 0);
+  }
+  if (n == "obstructed_maze_full") {
+    return std::make_unique<ObstructedMazeLevel>(c, 1);
+  }
+  if (n == "obstructed_maze_full_v1") {
+    return std::make_unique<ObstructedMazeLevel>(c, 2);
+  }
+  if (n == "playground") {
+    return std::make_unique<PlaygroundLevel>(c);
+  }
+  if (n == "put_near") {
+    return std::make_unique<PutNearLevel>(c);
+  }
+  if (n == "red_blue_door") {
+    return std::make_unique<RedBlueDoorsLevel>(c);
+  }
+  if (n == "unlock") {
+    return std::make_unique<UnlockLevel>(c);
+  }
+  if (n == "unlock_pickup") {
+    return std::make_unique<UnlockPickupLevel>(c, false);
+  }
+  if (n == "blocked_unlock_pickup") {
+    return std::make_unique<UnlockPickupLevel>(c, true);
+  }
+  std::string known;
+  for (const std::string& name : LevelNames()) {
+    known += (known.empty() ? "" : ", ") + name;
+  }
+  throw std::invalid_argument("MiniGrid option 'env_name' must be one of " +
+                              known + "; got '" + n + "'");
+}
+
+class MiniGridEnv : public Env {
+ public:
+  struct Fields {
+    Field<int32_t> direction;
+    Field<uint8_t> image;
+    Field<uint8_t> mission;
+    Field<int32_t> agent_pos;
+    Field<int32_t> mission_id;
+    Field<int64_t> action;
+  };
+
+  // EnvPool's MiniGridEnvSpec options and defaults; agent_start_pos and
+  // agent_room, pairs there, are two integers each here.
+  static Options DefaultOptions() {
+    return Options{
+        {"env_name", std::string("empty")},
+        {"size", int64_t{8}},
+        {"width", int64_t{9}},
+        {"height", int64_t{7}},
+        {"agent_view_size", int64_t{7}},
+        {"agent_start_x", int64_t{1}},
+        {"agent_start_y", int64_t{1}},
+        {"agent_start_dir", int64_t{0}},
+        {"strip2_row", int64_t{2}},
+        {"num_crossings", int64_t{1}},
+        {"obstacle_type", std::string("lava")},
+        {"n_obstacles", int64_t{4}},
+        {"action_max", int64_t{6}},
+        {"num_objs", int64_t{3}},
+        {"num_rows", int64_t{3}},
+        {"num_cols", int64_t{3}},
+        {"room_size", int64_t{6}},
+        {"obj_type", std::string("ball")},
+        {"random_length", false},
+        {"min_num_rooms", int64_t{2}},
+        {"max_num_rooms", int64_t{6}},
+        {"max_room_size", int64_t{10}},
+        {"agent_room_x", int64_t{1}},
+        {"agent_room_y", int64_t{1}},
+        {"key_in_box", true},
+        {"blocked", true},
+        {"num_quarters", int64_t{4}},
+        {"num_rooms_visited", int64_t{25}},
+        {"mission_bytes", int64_t{96}},
+    };
+  }
+
+  static LevelConfig Config(const Options& o) {
+    LevelConfig c;
+    auto get_int = [&o](const char* name, int64_t low, int64_t high) {
+      int64_t v = o.Get<int64_t>(name);
+      if (v < low || v > high) {
+        throw std::invalid_argument(std::string("MiniGrid option '") + name +
+                                    "' must be in " + std::to_string(low) +
+                                    ".." + std::to_string(high) + ", got " +
+                                    std::to_string(v));
+      }
+      return static_cast<int>(v);
+    };
+    c.env_name = o.Get<std::string>("env_name");
+    c.size = get_int("size", 5, 25);
+    c.width = get_int("width", 7, 25);
+    c.height = get_int("height", 5, 25);
+    c.agent_view_size = get_int("agent_view_size", 3, 25);
+    if (c.agent_view_size % 2 == 0) {
+      throw std::invalid_argument(
+          "MiniGrid option 'agent_view_size' must be odd, got " +
+          std::to_string(c.agent_view_size));
+    }
+    c.agent_start_x = get_int("agent_start_x", -1, 23);
+    c.agent_start_y = get_int("agent_start_y", -1, 23);
+    c.agent_start_dir = get_int("agent_start_dir", -1, 3);
+    c.strip2_row = get_int("strip2_row", 1, 23);
+    c.num_crossings = get_int("num_crossings", 0, 20);
+    c.obstacle_type = o.Get<std::string>("obstacle_type");
+    if (c.obstacle_type != "lava" && c.obstacle_type != "wall") {
+      throw std::invalid_argument(
+          "MiniGrid option 'obstacle_type' must be 'lava' or 'wall', got '" +
+          c.obstacle_type + "'");
+    }
+    c.n_obstacles = get_int("n_obstacles", 0, 100);
+    c.num_objs = get_int("num_objs", 1, 20);
+    c.num_rows = get_int("num_rows", 1, 3);
+    c.num_cols = get_int("num_cols", 1, 3);
+    c.room_size = get_int("room_size", 3, 8);
+    c.obj_type = o.Get<std::string>("obj_type");
+    if (c.obj_type != "ball" && c.obj_type != "key" && c.obj_type != "box") {
+      throw std::invalid_argument(
+          "MiniGrid option 'obj_type' must be 'ball', 'key' or 'box', got '" +
+          c.obj_type + "'");
+    }
+    c.random_length = o.Get<bool>("random_length");
+    c.min_num_rooms = get_int("min_num_rooms", 1, 10);
+    c.max_num_rooms = get_int("max_num_rooms", c.min_num_rooms, 10);
+    c.max_room_size = get_int("max_room_size", 4, 10);
+    c.agent_room_x = get_int("agent_room_x", 0, 2);
+    c.agent_room_y = get_int("agent_room_y", 0, 2);
+    c.key_in_box = o.Get<bool>("key_in_box");
+    c.blocked = o.Get<bool>("blocked");
+    c.num_quarters = get_int("num_quarters", 1, 4);
+    c.num_rooms_visited = get_int("num_rooms_visited", 1, 100);
+    return c;
+  }
+
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    LevelConfig c = Config(options);
+    std::unique_ptr<Level> level = MakeLevel(c);
+    int64_t action_max = options.Get<int64_t>("action_max");
+    if (action_max != level->NumActions() - 1) {
+      throw std::invalid_argument("MiniGrid option 'action_max' must be " +
+                                  std::to_string(level->NumActions() - 1) +
+                                  " for env_name '" + c.env_name + "', got " +
+                                  std::to_string(action_max));
+    }
+    int64_t mission_bytes = options.Get<int64_t>("mission_bytes");
+    if (mission_bytes < 1 || mission_bytes > 4096) {
+      throw std::invalid_argument(
+          "MiniGrid option 'mission_bytes' must be in 1..4096, got " +
+          std::to_string(mission_bytes));
+    }
+    const int64_t v = c.agent_view_size;
+    fields->direction = spec->state.AddDiscrete<int32_t>("obs:direction", 4);
+    fields->image =
+        spec->state.Add<uint8_t>("obs:image", {v, v, 3}, {0.0}, {255.0});
+    fields->mission = spec->state.Add<uint8_t>("obs:mission", {mission_bytes},
+                                               {0.0}, {255.0});
+    fields->agent_pos =
+        spec->state.Add<int32_t>("info:agent_pos", {2}, {0.0}, {25.0});
+    fields->mission_id =
+        spec->state.Add<int32_t>("info:mission_id", {}, {-1.0}, {1024.0});
+    fields->action =
+        spec->action.AddDiscrete<int64_t>("action", action_max + 1);
+  }
+
+  MiniGridEnv(const Options& options, const Fields& fields)
+      : fields_(fields),
+        level_(MakeLevel(Config(options))),
+        mission_bytes_(options.Get<int64_t>("mission_bytes")) {
+    level_->view_size_ = Config(options).agent_view_size;
+    level_->rng_ = &np_random_;
+  }
+
+  void Reset() override {
+    level_->Reset();
+    reward_ = 0.0;
+    terminated_ = false;
+  }
+
+  void Step(const ActionView& action) override {
+    auto result = level_->Step(static_cast<int>(action.Scalar(fields_.action)));
+    reward_ = result.reward;
+    terminated_ = result.terminated;
+  }
+
+  void Write(const Output& out) override {
+    *out.Get(fields_.direction) = level_->agent_dir_;
+    level_->GenObsImage(out.Get(fields_.image));
+    uint8_t* mission = out.Get(fields_.mission);
+    std::memset(mission, 0, mission_bytes_);
+    const std::string& text = level_->mission_;
+    std::memcpy(mission, text.data(),
+                std::min<size_t>(text.size(), mission_bytes_));
+    int32_t* pos = out.Get(fields_.agent_pos);
+    pos[0] = level_->agent_pos_.x;
+    pos[1] = level_->agent_pos_.y;
+    *out.Get(fields_.mission_id) = level_->mission_id_;
+  }
+
+  // Test hook: the full grid (minigrid's Grid.encode(), x-major) followed by
+  // width, height, agent x, y, direction and the carried object's code.
+  std::vector<double> GetState() const override {
+    std::vector<uint8_t> grid = level_->EncodeGrid();
+    std::vector<double> state(grid.begin(), grid.end());
+    state.push_back(level_->width());
+    state.push_back(level_->height());
+    state.push_back(level_->agent_pos_.x);
+    state.push_back(level_->agent_pos_.y);
+    state.push_back(level_->agent_dir_);
+    int carrying = level_->carrying_;
+    state.push_back(carrying == -1 ? -1 : level_->Obj(carrying).type);
+    state.push_back(carrying == -1 ? -1 : level_->Obj(carrying).color);
+    return state;
+  }
+
+  const Level& level() const { return *level_; }
+
+ private:
+  Fields fields_;
+  std::unique_ptr<Level> level_;
+  size_t mission_bytes_;
+};
+
+}  // namespace envpool::minigrid
+
+#endif  // ENVPOOL_MINIGRID_MINIGRID_ENV_H_

@@ -1,0 +1,192 @@
+"""minigrid against its reference, minigrid 3.2.0 (gymnasium 1.4).
+
+Matched by seed alone: env i of `envpool.make(id, seed=s, num_envs=k)` is
+stepped beside `gymnasium.make(id)` reset with `seed=s + i`, both given the
+same actions, over whole episodes; when our env ends an episode, its next
+step (next_step autoreset) is the next episode's first observation and the
+reference is reset there without a seed, so both generators continue.  At
+every step the image, direction, mission bytes, reward (as float32),
+terminated, truncated, info["agent_pos"] and info["mission_id"] must be
+equal, and at every reset the full grid (minigrid's Grid.encode(), read
+through the get_state test hook) too.  No state is copied between them.
+
+Every registered id is run.  To keep the run short, both sides truncate at
+`max_episode_steps=min(default, 120)` (the reference through gymnasium's
+TimeLimit), which leaves minigrid's own max_steps, and so the reward, alone;
+truncation at the full default is checked on the small ids.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import gymnasium
+import minigrid  # noqa: F401  (registers the reference ids)
+import numpy as np
+import pytest
+
+import envpool
+from envpool.minigrid.registration import _IDS
+
+IDS = sorted(_IDS)
+SHORT = 120
+
+
+def reference(task_id: str, max_episode_steps: int | None = None):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kwargs = {} if max_episode_steps is None else {"max_episode_steps": max_episode_steps}
+        return gymnasium.make(task_id, disable_env_checker=True, **kwargs)
+
+
+def mission_bytes(text: str, length: int) -> np.ndarray:
+    out = np.zeros(length, dtype=np.uint8)
+    raw = text.encode()
+    out[: len(raw)] = np.frombuffer(raw, dtype=np.uint8)[:length]
+    return out
+
+
+def mission_index(env) -> int:
+    """The mission's index in the product of the mission space's placeholders."""
+    space = env.unwrapped.observation_space["mission"]
+    if not space.ordered_placeholders:
+        return 0
+    missions = [
+        space.mission_func(*choice) for choice in itertools.product(*space.ordered_placeholders)
+    ]
+    return missions.index(env.unwrapped.mission)
+
+
+def grid_of(state: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
+    width, height = int(state[-7]), int(state[-6])
+    grid = np.asarray(state[: width * height * 3], dtype=np.uint8).reshape(width, height, 3)
+    return grid, (int(state[-5]), int(state[-4]))
+
+
+def policy(rng: np.random.Generator, n: int) -> int:
+    # forward half of the time, so episodes reach goals, doors and lava
+    return 2 if rng.random() < 0.45 else int(rng.integers(0, n))
+
+
+def run_aligned(task_id: str, seed: int, steps: int, max_episode_steps: int) -> dict:
+    env = envpool.make(
+        task_id, env_type="gymnasium", num_envs=1, seed=seed, max_episode_steps=max_episode_steps
+    )
+    ref = reference(task_id, max_episode_steps)
+    n = env.action_space.n
+    rng = np.random.default_rng(seed + 1000)
+    counts = {"episodes": 0, "success": 0, "truncated": 0}
+
+    def check_reset(obs, info, tag):
+        ref_obs, _ = pending
+        assert np.array_equal(obs["image"][0], ref_obs["image"]), tag
+        assert int(obs["direction"][0]) == ref_obs["direction"], tag
+        mission = mission_bytes(ref_obs["mission"], obs["mission"].shape[1])
+        assert np.array_equal(obs["mission"][0], mission), tag
+        grid, agent = grid_of(env._pool.get_state(0))
+        assert np.array_equal(grid, ref.unwrapped.grid.encode()), tag
+        assert agent == tuple(int(v) for v in ref.unwrapped.agent_pos), tag
+        assert tuple(info["agent_pos"][0]) == agent, tag
+        assert int(info["mission_id"][0]) == mission_index(ref), tag
+
+    obs, info = env.reset()
+    pending = ref.reset(seed=seed)
+    check_reset(obs, info, (task_id, seed, "reset"))
+    done = False
+    for t in range(steps):
+        action = policy(rng, n)
+        obs, rew, term, trunc, info = env.step(np.array([action]))
+        tag = (task_id, seed, t)
+        if done:
+            pending = ref.reset()
+            check_reset(obs, info, tag)
+            assert not term[0] and not trunc[0] and rew[0] == 0.0, tag
+            done = False
+            continue
+        ref_obs, ref_rew, ref_term, ref_trunc, _ = ref.step(action)
+        assert np.array_equal(obs["image"][0], ref_obs["image"]), tag
+        assert int(obs["direction"][0]) == ref_obs["direction"], tag
+        assert rew[0] == np.float32(ref_rew), (tag, rew[0], ref_rew)
+        assert bool(term[0]) == ref_term and bool(trunc[0]) == ref_trunc, tag
+        assert tuple(info["agent_pos"][0]) == tuple(int(v) for v in ref.unwrapped.agent_pos), tag
+        assert int(info["mission_id"][0]) == mission_index(ref), tag
+        if ref_term or ref_trunc:
+            done = True
+            counts["episodes"] += 1
+            counts["success"] += int(ref_rew > 0)
+            counts["truncated"] += int(ref_trunc)
+    env.close()
+    return counts
+
+
+@pytest.mark.parametrize("task_id", IDS)
+def test_same_seed_same_episodes_as_minigrid(task_id):
+    default = envpool.make_spec(task_id).config.max_episode_steps
+    for seed in (0, 17):
+        run_aligned(task_id, seed, steps=260, max_episode_steps=min(default, SHORT))
+
+
+@pytest.mark.parametrize(
+    "task_id",
+    ["MiniGrid-Empty-5x5-v0", "MiniGrid-Dynamic-Obstacles-5x5-v0", "MiniGrid-PutNear-6x6-N2-v0"],
+)
+def test_full_length_episodes_truncate_where_minigrid_does(task_id):
+    default = envpool.make_spec(task_id).config.max_episode_steps
+    counts = run_aligned(task_id, 3, steps=4 * default, max_episode_steps=default)
+    assert counts["episodes"] >= 2
+
+
+def test_random_episodes_reach_success_and_truncation():
+    # The alignment runs above see the reward branch, not just zeros.
+    counts = run_aligned("MiniGrid-Empty-5x5-v0", 5, steps=600, max_episode_steps=100)
+    assert counts["success"] > 0 and counts["truncated"] > 0, counts
+    counts = run_aligned("MiniGrid-Fetch-5x5-N2-v0", 5, steps=600, max_episode_steps=125)
+    assert counts["success"] > 0, counts
+
+
+def test_envs_of_one_pool_follow_seed_plus_i():
+    env = envpool.make("MiniGrid-DoorKey-8x8-v0", num_envs=3, seed=40)
+    obs, _ = env.reset()
+    for i in range(3):
+        ref = reference("MiniGrid-DoorKey-8x8-v0")
+        ref_obs, _ = ref.reset(seed=40 + i)
+        assert np.array_equal(obs["image"][i], ref_obs["image"])
+        grid, _ = grid_of(env._pool.get_state(i))
+        assert np.array_equal(grid, ref.unwrapped.grid.encode())
+
+
+def test_spaces_and_mission_layout():
+    spec = envpool.make_spec("MiniGrid-Empty-5x5-v0")
+    assert spec.observation_space["image"].shape == (7, 7, 3)
+    assert spec.observation_space["mission"].shape == (96,)
+    assert spec.action_space.n == 7
+    assert envpool.make_spec("MiniGrid-Dynamic-Obstacles-8x8-v0").action_space.n == 3
+    env = envpool.make("MiniGrid-DoorKey-5x5-v0", num_envs=1, seed=0)
+    obs, _ = env.reset()
+    text = bytes(obs["mission"][0]).rstrip(b"\0").decode()
+    assert text == "use the key to open the door and then get to the goal"
+
+
+def test_agent_view_size_option_changes_the_image():
+    env = envpool.make("MiniGrid-Empty-8x8-v0", num_envs=1, seed=0, agent_view_size=5)
+    ref = gymnasium.make("MiniGrid-Empty-8x8-v0", agent_view_size=5, disable_env_checker=True)
+    obs, _ = env.reset()
+    ref_obs, _ = ref.reset(seed=0)
+    assert obs["image"].shape == (1, 5, 5, 3)
+    assert np.array_equal(obs["image"][0], ref_obs["image"])
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"env_name": "nope"}, "env_name"),
+        ({"agent_view_size": 4}, "agent_view_size"),
+        ({"obstacle_type": "water"}, "obstacle_type"),
+        ({"action_max": 3}, "action_max"),
+        ({"size": 2}, "size"),
+    ],
+)
+def test_bad_option_values_raise_value_error(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        envpool.make("MiniGrid-Empty-5x5-v0", num_envs=1, **kwargs)
