@@ -116,6 +116,7 @@ class Env {
     OnSeed(seed);
   }
   bool terminated() const { return terminated_; }
+  bool truncated() const { return truncated_; }
   double reward() const { return reward_; }
 
  protected:
@@ -131,6 +132,9 @@ class Env {
   std::mt19937_64 rng_;
   double reward_ = 0.0;
   bool terminated_ = false;
+  // Set by an env whose reference ends episodes on a step limit of its own
+  // (minigrid's max_steps); the pool's max_episode_steps applies as well.
+  bool truncated_ = false;
 };
 
 // What a pool needs of an env class under given options, declared once per

@@ -478,8 +478,9 @@ Pool::Outcome Pool::Advance(const Task& task, Env* env, std::string* error) {
   // As gymnasium's TimeLimit: an episode that terminates on its last allowed
   // step is both terminated and truncated.
   outcome.truncated = !outcome.started_episode &&
-                      config_.max_episode_steps > 0 &&
-                      elapsed_[id] >= config_.max_episode_steps;
+                      ((config_.max_episode_steps > 0 &&
+                        elapsed_[id] >= config_.max_episode_steps) ||
+                       env->truncated());
   ended_[id] = outcome.terminated || outcome.truncated;
   return outcome;
 }

@@ -36,6 +36,18 @@ struct LevelConfig {
   bool blocked = true;
   int num_quarters = 4;
   int num_rooms_visited = 25;
+  // BabyAI
+  int num_dists = 18;
+  bool doors_open = false;
+  bool debug = false;
+  std::string select_by;  // "", "color" or "loc"
+  int first_color = -1;   // a colour index, -1 drawn
+  int second_color = -1;
+  bool strict = false;
+  int num_doors = 2;
+  int objs_per_room = 4;
+  bool start_carrying = false;
+  bool distractors = false;
 };
 
 }  // namespace envpool::minigrid

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/minigrid/babyai.h"
 #include "envpool/minigrid/level_config.h"
 #include "envpool/minigrid/minigrid_levels.h"
 #include "envpool/minigrid/room_grid.h"
@@ -63,6 +64,9 @@ inline const std::vector<std::string>& LevelNames() {
 
 inline std::unique_ptr<Level> MakeLevel(const LevelConfig& c) {
   const std::string& n = c.env_name;
+  if (auto babyai = MakeBabyAILevel(c)) {
+    return babyai;
+  }
   if (n == "empty") {
     return std::make_unique<EmptyLevel>(c);
   }
@@ -136,6 +140,9 @@ inline std::unique_ptr<Level> MakeLevel(const LevelConfig& c) {
   for (const std::string& name : LevelNames()) {
     known += (known.empty() ? "" : ", ") + name;
   }
+  for (const std::string& name : BabyAILevelNames()) {
+    known += ", " + name;
+  }
   throw std::invalid_argument("MiniGrid option 'env_name' must be one of " +
                               known + "; got '" + n + "'");
 }
@@ -184,6 +191,17 @@ class MiniGridEnv : public Env {
         {"num_quarters", int64_t{4}},
         {"num_rooms_visited", int64_t{25}},
         {"mission_bytes", int64_t{96}},
+        {"num_dists", int64_t{18}},
+        {"doors_open", false},
+        {"debug", false},
+        {"select_by", std::string()},
+        {"first_color", std::string()},
+        {"second_color", std::string()},
+        {"strict", false},
+        {"num_doors", int64_t{2}},
+        {"objs_per_room", int64_t{4}},
+        {"start_carrying", false},
+        {"distractors", false},
     };
   }
 
@@ -224,7 +242,7 @@ class MiniGridEnv : public Env {
     c.num_objs = get_int("num_objs", 1, 20);
     c.num_rows = get_int("num_rows", 1, 3);
     c.num_cols = get_int("num_cols", 1, 3);
-    c.room_size = get_int("room_size", 3, 8);
+    c.room_size = get_int("room_size", 3, 20);
     c.obj_type = o.Get<std::string>("obj_type");
     if (c.obj_type != "ball" && c.obj_type != "key" && c.obj_type != "box") {
       throw std::invalid_argument(
@@ -241,7 +259,41 @@ class MiniGridEnv : public Env {
     c.blocked = o.Get<bool>("blocked");
     c.num_quarters = get_int("num_quarters", 1, 4);
     c.num_rooms_visited = get_int("num_rooms_visited", 1, 100);
+    c.num_dists = get_int("num_dists", 0, 40);
+    c.doors_open = o.Get<bool>("doors_open");
+    c.debug = o.Get<bool>("debug");
+    c.select_by = o.Get<std::string>("select_by");
+    if (!c.select_by.empty() && c.select_by != "color" &&
+        c.select_by != "loc") {
+      throw std::invalid_argument(
+          "MiniGrid option 'select_by' must be '', 'color' or 'loc', got '" +
+          c.select_by + "'");
+    }
+    c.first_color = ColorOption(o, "first_color");
+    c.second_color = ColorOption(o, "second_color");
+    c.strict = o.Get<bool>("strict");
+    c.num_doors = get_int("num_doors", 2, 4);
+    c.objs_per_room = get_int("objs_per_room", 1, 9);
+    c.start_carrying = o.Get<bool>("start_carrying");
+    c.distractors = o.Get<bool>("distractors");
     return c;
+  }
+
+  // A colour name, or "" (-1: drawn by the level).
+  static int ColorOption(const Options& o, const char* name) {
+    std::string value = o.Get<std::string>(name);
+    if (value.empty()) {
+      return -1;
+    }
+    for (int color = 0; color < 6; ++color) {
+      if (value == ColorName(color)) {
+        return color;
+      }
+    }
+    throw std::invalid_argument(
+        std::string("MiniGrid option '") + name +
+        "' must be '' or one of red, green, blue, purple, yellow, grey, got '" +
+        value + "'");
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
@@ -286,17 +338,26 @@ class MiniGridEnv : public Env {
     level_->Reset();
     reward_ = 0.0;
     terminated_ = false;
+    truncated_ = false;
   }
 
   void Step(const ActionView& action) override {
     auto result = level_->Step(static_cast<int>(action.Scalar(fields_.action)));
     reward_ = result.reward;
     terminated_ = result.terminated;
+    truncated_ = level_->Truncated();
   }
 
   void Write(const Output& out) override {
     *out.Get(fields_.direction) = level_->agent_dir_;
-    level_->GenObsImage(out.Get(fields_.image));
+    uint8_t* image = out.Get(fields_.image);
+    if (!level_->reset_image_.empty()) {
+      std::memcpy(image, level_->reset_image_.data(),
+                  level_->reset_image_.size());
+      level_->reset_image_.clear();
+    } else {
+      level_->GenObsImage(image);
+    }
     uint8_t* mission = out.Get(fields_.mission);
     std::memset(mission, 0, mission_bytes_);
     const std::string& text = level_->mission_;

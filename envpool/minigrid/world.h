@@ -507,14 +507,23 @@ class Level : public World {
  public:
   // minigrid's reset: agent at (-1, -1), _gen_grid, nothing carried.
   void Reset() {
+    reset_image_.clear();
     agent_pos_ = {-1, -1};
     agent_dir_ = -1;
     carrying_ = -1;
     GenGrid();
     carrying_ = -1;
     step_count_ = 0;
+    AfterReset();
   }
   virtual void GenGrid() = 0;
+  // What a level does after minigrid's reset (BabyAI: its verifier).
+  virtual void AfterReset() {}
+  // minigrid truncates at step_count >= max_steps, whatever the TimeLimit.
+  bool Truncated() const { return step_count_ >= max_steps_; }
+  // The first observation, where the level changed the world after minigrid
+  // made it (PutNext*Carrying); empty otherwise.
+  std::vector<uint8_t> reset_image_;
   virtual StepResult Step(int action) { return BaseStep(action); }
   // How many actions the level takes (Dynamic-Obstacles: 3).
   virtual int NumActions() const { return 7; }

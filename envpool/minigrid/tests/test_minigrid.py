@@ -1,4 +1,5 @@
-"""minigrid against its reference, minigrid 3.2.0 (gymnasium 1.4).
+"""minigrid (MiniGrid and BabyAI) against its reference, minigrid 3.2.0
+(gymnasium 1.4).
 
 Matched by seed alone: env i of `envpool.make(id, seed=s, num_envs=k)` is
 stepped beside `gymnasium.make(id)` reset with `seed=s + i`, both given the
@@ -10,10 +11,15 @@ terminated, truncated, info["agent_pos"] and info["mission_id"] must be
 equal, and at every reset the full grid (minigrid's Grid.encode(), read
 through the get_state test hook) too.  No state is copied between them.
 
-Every registered id is run.  To keep the run short, both sides truncate at
-`max_episode_steps=min(default, 120)` (the reference through gymnasium's
-TimeLimit), which leaves minigrid's own max_steps, and so the reward, alone;
-truncation at the full default is checked on the small ids.
+Every registered id is run.  To keep the run short, the MiniGrid ids
+truncate at `max_episode_steps=min(default, 120)` on both sides (the
+reference through gymnasium's TimeLimit), which leaves minigrid's own
+max_steps, and so the reward, alone; truncation at the full default is
+checked on small ids.  BabyAI ids (max_episode_steps 0: no pool limit) end
+at the level's own max_steps, which BabyAI computes from the instruction;
+the reference's mission strings (BabyAI's grammar) are compared byte for
+byte, and its rejection-sampling retries must be the same for the layouts
+to be.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ from envpool.minigrid.registration import _IDS
 
 IDS = sorted(_IDS)
 SHORT = 120
+STEPS = 200
+NO_LIMIT = 2**31 - 1  # BabyAI ids: the level's own max_steps ends episodes
 
 
 def reference(task_id: str, max_episode_steps: int | None = None):
@@ -49,6 +57,8 @@ def mission_bytes(text: str, length: int) -> np.ndarray:
 
 def mission_index(env) -> int:
     """The mission's index in the product of the mission space's placeholders."""
+    if env.spec.id.startswith("BabyAI"):
+        return -1
     space = env.unwrapped.observation_space["mission"]
     if not space.ordered_placeholders:
         return 0
@@ -73,7 +83,7 @@ def run_aligned(task_id: str, seed: int, steps: int, max_episode_steps: int) -> 
     env = envpool.make(
         task_id, env_type="gymnasium", num_envs=1, seed=seed, max_episode_steps=max_episode_steps
     )
-    ref = reference(task_id, max_episode_steps)
+    ref = reference(task_id, None if max_episode_steps == NO_LIMIT else max_episode_steps)
     n = env.action_space.n
     rng = np.random.default_rng(seed + 1000)
     counts = {"episodes": 0, "success": 0, "truncated": 0}
@@ -123,18 +133,26 @@ def run_aligned(task_id: str, seed: int, steps: int, max_episode_steps: int) -> 
 @pytest.mark.parametrize("task_id", IDS)
 def test_same_seed_same_episodes_as_minigrid(task_id):
     default = envpool.make_spec(task_id).config.max_episode_steps
+    limit = min(default, SHORT) if task_id.startswith("MiniGrid") else default
     for seed in (0, 17):
-        run_aligned(task_id, seed, steps=260, max_episode_steps=min(default, SHORT))
+        run_aligned(task_id, seed, steps=STEPS, max_episode_steps=limit)
 
 
 @pytest.mark.parametrize(
-    "task_id",
-    ["MiniGrid-Empty-5x5-v0", "MiniGrid-Dynamic-Obstacles-5x5-v0", "MiniGrid-PutNear-6x6-N2-v0"],
+    "task_id, steps",
+    [
+        ("MiniGrid-Empty-5x5-v0", 400),
+        ("MiniGrid-FourRooms-v0", 400),
+        ("MiniGrid-PutNear-6x6-N2-v0", 120),
+        ("BabyAI-GoToRedBallNoDists-v0", 300),
+        ("BabyAI-OpenRedDoor-v0", 300),
+        ("BabyAI-GoToObjS4-v0", 200),
+    ],
 )
-def test_full_length_episodes_truncate_where_minigrid_does(task_id):
+def test_full_length_episodes_truncate_where_minigrid_does(task_id, steps):
     default = envpool.make_spec(task_id).config.max_episode_steps
-    counts = run_aligned(task_id, 3, steps=4 * default, max_episode_steps=default)
-    assert counts["episodes"] >= 2
+    counts = run_aligned(task_id, 3, steps=steps, max_episode_steps=default)
+    assert counts["episodes"] >= 2 and counts["truncated"] >= 1, counts
 
 
 def test_random_episodes_reach_success_and_truncation():
@@ -143,6 +161,8 @@ def test_random_episodes_reach_success_and_truncation():
     assert counts["success"] > 0 and counts["truncated"] > 0, counts
     counts = run_aligned("MiniGrid-Fetch-5x5-N2-v0", 5, steps=600, max_episode_steps=125)
     assert counts["success"] > 0, counts
+    counts = run_aligned("BabyAI-GoToLocalS5N2-v0", 5, steps=600, max_episode_steps=NO_LIMIT)
+    assert counts["success"] > 0 and counts["truncated"] > 0, counts
 
 
 def test_envs_of_one_pool_follow_seed_plus_i():
@@ -154,6 +174,17 @@ def test_envs_of_one_pool_follow_seed_plus_i():
         assert np.array_equal(obs["image"][i], ref_obs["image"])
         grid, _ = grid_of(env._pool.get_state(i))
         assert np.array_equal(grid, ref.unwrapped.grid.encode())
+
+
+def test_babyai_mission_is_the_reference_surface_in_512_bytes():
+    env = envpool.make("BabyAI-BossLevel-v0", num_envs=1, seed=9)
+    obs, info = env.reset()
+    ref = reference("BabyAI-BossLevel-v0")
+    ref.reset(seed=9)
+    text = bytes(obs["mission"][0]).rstrip(b"\0").decode()
+    assert obs["mission"].shape == (1, 512)
+    assert text == ref.unwrapped.mission and len(text) > 10
+    assert info["mission_id"][0] == -1
 
 
 def test_spaces_and_mission_layout():

@@ -1,0 +1,132 @@
+// Rules of minigrid's world, checked on hand-built grids outside the pool:
+// what the agent sees, doors and keys, boxes, pickup and drop, and BabyAI's
+// verifier on one instruction.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "envpool/core/random.h"
+#include "envpool/minigrid/world.h"
+
+namespace envpool::minigrid {
+namespace {
+
+// An empty walled room of size x size, the agent at (x, y) facing dir.
+class Room : public Level {
+ public:
+  Room(int size, Pos agent, int dir, bool see_through = false)
+      : size_(size), start_(agent), dir_(dir) {
+    see_through_walls_ = see_through;
+    max_steps_ = 100;
+  }
+  void GenGrid() override {
+    NewGrid(size_, size_);
+    WallRect(0, 0, size_, size_);
+    agent_pos_ = start_;
+    agent_dir_ = dir_;
+  }
+  std::vector<uint8_t> Image() const {
+    std::vector<uint8_t> image(static_cast<size_t>(view_size_) * view_size_ *
+                               3);
+    GenObsImage(image.data());
+    return image;
+  }
+  // The (type, colour, state) the agent sees at view cell (vx, vy).
+  std::vector<int> Seen(int vx, int vy) const {
+    auto image = Image();
+    const uint8_t* cell =
+        image.data() + (static_cast<size_t>(vx) * view_size_ + vy) * 3;
+    return {cell[0], cell[1], cell[2]};
+  }
+
+ private:
+  int size_;
+  Pos start_;
+  int dir_;
+};
+
+TEST(MiniGridWorldTest, AgentCellHoldsWhatItCarriesAndWallsHideWhatIsBehind) {
+  random::Generator rng(uint64_t{0});
+  Room room(9, {4, 7}, 3);  // facing up from the bottom row
+  room.rng_ = &rng;
+  room.Reset();
+  // A wall across the room two cells ahead: the cells behind it unseen.
+  room.HorzWall(1, 5, 7);
+  EXPECT_EQ(room.Seen(3, 6), (std::vector<int>{kEmpty, 0, 0}));
+  EXPECT_EQ(room.Seen(3, 4), (std::vector<int>{kWall, kGrey, 0}));
+  EXPECT_EQ(room.Seen(3, 3), (std::vector<int>{kUnseen, 0, 0}));
+  room.carrying_ = room.NewObj(kKey, kYellow);
+  EXPECT_EQ(room.Seen(3, 6), (std::vector<int>{kKey, kYellow, 0}));
+}
+
+TEST(MiniGridWorldTest, LockedDoorOpensOnlyWithItsKeyAndClosedDoorsHide) {
+  random::Generator rng(uint64_t{0});
+  Room room(7, {3, 5}, 3);
+  room.rng_ = &rng;
+  room.Reset();
+  int door = room.NewDoor(kBlue, true);
+  room.PutObj(door, 3, 4);
+  EXPECT_EQ(room.Seen(3, 5), (std::vector<int>{kDoor, kBlue, 2}));
+  room.Step(kToggle);
+  EXPECT_TRUE(room.Obj(door).is_locked);
+  room.carrying_ = room.NewObj(kKey, kRed);
+  room.Step(kToggle);
+  EXPECT_TRUE(room.Obj(door).is_locked);
+  room.carrying_ = room.NewObj(kKey, kBlue);
+  room.Step(kToggle);
+  EXPECT_FALSE(room.Obj(door).is_locked);
+  EXPECT_TRUE(room.Obj(door).is_open);
+  EXPECT_EQ(room.Seen(3, 5), (std::vector<int>{kDoor, kBlue, 0}));
+  room.Step(kForward);
+  EXPECT_EQ(room.agent_pos_, (Pos{3, 4}));
+}
+
+TEST(MiniGridWorldTest, BoxTurnsIntoItsContentAndPickupDropMoveObjects) {
+  random::Generator rng(uint64_t{0});
+  Room room(7, {3, 5}, 3);
+  room.rng_ = &rng;
+  room.Reset();
+  int box = room.NewObj(kBox, kPurple);
+  int ball = room.NewObj(kBall, kGreen);
+  room.Obj(box).contains = ball;
+  room.PutObj(box, 3, 4);
+  room.Step(kToggle);
+  EXPECT_EQ(room.Get(3, 4), ball);
+  room.Step(kPickup);
+  EXPECT_EQ(room.carrying_, ball);
+  EXPECT_EQ(room.Get(3, 4), -1);
+  EXPECT_EQ(room.Obj(ball).cur_pos, (Pos{-1, -1}));
+  room.Step(kLeft);  // facing left now, (2, 5) is free
+  room.Step(kDrop);
+  EXPECT_EQ(room.carrying_, -1);
+  EXPECT_EQ(room.Get(2, 5), ball);
+  EXPECT_EQ(room.Obj(ball).cur_pos, (Pos{2, 5}));
+}
+
+TEST(MiniGridWorldTest, GoalEndsWithTheStepDiscountedReward) {
+  random::Generator rng(uint64_t{0});
+  Room room(5, {3, 2}, 1);
+  room.rng_ = &rng;
+  room.Reset();
+  room.PutObj(room.NewGoal(), 3, 3);
+  room.Step(kLeft);
+  room.Step(kRight);
+  auto result = room.Step(kForward);
+  EXPECT_TRUE(result.terminated);
+  EXPECT_DOUBLE_EQ(result.reward, 1.0 - 0.9 * 3.0 / 100.0);
+}
+
+TEST(MiniGridWorldTest, RandomHelpersDrawAsNumpy) {
+  // _rand_int and _rand_elem are integers(low, high) on np_random.
+  random::Generator a(uint64_t{3});
+  random::Generator b(uint64_t{3});
+  Room room(5, {1, 1}, 0);
+  room.rng_ = &a;
+  for (int k = 0; k < 8; ++k) {
+    EXPECT_EQ(room.RandInt(0, 6), b.Integers<int64_t>(0, 6));
+  }
+}
+
+}  // namespace
+}  // namespace envpool::minigrid
