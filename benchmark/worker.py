@@ -43,7 +43,8 @@ ATARI_STACK = 4
 def gym_reference(task: str) -> tuple[Callable[[], Any], str]:
     """The gymnasium env the gymnasium backends step for `task`, and how it is built.
 
-    A task id gymnasium registers is made as it is. An Atari id (gymnasium
+    A task id gymnasium registers is made as it is (MiniGrid and BabyAI ids
+    once minigrid has registered them). An Atari id (gymnasium
     has no `Pong-v5`, ale-py registers `ALE/Pong-v5`) is made with
     `frameskip=1` and sticky actions off and wrapped in `AtariPreprocessing`
     and `FrameStackObservation`, the work envpool's defaults do: 30 no-ops
@@ -53,6 +54,12 @@ def gym_reference(task: str) -> tuple[Callable[[], Any], str]:
     """
     import gymnasium
 
+    if task.startswith(("MiniGrid-", "BabyAI-")):
+        import minigrid  # registers its ids with gymnasium
+
+        return (lambda: gymnasium.make(task)), (
+            f"`gymnasium.make({task!r})` (minigrid {minigrid.__version__})"
+        )
     if task in gymnasium.registry:
         return (lambda: gymnasium.make(task)), f"`gymnasium.make({task!r})`"
     import ale_py
