@@ -150,8 +150,10 @@ def bench_gym_vector(
     import gymnasium
 
     fns = [gym_reference(task)[0]] * num_envs
+    # minigrid's mission is a Text space, which shared memory cannot hold.
+    shared_memory = not task.startswith(("MiniGrid-", "BabyAI-"))
     env = (
-        gymnasium.vector.AsyncVectorEnv(fns)
+        gymnasium.vector.AsyncVectorEnv(fns, shared_memory=shared_memory)
         if asynchronous
         else gymnasium.vector.SyncVectorEnv(fns)
     )

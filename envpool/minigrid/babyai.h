@@ -108,7 +108,15 @@ class BabyAILevel : public RoomGridLevel {
   }
 
   void GenGrid() override {
-    for (;;) {
+    for (int attempt = 0;; ++attempt) {
+      // minigrid retries forever; a level whose options leave no layout
+      // (more objects than its rooms hold) is an error here instead.
+      if (attempt == kMaxLayouts) {
+        throw std::runtime_error(
+            "no layout of this BabyAI level after " +
+            std::to_string(kMaxLayouts) +
+            " attempts: its options leave no room for its objects");
+      }
       try {
         GenRooms();
         GenMission();
@@ -122,6 +130,8 @@ class BabyAILevel : public RoomGridLevel {
     }
     mission_ = Surface(instrs_.get());
   }
+
+  static constexpr int kMaxLayouts = 20000;
 
   // RoomGridLevel.reset's work after MiniGridEnv.reset.
   void AfterReset() override {

@@ -10,6 +10,7 @@
 #ifndef ENVPOOL_MINIGRID_WORLD_H_
 #define ENVPOOL_MINIGRID_WORLD_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
@@ -247,6 +248,14 @@ class World {
       if (max_tries != kUnlimited && num_tries > max_tries) {
         throw PlacementError("rejection sampling failed in place_obj");
       }
+      // minigrid would draw forever where no cell qualifies (options asking
+      // for more objects than a grid holds); say so instead.
+      if (max_tries == kUnlimited && num_tries > 0 &&
+          num_tries % kCheckEvery == 0 && !AnyFreeCell(top, size, reject)) {
+        throw std::runtime_error(
+            "no free cell left to place an object: the level's options ask "
+            "for more objects than its grid holds");
+      }
       ++num_tries;
       pos.x =
           static_cast<int>(RandInt(top.x, std::min(top.x + size.x, width_)));
@@ -270,6 +279,20 @@ class World {
     }
     return pos;
   }
+  // Whether place_obj's rectangle has a cell it would accept.
+  bool AnyFreeCell(Pos top, Pos size, const RejectFn& reject) const {
+    for (int x = top.x; x < std::min(top.x + size.x, width_); ++x) {
+      for (int y = top.y; y < std::min(top.y + size.y, height_); ++y) {
+        Pos p{x, y};
+        if (Get(p) == -1 && p != agent_pos_ && !(reject && reject(p))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+  static constexpr int64_t kCheckEvery = 4096;
+
   // MiniGridEnv.place_agent.
   Pos PlaceAgent(Pos top = {0, 0}, Pos size = {-1, -1}, bool rand_dir = true,
                  int64_t max_tries = kUnlimited) {

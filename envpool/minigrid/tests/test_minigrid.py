@@ -37,7 +37,7 @@ from envpool.minigrid.registration import _IDS
 
 IDS = sorted(_IDS)
 SHORT = 120
-STEPS = 200
+STEPS = 150
 NO_LIMIT = 2**31 - 1  # BabyAI ids: the level's own max_steps ends episodes
 
 
@@ -221,3 +221,17 @@ def test_agent_view_size_option_changes_the_image():
 def test_bad_option_values_raise_value_error(kwargs, match):
     with pytest.raises(ValueError, match=match):
         envpool.make("MiniGrid-Empty-5x5-v0", num_envs=1, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "task_id, kwargs",
+    [
+        ("MiniGrid-Fetch-5x5-N2-v0", {"num_objs": 20}),
+        ("BabyAI-PutNextLocalS5N3-v0", {"num_objs": 20}),
+    ],
+)
+def test_options_that_leave_no_layout_raise_instead_of_hanging(task_id, kwargs):
+    # minigrid itself would draw forever here
+    env = envpool.make(task_id, num_envs=1, **kwargs)
+    with pytest.raises(RuntimeError, match="no free cell|no layout"):
+        env.reset()
