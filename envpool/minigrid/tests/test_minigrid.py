@@ -233,5 +233,5 @@ def test_bad_option_values_raise_value_error(kwargs, match):
 def test_options_that_leave_no_layout_raise_instead_of_hanging(task_id, kwargs):
     # minigrid itself would draw forever here
     env = envpool.make(task_id, num_envs=1, **kwargs)
-    with pytest.raises(RuntimeError, match="no free cell|no layout"):
+    with pytest.raises(RuntimeError, match=r"no free cell|no layout"):
         env.reset()
