@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "ale/ale_interface.hpp"
+#include "ale/emucore/MD5.hxx"
 #include "envpool/atari/image.h"
 #include "envpool/core/env.h"
 
@@ -56,6 +58,7 @@ class RomInfo {
       throw std::invalid_argument("ALE 0.11.2 has no game named '" + task +
                                   "' (ROM " + path_ + ")");
     }
+    CheckContents(task);
   }
 
   const std::string& path() const { return path_; }
@@ -69,6 +72,41 @@ class RomInfo {
   }
 
  private:
+  // The emulator takes any bytes: an empty file makes ALE exit the process
+  // and random bytes can run forever. So the ROM must be the dump ALE's
+  // settings for the game were written for (its MD5), before ALE sees it.
+  void CheckContents(const std::string& task) const {
+    constexpr std::uintmax_t kMaxRomBytes = 1 << 20;  // 2600 carts: <= 512K
+    std::error_code error;
+    std::uintmax_t size = std::filesystem::file_size(path_, error);
+    std::string fix =
+        "; the ROMs that ship with ale-py 0.11.2 are the ones ALE's game "
+        "settings are written for (`pip install --force-reinstall "
+        "ale-py==0.11.2`, or pass rom_dir=<a folder holding " +
+        task + ".bin>)";
+    if (error || size == 0 || size > kMaxRomBytes) {
+      throw std::invalid_argument(
+          "ROM file " + path_ + " of Atari task '" + task + "' is " +
+          (error ? "unreadable" : std::to_string(size) + " bytes") +
+          ", not an Atari 2600 ROM" + fix);
+    }
+    std::ifstream file(path_, std::ios::binary);
+    std::vector<uint8_t> bytes(size);
+    if (!file.read(reinterpret_cast<char*>(bytes.data()),
+                   static_cast<std::streamsize>(size))) {
+      throw std::invalid_argument("ROM file " + path_ + " of Atari task '" +
+                                  task + "' could not be read" + fix);
+    }
+    std::string md5 =
+        ale::stella::MD5(bytes.data(), static_cast<uint32_t>(bytes.size()));
+    if (md5 != settings_->md5()) {
+      throw std::invalid_argument(
+          "ROM file " + path_ + " of Atari task '" + task + "' has MD5 " +
+          md5 + ", but ALE 0.11.2's settings for it expect " +
+          settings_->md5() + " (a corrupt or different dump)" + fix);
+    }
+  }
+
   std::string path_;
   std::unique_ptr<ale::RomSettings> settings_;
 };

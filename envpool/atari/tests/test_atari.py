@@ -21,6 +21,8 @@ reward, life count and termination must be equal, for bounded episodes.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import ale_py
@@ -390,6 +392,46 @@ def test_missing_rom_names_the_file_and_how_to_get_it(tmp_path):
     # No ale-py at all: registration leaves rom_dir empty.
     with pytest.raises(ValueError, match=r"pip install ale-py==0\.11\.2"):
         envpool.make("Pong-v5", rom_dir="")
+
+
+CORRUPT_ROMS = {
+    "empty": lambda good: b"",
+    "truncated": lambda good: good[: len(good) // 2],
+    "random_bytes": lambda good: np.random.default_rng(0).bytes(len(good)),
+    "one_flipped_byte": lambda good: good[:100] + bytes([good[100] ^ 0xFF]) + good[101:],
+    "too_large": lambda good: good * 512,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CORRUPT_ROMS))
+def test_corrupt_rom_is_refused_before_the_emulator_sees_it(tmp_path, kind):
+    # Unchecked, an empty ROM makes ALE exit the process and random bytes can
+    # run the emulator forever: run the make in a child with a time limit so a
+    # regression fails here instead of taking pytest down.
+    good = (Path(roms.__file__).parent / "pong.bin").read_bytes()
+    (tmp_path / "pong.bin").write_bytes(CORRUPT_ROMS[kind](good))
+    script = (
+        "import envpool, sys\n"
+        "try:\n"
+        f"    envpool.make('Pong-v5', rom_dir={str(tmp_path)!r})\n"
+        "except ValueError as e:\n"
+        "    print('ValueError:', e); sys.exit(0)\n"
+        "print('accepted'); sys.exit(3)\n"
+    )
+    child = subprocess.run(
+        [sys.executable, "-P", "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert child.returncode == 0, child.stdout + child.stderr
+    assert "pong.bin" in child.stdout and "ale-py==0.11.2" in child.stdout, child.stdout
+    assert ("MD5" in child.stdout) or ("bytes" in child.stdout), child.stdout
+
+
+def test_a_good_rom_copied_elsewhere_is_accepted(tmp_path):
+    good = (Path(roms.__file__).parent / "pong.bin").read_bytes()
+    (tmp_path / "pong.bin").write_bytes(good)
+    env = envpool.make("Pong-v5", rom_dir=str(tmp_path), num_envs=1)
+    obs, *_ = env.reset()
+    assert obs.shape == (1, 4, 84, 84)
 
 
 def test_game_modes_and_difficulties_are_passed_to_ale():
