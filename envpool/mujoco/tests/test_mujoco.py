@@ -429,6 +429,24 @@ def test_missing_model_file_is_an_error_naming_it() -> None:
         envpool.make_spec("Ant-v5", xml_file="/nowhere/ant.xml")
 
 
+@pytest.mark.parametrize(
+    ("contents", "words"),
+    [
+        (b"", "empty file"),
+        (b'<mujoco><worldbody><geom type="boxx"/></worldbody>', "XML parse error"),
+        (np.random.default_rng(0).bytes(3000), "XML parse error"),
+        (b"<mujoco><worldbody><body/></worldbody></mujoco>", "no body 'fingertip'"),
+    ],
+)
+def test_corrupt_model_file_is_an_error_naming_it(tmp_path, contents, words) -> None:
+    path = tmp_path / "reacher.xml"
+    path.write_bytes(contents)
+    with pytest.raises(ValueError, match=words) as error:
+        envpool.make("Reacher-v5", xml_file=str(path))
+    if "body" not in words:
+        assert str(path) in str(error.value)
+
+
 def test_frame_stack_stacks_the_latest_observations_oldest_first() -> None:
     env = envpool.make("HalfCheetah-v5", num_envs=1, seed=0, frame_stack=3)
     plain = envpool.make("HalfCheetah-v5", num_envs=1, seed=0)
