@@ -101,9 +101,9 @@ class RomInfo {
         ale::stella::MD5(bytes.data(), static_cast<uint32_t>(bytes.size()));
     if (md5 != settings_->md5()) {
       throw std::invalid_argument(
-          "ROM file " + path_ + " of Atari task '" + task + "' has MD5 " +
-          md5 + ", but ALE 0.11.2's settings for it expect " +
-          settings_->md5() + " (a corrupt or different dump)" + fix);
+          "ROM file " + path_ + " of Atari task '" + task + "' has MD5 " + md5 +
+          ", but ALE 0.11.2's settings for it expect " + settings_->md5() +
+          " (a corrupt or different dump)" + fix);
     }
   }
 
@@ -147,6 +147,9 @@ class AtariEnv : public Env {
  public:
   // The Atari 2600's RAM, reported in info["ram"].
   static constexpr int64_t kRamBytes = 128;
+  // ALE's screen, the same for every game.
+  static constexpr int kScreenWidth = 160;
+  static constexpr int kScreenHeight = 210;
 
   struct Fields {
     Field<uint8_t> obs;
@@ -224,6 +227,21 @@ class AtariEnv : public Env {
         spec->state.Add<uint8_t>("info:ram", {kRamBytes}, {0.0}, {255.0});
     fields->discount = spec->state.Add<float>("info:discount", {});
     fields->action = spec->action.AddDiscrete<int64_t>("action", num_actions);
+    // ale-py's render(): the console screen (210x160 RGB) at 30 fps.
+    DeclareRendering(options, spec, {"rgb_array"}, kScreenWidth, kScreenHeight,
+                     30);
+  }
+
+  // The RGB screen of the last emulated frame, as ale-py's render().
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    const ale::ALEScreen& screen = ale_->getScreen();
+    if (static_cast<int>(screen.width()) != width ||
+        static_cast<int>(screen.height()) != height) {
+      throw std::logic_error("the ALE screen is not " + std::to_string(width) +
+                             "x" + std::to_string(height));
+    }
+    ale_->getScreenRGB(render_buffer_);
+    std::memcpy(rgb, render_buffer_.data(), render_buffer_.size());
   }
 
   AtariEnv(const Options& options, const Fields& fields)
@@ -432,6 +450,7 @@ class AtariEnv : public Env {
 
   Fields fields_;
   std::shared_ptr<const RomInfo> rom_;
+  std::vector<unsigned char> render_buffer_;
   int stack_num_, frame_skip_, noop_max_;
   bool episodic_life_, zero_discount_on_life_loss_, reward_clip_;
   int height_, width_, channels_;

@@ -139,9 +139,13 @@ class AleReference:
         return self.observation(), reward, terminated, lives, info
 
 
-def gymnasium_reference(game: str, gray: bool):
+def gymnasium_reference(game: str, gray: bool, render_mode: str | None = None):
     env = gymnasium.make(
-        f"ALE/{game}-v5", frameskip=1, repeat_action_probability=0.0, full_action_space=False
+        f"ALE/{game}-v5",
+        frameskip=1,
+        repeat_action_probability=0.0,
+        full_action_space=False,
+        render_mode=render_mode,
     )
     env = AtariPreprocessing(
         env,
@@ -210,6 +214,33 @@ def test_matches_gymnasium_atari_preprocessing(game, gray):
 
     # Breakout's random play loses its 5 lives within these steps.
     run_side_by_side(env, reset_ref, step_ref, ref.action_space.n, steps=300)
+    env.close()
+    ref.close()
+
+
+@pytest.mark.parametrize("game", ["Pong", "Breakout", "Seaquest"])
+def test_render_is_ale_py_render_frame_for_frame(game):
+    # ale-py's render() is the RGB screen of the last emulated frame: after
+    # each 4-frame step of both, the frames must be equal, pixel for pixel.
+    ref = gymnasium_reference(game, True, render_mode="rgb_array")
+    env = envpool.make(f"{game}-v5", num_envs=2, render_mode="rgb_array", **PLAIN)
+    assert env.metadata["render_modes"] == ["rgb_array"]
+    assert env.metadata["render_fps"] == ref.metadata["render_fps"]
+    ref.reset(seed=0)
+    env.reset()
+    frames = env.render(env_ids=[0, 1])
+    assert frames.shape == (2, 210, 160, 3) and frames.dtype == np.uint8
+    np.testing.assert_array_equal(frames[0], ref.render(), err_msg="reset")
+    np.testing.assert_array_equal(frames[1], frames[0], err_msg="reset, env 1")
+    actions = np.random.default_rng(1).integers(ref.action_space.n, size=200)
+    for i, action in enumerate(actions):
+        _, _, terminated, truncated, _ = ref.step(int(action))
+        env.step(np.array([action, 0]))
+        frame = env.render()  # render_env_id 0
+        np.testing.assert_array_equal(frame[0], ref.render(), err_msg=f"step {i}")
+        if terminated or truncated:
+            break
+    assert not np.array_equal(frame[0], frames[0]), "the screen never changed"
     env.close()
     ref.close()
 
