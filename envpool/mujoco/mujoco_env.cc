@@ -190,7 +190,8 @@ Options CommonOptions(const std::string& xml_file, int64_t frame_skip,
       // contact forces (gymnasium 1.x always does it; gym's v2/v3 on
       // mujoco-py and EnvPool's v4 do not, and see zeros).
       {"post_constraint", true},
-      // Rendering is not supported; kept for EnvPool's config.
+      // EnvPool's option: the v5 ids set it, and render with gymnasium
+      // v5's camera defaults (InvertedDoublePendulum-v5 has none).
       {"gymnasium_v5_render_camera", false},
   };
 }
@@ -233,6 +234,13 @@ void DeclareSpec(const Options& options, const mjModel& model, int obs_dim,
     high[i] = limited ? model.actuator_ctrlrange[2 * i + 1] : kInf;
   }
   fields->action = spec->action.Add<double>("action", {model.nu}, low, high);
+  // gymnasium's MuJoCo frames: 480x480 by default (any size), at
+  // round(1 / dt) frames per second, from the free camera or a model camera.
+  const double dt = model.opt.timestep *
+                    static_cast<double>(options.Get<int64_t>("frame_skip"));
+  DeclareRendering(options, spec, {"rgb_array"}, 480, 480,
+                   static_cast<int>(std::lround(1.0 / dt)), /*any_size=*/true,
+                   model.ncam);
   // The reward is float32, as EnvPool's (the reward terms in info stay
   // float64).
 }
@@ -255,6 +263,14 @@ MujocoEnv::MujocoEnv(const Options& options, const MujocoFields& fields)
 }
 
 MujocoEnv::~MujocoEnv() { mj_deleteData(data_); }
+
+void MujocoEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
+  if (!has_camera_) {
+    camera_ = InitialCamera(model_, data_, DefaultCamera());
+    has_camera_ = true;
+  }
+  RenderFrame(model_, data_, camera_, camera_id, width, height, rgb);
+}
 
 void MujocoEnv::ResetData() { mj_resetData(model_, data_); }
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/mujoco/render.h"
 
 namespace envpool::mujoco {
 
@@ -103,7 +104,15 @@ class MujocoEnv : public Env {
   std::vector<double> GetState() const override;
   void SetState(const std::vector<double>& state) override;
 
+  // gymnasium's rgb_array frame (see render.h): its free camera, placed at
+  // this env's first frame, or the model's fixed camera camera_id.
+  void Render(int width, int height, int camera_id, uint8_t* rgb) override;
+
  protected:
+  // The task's DEFAULT_CAMERA_CONFIG in gymnasium (distance, elevation,
+  // azimuth, lookat; its trackbodyid has no effect on a free camera).
+  virtual CameraConfig DefaultCamera() const { return NoCameraConfig(); }
+
   MujocoEnv(const Options& options, const MujocoFields& fields);
 
   // The current observation, obs_dim numbers.
@@ -152,6 +161,8 @@ class MujocoEnv : public Env {
   int obs_dim_;
   int frame_stack_;
   std::vector<double> frames_;  // frame_stack observations, oldest first
+  bool has_camera_ = false;     // placed at the first frame
+  mjvCamera camera_;
 };
 
 }  // namespace envpool::mujoco
