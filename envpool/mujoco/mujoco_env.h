@@ -77,6 +77,11 @@ struct MujocoFields {
   Field<double> tendon_length;
   Field<double> tendon_velocity;
   int obs_dim = 0;  // numbers in one (unstacked) observation
+  // from_pixels: the observation is frame_stack rendered frames instead,
+  // channel-first, (3 * frame_stack, render_height, render_width) uint8.
+  Field<uint8_t> pixels;
+  int pixel_width = 0;
+  int pixel_height = 0;
 };
 
 // The options of every task, with the task's own defaults.
@@ -160,8 +165,17 @@ class MujocoEnv : public Env {
   bool post_constraint_;
   int obs_dim_;
   int frame_stack_;
+  // from_pixels: the newest frame drawn into the stack (channel-first).
+  void ObservePixels(uint8_t* stack_end);
+  void ResetFrames();
+  void AdvanceFrames();
+
   std::vector<double> frames_;  // frame_stack observations, oldest first
-  bool has_camera_ = false;     // placed at the first frame
+  bool from_pixels_;
+  int camera_id_;
+  std::vector<uint8_t> pixel_frames_;   // frame_stack frames, oldest first
+  std::vector<uint8_t> pixel_scratch_;  // one height x width x 3 frame
+  bool has_camera_ = false;             // placed at the first frame
   mjvCamera camera_;
 };
 

@@ -540,3 +540,29 @@ def test_render_from_a_model_camera(monkeypatch) -> None:
     assert not np.array_equal(free.render()[0], env.render()[0])
     with pytest.raises(ValueError, match="render_camera_id"):
         envpool.make("Reacher-v5", render_mode="rgb_array", render_camera_id=0)
+
+
+def test_from_pixels_observes_rendered_frames_channel_first_and_stacked(monkeypatch) -> None:
+    monkeypatch.setenv("MUJOCO_GL", "egl")
+    size = {"render_width": 32, "render_height": 24}
+    env = envpool.make(
+        "Hopper-v5", num_envs=2, num_threads=2, seed=4, from_pixels=True, frame_stack=3, **size
+    )
+    space = env.single_observation_space
+    assert space.shape == (9, 24, 32) and space.dtype == np.uint8
+    # The frames are render()'s (drawn by the same camera, transposed).
+    twin = envpool.make("Hopper-v5", num_envs=2, seed=4, render_mode="rgb_array", **size)
+    obs, _ = env.reset()
+    twin.reset()
+    frames = twin.render(env_ids=[0, 1]).transpose(0, 3, 1, 2)
+    for k in range(3):  # the reset frame fills the stack
+        np.testing.assert_array_equal(obs[:, 3 * k : 3 * k + 3], frames)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        action = rng.uniform(-1, 1, size=(2, 3))
+        new, *_ = env.step(action)
+        twin.step(action)
+        np.testing.assert_array_equal(new[:, :6], obs[:, 3:])  # oldest first
+        np.testing.assert_array_equal(new[:, 6:], twin.render(env_ids=[0, 1]).transpose(0, 3, 1, 2))
+        obs = new
+    assert len(np.unique(obs)) > 10  # a picture, not a blank
