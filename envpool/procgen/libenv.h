@@ -103,10 +103,10 @@ struct Libenv {
     Resolve(handle, "libenv_act", &lib->act);
     Resolve(handle, "libenv_close", &lib->close);
     if (lib->version() != abi::kVersion) {
-      throw std::invalid_argument(
-          path + " implements libenv version " +
-          std::to_string(lib->version()) + ", expected " +
-          std::to_string(abi::kVersion));
+      throw std::invalid_argument(path + " implements libenv version " +
+                                  std::to_string(lib->version()) +
+                                  ", expected " +
+                                  std::to_string(abi::kVersion));
     }
     loaded = std::move(lib);
     return *loaded;

@@ -255,10 +255,9 @@ class ProcgenEnv : public Env {
     const bool done = first_buffer_ != 0;
     // procgen ends an episode at its timeout too; when the pool truncates
     // that same step, the end is a truncation, not a termination.
-    const bool timed_out = episode_step_ >= game_.timeout &&
-                           episode_step_ >= max_episode_steps_ &&
-                           max_episode_steps_ > 0 &&
-                           Info(prev_level_complete_index_) == 0;
+    const bool timed_out =
+        episode_step_ >= game_.timeout && episode_step_ >= max_episode_steps_ &&
+        max_episode_steps_ > 0 && Info(prev_level_complete_index_) == 0;
     terminated_ = done && !timed_out;
     at_episode_start_ = done;
   }
@@ -328,8 +327,7 @@ class ProcgenEnv : public Env {
     std::vector<abi::Option> items(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {
       std::memset(&items[i], 0, sizeof items[i]);
-      std::strncpy(items[i].name, values[i].name.c_str(),
-                   abi::kMaxNameLen - 1);
+      std::strncpy(items[i].name, values[i].name.c_str(), abi::kMaxNameLen - 1);
       items[i].dtype = values[i].dtype;
       items[i].count = static_cast<int>(values[i].dtype == abi::kInt32
                                             ? values[i].bytes.size() / 4
@@ -401,9 +399,9 @@ class ProcgenEnv : public Env {
           "procgen's libenv.so does not report level_seed, prev_level_seed "
           "and prev_level_complete (expected procgen 0.10.7)");
     }
-    buffers_ = abi::Buffers{ob_pointers_.data(), &reward_buffer_,
-                            &first_buffer_, info_pointers_.data(),
-                            ac_pointers_.data()};
+    buffers_ =
+        abi::Buffers{ob_pointers_.data(), &reward_buffer_, &first_buffer_,
+                     info_pointers_.data(), ac_pointers_.data()};
     lib_.set_buffers(instance_, &buffers_);
   }
 

@@ -204,7 +204,8 @@ def reference(tmp_path_factory) -> dict[str, np.ndarray]:
         )
     folder = tmp_path_factory.mktemp("procgen_reference")
     cases = folder / "cases.json"
-    cases.write_text(json.dumps([{k: c[k] for k in ("name", "game", "rand_seed", "options", "actions")} for c in CASES]))
+    keys = ("name", "game", "rand_seed", "options", "actions")
+    cases.write_text(json.dumps([{k: c[k] for k in keys} for c in CASES]))
     out = folder / "reference.npz"
     subprocess.run([python, str(REFERENCE_SCRIPT), str(cases), str(out)], check=True, timeout=600)
     with np.load(out) as data:
@@ -346,7 +347,7 @@ def test_timeout_ends_the_episode_as_truncation():
     env = envpool.make_gymnasium("MazeEasy-v0", num_envs=1, seed=0, num_levels=1, start_level=3)
     env.reset()
     for t in range(1, 501):
-        _, _, terminated, truncated, info = env.step(np.array([4]))  # no-op
+        _, _, terminated, truncated, _ = env.step(np.array([4]))  # no-op
         assert not terminated[0]
         assert truncated[0] == (t == 500)
     obs_end = env.step(np.array([4]))[0]
