@@ -168,6 +168,19 @@ def reset_case(task_id: str, options: dict, seed: int) -> dict:
     }
 
 
+# A max_episode_steps below procgen's timeout: the pool truncates, and the
+# reset that follows is procgen's act(-1).
+TRUNCATE_STEPS = 3
+TRUNCATE_CASE = {
+    "name": "truncate/HeistEasy-v0",
+    "id": "HeistEasy-v0",
+    "game": "heist",
+    "rand_seed": 21,
+    "ours": {"max_episode_steps": TRUNCATE_STEPS},
+    "options": {"distribution_mode": "easy"},
+    "actions": [a for k in range(6) for a in (*actions(300 + k, TRUNCATE_STEPS), -1)],
+}
+
 # env i of a pool made with seed s is procgen with rand_seed s + i.
 POOL_SEED = 2**31 + 40  # taken modulo 2**31: rand_seed 40, 41, 42
 POOL_CASES = [
@@ -190,6 +203,7 @@ CASES = (
     + [sequence_case(*c) for c in SEQUENCE_CASES]
     + [reset_case(*c) for c in RESET_CASES]
     + POOL_CASES
+    + [TRUNCATE_CASE]
 )
 BY_NAME = {c["name"]: c for c in CASES}
 
@@ -309,6 +323,26 @@ def test_next_step_autoreset_repeats_procgens_first_frame(reference):
         done = bool(terminated[0] or truncated[0])
         check_step(reference, name, t, obs[0], reward[0], done, info)
     assert resets >= 2
+
+
+def test_truncated_episode_resets_as_procgens_act_minus_one(reference):
+    name = TRUNCATE_CASE["name"]
+    env = envpool.make_gymnasium(
+        TRUNCATE_CASE["id"], num_envs=1, seed=TRUNCATE_CASE["rand_seed"], **TRUNCATE_CASE["ours"]
+    )
+    obs, info = env.reset()
+    check_step(reference, name, 0, obs[0], 0.0, False, info)
+    for t, action in enumerate(TRUNCATE_CASE["actions"], start=1):
+        obs, reward, terminated, truncated, info = env.step(np.array([max(action, 0)]))
+        if action == -1:  # the reset turn after the truncation
+            assert info["elapsed_step"][0] == 0
+            check_step(reference, name, t, obs[0], 0.0, True, info, frame_only=True)
+        else:
+            assert truncated[0] == (t % (TRUNCATE_STEPS + 1) == TRUNCATE_STEPS)
+            # procgen's episode goes on: done is termination only
+            check_step(reference, name, t, obs[0], reward[0], terminated[0], info)
+    levels = reference[f"{name}/infos"][:, 2]
+    assert len(set(levels.tolist())) > 3
 
 
 def test_pool_env_i_is_procgen_with_rand_seed_seed_plus_i(reference):
