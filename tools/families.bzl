@@ -6,5 +6,6 @@ FAMILIES = [
     "atari",
     "classic_control",
     "mujoco",
+    "procgen",
     "toy_text",
 ]

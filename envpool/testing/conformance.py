@@ -59,6 +59,12 @@ NUM_ENVS = 2
 MAX_EPISODE_STEPS = 3
 SEED = 11
 DEFAULT_STEPS = 6
+# procgen's exploration mode plays one fixed level, whose randomness comes
+# from the level alone: every seed gives the same episodes.
+PROCGEN_EXPLORATION = tuple(
+    f"{game}Exploration-v0"
+    for game in ("Caveflyer", "Climber", "Coinrun", "Heist", "Jumper", "Leaper", "Maze", "Ninja")
+)
 # Ids whose episodes start in one fixed state whatever the seed, as their
 # references define them (FrozenLake at S, CliffWalking at 36, NChain at 0):
 # a different seed gives the same reset result. Found empirically: every
@@ -75,11 +81,15 @@ SEED_INDEPENDENT_RESET = frozenset(
         "tabular/CliffWalking-v0",
         "CliffWalkingSlippery-v1",
     }
+    | frozenset(PROCGEN_EXPLORATION)
 )
 # Ids with no randomness at all: a fixed start and deterministic steps
 # (gymnasium's CliffWalking), so a different seed cannot give a different
-# rollout. check_env asserts the opposite for them, as above.
-SEED_INDEPENDENT = frozenset({"CliffWalking-v0", "CliffWalking-v1", "tabular/CliffWalking-v0"})
+# rollout (nor can it in procgen's exploration mode). check_env asserts the
+# opposite for them, as above.
+SEED_INDEPENDENT = frozenset(
+    {"CliffWalking-v0", "CliffWalking-v1", "tabular/CliffWalking-v0"} | set(PROCGEN_EXPLORATION)
+)
 # Deviations of the engine from docs/api.md that check_env tolerates, by
 # name, while they are open (each is reported, and test_conformance.py holds
 # a strict xfail test of it that passes once it is fixed): pass
