@@ -330,3 +330,68 @@ def test_spaces_match_gymnasium() -> None:
         ref = _reference(task_id, 10)
         assert spec.observation_space == ref.observation_space, task_id
         assert spec.action_space == ref.action_space, task_id
+
+
+def _walker_rollout(env: Any, actions: np.ndarray, seed: int | None) -> list[np.ndarray]:
+    obs = [env.reset(seed=seed)[0]]
+    for a in actions:
+        out = env.step(a)
+        obs.append(out[0])
+        if out[2]:
+            break
+    return obs
+
+
+def test_bipedal_walker_episodes_depend_on_earlier_ones_in_gymnasium_too() -> None:
+    # gymnasium keeps one b2World per env: reset(seed=12) after an earlier
+    # unseeded episode rolls out differently from a new env's reset(seed=12)
+    # (conformance.HISTORY_DEPENDENT).  Ours reproduces the reused env.
+    actions = np.random.default_rng(0).uniform(-1, 1, (40, 4)).astype(np.float32)
+    ref = bipedal_walker.BipedalWalker()
+    fresh = _walker_rollout(bipedal_walker.BipedalWalker(), actions, 12)
+    ours = envpool.make("BipedalWalker-v3", env_type="gymnasium", num_envs=1, seed=11)
+    _walker_rollout(ref, actions[:3], 11)
+    ours.reset()
+    for a in actions[:3]:
+        ours.step(a[None])
+    _walker_rollout(ref, actions[:3], None)
+    ours.reset()  # the unseeded reset of a pool continues the generator
+    for a in actions[:3]:
+        ours.step(a[None])
+    reused = _walker_rollout(ref, actions, 12)
+    mine = [ours.reset(seed=12)[0][0]] + [ours.step(a[None])[0][0] for a in actions[: len(reused) - 1]]
+    np.testing.assert_array_equal(np.array(mine), np.array(reused))
+    np.testing.assert_array_equal(reused[0], fresh[0])  # the reset itself is the seed's
+    assert not np.array_equal(np.array(reused[:5]), np.array(fresh[:5]))
+
+
+def test_bipedal_walker_reset_with_seeds_after_episodes_matches_gymnasium() -> None:
+    space = envpool.make_spec("BipedalWalkerHardcore-v3").action_space
+    policy = _random_policy(space, 3)
+    env = envpool.make(
+        "BipedalWalkerHardcore-v3", env_type="gymnasium", num_envs=2, seed=5, max_episode_steps=30
+    )
+    refs = [_reference("BipedalWalkerHardcore-v3", 30) for _ in range(2)]
+    for i, ref in enumerate(refs):
+        ref.reset(seed=5 + i)
+    env.reset()
+    # Two whole episodes (truncated at 30 steps), autoreset in between.
+    for t in range(2 * 31 - 1):
+        actions = np.stack([policy(None, i) for i in range(2)])
+        obs, *_ = env.step(actions)
+        for i, ref in enumerate(refs):
+            r_obs = ref.reset()[0] if t == 30 else ref.step(actions[i])[0]
+            np.testing.assert_array_equal(obs[i], r_obs, err_msg=f"step {t}")
+    seeds = [1234, 2**40 + 17]
+    obs, _ = env.reset(seed=seeds)
+    for i, ref in enumerate(refs):
+        np.testing.assert_array_equal(obs[i], ref.reset(seed=seeds[i])[0])
+    for t in range(30):
+        actions = np.stack([policy(None, i) for i in range(2)])
+        obs, rew, term, trunc, _ = env.step(actions)
+        for i, ref in enumerate(refs):
+            r_obs, r_rew, r_term, r_trunc, _ = ref.step(actions[i])
+            np.testing.assert_array_equal(obs[i], r_obs, err_msg=f"reseeded step {t}")
+            assert rew[i] == np.float32(r_rew) and term[i] == r_term and trunc[i] == r_trunc
+        if term.any():
+            break
