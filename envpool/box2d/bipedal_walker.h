@@ -42,10 +42,10 @@ class BipedalWalkerEnv : public Env {
                       Fields* fields) {
     const auto pi = static_cast<float>(M_PI);
     // gymnasium's float32 bounds.
-    std::vector<double> low{-pi, -5.0, -5.0, -5.0, -pi, -5.0, -pi,
-                            -5.0, -0.0, -pi, -5.0, -pi, -5.0, -0.0};
-    std::vector<double> high{pi, 5.0, 5.0, 5.0, pi, 5.0, pi,
-                             5.0, 5.0, pi, 5.0, pi, 5.0, 5.0};
+    std::vector<double> low{-pi,  -5.0, -5.0, -5.0, -pi, -5.0, -pi,
+                            -5.0, -0.0, -pi,  -5.0, -pi, -5.0, -0.0};
+    std::vector<double> high{pi,  5.0, 5.0, 5.0, pi, 5.0, pi,
+                             5.0, 5.0, pi,  5.0, pi, 5.0, 5.0};
     low.resize(24, -1.0);
     high.resize(24, 1.0);
     fields->obs = spec->state.Add<float>("obs", {24}, low, high);
@@ -331,8 +331,8 @@ class BipedalWalkerEnv : public Env {
     rjd.bodyB = b;
     // pybox2d's revoluteJointDef(bodyA=..., bodyB=...) sets the reference
     // angle to bodyB.angle - bodyA.angle (in Python doubles).
-    rjd.referenceAngle = static_cast<float>(
-        static_cast<double>(b->GetAngle()) - static_cast<double>(a->GetAngle()));
+    rjd.referenceAngle = static_cast<float>(static_cast<double>(b->GetAngle()) -
+                                            static_cast<double>(a->GetAngle()));
     rjd.localAnchorA = Vec(0, anchor_a_y);
     rjd.localAnchorB = Vec(0, anchor_b_y);
     rjd.enableMotor = true;
@@ -375,15 +375,15 @@ class BipedalWalkerEnv : public Env {
     ground_contact_ = {false, false, false, false};
     for (int k = 0; k < 2; ++k) {
       const int i = k == 0 ? -1 : 1;
-      b2Body* leg = CreateBox(world_.get(), init_x,
-                              init_y - kLegH / 2 - kLegDown, i * 0.05,
-                              kLegW / 2, kLegH / 2);
+      b2Body* leg =
+          CreateBox(world_.get(), init_x, init_y - kLegH / 2 - kLegDown,
+                    i * 0.05, kLegW / 2, kLegH / 2);
       legs_[2 * k] = leg;
       joints_[2 * k] =
           CreateMotor(hull_, leg, kLegDown, kLegH / 2, i, -0.8, 1.1);
-      b2Body* lower = CreateBox(world_.get(), init_x,
-                                init_y - kLegH * 3 / 2 - kLegDown, i * 0.05,
-                                0.8 * kLegW / 2, kLegH / 2);
+      b2Body* lower =
+          CreateBox(world_.get(), init_x, init_y - kLegH * 3 / 2 - kLegDown,
+                    i * 0.05, 0.8 * kLegW / 2, kLegH / 2);
       legs_[2 * k + 1] = lower;
       joints_[2 * k + 1] =
           CreateMotor(leg, lower, -kLegH / 2, kLegH / 2, 1, -1.6, -0.1);
@@ -411,10 +411,9 @@ class BipedalWalkerEnv : public Env {
     const b2Vec2 vel = hull_->GetLinearVelocity();
     std::array<LidarCallback, 10> lidar;
     for (int i = 0; i < 10; ++i) {
-      const b2Vec2 p2 =
-          Vec(static_cast<double>(pos.x) + std::sin(1.5 * i / 10.0) * kLidarRange,
-              static_cast<double>(pos.y) -
-                  std::cos(1.5 * i / 10.0) * kLidarRange);
+      const b2Vec2 p2 = Vec(
+          static_cast<double>(pos.x) + std::sin(1.5 * i / 10.0) * kLidarRange,
+          static_cast<double>(pos.y) - std::cos(1.5 * i / 10.0) * kLidarRange);
       world_->RayCast(&lidar[i], pos, p2);
     }
     state_[0] = hull_->GetAngle();

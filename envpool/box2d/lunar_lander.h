@@ -63,8 +63,7 @@ class LunarLanderEnv : public Env {
       fields->continuous_action =
           spec->action.Add<float>("action", {2}, {-1.0F}, {1.0F});
     } else {
-      fields->discrete_action =
-          spec->action.AddDiscrete<int64_t>("action", 4);
+      fields->discrete_action = spec->action.AddDiscrete<int64_t>("action", 4);
     }
   }
 
@@ -205,7 +204,8 @@ class LunarLanderEnv : public Env {
     }
     for (int i = 0; i < kChunks - 1; ++i) {
       b2EdgeShape edge;
-      edge.Set(Vec(chunk_x[i], smooth_y[i]), Vec(chunk_x[i + 1], smooth_y[i + 1]));
+      edge.Set(Vec(chunk_x[i], smooth_y[i]),
+               Vec(chunk_x[i + 1], smooth_y[i + 1]));
       b2FixtureDef fd;
       fd.shape = &edge;
       fd.density = 0;
@@ -269,9 +269,9 @@ class LunarLanderEnv : public Env {
       rjd.bodyB = leg;
       // pybox2d's revoluteJointDef(bodyA=..., bodyB=...) sets the reference
       // angle to bodyB.angle - bodyA.angle (in Python doubles).
-      rjd.referenceAngle = static_cast<float>(
-          static_cast<double>(leg->GetAngle()) -
-          static_cast<double>(lander_->GetAngle()));
+      rjd.referenceAngle =
+          static_cast<float>(static_cast<double>(leg->GetAngle()) -
+                             static_cast<double>(lander_->GetAngle()));
       rjd.localAnchorA = Vec(0, 0);
       rjd.localAnchorB = Vec(i * kLegAway / kScale, kLegDown / kScale);
       rjd.enableMotor = true;
@@ -318,12 +318,12 @@ class LunarLanderEnv : public Env {
 
     double m_power = 0.0;
     if ((continuous_ && main > 0.0) || (!continuous_ && discrete == 2)) {
-      m_power = continuous_ ? (std::min(std::max(main, 0.0), 1.0) + 1.0) * 0.5
-                            : 1.0;
-      const double ox = tip0 * (kMainEngineYLocation / kScale + 2 * d0) +
-                        side0 * d1;
-      const double oy = -tip1 * (kMainEngineYLocation / kScale + 2 * d0) -
-                        side1 * d1;
+      m_power =
+          continuous_ ? (std::min(std::max(main, 0.0), 1.0) + 1.0) * 0.5 : 1.0;
+      const double ox =
+          tip0 * (kMainEngineYLocation / kScale + 2 * d0) + side0 * d1;
+      const double oy =
+          -tip1 * (kMainEngineYLocation / kScale + 2 * d0) - side1 * d1;
       const b2Vec2 pos = lander_->GetPosition();
       const double px = static_cast<double>(pos.x) + ox;
       const double py = static_cast<double>(pos.y) + oy;
@@ -362,12 +362,14 @@ class LunarLanderEnv : public Env {
     const double half_w = kViewportW / kScale / 2;
     const double half_h = kViewportH / kScale / 2;
     state_[0] = (static_cast<double>(pos.x) - half_w) / half_w;
-    state_[1] = (static_cast<double>(pos.y) - (helipad_y_ + kLegDown / kScale)) /
-                half_h;
+    state_[1] =
+        (static_cast<double>(pos.y) - (helipad_y_ + kLegDown / kScale)) /
+        half_h;
     state_[2] = static_cast<double>(vel.x) * half_w / kFps;
     state_[3] = static_cast<double>(vel.y) * half_h / kFps;
     state_[4] = lander_->GetAngle();
-    state_[5] = 20.0 * static_cast<double>(lander_->GetAngularVelocity()) / kFps;
+    state_[5] =
+        20.0 * static_cast<double>(lander_->GetAngularVelocity()) / kFps;
     state_[6] = ground_contact_[0] ? 1.0 : 0.0;
     state_[7] = ground_contact_[1] ? 1.0 : 0.0;
 

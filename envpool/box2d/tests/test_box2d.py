@@ -175,8 +175,9 @@ def _lander_heuristic(continuous: bool) -> Policy:
         ("LunarLander-v3", {"enable_wind": True}),
     ],
 )
-def test_lunar_lander_heuristic_returns_match_gymnasium(task_id: str, options: dict[str, Any]) -> None:
-    # Short time limit: also a truncated episode where the lander hovers.
+def test_lunar_lander_heuristic_returns_match_gymnasium(
+    task_id: str, options: dict[str, Any]
+) -> None:
     returns = _run_aligned(
         task_id,
         _lander_heuristic("Continuous" in task_id),
@@ -359,7 +360,8 @@ def test_bipedal_walker_episodes_depend_on_earlier_ones_in_gymnasium_too() -> No
     for a in actions[:3]:
         ours.step(a[None])
     reused = _walker_rollout(ref, actions, 12)
-    mine = [ours.reset(seed=12)[0][0]] + [ours.step(a[None])[0][0] for a in actions[: len(reused) - 1]]
+    mine = [ours.reset(seed=12)[0][0]]
+    mine += [ours.step(a[None])[0][0] for a in actions[: len(reused) - 1]]
     np.testing.assert_array_equal(np.array(mine), np.array(reused))
     np.testing.assert_array_equal(reused[0], fresh[0])  # the reset itself is the seed's
     assert not np.array_equal(np.array(reused[:5]), np.array(fresh[:5]))
