@@ -293,11 +293,14 @@ def test_bipedal_walker_random_actions_match_gymnasium(task_id: str) -> None:
 
 @pytest.mark.parametrize("task_id", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])
 def test_bipedal_walker_heuristic_returns_match_gymnasium(task_id: str) -> None:
+    # Hardcore: 4 courses (seeds 0..3); the gait crosses a few obstacles
+    # (stumps, stairs, pits) before it falls.
+    num_envs = 1 if "Hardcore" not in task_id else 4
     returns = _run_aligned(
         task_id,
-        _walker_heuristic(1),
+        _walker_heuristic(num_envs),
         seed=0,
-        num_envs=1,
+        num_envs=num_envs,
         episodes=1,
         max_episode_steps=1600 if "Hardcore" not in task_id else 2000,
     )
@@ -397,3 +400,30 @@ def test_bipedal_walker_reset_with_seeds_after_episodes_matches_gymnasium() -> N
             assert rew[i] == np.float32(r_rew) and term[i] == r_term and trunc[i] == r_trunc
         if term.any():
             break
+
+
+@pytest.mark.parametrize(
+    ("task_id", "options"),
+    [
+        ("LunarLander-v3", {"enable_wind": True}),
+        ("LunarLanderContinuous-v3", {}),
+        ("BipedalWalkerHardcore-v3", {}),
+    ],
+)
+def test_first_observations_match_gymnasium(task_id: str, options: dict[str, Any]) -> None:
+    """100 seeded resets, a second reset continuing each generator, then 100
+    resets with random 63-bit seeds, against as many reference resets."""
+    n = 100
+    env = envpool.make(task_id, env_type="gymnasium", num_envs=n, seed=1000, **options)
+    refs = [_reference(task_id, 1000, **options) for _ in range(n)]
+    obs, _ = env.reset()
+    np.testing.assert_array_equal(
+        obs, np.stack([r.reset(seed=1000 + i)[0] for i, r in enumerate(refs)])
+    )
+    obs, _ = env.reset()
+    np.testing.assert_array_equal(obs, np.stack([r.reset()[0] for r in refs]))
+    seeds = [int(s) for s in np.random.default_rng(1).integers(0, 2**63, n)]
+    obs, _ = env.reset(seed=seeds)
+    np.testing.assert_array_equal(
+        obs, np.stack([r.reset(seed=s)[0] for r, s in zip(refs, seeds, strict=True)])
+    )
