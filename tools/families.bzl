@@ -4,6 +4,7 @@ installed families by their registration.py."""
 
 FAMILIES = [
     "atari",
+    "box2d",
     "classic_control",
     "mujoco",
     "procgen",

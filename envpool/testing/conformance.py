@@ -90,6 +90,15 @@ SEED_INDEPENDENT_RESET = frozenset(
 SEED_INDEPENDENT = frozenset(
     {"CliffWalking-v0", "CliffWalking-v1", "tabular/CliffWalking-v0"} | set(PROCGEN_EXPLORATION)
 )
+# Ids whose reference carries state from one episode to the next that a
+# seed does not reset: gymnasium's BipedalWalker keeps one b2World for the
+# env's lifetime, and what the engine's broad phase keeps of earlier bodies
+# changes the order in which later contacts are solved.  In gymnasium 1.4
+# too, reset(seed=s) after an earlier episode can give another rollout than
+# a new env's reset(seed=s) (docs/box2d.md).  These envs reproduce the
+# reference env's own history, so check_env compares a re-seeded env with a
+# new one by its first observation only.
+HISTORY_DEPENDENT = frozenset({"BipedalWalker-v3", "BipedalWalkerHardcore-v3"})
 # Deviations of the engine from docs/api.md that check_env tolerates, by
 # name, while they are open (each is reported, and test_conformance.py holds
 # a strict xfail test of it that passes once it is fixed): pass
@@ -643,6 +652,8 @@ def check_reference(ctx: Context, env: Any, first: Batch) -> list[Batch]:
     again = step_all(ctx, env, [roll_rows(a) for a in episode], label, start)
     for j in range(NUM_ENVS - 1):
         for t, (got, want) in enumerate(zip(again, reference[: len(again)], strict=True)):
+            if t > 0 and ctx.task_id in HISTORY_DEPENDENT:
+                break
             check_same(
                 ctx,
                 f"{label}, step {t}: env {j} (seed {SEED + 1 + j}) is not env {j + 1} of the pool "
@@ -665,6 +676,8 @@ def check_reference(ctx: Context, env: Any, first: Batch) -> list[Batch]:
         check_continues(ctx, f"{label}, step {t}", repeat[-1], batch)
         repeat.append(batch)
     for t, (got, want) in enumerate(zip(repeat, reference[: len(repeat)], strict=True)):
+        if t > 0 and ctx.task_id in HISTORY_DEPENDENT:
+            break
         check_same(
             ctx,
             f"{label}, step {t}: env {k} does not repeat its rollout of seed {SEED + k}",
