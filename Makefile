@@ -2,10 +2,10 @@
 # make test  - the same set-up, then lint and every C++ and Python test
 PYTHON ?= python3
 BAZEL ?= bazel
-DEB_PACKAGES = bazel-bootstrap bazel-rules-java libgtest-dev clang-format zlib1g-dev
+DEB_PACKAGES = bazel-bootstrap bazel-rules-java libgtest-dev clang-format zlib1g-dev libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
 WHEEL_DIR = dist
 
-.PHONY: setup build install demo test test-cc test-sanitizers test-py lint format bench clean
+.PHONY: setup build install demo test test-cc test-sanitizers test-py lint format bench clean procgen-reference
 
 setup:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -47,10 +47,22 @@ test-sanitizers: setup
 	$(BAZEL) test --config=tsan //envpool/core:pool_test
 	$(BAZEL) test --config=asan //envpool/core:pool_test
 
-test-py: install
+test-py: install procgen-reference
 	$(PYTHON) -P -m pytest -q envpool
 
 test: install lint test-cc test-sanitizers test-py
+
+# procgen 0.10.7, the procgen family's reference, installs only on Python
+# <= 3.10: its own virtual environment, made when such a Python exists
+# (pyenv's 3.10 by default); the alignment tests skip without it.
+PYTHON310 ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.10.*/bin/python) $(shell command -v python3.10))
+benchmark/.venv-procgen310/bin/python:
+	$(PYTHON310) -m venv benchmark/.venv-procgen310
+	benchmark/.venv-procgen310/bin/pip install -q procgen==0.10.7 "numpy<2"
+
+procgen-reference:
+	@if [ -n "$(PYTHON310)" ]; then $(MAKE) benchmark/.venv-procgen310/bin/python; \
+	else echo "no Python 3.10: the procgen alignment tests will skip"; fi
 
 # The published EnvPool 1.2.5 in its own virtual environment (both are named
 # envpool), for the side-by-side benchmark.

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import json
 import os
 import platform
@@ -44,6 +45,7 @@ BACKENDS = (
     "loop",
     "gym_sync",
     "gym_async",
+    "procgen_vec",
     "envpool_sync",
     "envpool_async",
     "envpool125_sync",
@@ -54,12 +56,15 @@ DESCRIPTIONS = {
     "(reset when an episode ends); the same at every N",
     "gym_sync": "gymnasium `SyncVectorEnv` of N reference envs",
     "gym_async": "gymnasium `AsyncVectorEnv` of N reference envs (one process each)",
+    "procgen_vec": "procgen's own vector env of N games (procgen ids only)",
     "envpool_sync": "this project, `batch_size = num_envs`, `step`",
     "envpool_async": "this project, `batch_size = max(1, num_envs // 2)`, `recv`/`send`",
     "envpool125_sync": "EnvPool 1.2.5, `batch_size = num_envs`, `step`",
     "envpool125_async": "EnvPool 1.2.5, `batch_size = max(1, num_envs // 2)`, `recv`/`send`",
 }
 ENVPOOL_BACKENDS = tuple(b for b in BACKENDS if b.startswith("envpool"))
+REFERENCE_BACKENDS = ("loop", "gym_sync", "gym_async", "procgen_vec")
+"""Backends run by `--reference-python` (procgen's reference needs Python <= 3.10)."""
 
 
 @dataclass(frozen=True)
@@ -96,13 +101,22 @@ class WorkerError(RuntimeError):
     """A worker process failed; the message ends with its stderr."""
 
 
+@functools.cache
+def isolation_flag(python: str) -> str:
+    """-P keeps the worker's folder off sys.path; Python < 3.11 (procgen's
+    reference) lacks it, and -I does that too."""
+    probe = "import sys; print(sys.version_info >= (3, 11))"
+    out = subprocess.run([python, "-c", probe], capture_output=True, text=True, check=False)
+    return "-P" if out.stdout.strip() == "True" else "-I"
+
+
 def run_worker(python: str, worker_args: list[str], timeout: float) -> dict[str, Any]:
     """Run `worker.py` with `python` in a fresh process and return its JSON line.
 
     It runs in the temporary directory, where files that libraries drop in
     the working directory (EnvPool 1.2.5's MuJoCo writes MUJOCO_LOG.TXT) go.
     """
-    cmd = [python, "-P", str(WORKER), *worker_args]
+    cmd = [python, isolation_flag(python), str(WORKER), *worker_args]
     try:
         proc = subprocess.run(
             cmd,
@@ -156,6 +170,8 @@ def measure(args: argparse.Namespace, backends: list[str], venv_python: str) -> 
             if label in results.failures:
                 continue
             python = venv_python if job.uses_envpool125 else sys.executable
+            if job.backend in REFERENCE_BACKENDS:
+                python = args.reference_python
             worker_args = [
                 "step",
                 f"--backend={job.worker_backend}",
@@ -462,7 +478,7 @@ def parse_args() -> argparse.Namespace:
         "--backends",
         nargs="+",
         choices=BACKENDS,
-        default=list(BACKENDS),
+        default=[b for b in BACKENDS if b != "procgen_vec"],
         help="what to measure; `loop`, the reference of the ratios, always runs",
     )
     parser.add_argument("--import-runs", type=int, default=7)
@@ -471,8 +487,15 @@ def parse_args() -> argparse.Namespace:
         default=str(DEFAULT_VENV_PYTHON),
         help="python of the virtual environment holding EnvPool 1.2.5",
     )
+    parser.add_argument(
+        "--reference-python",
+        default=sys.executable,
+        help="python of the reference backends (loop, gym_*, procgen_vec), e.g. "
+        "benchmark/.venv-procgen310/bin/python for a procgen id",
+    )
     parser.add_argument("--out-dir", type=Path, default=HERE / "results")
     args = parser.parse_args()
+    args.reference_python = os.path.abspath(args.reference_python)
     # Workers run in another directory (`run_worker`).
     args.envpool125_python = os.path.abspath(args.envpool125_python)
     try:

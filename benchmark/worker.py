@@ -12,7 +12,9 @@ The gymnasium backends step the reference env of the task, see
 `gym_reference`: `gymnasium.make(task)` where gymnasium registers the id
 (CartPole-v1, Ant-v5, ...), and for an Atari id such as Pong-v5, which
 gymnasium doesn't register, ale-py's `ALE/Pong-v5` wrapped to do the work
-envpool's defaults do.
+envpool's defaults do. A procgen id (CoinrunEasy-v0) has no gymnasium env:
+its reference is procgen's own vector env, `ProcgenGym3Env`, which needs
+procgen 0.10.7 and so Python <= 3.10 (`bench.py --reference-python`).
 
 This file needs only the standard library, numpy and gymnasium (and envpool
 for the envpool backends, ale-py for the Atari references), since the
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -30,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-BACKENDS = ("loop", "gym_sync", "gym_async", "envpool_sync", "envpool_async")
+BACKENDS = ("loop", "gym_sync", "gym_async", "procgen_vec", "envpool_sync", "envpool_async")
 """Backends this file knows; `bench.py` maps the 1.2.5 ones onto the envpool ones."""
 
 NUM_ACTION_SETS = 256
@@ -91,6 +94,83 @@ def gym_reference(task: str) -> tuple[Callable[[], Any], str]:
     return make, description
 
 
+PROCGEN_GAMES = (
+    "bigfish",
+    "bossfight",
+    "caveflyer",
+    "chaser",
+    "climber",
+    "coinrun",
+    "dodgeball",
+    "fruitbot",
+    "heist",
+    "jumper",
+    "leaper",
+    "maze",
+    "miner",
+    "ninja",
+    "plunder",
+    "starpilot",
+)
+PROCGEN_MODES = ("Easy", "Hard", "Extreme", "Memory", "Exploration")
+
+
+def procgen_task(task: str) -> tuple[str, str] | None:
+    """(game, distribution mode) of a procgen id such as CoinrunEasy-v0, else None."""
+    name = task.removesuffix("-v0")
+    for mode in PROCGEN_MODES:
+        game = name.removesuffix(mode).lower()
+        if name != task and name.endswith(mode) and game in PROCGEN_GAMES:
+            return game, mode.lower()
+    return None
+
+
+def procgen_threads(num_envs: int, num_threads: int) -> int:
+    """procgen's own worker threads: as asked, else none for one env, one per core for more."""
+    if num_threads > 0:
+        return num_threads
+    return 0 if num_envs == 1 else os.cpu_count() or 1
+
+
+def procgen_description(task: str) -> str:
+    game, mode = procgen_task(task) or ("?", "?")
+    return (
+        f"procgen 0.10.7 `ProcgenGym3Env(num=N, env_name={game!r}, distribution_mode={mode!r}, "
+        "num_threads=T)` (T: 0 at N=1, else one per core), stepped with gym3's act/observe; "
+        "it restarts ended episodes itself"
+    )
+
+
+def bench_procgen(
+    task: str, num_envs: int, seconds: float, warmup: float, num_threads: int
+) -> tuple[int, float]:
+    """Step procgen's own vector env of `num_envs` games (its C++ threads)."""
+    from procgen import ProcgenGym3Env
+
+    game, mode = procgen_task(task) or (None, None)
+    if game is None:
+        raise ValueError(f"{task!r} is not a procgen id")
+    env = ProcgenGym3Env(
+        num=num_envs,
+        env_name=game,
+        distribution_mode=mode,
+        rand_seed=0,
+        num_threads=procgen_threads(num_envs, num_threads),
+    )
+    rng = np.random.default_rng(0)
+    actions = [rng.integers(0, 15, num_envs).astype(np.int32) for _ in range(NUM_ACTION_SETS)]
+
+    def step(i: int) -> int:
+        env.act(actions[i % NUM_ACTION_SETS])
+        env.observe()
+        return num_envs
+
+    try:
+        return timed(step, seconds, warmup)
+    finally:
+        env.close()
+
+
 def draw_actions(space: Any, rows: int | None, seed: int) -> list[Any]:
     """Draw `NUM_ACTION_SETS` random actions from `space` before timing starts.
 
@@ -127,6 +207,8 @@ def timed(step: Callable[[int], int], seconds: float, warmup: float) -> tuple[in
 
 def bench_loop(task: str, seconds: float, warmup: float) -> tuple[int, float]:
     """Step ONE reference env in a Python loop, resetting it when an episode ends."""
+    if procgen_task(task):
+        return bench_procgen(task, 1, seconds, warmup, 0)
     env = gym_reference(task)[0]()
     env.reset(seed=0)
     actions = draw_actions(env.action_space, None, seed=0)
@@ -218,7 +300,15 @@ def measure_steps(args: argparse.Namespace) -> dict[str, Any]:
     The gymnasium backends also say which reference env they stepped.
     """
     extra: dict[str, Any] = {}
-    if args.backend == "loop":
+    if args.backend == "loop" and procgen_task(args.task):
+        steps, elapsed = bench_loop(args.task, args.seconds, args.warmup)
+        extra["reference"] = procgen_description(args.task)
+    elif args.backend == "procgen_vec":
+        steps, elapsed = bench_procgen(
+            args.task, args.num_envs, args.seconds, args.warmup, args.num_threads
+        )
+        extra["reference"] = procgen_description(args.task)
+    elif args.backend == "loop":
         steps, elapsed = bench_loop(args.task, args.seconds, args.warmup)
         extra["reference"] = gym_reference(args.task)[1]
     elif args.backend in ("gym_sync", "gym_async"):

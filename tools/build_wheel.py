@@ -2,7 +2,8 @@
 
 Each input lands at its path relative to the workspace (generated files:
 relative to Bazel's bin directory), so `envpool/core/_core.so` is installed
-as `envpool/core/_core.so`.
+as `envpool/core/_core.so`.  A directory (a tree of data files) lands with
+every file under it.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import base64
 import hashlib
+import os
 import zipfile
 
 REQUIRES = ["numpy>=1.24", "gymnasium>=1.0", "dm-env>=1.6"]
@@ -20,6 +22,18 @@ def wheel_path(path: str) -> str:
     if path.startswith("bazel-out/") and marker in path:
         return path.split(marker, 1)[1]
     return path
+
+
+def expand(paths: list[str]) -> list[str]:
+    """The files of `paths`, with each directory replaced by the files under it."""
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            for root, _, names in os.walk(path):
+                files.extend(os.path.join(root, name) for name in names)
+        else:
+            files.append(path)
+    return sorted(set(files))
 
 
 def digest(data: bytes) -> str:
@@ -57,7 +71,7 @@ def main() -> None:
     )
     records = []
     with zipfile.ZipFile(args.out, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for path in sorted(set(args.files)):
+        for path in expand(args.files):
             with open(path, "rb") as f:
                 data = f.read()
             name = wheel_path(path)

@@ -4,8 +4,10 @@ installed families by their registration.py."""
 
 FAMILIES = [
     "atari",
+    "box2d",
     "classic_control",
     "minigrid",
     "mujoco",
+    "procgen",
     "toy_text",
 ]

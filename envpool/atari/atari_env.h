@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "ale/ale_interface.hpp"
+#include "ale/emucore/MD5.hxx"
 #include "envpool/atari/image.h"
 #include "envpool/core/env.h"
 
@@ -56,6 +58,7 @@ class RomInfo {
       throw std::invalid_argument("ALE 0.11.2 has no game named '" + task +
                                   "' (ROM " + path_ + ")");
     }
+    CheckContents(task);
   }
 
   const std::string& path() const { return path_; }
@@ -69,6 +72,41 @@ class RomInfo {
   }
 
  private:
+  // The emulator takes any bytes: an empty file makes ALE exit the process
+  // and random bytes can run forever. So the ROM must be the dump ALE's
+  // settings for the game were written for (its MD5), before ALE sees it.
+  void CheckContents(const std::string& task) const {
+    constexpr std::uintmax_t kMaxRomBytes = 1 << 20;  // 2600 carts: <= 512K
+    std::error_code error;
+    std::uintmax_t size = std::filesystem::file_size(path_, error);
+    std::string fix =
+        "; the ROMs that ship with ale-py 0.11.2 are the ones ALE's game "
+        "settings are written for (`pip install --force-reinstall "
+        "ale-py==0.11.2`, or pass rom_dir=<a folder holding " +
+        task + ".bin>)";
+    if (error || size == 0 || size > kMaxRomBytes) {
+      throw std::invalid_argument(
+          "ROM file " + path_ + " of Atari task '" + task + "' is " +
+          (error ? "unreadable" : std::to_string(size) + " bytes") +
+          ", not an Atari 2600 ROM" + fix);
+    }
+    std::ifstream file(path_, std::ios::binary);
+    std::vector<uint8_t> bytes(size);
+    if (!file.read(reinterpret_cast<char*>(bytes.data()),
+                   static_cast<std::streamsize>(size))) {
+      throw std::invalid_argument("ROM file " + path_ + " of Atari task '" +
+                                  task + "' could not be read" + fix);
+    }
+    std::string md5 =
+        ale::stella::MD5(bytes.data(), static_cast<uint32_t>(bytes.size()));
+    if (md5 != settings_->md5()) {
+      throw std::invalid_argument(
+          "ROM file " + path_ + " of Atari task '" + task + "' has MD5 " + md5 +
+          ", but ALE 0.11.2's settings for it expect " + settings_->md5() +
+          " (a corrupt or different dump)" + fix);
+    }
+  }
+
   std::string path_;
   std::unique_ptr<ale::RomSettings> settings_;
 };
@@ -109,6 +147,9 @@ class AtariEnv : public Env {
  public:
   // The Atari 2600's RAM, reported in info["ram"].
   static constexpr int64_t kRamBytes = 128;
+  // ALE's screen, the same for every game.
+  static constexpr int kScreenWidth = 160;
+  static constexpr int kScreenHeight = 210;
 
   struct Fields {
     Field<uint8_t> obs;
@@ -186,6 +227,21 @@ class AtariEnv : public Env {
         spec->state.Add<uint8_t>("info:ram", {kRamBytes}, {0.0}, {255.0});
     fields->discount = spec->state.Add<float>("info:discount", {});
     fields->action = spec->action.AddDiscrete<int64_t>("action", num_actions);
+    // ale-py's render(): the console screen (210x160 RGB) at 30 fps.
+    DeclareRendering(options, spec, {"rgb_array"}, kScreenWidth, kScreenHeight,
+                     30);
+  }
+
+  // The RGB screen of the last emulated frame, as ale-py's render().
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    const ale::ALEScreen& screen = ale_->getScreen();
+    if (static_cast<int>(screen.width()) != width ||
+        static_cast<int>(screen.height()) != height) {
+      throw std::logic_error("the ALE screen is not " + std::to_string(width) +
+                             "x" + std::to_string(height));
+    }
+    ale_->getScreenRGB(render_buffer_);
+    std::memcpy(rgb, render_buffer_.data(), render_buffer_.size());
   }
 
   AtariEnv(const Options& options, const Fields& fields)
@@ -394,6 +450,7 @@ class AtariEnv : public Env {
 
   Fields fields_;
   std::shared_ptr<const RomInfo> rom_;
+  std::vector<unsigned char> render_buffer_;
   int stack_num_, frame_skip_, noop_max_;
   bool episodic_life_, zero_discount_on_life_loss_, reward_clip_;
   int height_, width_, channels_;

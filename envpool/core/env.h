@@ -40,6 +40,13 @@ struct EnvSpec {
   Schema action;
   DType reward_dtype = DType::kFloat32;
   int max_num_players = 1;
+  // What Env::Render can draw: "rgb_array" and/or "ansi", the frame size
+  // (Declare resolves the render_width/render_height options, 0 meaning
+  // the reference's own size) and the reference's frames per second.
+  std::vector<std::string> render_modes;
+  int render_width = 0;
+  int render_height = 0;
+  int render_fps = 0;
 };
 
 class Block;
@@ -100,6 +107,18 @@ class Env {
   virtual int NumPlayers() const { return 1; }
   virtual void WriteReward(const Output& out) const { out.SetReward(reward_); }
 
+  // Rendering, between steps (the pool never renders an env in flight):
+  // `rgb` is height x width x 3 bytes, the size the spec declared;
+  // camera_id -1 is the env's default view. An env that renders overrides
+  // these and lists its modes in EnvSpec::render_modes.
+  virtual void Render(int /*width*/, int /*height*/, int /*camera_id*/,
+                      uint8_t* /*rgb*/) {
+    throw std::logic_error("this env has no rgb_array rendering");
+  }
+  virtual std::string RenderText() {
+    throw std::logic_error("this env has no ansi rendering");
+  }
+
   // Test hooks, not part of the spec: the full internal state as numbers,
   // so alignment tests can put a reference env (or this one) into the same
   // state.  Envs that support them override both.
@@ -136,6 +155,15 @@ class Env {
   // (minigrid's max_steps); the pool's max_episode_steps applies as well.
   bool truncated_ = false;
 };
+
+// For Declare: the env renders in `modes` at the reference's `width` x
+// `height` (any other size too when `any_size`), `fps` frames per second.
+// Resolves render_width/render_height (0: the reference's size) into the
+// spec and checks render_mode and render_camera_id; a bad value throws
+// std::invalid_argument naming the option.
+void DeclareRendering(const Options& options, EnvSpec* spec,
+                      std::vector<std::string> modes, int width, int height,
+                      int fps, bool any_size = false, int num_cameras = 0);
 
 // What a pool needs of an env class under given options, declared once per
 // pool: the arrays its envs write and read, and how to build an env that

@@ -223,6 +223,13 @@ void Pool::Close() {
       t.join();
     }
   }
+  // A Render waiting for frames the cleared queue will never draw returns
+  // now that no worker can write into its buffer.
+  {
+    std::lock_guard<std::mutex> lock(render_mu_);
+    render_.workers_joined = true;
+  }
+  render_cv_.notify_all();
 }
 
 void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
@@ -371,11 +378,18 @@ bool Pool::PopTasks(std::vector<Task>* chunk, bool wait) {
 
 void Pool::RunChunk(const std::vector<Task>& chunk) {
   int64_t start = NowNs();
+  bool steps_only = true;
   for (const Task& task : chunk) {
-    RunTask(task);
+    if (task.render) {
+      RunRender(task);
+      steps_only = false;
+    } else {
+      RunTask(task);
+      steps_only = steps_only && !task.reset;
+    }
   }
-  if (chunk.front().reset) {
-    return;  // of steps only, as in RunInline
+  if (!steps_only) {
+    return;  // the estimate is of steps only, as in RunInline
   }
   int64_t cost = (NowNs() - start) / static_cast<int64_t>(chunk.size());
   int64_t old = step_cost_ns_.load(std::memory_order_relaxed);
@@ -650,6 +664,92 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
     throw std::runtime_error(error);
   }
   return block;
+}
+
+void Pool::CheckRenderable(const int* env_ids, int n) {
+  CheckSendable(env_ids, n, true);
+  for (int k = 0; k < n; ++k) {
+    if (unstarted_[env_ids[k]]) {
+      throw std::runtime_error(EnvName(env_ids[k]) +
+                               " has not been reset yet: nothing to render");
+    }
+  }
+}
+
+void Pool::RunRender(const Task& task) {
+  std::string error;
+  try {
+    envs_[task.env_id]->Render(spec_.render_width, spec_.render_height,
+                               render_.camera_id,
+                               render_.rgb + task.slot * render_.frame_bytes);
+  } catch (const std::exception& e) {
+    error = EnvName(task.env_id) + ": " + e.what();
+  }
+  std::lock_guard<std::mutex> lock(render_mu_);
+  if (!error.empty() && render_.error.empty()) {
+    render_.error = error;
+  }
+  if (--render_.left == 0) {
+    render_cv_.notify_all();
+  }
+}
+
+void Pool::Render(const int* env_ids, int n, int camera_id, uint8_t* rgb) {
+  std::lock_guard<std::mutex> send_lock(send_mu_);
+  if (closed_.load()) {
+    throw std::runtime_error("the pool is closed");
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    CheckRenderable(env_ids, n);
+  }
+  // Sends wait for send_mu_, so none of these envs starts a turn meanwhile.
+  render_.rgb = rgb;
+  render_.frame_bytes = static_cast<std::size_t>(spec_.render_width) *
+                        static_cast<std::size_t>(spec_.render_height) * 3;
+  render_.camera_id = camera_id;
+  render_.error.clear();
+  render_.left = n;
+  if (workers_.empty() || n == 1) {
+    for (int k = 0; k < n; ++k) {
+      RunRender(Task{env_ids[k], false, false, 0, nullptr, k, true});
+    }
+  } else {
+    {
+      std::lock_guard<std::mutex> lock(task_mu_);
+      for (int k = 0; k < n; ++k) {
+        tasks_.push_back(Task{env_ids[k], false, false, 0, nullptr, k, true});
+      }
+      num_tasks_.fetch_add(n);
+    }
+    task_cv_.notify_all();
+    std::unique_lock<std::mutex> lock(render_mu_);
+    render_cv_.wait(
+        lock, [this] { return render_.left == 0 || render_.workers_joined; });
+  }
+  std::lock_guard<std::mutex> lock(render_mu_);
+  if (render_.left > 0) {
+    throw std::runtime_error("the pool was closed while rendering");
+  }
+  if (!render_.error.empty()) {
+    throw std::runtime_error(render_.error);
+  }
+}
+
+std::string Pool::RenderText(int env_id) {
+  std::lock_guard<std::mutex> send_lock(send_mu_);
+  if (closed_.load()) {
+    throw std::runtime_error("the pool is closed");
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    CheckRenderable(&env_id, 1);
+  }
+  try {
+    return envs_[env_id]->RenderText();
+  } catch (const std::exception& e) {
+    throw std::runtime_error(EnvName(env_id) + ": " + e.what());
+  }
 }
 
 std::vector<double> Pool::GetEnvState(int env_id) {

@@ -132,6 +132,15 @@ class Pool {
   void Close();
   bool closed() const { return closed_.load(); }
 
+  // Renders the given envs (none may be in flight, each must have been
+  // reset) into `rgb`, one spec().render_height x render_width x 3 frame
+  // per env in the order given; several envs are drawn by the workers.
+  // Throws like CheckSendable, and std::runtime_error naming the env when
+  // its Render throws.
+  void Render(const int* env_ids, int n, int camera_id, uint8_t* rgb);
+  // The "ansi" text of one env.
+  std::string RenderText(int env_id);
+
   // Test hooks (see Env::GetState); the env must not be in flight.
   std::vector<double> GetEnvState(int env_id);
   void SetEnvState(int env_id, const std::vector<double>& state);
@@ -145,8 +154,9 @@ class Pool {
     bool reset;
     bool has_seed;
     uint64_t seed;
-    Block* block;  // sync mode: the batch of this send
-    int slot;      // sync mode: the row in it
+    Block* block;         // sync mode: the batch of this send
+    int slot;             // sync mode: the row in it; render: the frame index
+    bool render = false;  // a frame to draw (see Render), not a turn
   };
 
   // What a turn did to the env's episode.
@@ -177,6 +187,8 @@ class Pool {
   template <typename F>
   void Guarded(int env_id, std::string* error, F&& body);
   void WorkerLoop(int index);
+  void RunRender(const Task& task);
+  void CheckRenderable(const int* env_ids, int n);  // requires mu_
   // Takes one or more queued tasks (several when envs are cheap).
   bool PopTasks(std::vector<Task>* chunk, bool wait);
   void RunChunk(const std::vector<Task>& chunk);
@@ -215,6 +227,17 @@ class Pool {
   std::vector<std::thread> workers_;
   std::atomic<bool> closed_{false};
   std::atomic<int64_t> step_cost_ns_{0};
+  // The frames being drawn by the workers (under send_mu_).
+  struct RenderJob {
+    uint8_t* rgb = nullptr;
+    std::size_t frame_bytes = 0;
+    int camera_id = -1;
+    std::string error;            // guarded by render_mu_
+    int left = 0;                 // guarded by render_mu_
+    bool workers_joined = false;  // guarded by render_mu_: Close is done
+  } render_;
+  std::mutex render_mu_;
+  std::condition_variable render_cv_;
   std::string error_;   // guarded by mu_: first exception thrown by an env
   std::mutex send_mu_;  // serializes Send, which reuses inline_tasks_
   std::vector<Task> inline_tasks_;

@@ -99,6 +99,10 @@ py::dict Describe(const EnvSpec& spec) {
   d["action"] = action;
   d["reward_dtype"] = DTypeName(spec.reward_dtype);
   d["max_num_players"] = spec.max_num_players;
+  d["render_modes"] = py::cast(spec.render_modes);
+  d["render_width"] = spec.render_width;
+  d["render_height"] = spec.render_height;
+  d["render_fps"] = spec.render_fps;
   return d;
 }
 
@@ -284,6 +288,35 @@ class PyPool {
   py::tuple Step(const py::handle& action, const py::handle& env_id) {
     Send(action, env_id);
     return Recv();
+  }
+
+  // Frames of the given envs, (n, height, width, 3) uint8, drawn with the
+  // GIL released into a new array (the caller may keep it).
+  py::array Render(const py::handle& env_id, int camera_id) {
+    CheckOpen();
+    const EnvSpec& spec = pool_->spec();
+    if (spec.render_width <= 0 || spec.render_height <= 0) {
+      throw py::value_error(pool_->config().task_id +
+                            " has no rgb_array rendering");
+    }
+    const int* ids = nullptr;
+    int n = 0;
+    ParseEnvIds(env_id, &ids, &n);
+    std::vector<int> chosen(ids, ids + n);
+    py::array_t<uint8_t> frames({static_cast<py::ssize_t>(n),
+                                 static_cast<py::ssize_t>(spec.render_height),
+                                 static_cast<py::ssize_t>(spec.render_width),
+                                 py::ssize_t{3}});
+    uint8_t* data = frames.mutable_data();
+    {
+      py::gil_scoped_release release;
+      pool_->Render(chosen.data(), n, camera_id, data);
+    }
+    return frames;
+  }
+  std::string RenderText(int env_id) {
+    CheckOpen();
+    return pool_->RenderText(env_id);
   }
 
   std::vector<double> GetState(int env_id) {
@@ -737,6 +770,9 @@ PYBIND11_MODULE(_core, m) {
       .def("reset", &PyPool::Reset, py::arg("env_id") = py::none(),
            py::arg("seeds") = py::none())
       .def("close", &PyPool::Close)
+      .def("render", &PyPool::Render, py::arg("env_id"),
+           py::arg("camera_id") = -1)
+      .def("render_text", &PyPool::RenderText, py::arg("env_id"))
       .def("get_state", &PyPool::GetState)
       .def("set_state", &PyPool::SetState)
       .def_property_readonly("address", &PyPool::address)

@@ -2,7 +2,9 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "envpool/core/array.h"
 #include "envpool/core/env.h"
@@ -60,7 +62,61 @@ const char* DTypeName(DType dtype) {
 
 Options CommonOptions() {
   // 2**31 - 1: EnvPool's "no limit"; ids register their own.
-  return Options{{"max_episode_steps", int64_t{2147483647}}};
+  // The render options reach every env (Declare resolves the frame size);
+  // render_mode "" is None in Python.
+  return Options{{"max_episode_steps", int64_t{2147483647}},
+                 {"render_mode", std::string()},
+                 {"render_width", int64_t{0}},
+                 {"render_height", int64_t{0}},
+                 {"render_camera_id", int64_t{-1}}};
+}
+
+void DeclareRendering(const Options& options, EnvSpec* spec,
+                      std::vector<std::string> modes, int width, int height,
+                      int fps, bool any_size, int num_cameras) {
+  const auto mode = options.Get<std::string>("render_mode");
+  std::string listed;
+  for (const auto& m : modes) {
+    listed += (listed.empty() ? "'" : ", '") + m + "'";
+  }
+  if (!mode.empty() &&
+      std::find(modes.begin(), modes.end(), mode) == modes.end()) {
+    throw std::invalid_argument("option 'render_mode' must be None or one of " +
+                                listed + ", got '" + mode + "'");
+  }
+  constexpr int64_t kMaxSide = 8192;
+  int64_t w = options.Get<int64_t>("render_width");
+  int64_t h = options.Get<int64_t>("render_height");
+  auto check_side = [&](const char* name, int64_t value, int native) {
+    if (value < 0 || value > kMaxSide) {
+      throw std::invalid_argument(
+          std::string("option '") + name + "' must be in 0.." +
+          std::to_string(kMaxSide) + " (0: the reference's " +
+          std::to_string(native) + "), got " + std::to_string(value));
+    }
+    if (!any_size && value != 0 && value != native) {
+      throw std::invalid_argument(
+          std::string("option '") + name + "' must be 0 or " +
+          std::to_string(native) + ": this env renders at " +
+          std::to_string(width) + "x" + std::to_string(height) + " only, got " +
+          std::to_string(value));
+    }
+  };
+  check_side("render_width", w, width);
+  check_side("render_height", h, height);
+  int64_t camera = options.Get<int64_t>("render_camera_id");
+  if (camera != -1 && (camera < 0 || camera >= num_cameras)) {
+    throw std::invalid_argument(
+        "option 'render_camera_id' must be -1 (the default view)" +
+        (num_cameras > 0
+             ? " or a camera in 0.." + std::to_string(num_cameras - 1)
+             : std::string(": this env has no cameras")) +
+        ", got " + std::to_string(camera));
+  }
+  spec->render_modes = std::move(modes);
+  spec->render_width = static_cast<int>(w != 0 ? w : width);
+  spec->render_height = static_cast<int>(h != 0 ? h : height);
+  spec->render_fps = fps;
 }
 
 void RegisterEnvClass(EnvClass env_class) {

@@ -154,6 +154,13 @@ class AntEnv : public MujocoEnv {
     info_[6] = Norm(position, 2);
   }
 
+  // gymnasium's DEFAULT_CAMERA_CONFIG for this task.
+  CameraConfig DefaultCamera() const override {
+    CameraConfig c = NoCameraConfig();
+    c.distance = 4.0;
+    return c;
+  }
+
  private:
   bool IsHealthy() const {
     const double z = data_->qpos[2];

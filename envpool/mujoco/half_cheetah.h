@@ -72,6 +72,13 @@ class HalfCheetahEnv : public MujocoEnv {
 
   void ResetInfo() override { info_[0] = data_->qpos[0]; }
 
+  // gymnasium's DEFAULT_CAMERA_CONFIG for this task.
+  CameraConfig DefaultCamera() const override {
+    CameraConfig c = NoCameraConfig();
+    c.distance = 4.0;
+    return c;
+  }
+
  private:
   double forward_reward_weight_;
   double ctrl_cost_weight_;

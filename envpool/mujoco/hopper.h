@@ -41,6 +41,16 @@ class HopperEnv : public PlanarWalkerEnv {
     return TorsoUpright(kInf);
   }
 
+  // gymnasium's DEFAULT_CAMERA_CONFIG for this task.
+  CameraConfig DefaultCamera() const override {
+    CameraConfig c = NoCameraConfig();
+    c.distance = 3.0;
+    c.elevation = -20.0;
+    c.has_lookat = true;
+    c.lookat[2] = 1.15;
+    return c;
+  }
+
  private:
   double healthy_state_min_;
   double healthy_state_max_;

@@ -175,6 +175,16 @@ class HumanoidEnv : public MujocoEnv {
     info_[6] = Norm(position, 2);
   }
 
+  // gymnasium's DEFAULT_CAMERA_CONFIG for this task.
+  CameraConfig DefaultCamera() const override {
+    CameraConfig c = NoCameraConfig();
+    c.distance = 4.0;
+    c.elevation = -20.0;
+    c.has_lookat = true;
+    c.lookat[2] = 2.0;
+    return c;
+  }
+
  private:
   // The x and y of the centre of mass, as gymnasium's mass_center.
   void MassCenter(double* xy) const {

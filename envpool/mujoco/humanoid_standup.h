@@ -84,6 +84,16 @@ class HumanoidStandupEnv : public MujocoEnv {
     info_[5] = data_->qpos[2] - model_->qpos0[2];
   }
 
+  // gymnasium's DEFAULT_CAMERA_CONFIG for this task.
+  CameraConfig DefaultCamera() const override {
+    CameraConfig c = NoCameraConfig();
+    c.distance = 4.0;
+    c.elevation = -20.0;
+    c.has_lookat = true;
+    c.lookat[2] = 0.8925;
+    return c;
+  }
+
  private:
   HumanoidObservation observation_;
   double forward_reward_weight_;

@@ -58,7 +58,8 @@ class InvertedDoublePendulumEnv : public MujocoEnv {
         constraint_obs_dim_(options.Get<int>("constraint_obs_dim")),
         reward_if_not_terminated_(
             options.Get<bool>("reward_if_not_terminated")),
-        reset_noise_scale_(options.Get<double>("reset_noise_scale")) {}
+        reset_noise_scale_(options.Get<double>("reset_noise_scale")),
+        v5_camera_(options.Get<bool>("gymnasium_v5_render_camera")) {}
 
   void Reset() override {
     ResetWithNoise(reset_noise_scale_, VelocityNoise::kNormal);
@@ -99,6 +100,19 @@ class InvertedDoublePendulumEnv : public MujocoEnv {
     }
   }
 
+  // gymnasium's DEFAULT_CAMERA_CONFIG for this task (v2/v4; v5 passes none
+  // and keeps the default free camera).
+  CameraConfig DefaultCamera() const override {
+    CameraConfig c = NoCameraConfig();
+    if (v5_camera_) {
+      return c;
+    }
+    c.distance = 4.1225;
+    c.has_lookat = true;
+    c.lookat[2] = 0.12250000000000005;
+    return c;
+  }
+
  private:
   static double Square(double x) { return NumpyScalarSquare(x); }
 
@@ -109,6 +123,7 @@ class InvertedDoublePendulumEnv : public MujocoEnv {
   int constraint_obs_dim_;
   bool reward_if_not_terminated_;
   double reset_noise_scale_;
+  bool v5_camera_;
 };
 
 }  // namespace envpool::mujoco

@@ -63,6 +63,13 @@ class InvertedPendulumEnv : public MujocoEnv {
     std::copy(data_->qvel, data_->qvel + model_->nv, obs);
   }
 
+  // gymnasium's DEFAULT_CAMERA_CONFIG for this task.
+  CameraConfig DefaultCamera() const override {
+    CameraConfig c = NoCameraConfig();
+    c.distance = 2.04;
+    return c;
+  }
+
  private:
   double healthy_reward_;
   double healthy_z_min_;

@@ -190,7 +190,12 @@ Options CommonOptions(const std::string& xml_file, int64_t frame_skip,
       // contact forces (gymnasium 1.x always does it; gym's v2/v3 on
       // mujoco-py and EnvPool's v4 do not, and see zeros).
       {"post_constraint", true},
-      // Rendering is not supported; kept for EnvPool's config.
+      // The observation is the rendered frame (render_width x
+      // render_height from render_camera_id), channel-first and stacked by
+      // frame_stack, instead of the state vector.
+      {"from_pixels", false},
+      // EnvPool's option: the v5 ids set it, and render with gymnasium
+      // v5's camera defaults (InvertedDoublePendulum-v5 has none).
       {"gymnasium_v5_render_camera", false},
   };
 }
@@ -209,12 +214,29 @@ void DeclareSpec(const Options& options, const mjModel& model, int obs_dim,
         "option 'frame_skip' must be at least 1, got " +
         std::to_string(options.Get<int64_t>("frame_skip")));
   }
-  std::vector<int64_t> obs_shape{obs_dim};
-  if (frame_stack > 1) {
-    obs_shape.insert(obs_shape.begin(), frame_stack);
-  }
-  fields->obs = spec->state.Add<double>("obs", obs_shape, {-kInf}, {kInf});
+  // gymnasium's MuJoCo frames: 480x480 by default (any size), at
+  // round(1 / dt) frames per second, from the free camera or a model camera.
+  const double dt = model.opt.timestep *
+                    static_cast<double>(options.Get<int64_t>("frame_skip"));
+  DeclareRendering(options, spec, {"rgb_array"}, 480, 480,
+                   static_cast<int>(std::lround(1.0 / dt)), /*any_size=*/true,
+                   model.ncam);
   fields->obs_dim = obs_dim;
+  fields->obs = Field<double>{};
+  fields->pixels = Field<uint8_t>{};
+  if (options.Get<bool>("from_pixels")) {
+    fields->pixel_width = spec->render_width;
+    fields->pixel_height = spec->render_height;
+    fields->pixels = spec->state.Add<uint8_t>(
+        "obs", {3 * frame_stack, spec->render_height, spec->render_width},
+        {0.0}, {255.0});
+  } else {
+    std::vector<int64_t> obs_shape{obs_dim};
+    if (frame_stack > 1) {
+      obs_shape.insert(obs_shape.begin(), frame_stack);
+    }
+    fields->obs = spec->state.Add<double>("obs", obs_shape, {-kInf}, {kInf});
+  }
   fields->info.clear();
   for (const std::string& name : info_names) {
     fields->info.push_back(spec->state.Add<double>("info:" + name, {}));
@@ -245,16 +267,75 @@ MujocoEnv::MujocoEnv(const Options& options, const MujocoFields& fields)
       frame_skip_(options.Get<int>("frame_skip")),
       post_constraint_(options.Get<bool>("post_constraint")),
       obs_dim_(fields.obs_dim),
-      frame_stack_(options.Get<int>("frame_stack")) {
+      frame_stack_(options.Get<int>("frame_stack")),
+      from_pixels_(options.Get<bool>("from_pixels")),
+      camera_id_(options.Get<int>("render_camera_id")) {
   if (data_ == nullptr) {
     throw std::runtime_error("cannot allocate MuJoCo data for " +
                              options.Get<std::string>("xml_file"));
   }
   info_.assign(fields_.info.size(), 0.0);
   frames_.assign(static_cast<std::size_t>(frame_stack_) * obs_dim_, 0.0);
+  if (from_pixels_) {
+    const std::size_t frame =
+        static_cast<std::size_t>(fields.pixel_width) * fields.pixel_height * 3;
+    pixel_frames_.assign(frame * frame_stack_, 0);
+    pixel_scratch_.assign(frame, 0);
+  }
+}
+
+void MujocoEnv::ObservePixels(uint8_t* stack_end) {
+  const int w = fields_.pixel_width;
+  const int h = fields_.pixel_height;
+  Render(w, h, camera_id_, pixel_scratch_.data());
+  const std::size_t plane = static_cast<std::size_t>(w) * h;
+  uint8_t* frame = stack_end - 3 * plane;
+  for (std::size_t i = 0; i < plane; ++i) {
+    for (int c = 0; c < 3; ++c) {
+      frame[c * plane + i] = pixel_scratch_[3 * i + c];
+    }
+  }
+}
+
+void MujocoEnv::ResetFrames() {
+  if (from_pixels_) {
+    ObservePixels(pixel_frames_.data() + pixel_frames_.size());
+    const std::size_t frame = pixel_scratch_.size();
+    for (int k = 0; k + 1 < frame_stack_; ++k) {
+      std::copy(pixel_frames_.end() - static_cast<std::ptrdiff_t>(frame),
+                pixel_frames_.end(),
+                pixel_frames_.begin() + static_cast<std::ptrdiff_t>(k * frame));
+    }
+    return;
+  }
+  Observe(frames_.data());
+  for (int k = 1; k < frame_stack_; ++k) {
+    std::copy(frames_.begin(), frames_.begin() + obs_dim_,
+              frames_.begin() + static_cast<std::ptrdiff_t>(k) * obs_dim_);
+  }
+}
+
+void MujocoEnv::AdvanceFrames() {
+  if (from_pixels_) {
+    const auto frame = static_cast<std::ptrdiff_t>(pixel_scratch_.size());
+    std::copy(pixel_frames_.begin() + frame, pixel_frames_.end(),
+              pixel_frames_.begin());
+    ObservePixels(pixel_frames_.data() + pixel_frames_.size());
+    return;
+  }
+  std::copy(frames_.begin() + obs_dim_, frames_.end(), frames_.begin());
+  Observe(frames_.data() + frames_.size() - obs_dim_);
 }
 
 MujocoEnv::~MujocoEnv() { mj_deleteData(data_); }
+
+void MujocoEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
+  if (!has_camera_) {
+    camera_ = InitialCamera(model_, data_, DefaultCamera());
+    has_camera_ = true;
+  }
+  RenderFrame(model_, data_, camera_, camera_id, width, height, rgb);
+}
 
 void MujocoEnv::ResetData() { mj_resetData(model_, data_); }
 
@@ -285,22 +366,20 @@ void MujocoEnv::DoSimulation(const double* action) {
 }
 
 void MujocoEnv::FinishReset() {
-  Observe(frames_.data());
-  for (int k = 1; k < frame_stack_; ++k) {
-    std::copy(frames_.begin(), frames_.begin() + obs_dim_,
-              frames_.begin() + static_cast<std::ptrdiff_t>(k) * obs_dim_);
-  }
+  ResetFrames();
   std::fill(info_.begin(), info_.end(), 0.0);
   ResetInfo();
 }
 
-void MujocoEnv::FinishStep() {
-  std::copy(frames_.begin() + obs_dim_, frames_.end(), frames_.begin());
-  Observe(frames_.data() + frames_.size() - obs_dim_);
-}
+void MujocoEnv::FinishStep() { AdvanceFrames(); }
 
 void MujocoEnv::Write(const Output& out) {
-  std::copy(frames_.begin(), frames_.end(), out.Get(fields_.obs));
+  if (from_pixels_) {
+    std::copy(pixel_frames_.begin(), pixel_frames_.end(),
+              out.Get(fields_.pixels));
+  } else {
+    std::copy(frames_.begin(), frames_.end(), out.Get(fields_.obs));
+  }
   for (std::size_t i = 0; i < fields_.info.size(); ++i) {
     *out.Get(fields_.info[i]) = info_[i];
   }
@@ -337,7 +416,11 @@ void MujocoEnv::SetState(const std::vector<double>& state) {
     std::copy(state.begin() + nq + nv, state.end(), data_->qacc_warmstart);
   }
   Forward();
-  Observe(frames_.data() + frames_.size() - obs_dim_);
+  if (from_pixels_) {
+    ObservePixels(pixel_frames_.data() + pixel_frames_.size());
+  } else {
+    Observe(frames_.data() + frames_.size() - obs_dim_);
+  }
 }
 
 double MujocoEnv::Uniform(double low, double high) {

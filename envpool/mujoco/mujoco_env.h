@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/mujoco/render.h"
 
 namespace envpool::mujoco {
 
@@ -76,6 +77,11 @@ struct MujocoFields {
   Field<double> tendon_length;
   Field<double> tendon_velocity;
   int obs_dim = 0;  // numbers in one (unstacked) observation
+  // from_pixels: the observation is frame_stack rendered frames instead,
+  // channel-first, (3 * frame_stack, render_height, render_width) uint8.
+  Field<uint8_t> pixels;
+  int pixel_width = 0;
+  int pixel_height = 0;
 };
 
 // The options of every task, with the task's own defaults.
@@ -103,7 +109,15 @@ class MujocoEnv : public Env {
   std::vector<double> GetState() const override;
   void SetState(const std::vector<double>& state) override;
 
+  // gymnasium's rgb_array frame (see render.h): its free camera, placed at
+  // this env's first frame, or the model's fixed camera camera_id.
+  void Render(int width, int height, int camera_id, uint8_t* rgb) override;
+
  protected:
+  // The task's DEFAULT_CAMERA_CONFIG in gymnasium (distance, elevation,
+  // azimuth, lookat; its trackbodyid has no effect on a free camera).
+  virtual CameraConfig DefaultCamera() const { return NoCameraConfig(); }
+
   MujocoEnv(const Options& options, const MujocoFields& fields);
 
   // The current observation, obs_dim numbers.
@@ -151,7 +165,18 @@ class MujocoEnv : public Env {
   bool post_constraint_;
   int obs_dim_;
   int frame_stack_;
+  // from_pixels: the newest frame drawn into the stack (channel-first).
+  void ObservePixels(uint8_t* stack_end);
+  void ResetFrames();
+  void AdvanceFrames();
+
   std::vector<double> frames_;  // frame_stack observations, oldest first
+  bool from_pixels_;
+  int camera_id_;
+  std::vector<uint8_t> pixel_frames_;   // frame_stack frames, oldest first
+  std::vector<uint8_t> pixel_scratch_;  // one height x width x 3 frame
+  bool has_camera_ = false;             // placed at the first frame
+  mjvCamera camera_;
 };
 
 }  // namespace envpool::mujoco

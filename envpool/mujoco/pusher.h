@@ -117,6 +117,13 @@ class PusherEnv : public MujocoEnv {
     }
   }
 
+  // gymnasium's DEFAULT_CAMERA_CONFIG for this task.
+  CameraConfig DefaultCamera() const override {
+    CameraConfig c = NoCameraConfig();
+    c.distance = 4.0;
+    return c;
+  }
+
  private:
   void ComputeReward(const double* act) {
     double to_arm[3];

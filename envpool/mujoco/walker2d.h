@@ -23,6 +23,16 @@ class Walker2dEnv : public PlanarWalkerEnv {
  protected:
   bool IsHealthy() const override { return TorsoUpright(healthy_z_max_); }
 
+  // gymnasium's DEFAULT_CAMERA_CONFIG for this task.
+  CameraConfig DefaultCamera() const override {
+    CameraConfig c = NoCameraConfig();
+    c.distance = 4.0;
+    c.elevation = -20.0;
+    c.has_lookat = true;
+    c.lookat[2] = 1.15;
+    return c;
+  }
+
  private:
   double healthy_z_max_;
 };

@@ -51,8 +51,13 @@ class GymnasiumEnvPool(PoolBase, gymnasium.Env, gymnasium.vector.VectorEnv):
         self.single_action_space = spec.action_space
         self.observation_space = self.single_observation_space
         self.action_space = self.single_action_space
-        self.metadata = {"render_modes": [], "autoreset_mode": _MODES[cfg.autoreset_mode]}
-        self.render_mode = None
+        self.metadata = {
+            "render_modes": list(spec.description["render_modes"]),
+            "autoreset_mode": _MODES[cfg.autoreset_mode],
+        }
+        if spec.description["render_fps"]:
+            self.metadata["render_fps"] = spec.description["render_fps"]
+        self.render_mode = getattr(cfg, "render_mode", None)
         self._return_info = cfg.gym_reset_return_info
         self._hidden = [
             d["name"][5:]
@@ -101,9 +106,6 @@ class GymnasiumEnvPool(PoolBase, gymnasium.Env, gymnasium.vector.VectorEnv):
         """The next batch as `(obs, reward, terminated, truncated, info)`."""
         return self._shown(self._recv_raw())
 
-    def render(self) -> None:  # type: ignore[override]
-        raise RuntimeError(f"{self._spec.id} was made without a render_mode")
-
     def close(self, **kwargs: Any) -> None:
         """Stop the worker threads (gymnasium's keyword arguments are ignored)."""
         PoolBase.close(self)
@@ -139,3 +141,10 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
     ) -> tuple[Any, dict[str, Any]]:
         """gymnasium's `reset(seed=, options=)`; `env_id` resets a subset."""
         return super().reset(env_id, seed, options)
+
+    def render(self, env_ids: Any = None) -> Any:  # type: ignore[override]
+        """gymnasium's vector contract: one frame per env, all envs by
+        default (what its `RecordVideo` and `HumanRendering` wrappers take)."""
+        if env_ids is None:
+            env_ids = np.arange(self.num_envs)
+        return tuple(PoolBase.render(self, env_ids))

@@ -158,6 +158,32 @@ class PoolBase:
         """The next batch (its form depends on the env type)."""
         raise NotImplementedError
 
+    def render(self, env_ids: Any = None) -> Any:
+        """Frames of the envs `env_ids` (default: `[render_env_id]`).
+
+        `render_mode="rgb_array"`: a `(len(env_ids), H, W, 3)` uint8 array,
+        new at each call, drawn by the workers between steps (the envs must
+        not be in flight); `"ansi"`: a list of strings.
+        """
+        cfg = self._spec.config
+        mode = getattr(cfg, "render_mode", None)
+        if mode is None:
+            modes = self._spec.description["render_modes"]
+            hint = (
+                f"pass render_mode={modes[0]!r} to make() (it renders: {', '.join(modes)})"
+                if modes
+                else "it has no rendering"
+            )
+            raise RuntimeError(f"{self._spec.id} was made without a render_mode: {hint}")
+        if env_ids is None:
+            env_ids = [cfg.render_env_id]
+        ids = np.asarray(env_ids).reshape(-1)
+        if mode == "ansi":
+            if ids.dtype.kind not in "iu":
+                raise TypeError(f"env_ids must hold integers, got dtype {ids.dtype}")
+            return [self._pool.render_text(int(i)) for i in ids]
+        return self._pool.render(ids, cfg.render_camera_id)
+
     def async_reset(self) -> None:
         """Start resetting every env; collect the results with `recv()`."""
         self._pool.reset(None, None)

@@ -26,6 +26,9 @@ POOL_DEFAULTS: dict[str, Any] = {
     "gym_reset_return_info": True,
     "autoreset_mode": "next_step",
     "episode_statistics": False,
+    # Which env `render()` draws by default (render_mode and the frame size
+    # are options of every env class: the env resolves them).
+    "render_env_id": 0,
 }
 # info keys the API consumes rather than shows: Atari's discount becomes the
 # dm TimeStep's discount.
@@ -183,6 +186,10 @@ class EnvSpec:
                 continue
             if name == "autoreset_mode":
                 values[name] = _normalize_autoreset(value)
+            elif name == "render_mode":
+                if value is not None and not isinstance(value, str):
+                    raise TypeError(f"option 'render_mode' takes None or a str, got {value!r}")
+                values[name] = value or ""
             elif name in metadata:
                 metadata[name] = value
             else:
@@ -216,12 +223,33 @@ class EnvSpec:
                 f"max_episode_steps must be in 1..{_INT32_BOUNDS[1]}, "
                 f"got {values['max_episode_steps']}"
             )
+        if not 0 <= values["render_env_id"] < num_envs:
+            raise ValueError(
+                f"render_env_id must be in 0..num_envs-1={num_envs - 1}, "
+                f"got {values['render_env_id']}"
+            )
         self.env_options = {k: values[k] for k in env_defaults}
         try:
             self.description = core.describe(entry.env_class, self.env_options)
         except (RuntimeError, ValueError) as e:
             raise ValueError(f"{self.id}: {e}") from None
         values["max_num_players"] = self.description["max_num_players"]
+        if "render_mode" in values:
+            modes = self.description["render_modes"]
+            if values["render_mode"] and values["render_mode"] not in modes:
+                raise ValueError(
+                    f"option 'render_mode' of {self.id} must be None"
+                    + (
+                        f" or one of {', '.join(map(repr, modes))}"
+                        if modes
+                        else " (it has no rendering)"
+                    )
+                    + f", got {values['render_mode']!r}"
+                )
+            # None in Python; the frame size as the env resolved it.
+            values["render_mode"] = values["render_mode"] or None
+            values["render_width"] = self.description["render_width"]
+            values["render_height"] = self.description["render_height"]
         self._check_memory(num_envs)
         values.update(metadata)
         config_type = collections.namedtuple("Config", sorted(values))  # type: ignore[misc]

@@ -59,6 +59,23 @@ NUM_ENVS = 2
 MAX_EPISODE_STEPS = 3
 SEED = 11
 DEFAULT_STEPS = 6
+# procgen's exploration mode plays one fixed level, whose randomness comes
+# from the level alone: every seed gives the same episodes.
+PROCGEN_EXPLORATION = tuple(
+    f"{game}Exploration-v0"
+    for game in ("Caveflyer", "Climber", "Coinrun", "Heist", "Jumper", "Leaper", "Maze", "Ninja")
+)
+# minigrid's Empty (fixed start) and DistShift levels draw nothing at all.
+MINIGRID_DRAW_FREE = frozenset(
+    {
+        "MiniGrid-Empty-5x5-v0",
+        "MiniGrid-Empty-6x6-v0",
+        "MiniGrid-Empty-8x8-v0",
+        "MiniGrid-Empty-16x16-v0",
+        "MiniGrid-DistShift1-v0",
+        "MiniGrid-DistShift2-v0",
+    }
+)
 # Ids whose episodes start in one fixed state whatever the seed, as their
 # references define them (FrozenLake at S, CliffWalking at 36, NChain at 0):
 # a different seed gives the same reset result. Found empirically: every
@@ -75,30 +92,27 @@ SEED_INDEPENDENT_RESET = frozenset(
         "tabular/CliffWalking-v0",
         "CliffWalkingSlippery-v1",
     }
-    | {
-        "MiniGrid-Empty-5x5-v0",
-        "MiniGrid-Empty-6x6-v0",
-        "MiniGrid-Empty-8x8-v0",
-        "MiniGrid-Empty-16x16-v0",
-        "MiniGrid-DistShift1-v0",
-        "MiniGrid-DistShift2-v0",
-    }
+    | frozenset(PROCGEN_EXPLORATION)
+    | MINIGRID_DRAW_FREE
 )
 # Ids with no randomness at all: a fixed start and deterministic steps
 # (gymnasium's CliffWalking), so a different seed cannot give a different
-# rollout. check_env asserts the opposite for them, as above. minigrid's
-# Empty (fixed start) and DistShift levels draw nothing at all.
+# rollout (nor can it in procgen's exploration mode, nor in minigrid's draw-free
+# levels). check_env asserts the opposite for them, as above.
 SEED_INDEPENDENT = frozenset(
     {"CliffWalking-v0", "CliffWalking-v1", "tabular/CliffWalking-v0"}
-    | {
-        "MiniGrid-Empty-5x5-v0",
-        "MiniGrid-Empty-6x6-v0",
-        "MiniGrid-Empty-8x8-v0",
-        "MiniGrid-Empty-16x16-v0",
-        "MiniGrid-DistShift1-v0",
-        "MiniGrid-DistShift2-v0",
-    }
+    | set(PROCGEN_EXPLORATION)
+    | MINIGRID_DRAW_FREE
 )
+# Ids whose reference carries state from one episode to the next that a
+# seed does not reset: gymnasium's BipedalWalker keeps one b2World for the
+# env's lifetime, and what the engine's broad phase keeps of earlier bodies
+# changes the order in which later contacts are solved.  In gymnasium 1.4
+# too, reset(seed=s) after an earlier episode can give another rollout than
+# a new env's reset(seed=s) (docs/box2d.md).  These envs reproduce the
+# reference env's own history, so check_env compares a re-seeded env with a
+# new one by its first observation only.
+HISTORY_DEPENDENT = frozenset({"BipedalWalker-v3", "BipedalWalkerHardcore-v3"})
 # Deviations of the engine from docs/api.md that check_env tolerates, by
 # name, while they are open (each is reported, and test_conformance.py holds
 # a strict xfail test of it that passes once it is fixed): pass
@@ -652,6 +666,8 @@ def check_reference(ctx: Context, env: Any, first: Batch) -> list[Batch]:
     again = step_all(ctx, env, [roll_rows(a) for a in episode], label, start)
     for j in range(NUM_ENVS - 1):
         for t, (got, want) in enumerate(zip(again, reference[: len(again)], strict=True)):
+            if t > 0 and ctx.task_id in HISTORY_DEPENDENT:
+                break
             check_same(
                 ctx,
                 f"{label}, step {t}: env {j} (seed {SEED + 1 + j}) is not env {j + 1} of the pool "
@@ -674,6 +690,8 @@ def check_reference(ctx: Context, env: Any, first: Batch) -> list[Batch]:
         check_continues(ctx, f"{label}, step {t}", repeat[-1], batch)
         repeat.append(batch)
     for t, (got, want) in enumerate(zip(repeat, reference[: len(repeat)], strict=True)):
+        if t > 0 and ctx.task_id in HISTORY_DEPENDENT:
+            break
         check_same(
             ctx,
             f"{label}, step {t}: env {k} does not repeat its rollout of seed {SEED + k}",

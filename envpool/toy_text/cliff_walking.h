@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -44,12 +45,12 @@ class CliffWalkingEnv : public Env {
 
   static Options DefaultOptions() { return Options{{"is_slippery", false}}; }
 
-  static void Declare(const Options& /*options*/, EnvSpec* spec,
-                      Fields* fields) {
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     fields->obs = spec->state.AddDiscrete<int32_t>("obs", kRows * kCols);
     // gymnasium's info["prob"]: the probability of the transition taken.
     fields->prob = spec->state.Add<float>("info:prob", {}, {0.0}, {1.0});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 4);
+    DeclareRendering(options, spec, {"ansi"}, 0, 0, 4);
   }
 
   CliffWalkingEnv(const Options& options, const Fields& fields)
@@ -105,6 +106,22 @@ class CliffWalkingEnv : public Env {
   }
 
   static bool IsCliff(int64_t cell) { return cell > kStart && cell < kGoal; }
+
+  // gymnasium's ansi text: x the agent, T the goal, C the cliff, o the rest.
+  std::string RenderText() override {
+    std::string text;
+    for (int64_t cell = 0; cell < kRows * kCols; ++cell) {
+      char mark = cell == state_  ? 'x'
+                  : cell == kGoal ? 'T'
+                  : IsCliff(cell) ? 'C'
+                                  : 'o';
+      int64_t col = cell % kCols;
+      text += col == 0 ? "" : " ";
+      text += mark;
+      text += col == kCols - 1 ? "\n" : " ";
+    }
+    return text + "\n";
+  }
 
  private:
   // The action's direction: 0 up, 1 right, 2 down, 3 left.

@@ -46,6 +46,7 @@ class FrozenLakeEnv : public Env {
     // gymnasium's info["prob"]: the probability of the transition taken.
     fields->prob = spec->state.Add<float>("info:prob", {}, {0.0}, {1.0});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 4);
+    DeclareRendering(options, spec, {"ansi"}, 0, 0, 4);
   }
 
   FrozenLakeEnv(const Options& options, const Fields& fields)
@@ -62,10 +63,12 @@ class FrozenLakeEnv : public Env {
     prob_ = 1.0f;
     reward_ = 0.0;
     terminated_ = false;
+    last_action_ = -1;
   }
 
   void Step(const ActionView& action) override {
     int64_t intended = action.Scalar(fields_.action);
+    last_action_ = intended;
     // gymnasium keeps an agent on a hole or the goal where it is, with one
     // transition (1.0, s, 0, True) that still takes a draw; the pool never
     // steps an ended episode, but SetState can put it there.
@@ -101,6 +104,24 @@ class FrozenLakeEnv : public Env {
                                   std::to_string(size_ * size_ - 1) + "]");
     }
     state_ = static_cast<int64_t>(state[0]);
+  }
+
+  // gymnasium's ansi text: the last action, then the map with the agent's
+  // tile highlighted red.
+  std::string RenderText() override {
+    static const char* const kNames[] = {"Left", "Down", "Right", "Up"};
+    std::string text = last_action_ >= 0
+                           ? std::string("  (") + kNames[last_action_] + ")\n"
+                           : std::string("\n");
+    for (int row = 0; row < size_; ++row) {
+      for (int col = 0; col < size_; ++col) {
+        std::string tile(1, map_[row][col]);
+        text +=
+            row * size_ + col == state_ ? "\x1b[41m" + tile + "\x1b[0m" : tile;
+      }
+      text += "\n";
+    }
+    return text;
   }
 
   // The tile letter of a cell: S(tart), F(rozen), H(ole) or G(oal).
@@ -167,6 +188,7 @@ class FrozenLakeEnv : public Env {
   Categorical slip_{{kFailRate, kSuccessRate, kFailRate}};
   Categorical certain_{{1.0}};
   int64_t state_ = 0;
+  int64_t last_action_ = -1;  // none since the reset
 };
 
 }  // namespace envpool::toy_text

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -51,12 +52,12 @@ class TaxiEnv : public Env {
     return Options{{"max_episode_steps", int64_t{200}}};
   }
 
-  static void Declare(const Options& /*options*/, EnvSpec* spec,
-                      Fields* fields) {
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     fields->obs = spec->state.AddDiscrete<int32_t>("obs", kNumStates);
     // gymnasium's info["prob"]: the probability of the transition taken.
     fields->prob = spec->state.Add<float>("info:prob", {}, {0.0}, {1.0});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 6);
+    DeclareRendering(options, spec, {"ansi"}, 0, 0, 4);
   }
 
   TaxiEnv(const Options& /*options*/, const Fields& fields) {
@@ -71,6 +72,7 @@ class TaxiEnv : public Env {
     Decode(StartDistribution().Sample(np_random_));
     reward_ = 0.0;
     terminated_ = false;
+    last_action_ = -1;
   }
 
   void Step(const ActionView& action) override {
@@ -79,7 +81,8 @@ class TaxiEnv : public Env {
     certain_.Sample(np_random_);
     reward_ = -1.0;
     terminated_ = false;
-    switch (action.Scalar(fields_.action)) {
+    last_action_ = action.Scalar(fields_.action);
+    switch (last_action_) {
       case kSouth:
         row_ = row_ < 4 ? row_ + 1 : row_;
         break;
@@ -128,6 +131,58 @@ class TaxiEnv : public Env {
 
   std::vector<double> GetState() const override {
     return {static_cast<double>(Encode(row_, col_, passenger_, destination_))};
+  }
+
+  // gymnasium's ansi text: the map with the taxi (yellow, green with the
+  // passenger aboard), the passenger (blue) and the destination (magenta),
+  // then the last action.
+  std::string RenderText() override {
+    static const char* const kMap[] = {
+        "+---------+", "|R: | : :G|", "| : | : : |", "| : : : : |",
+        "| | : | : |", "|Y| : |B: |", "+---------+"};
+    static const char* const kNames[] = {"South", "North",  "East",
+                                         "West",  "Pickup", "Dropoff"};
+    static constexpr int kPads[4][2] = {{0, 0}, {0, 4}, {4, 0}, {4, 3}};
+    std::vector<std::vector<std::string>> out;
+    for (const char* line : kMap) {
+      std::vector<std::string> cells;
+      for (const char* c = line; *c != 0; ++c) {
+        cells.emplace_back(1, *c);
+      }
+      out.push_back(std::move(cells));
+    }
+    auto colorize = [](const std::string& s, int code, bool bold,
+                       bool highlight) {
+      std::string attrs = std::to_string(highlight ? code + 10 : code);
+      if (bold) {
+        attrs += ";1";
+      }
+      return "\x1b[" + attrs + "m" + s + "\x1b[0m";
+    };
+    constexpr int kGreen = 32, kYellow = 33, kBlue = 34, kMagenta = 35;
+    std::string& taxi = out[1 + row_][2 * col_ + 1];
+    if (passenger_ < kInTaxi) {
+      taxi = colorize(taxi, kYellow, false, true);
+      std::string& waiting =
+          out[1 + kPads[passenger_][0]][2 * kPads[passenger_][1] + 1];
+      waiting = colorize(waiting, kBlue, true, false);
+    } else {
+      taxi = colorize(taxi == " " ? "_" : taxi, kGreen, false, true);
+    }
+    std::string& goal =
+        out[1 + kPads[destination_][0]][2 * kPads[destination_][1] + 1];
+    goal = colorize(goal, kMagenta, false, false);
+    std::string text;
+    for (const auto& cells : out) {
+      for (const auto& cell : cells) {
+        text += cell;
+      }
+      text += "\n";
+    }
+    text += last_action_ >= 0
+                ? std::string("  (") + kNames[last_action_] + ")\n"
+                : std::string("\n");
+    return text;
   }
   void SetState(const std::vector<double>& state) override {
     if (state.size() != 1 || state[0] < 0 || state[0] >= kNumStates ||
@@ -217,6 +272,7 @@ class TaxiEnv : public Env {
   int col_ = 0;
   int passenger_ = 0;
   int destination_ = 1;
+  int64_t last_action_ = -1;  // none since the reset
 };
 
 }  // namespace envpool::toy_text

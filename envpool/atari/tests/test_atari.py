@@ -21,6 +21,8 @@ reward, life count and termination must be equal, for bounded episodes.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import ale_py
@@ -137,9 +139,13 @@ class AleReference:
         return self.observation(), reward, terminated, lives, info
 
 
-def gymnasium_reference(game: str, gray: bool):
+def gymnasium_reference(game: str, gray: bool, render_mode: str | None = None):
     env = gymnasium.make(
-        f"ALE/{game}-v5", frameskip=1, repeat_action_probability=0.0, full_action_space=False
+        f"ALE/{game}-v5",
+        frameskip=1,
+        repeat_action_probability=0.0,
+        full_action_space=False,
+        render_mode=render_mode,
     )
     env = AtariPreprocessing(
         env,
@@ -208,6 +214,33 @@ def test_matches_gymnasium_atari_preprocessing(game, gray):
 
     # Breakout's random play loses its 5 lives within these steps.
     run_side_by_side(env, reset_ref, step_ref, ref.action_space.n, steps=300)
+    env.close()
+    ref.close()
+
+
+@pytest.mark.parametrize("game", ["Pong", "Breakout", "Seaquest"])
+def test_render_is_ale_py_render_frame_for_frame(game):
+    # ale-py's render() is the RGB screen of the last emulated frame: after
+    # each 4-frame step of both, the frames must be equal, pixel for pixel.
+    ref = gymnasium_reference(game, True, render_mode="rgb_array")
+    env = envpool.make(f"{game}-v5", num_envs=2, render_mode="rgb_array", **PLAIN)
+    assert env.metadata["render_modes"] == ["rgb_array"]
+    assert env.metadata["render_fps"] == ref.metadata["render_fps"]
+    ref.reset(seed=0)
+    env.reset()
+    frames = env.render(env_ids=[0, 1])
+    assert frames.shape == (2, 210, 160, 3) and frames.dtype == np.uint8
+    np.testing.assert_array_equal(frames[0], ref.render(), err_msg="reset")
+    np.testing.assert_array_equal(frames[1], frames[0], err_msg="reset, env 1")
+    actions = np.random.default_rng(1).integers(ref.action_space.n, size=200)
+    for i, action in enumerate(actions):
+        _, _, terminated, truncated, _ = ref.step(int(action))
+        env.step(np.array([action, 0]))
+        frame = env.render()  # render_env_id 0
+        np.testing.assert_array_equal(frame[0], ref.render(), err_msg=f"step {i}")
+        if terminated or truncated:
+            break
+    assert not np.array_equal(frame[0], frames[0]), "the screen never changed"
     env.close()
     ref.close()
 
@@ -390,6 +423,46 @@ def test_missing_rom_names_the_file_and_how_to_get_it(tmp_path):
     # No ale-py at all: registration leaves rom_dir empty.
     with pytest.raises(ValueError, match=r"pip install ale-py==0\.11\.2"):
         envpool.make("Pong-v5", rom_dir="")
+
+
+CORRUPT_ROMS = {
+    "empty": lambda good: b"",
+    "truncated": lambda good: good[: len(good) // 2],
+    "random_bytes": lambda good: np.random.default_rng(0).bytes(len(good)),
+    "one_flipped_byte": lambda good: good[:100] + bytes([good[100] ^ 0xFF]) + good[101:],
+    "too_large": lambda good: good * 512,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CORRUPT_ROMS))
+def test_corrupt_rom_is_refused_before_the_emulator_sees_it(tmp_path, kind):
+    # Unchecked, an empty ROM makes ALE exit the process and random bytes can
+    # run the emulator forever: run the make in a child with a time limit so a
+    # regression fails here instead of taking pytest down.
+    good = (Path(roms.__file__).parent / "pong.bin").read_bytes()
+    (tmp_path / "pong.bin").write_bytes(CORRUPT_ROMS[kind](good))
+    script = (
+        "import envpool, sys\n"
+        "try:\n"
+        f"    envpool.make('Pong-v5', rom_dir={str(tmp_path)!r})\n"
+        "except ValueError as e:\n"
+        "    print('ValueError:', e); sys.exit(0)\n"
+        "print('accepted'); sys.exit(3)\n"
+    )
+    child = subprocess.run(
+        [sys.executable, "-P", "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert child.returncode == 0, child.stdout + child.stderr
+    assert "pong.bin" in child.stdout and "ale-py==0.11.2" in child.stdout, child.stdout
+    assert ("MD5" in child.stdout) or ("bytes" in child.stdout), child.stdout
+
+
+def test_a_good_rom_copied_elsewhere_is_accepted(tmp_path):
+    good = (Path(roms.__file__).parent / "pong.bin").read_bytes()
+    (tmp_path / "pong.bin").write_bytes(good)
+    env = envpool.make("Pong-v5", rom_dir=str(tmp_path), num_envs=1)
+    obs, *_ = env.reset()
+    assert obs.shape == (1, 4, 84, 84)
 
 
 def test_game_modes_and_difficulties_are_passed_to_ale():

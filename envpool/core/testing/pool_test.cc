@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <numeric>
 #include <set>
@@ -270,6 +271,45 @@ TEST_F(PoolTest, AsyncStressEveryEnvStepsInOrder) {
       ++steps[id];
     }
     pool->Release(block->id());
+    SetActions(pool.get(), ids, 1);
+    pool->Send(ids.data(), 4, false, nullptr);
+  }
+}
+
+TEST_F(PoolTest, AsyncRenderOfReturnedEnvsWhileOthersStep) {
+  // The workers draw the returned envs' frames while the other envs of an
+  // async pool step on them; each frame shows its env's step count.
+  const int n = 8;
+  auto pool = Make(n, 4, 3, AutoresetMode::kNextStep, 50, 1000000);
+  const int w = pool->spec().render_width;
+  const int h = pool->spec().render_height;
+  ASSERT_GT(w * h, 0);
+  std::vector<int> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  pool->Send(all.data(), n, true, nullptr);
+  std::vector<uint8_t> frames(4 * w * h * 3);
+  for (int round = 0; round < 300; ++round) {
+    auto block = pool->Recv();
+    std::vector<int> ids;
+    std::vector<int64_t> steps;
+    for (int k = 0; k < 4; ++k) {
+      ids.push_back(At<int32_t>(block, pool->layout().env_id, k));
+      steps.push_back(At<int32_t>(block, pool->layout().elapsed_step, k));
+    }
+    pool->Release(block->id());
+    pool->Render(ids.data(), 4, 0, frames.data());
+    for (int k = 0; k < 4; ++k) {
+      // the green channel is the env's step in its episode (5 steps long)
+      EXPECT_EQ(frames[k * w * h * 3 + 1], steps[k] % 256) << round;
+    }
+    std::vector<int> busy;
+    for (int id = 0; id < n; ++id) {
+      if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+        busy.push_back(id);
+      }
+    }
+    EXPECT_THROW(pool->Render(busy.data(), 1, 0, frames.data()),
+                 std::runtime_error);
     SetActions(pool.get(), ids, 1);
     pool->Send(ids.data(), 4, false, nullptr);
   }

@@ -34,7 +34,8 @@ class CounterEnv : public Env {
     // fault tests: an env's exception reaches Python on the next recv).
     return Options{{"episode_length", int64_t{5}},
                    {"sleep_us", int64_t{0}},
-                   {"fail_at_step", int64_t{0}}};
+                   {"fail_at_step", int64_t{0}},
+                   {"fail_render_at_step", int64_t{-1}}};
   }
   // Called once per pool (and by make_spec): validates the options and
   // declares the arrays. "obs" (or "obs:<key>" for a dict observation) is the
@@ -50,13 +51,36 @@ class CounterEnv : public Env {
     fields->obs = spec->state.Add<int64_t>("obs", {2});
     fields->info_steps = spec->state.Add<int32_t>("info:steps", {});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 10);
+    // Renders a frame that tells its env and step (any size), and text.
+    DeclareRendering(options, spec, {"rgb_array", "ansi"}, 4, 3, 10,
+                     /*any_size=*/true, /*num_cameras=*/2);
   }
   // Every env of a pool gets the handles declared once.
   CounterEnv(const Options& options, const Fields& fields)
       : episode_length_(options.Get<int>("episode_length")),
         sleep_us_(options.Get<int>("sleep_us")),
-        fail_at_step_(options.Get<int>("fail_at_step")) {
+        fail_at_step_(options.Get<int>("fail_at_step")),
+        fail_render_at_step_(options.Get<int>("fail_render_at_step")) {
     fields_ = fields;
+  }
+  // Pixel (y, x) is (first, step count, x + y + camera) modulo 256.
+  void Render(int width, int height, int camera_id, uint8_t* rgb) override {
+    if (steps_ == fail_render_at_step_) {
+      throw std::runtime_error("render failed at step " +
+                               std::to_string(steps_));
+    }
+    for (int y = 0; y < height; ++y) {
+      for (int x = 0; x < width; ++x) {
+        uint8_t* p = rgb + (static_cast<std::size_t>(y) * width + x) * 3;
+        p[0] = static_cast<uint8_t>(first_ % 256);
+        p[1] = static_cast<uint8_t>(steps_ % 256);
+        p[2] = static_cast<uint8_t>((x + y + camera_id + 256) % 256);
+      }
+    }
+  }
+  std::string RenderText() override {
+    return "first " + std::to_string(first_) + " step " +
+           std::to_string(steps_) + "\n";
   }
   // Starts an episode; draws come from rng_, which the pool seeds. The pool
   // writes reward 0 for a reset and counts steps and truncation itself.
@@ -94,6 +118,7 @@ class CounterEnv : public Env {
   int episode_length_;
   int sleep_us_;
   int fail_at_step_;
+  int fail_render_at_step_;
   int64_t first_ = 0;
   int32_t steps_ = 0;
 };

@@ -429,6 +429,24 @@ def test_missing_model_file_is_an_error_naming_it() -> None:
         envpool.make_spec("Ant-v5", xml_file="/nowhere/ant.xml")
 
 
+@pytest.mark.parametrize(
+    ("contents", "words"),
+    [
+        (b"", "empty file"),
+        (b'<mujoco><worldbody><geom type="boxx"/></worldbody>', "XML parse error"),
+        (np.random.default_rng(0).bytes(3000), "XML parse error"),
+        (b"<mujoco><worldbody><body/></worldbody></mujoco>", "no body 'fingertip'"),
+    ],
+)
+def test_corrupt_model_file_is_an_error_naming_it(tmp_path, contents, words) -> None:
+    path = tmp_path / "reacher.xml"
+    path.write_bytes(contents)
+    with pytest.raises(ValueError, match=words) as error:
+        envpool.make("Reacher-v5", xml_file=str(path))
+    if "body" not in words:
+        assert str(path) in str(error.value)
+
+
 def test_frame_stack_stacks_the_latest_observations_oldest_first() -> None:
     env = envpool.make("HalfCheetah-v5", num_envs=1, seed=0, frame_stack=3)
     plain = envpool.make("HalfCheetah-v5", num_envs=1, seed=0)
@@ -452,3 +470,99 @@ def test_humanoid_v5_reports_tendons_as_gymnasium() -> None:
     assert info["tendon_length"].shape == (1, 2)
     assert info["tendon_velocity"].shape == (1, 2)
     env.close()
+
+
+# Rendering: gymnasium's MujocoRenderer (rgb_array, MUJOCO_GL=egl) on the
+# same engine and Mesa, frame for frame. Every v5 task, and the v4 tasks
+# whose camera differs from v5's (InvertedDoublePendulum) or that gymnasium
+# still makes on MuJoCo 3 (not Pusher-v4).
+RENDER_IDS = [f"{task}-v5" for task in V5] + ["InvertedDoublePendulum-v4", "Walker2d-v4"]
+
+
+@pytest.mark.parametrize("task_id", RENDER_IDS)
+def test_render_is_gymnasium_frame_for_frame(task_id, monkeypatch) -> None:
+    monkeypatch.setenv("MUJOCO_GL", "egl")
+    # gymnasium's default size once, smaller frames for the rest.
+    width, height = (480, 480) if task_id == "Ant-v5" else (96, 64)
+    options = {"render_width": width, "render_height": height} if width != 480 else {}
+    # Ant: two envs at once, drawn by the workers, each on its own GL
+    # context; the rest on the calling thread (one context for all tests).
+    num_envs = 2 if task_id == "Ant-v5" else 1
+    env = envpool.make(
+        task_id, num_envs=num_envs, num_threads=2, seed=5, render_mode="rgb_array", **options
+    )
+    ref = make_reference(
+        task_id, post_constraint=True, render_mode="rgb_array", width=width, height=height
+    )
+    assert env.metadata["render_fps"] == ref.metadata["render_fps"]
+    env.reset()
+    ref.reset(seed=5)
+    frames = env.render(env_ids=list(range(num_envs)))
+    assert frames.shape == (num_envs, height, width, 3)
+    np.testing.assert_array_equal(frames[0], ref.render(), err_msg="reset")
+    rng = np.random.default_rng(0)
+    low, high = ref.action_space.low, ref.action_space.high
+    for i in range(8):
+        action = rng.uniform(low, high)
+        _, _, terminated, truncated, _ = ref.step(action)
+        env.step(np.stack([action] * num_envs))
+        np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg=f"step {i}")
+        if terminated or truncated:
+            break
+    env.close()
+    ref.close()
+
+
+def test_render_from_a_model_camera(monkeypatch) -> None:
+    monkeypatch.setenv("MUJOCO_GL", "egl")
+    env = envpool.make(
+        "Humanoid-v5",
+        num_envs=1,
+        seed=1,
+        render_mode="rgb_array",
+        render_width=64,
+        render_height=48,
+        render_camera_id=1,
+    )
+    ref = make_reference("Humanoid-v5", render_mode="rgb_array", width=64, height=48, camera_id=1)
+    env.reset()
+    ref.reset(seed=1)
+    np.testing.assert_array_equal(env.render()[0], ref.render())
+    free = envpool.make(
+        "Humanoid-v5",
+        num_envs=1,
+        seed=1,
+        render_mode="rgb_array",
+        render_width=64,
+        render_height=48,
+    )
+    free.reset()
+    assert not np.array_equal(free.render()[0], env.render()[0])
+    with pytest.raises(ValueError, match="render_camera_id"):
+        envpool.make("Reacher-v5", render_mode="rgb_array", render_camera_id=0)
+
+
+def test_from_pixels_observes_rendered_frames_channel_first_and_stacked(monkeypatch) -> None:
+    monkeypatch.setenv("MUJOCO_GL", "egl")
+    size = {"render_width": 32, "render_height": 24}
+    env = envpool.make(
+        "Hopper-v5", num_envs=2, num_threads=2, seed=4, from_pixels=True, frame_stack=3, **size
+    )
+    space = env.single_observation_space
+    assert space.shape == (9, 24, 32) and space.dtype == np.uint8
+    # The frames are render()'s (drawn by the same camera, transposed).
+    twin = envpool.make("Hopper-v5", num_envs=2, seed=4, render_mode="rgb_array", **size)
+    obs, _ = env.reset()
+    twin.reset()
+    frames = twin.render(env_ids=[0, 1]).transpose(0, 3, 1, 2)
+    for k in range(3):  # the reset frame fills the stack
+        np.testing.assert_array_equal(obs[:, 3 * k : 3 * k + 3], frames)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        action = rng.uniform(-1, 1, size=(2, 3))
+        new, *_ = env.step(action)
+        twin.step(action)
+        np.testing.assert_array_equal(new[:, :6], obs[:, 3:])  # oldest first
+        np.testing.assert_array_equal(new[:, 6:], twin.render(env_ids=[0, 1]).transpose(0, 3, 1, 2))
+        obs = new
+    assert len(np.unique(obs)) > 10  # a picture, not a blank

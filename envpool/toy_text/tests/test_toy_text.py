@@ -436,3 +436,42 @@ def test_set_state_rejects_malformed_states(task_id):
     with pytest.raises((ValueError, RuntimeError)):
         env._pool.set_state(0, [])
     env.close()
+
+
+ANSI_IDS = [
+    "FrozenLake-v1",
+    "FrozenLake8x8-v1",
+    "Taxi-v3",
+    "CliffWalking-v1",
+    "CliffWalkingSlippery-v1",
+]
+
+
+@pytest.mark.parametrize("task_id", ANSI_IDS)
+def test_ansi_render_is_gymnasium_text(task_id):
+    """render_mode="ansi": gymnasium's text (colour codes included) after the
+    reset and every step, over whole episodes of random actions."""
+    options = {"is_slippery": True} if task_id == "CliffWalkingSlippery-v1" else {}
+    env = make(task_id, num_envs=2, seed=7, render_mode="ansi")
+    assert env.metadata["render_modes"] == ["ansi"] and env.metadata["render_fps"] == 4
+    ref = gymnasium_reference(task_id.replace("Slippery", ""), options)
+    ref.unwrapped.render_mode = "ansi"
+    env.reset()
+    ref.reset(seed=7)
+    texts = env.render(env_ids=[0, 1])
+    assert texts[0] == ref.render()
+    rng = np.random.default_rng(1)
+    episodes = 0
+    for step in range(300):
+        action = int(rng.integers(ref.action_space.n))
+        _, _, terminated, truncated, _ = env.step(np.array([action, 0]))
+        _, _, ref_terminated, ref_truncated, _ = ref.step(action)
+        assert env.render()[0] == ref.render(), f"{task_id} step {step}"
+        if ref_terminated or ref_truncated:
+            assert terminated[0] or truncated[0]
+            episodes += 1
+            env.step(np.array([0, 0]))  # the autoreset
+            ref.reset()
+            assert env.render()[0] == ref.render(), f"{task_id} reset after step {step}"
+    # Random walks rarely reach CliffWalking's goal (they fall and restart).
+    assert episodes >= 1 or "CliffWalking" in task_id

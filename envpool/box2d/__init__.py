@@ -1,0 +1,1 @@
+"""Box2D envs: LunarLander, BipedalWalker, CarRacing (Box2D 2.3)."""

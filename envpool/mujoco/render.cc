@@ -1,0 +1,334 @@
+#include "envpool/mujoco/render.h"
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace envpool::mujoco {
+namespace {
+
+constexpr char kInstallHint[] =
+    "MuJoCo renders headless through EGL: install Mesa's EGL (Debian: "
+    "apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri) or a GPU driver's";
+
+// The EGL entry points, from libEGL loaded at the first frame.
+struct Egl {
+  decltype(&eglGetProcAddress) GetProcAddress = nullptr;
+  decltype(&eglGetDisplay) GetDisplay = nullptr;
+  decltype(&eglInitialize) Initialize = nullptr;
+  decltype(&eglChooseConfig) ChooseConfig = nullptr;
+  decltype(&eglBindAPI) BindAPI = nullptr;
+  decltype(&eglCreateContext) CreateContext = nullptr;
+  decltype(&eglDestroyContext) DestroyContext = nullptr;
+  decltype(&eglMakeCurrent) MakeCurrent = nullptr;
+  decltype(&eglGetCurrentContext) GetCurrentContext = nullptr;
+  decltype(&eglGetCurrentDisplay) GetCurrentDisplay = nullptr;
+  decltype(&eglGetCurrentSurface) GetCurrentSurface = nullptr;
+  decltype(&eglGetError) GetError = nullptr;
+  EGLDisplay display = EGL_NO_DISPLAY;
+  std::string error;  // why EGL cannot be used, when it cannot
+};
+
+template <typename F>
+bool Load(void* lib, const char* name, F* f) {
+  *f = reinterpret_cast<F>(dlsym(lib, name));
+  return *f != nullptr;
+}
+
+// A display on the first EGL device that initializes (as mujoco.egl picks
+// one), else the default display.
+EGLDisplay OpenDisplay(const Egl& egl) {
+  auto query_devices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(
+      egl.GetProcAddress("eglQueryDevicesEXT"));
+  auto platform_display = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(
+      egl.GetProcAddress("eglGetPlatformDisplayEXT"));
+  if (query_devices != nullptr && platform_display != nullptr) {
+    EGLDeviceEXT devices[16];
+    EGLint count = 0;
+    if (query_devices(16, devices, &count) == EGL_TRUE) {
+      for (EGLint i = 0; i < count; ++i) {
+        EGLDisplay display =
+            platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
+        if (display != EGL_NO_DISPLAY &&
+            egl.Initialize(display, nullptr, nullptr) == EGL_TRUE) {
+          return display;
+        }
+      }
+    }
+  }
+  EGLDisplay display = egl.GetDisplay(EGL_DEFAULT_DISPLAY);
+  if (display != EGL_NO_DISPLAY &&
+      egl.Initialize(display, nullptr, nullptr) == EGL_TRUE) {
+    return display;
+  }
+  return EGL_NO_DISPLAY;
+}
+
+const Egl& GetEgl() {
+  static Egl egl;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void* lib = dlopen("libEGL.so.1", RTLD_NOW | RTLD_GLOBAL);
+    if (lib == nullptr) {
+      egl.error = std::string("libEGL.so.1 could not be loaded (") + dlerror() +
+                  "); " + kInstallHint;
+      return;
+    }
+    bool ok = Load(lib, "eglGetProcAddress", &egl.GetProcAddress) &&
+              Load(lib, "eglGetDisplay", &egl.GetDisplay) &&
+              Load(lib, "eglInitialize", &egl.Initialize) &&
+              Load(lib, "eglChooseConfig", &egl.ChooseConfig) &&
+              Load(lib, "eglBindAPI", &egl.BindAPI) &&
+              Load(lib, "eglCreateContext", &egl.CreateContext) &&
+              Load(lib, "eglDestroyContext", &egl.DestroyContext) &&
+              Load(lib, "eglMakeCurrent", &egl.MakeCurrent) &&
+              Load(lib, "eglGetCurrentContext", &egl.GetCurrentContext) &&
+              Load(lib, "eglGetCurrentDisplay", &egl.GetCurrentDisplay) &&
+              Load(lib, "eglGetCurrentSurface", &egl.GetCurrentSurface) &&
+              Load(lib, "eglGetError", &egl.GetError);
+    if (!ok) {
+      egl.error =
+          std::string("libEGL.so.1 lacks EGL 1.4 functions; ") + kInstallHint;
+      return;
+    }
+    egl.display = OpenDisplay(egl);
+    if (egl.display == EGL_NO_DISPLAY) {
+      egl.error =
+          std::string("no EGL display could be initialized; ") + kInstallHint;
+    }
+  });
+  if (!egl.error.empty()) {
+    throw std::runtime_error(egl.error);
+  }
+  return egl;
+}
+
+// One MuJoCo render context: the model grown to the frame size (as
+// gymnasium grows vis.global.offwidth/offheight), its GPU resources and a
+// scene.
+struct ModelGl {
+  mjModel* model = nullptr;
+  mjrContext context;
+  mjvScene scene;
+};
+
+// The EGL context of one thread, with its MuJoCo render contexts.
+class ThreadGl {
+ public:
+  ThreadGl() {
+    const Egl& egl = GetEgl();
+    const EGLint attributes[] = {EGL_RED_SIZE,
+                                 8,
+                                 EGL_GREEN_SIZE,
+                                 8,
+                                 EGL_BLUE_SIZE,
+                                 8,
+                                 EGL_ALPHA_SIZE,
+                                 8,
+                                 EGL_DEPTH_SIZE,
+                                 24,
+                                 EGL_STENCIL_SIZE,
+                                 8,
+                                 EGL_COLOR_BUFFER_TYPE,
+                                 EGL_RGB_BUFFER,
+                                 EGL_SURFACE_TYPE,
+                                 EGL_PBUFFER_BIT,
+                                 EGL_RENDERABLE_TYPE,
+                                 EGL_OPENGL_BIT,
+                                 EGL_NONE};
+    EGLConfig config;
+    EGLint count = 0;
+    if (egl.ChooseConfig(egl.display, attributes, &config, 1, &count) !=
+            EGL_TRUE ||
+        count < 1) {
+      throw std::runtime_error(
+          "EGL has no RGBA8/depth24/stencil8 OpenGL configuration; " +
+          std::string(kInstallHint));
+    }
+    egl.BindAPI(EGL_OPENGL_API);
+    context_ = egl.CreateContext(egl.display, config, EGL_NO_CONTEXT, nullptr);
+    if (context_ == EGL_NO_CONTEXT) {
+      throw std::runtime_error(
+          "EGL could not create an OpenGL context (error " +
+          std::to_string(egl.GetError()) + ")");
+    }
+  }
+
+  ~ThreadGl() {
+    const Egl& egl = GetEgl();
+    if (egl.MakeCurrent(egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE,
+                        context_) == EGL_TRUE) {
+      for (auto& [key, gl] : models_) {
+        mjr_freeContext(&gl->context);
+        mjv_freeScene(&gl->scene);
+        mj_deleteModel(gl->model);
+      }
+    }
+    egl.MakeCurrent(egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE,
+                    EGL_NO_CONTEXT);
+    egl.DestroyContext(egl.display, context_);
+  }
+
+  EGLContext context() const { return context_; }
+
+  // Requires the context to be current.
+  ModelGl* For(const mjModel* model, int width, int height) {
+    auto key = std::make_tuple(model, width, height);
+    auto it = models_.find(key);
+    if (it != models_.end()) {
+      return it->second.get();
+    }
+    auto gl = std::make_unique<ModelGl>();
+    gl->model = mj_copyModel(nullptr, model);
+    if (gl->model == nullptr) {
+      throw std::runtime_error("cannot copy the MuJoCo model for rendering");
+    }
+    gl->model->vis.global.offwidth =
+        std::max(gl->model->vis.global.offwidth, width);
+    gl->model->vis.global.offheight =
+        std::max(gl->model->vis.global.offheight, height);
+    mjv_defaultScene(&gl->scene);
+    mjv_makeScene(gl->model, &gl->scene, 1000);
+    mjr_defaultContext(&gl->context);
+    mjr_makeContext(gl->model, &gl->context, mjFONTSCALE_150);
+    mjr_setBuffer(mjFB_OFFSCREEN, &gl->context);
+    if (gl->context.currentBuffer != mjFB_OFFSCREEN) {
+      throw std::runtime_error("MuJoCo's offscreen buffer is not available");
+    }
+    ModelGl* raw = gl.get();
+    models_.emplace(key, std::move(gl));
+    return raw;
+  }
+
+ private:
+  EGLContext context_ = EGL_NO_CONTEXT;
+  std::map<std::tuple<const mjModel*, int, int>, std::unique_ptr<ModelGl>>
+      models_;
+};
+
+ThreadGl& ThisThreadGl() {
+  thread_local std::unique_ptr<ThreadGl> gl;
+  if (!gl) {
+    gl = std::make_unique<ThreadGl>();
+  }
+  return *gl;
+}
+
+// np.median of one column of an n x 3 array.
+double Median(const double* xyz, int n, int axis) {
+  std::vector<double> v(n);
+  for (int i = 0; i < n; ++i) {
+    v[i] = xyz[3 * i + axis];
+  }
+  std::sort(v.begin(), v.end());
+  if (n == 0) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+}  // namespace
+
+CameraConfig NoCameraConfig() {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  return CameraConfig{kNaN, kNaN, kNaN, false, {0.0, 0.0, 0.0}};
+}
+
+mjvCamera InitialCamera(const mjModel* model, const mjData* data,
+                        const CameraConfig& config) {
+  mjvCamera camera;
+  mjv_defaultCamera(&camera);
+  camera.type = mjCAMERA_FREE;
+  camera.fixedcamid = -1;
+  for (int axis = 0; axis < 3; ++axis) {
+    camera.lookat[axis] = Median(data->geom_xpos, model->ngeom, axis);
+  }
+  camera.distance = model->stat.extent;
+  if (!std::isnan(config.distance)) {
+    camera.distance = config.distance;
+  }
+  if (!std::isnan(config.elevation)) {
+    camera.elevation = config.elevation;
+  }
+  if (!std::isnan(config.azimuth)) {
+    camera.azimuth = config.azimuth;
+  }
+  if (config.has_lookat) {
+    std::memcpy(camera.lookat, config.lookat, sizeof(config.lookat));
+  }
+  return camera;
+}
+
+void RenderFrame(const mjModel* model, const mjData* data,
+                 const mjvCamera& camera, int camera_id, int width, int height,
+                 uint8_t* rgb) {
+  const Egl& egl = GetEgl();
+  // Whatever context the thread had (mujoco.egl's, say) is current again
+  // after this frame.
+  EGLDisplay old_display = egl.GetCurrentDisplay();
+  EGLContext old_context = egl.GetCurrentContext();
+  EGLSurface old_draw = egl.GetCurrentSurface(EGL_DRAW);
+  EGLSurface old_read = egl.GetCurrentSurface(EGL_READ);
+  ThreadGl& thread_gl = ThisThreadGl();
+  if (egl.MakeCurrent(egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE,
+                      thread_gl.context()) != EGL_TRUE) {
+    throw std::runtime_error("EGL could not make its context current (error " +
+                             std::to_string(egl.GetError()) + ")");
+  }
+  struct Restore {
+    const Egl& egl;
+    EGLDisplay display, old_display;
+    EGLContext old_context;
+    EGLSurface old_draw, old_read;
+    ~Restore() {
+      if (old_context != EGL_NO_CONTEXT) {
+        egl.MakeCurrent(old_display, old_draw, old_read, old_context);
+      } else {
+        egl.MakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE,
+                        EGL_NO_CONTEXT);
+      }
+    }
+  } restore{egl, egl.display, old_display, old_context, old_draw, old_read};
+
+  ModelGl* gl = thread_gl.For(model, width, height);
+  mjvCamera cam = camera;
+  if (camera_id >= 0) {
+    cam.type = mjCAMERA_FIXED;
+    cam.fixedcamid = camera_id;
+  } else {
+    cam.type = mjCAMERA_FREE;
+    cam.fixedcamid = -1;
+  }
+  mjvOption option;
+  mjv_defaultOption(&option);
+  mjvPerturb perturb;
+  mjv_defaultPerturb(&perturb);
+  mjv_updateScene(model, const_cast<mjData*>(data), &option, &perturb, &cam,
+                  mjCAT_ALL, &gl->scene);
+  mjrRect viewport{0, 0, width, height};
+  mjr_setBuffer(mjFB_OFFSCREEN, &gl->context);
+  mjr_render(viewport, &gl->scene, &gl->context);
+  std::vector<uint8_t> upside_down(static_cast<std::size_t>(width) * height *
+                                   3);
+  std::vector<float> depth(static_cast<std::size_t>(width) * height);
+  mjr_readPixels(upside_down.data(), depth.data(), viewport, &gl->context);
+  const std::size_t row = static_cast<std::size_t>(width) * 3;
+  for (int y = 0; y < height; ++y) {
+    std::memcpy(rgb + y * row, upside_down.data() + (height - 1 - y) * row,
+                row);
+  }
+}
+
+}  // namespace envpool::mujoco

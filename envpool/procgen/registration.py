@@ -1,0 +1,45 @@
+"""Ids of the procgen family: `<Game><Mode>-v0` for each game and each
+distribution mode it supports."""
+
+from __future__ import annotations
+
+import os
+
+from envpool.python.registry import register
+
+# procgen's library and assets lie beside this file in the wheel.
+DATA_DIR = os.path.dirname(os.path.abspath(__file__))
+
+MODES = {"Easy": 0, "Hard": 1, "Extreme": 2, "Memory": 10, "Exploration": 20}
+
+# (game, episode timeout of procgen, modes beyond easy and hard)
+GAMES = (
+    ("bigfish", 6000, ()),
+    ("bossfight", 4000, ()),
+    ("caveflyer", 1000, ("Memory", "Exploration")),
+    ("chaser", 1000, ("Extreme",)),
+    ("climber", 1000, ("Exploration",)),
+    ("coinrun", 1000, ("Exploration",)),
+    ("dodgeball", 1000, ("Extreme", "Memory")),
+    ("fruitbot", 1000, ()),
+    ("heist", 1000, ("Memory", "Exploration")),
+    ("jumper", 1000, ("Memory", "Exploration")),
+    ("leaper", 500, ("Extreme", "Exploration")),
+    ("maze", 500, ("Memory", "Exploration")),
+    ("miner", 1000, ("Memory",)),
+    ("ninja", 1000, ("Exploration",)),
+    ("plunder", 4000, ()),
+    ("starpilot", 1000, ("Extreme",)),
+)
+
+for _game, _timeout, _extra in GAMES:
+    for _mode in ("Easy", "Hard", *_extra):
+        register(
+            f"{_game.capitalize()}{_mode}-v0",
+            family="procgen",
+            env_class="Procgen",
+            env_name=_game,
+            distribution_mode=MODES[_mode],
+            data_dir=DATA_DIR,
+            max_episode_steps=_timeout,
+        )

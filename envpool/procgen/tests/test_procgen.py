@@ -1,0 +1,438 @@
+"""Alignment of the procgen family with procgen 0.10.7 itself.
+
+procgen 0.10.7 only installs on Python <= 3.10, so the reference runs in a
+subprocess under such a Python (`make procgen-reference` makes
+`benchmark/.venv-procgen310`; PROCGEN_REFERENCE_PYTHON names another one):
+`procgen_reference.py` steps `ProcgenGym3Env(num=1, rand_seed=s, ...)` with
+a fixed action sequence and stores every frame, reward, first flag and info.
+Our env made with seed s (procgen's rand_seed is the seed modulo 2**31)
+must give the same, bit for bit: the reset frame, then every frame, reward,
+done and info, for every id on a fixed level (num_levels=1, start_level=k),
+for every option on a sample of games, and the same level sequence with
+num_levels=0. Tests that need the reference skip, naming the reason, when no
+such Python exists.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import envpool
+from envpool.python.registry import find_entry
+
+ROOT = Path(__file__).resolve().parents[3]
+REFERENCE_SCRIPT = Path(__file__).resolve().parent / "procgen_reference.py"
+MODES = {"Easy": "easy", "Hard": "hard", "Extreme": "extreme", "Memory": "memory"}
+MODES["Exploration"] = "exploration"
+IDS = [t for t in envpool.list_all_envs() if find_entry(t).family == "procgen"]
+STEPS = 100
+
+
+def reference_python() -> str | None:
+    path = os.environ.get("PROCGEN_REFERENCE_PYTHON") or str(
+        ROOT / "benchmark" / ".venv-procgen310" / "bin" / "python"
+    )
+    return path if os.path.exists(path) else None
+
+
+def split_id(task_id: str) -> tuple[str, str]:
+    name = task_id[: -len("-v0")]
+    for mode in MODES:
+        if name.endswith(mode):
+            return name[: -len(mode)].lower(), mode
+    raise AssertionError(task_id)
+
+
+def actions(seed: int, n: int = STEPS) -> list[int]:
+    return [int(a) for a in np.random.default_rng(seed).integers(0, 15, n)]
+
+
+def fixed_level_case(index: int, task_id: str) -> dict:
+    """The id on one fixed level (exploration ids have theirs)."""
+    game, mode = split_id(task_id)
+    ours: dict = {}
+    ref: dict = {"distribution_mode": MODES[mode]}
+    if mode != "Exploration":
+        ours = {"num_levels": 1, "start_level": 10 + index}
+        ref.update(ours)
+    return {
+        "name": f"fixed/{task_id}",
+        "id": task_id,
+        "game": game,
+        "rand_seed": 100 + index,
+        "ours": ours,
+        "options": ref,
+        "actions": actions(index),
+    }
+
+
+RAW_DEFAULTS = {
+    "center_agent": True,
+    "use_generated_assets": False,
+    "use_monochrome_assets": False,
+    "restrict_themes": False,
+    "use_backgrounds": True,
+    "paint_vel_info": False,
+    "distribution_mode": 1,
+}
+
+# Every option of EnvPool's procgen spec, on a sample of games.
+OPTION_CASES = [
+    ("CoinrunHard-v0", {"center_agent": False, "paint_vel_info": True}),
+    ("CoinrunEasy-v0", {"use_backgrounds": False, "restrict_themes": True}),
+    ("HeistHard-v0", {"use_monochrome_assets": True}),
+    ("MazeEasy-v0", {"use_generated_assets": True}),
+    ("NinjaHard-v0", {"use_sequential_levels": True, "use_monochrome_assets": True}),
+    ("StarpilotHard-v0", {"use_generated_assets": True, "restrict_themes": True}),
+    ("BigfishEasy-v0", {"center_agent": False, "use_backgrounds": False}),
+    ("ClimberEasy-v0", {"paint_vel_info": True, "restrict_themes": True}),
+]
+
+
+def option_case(index: int, task_id: str, options: dict) -> dict:
+    game, mode = split_id(task_id)
+    level = {"num_levels": 1, "start_level": 500 + index}
+    return {
+        "name": f"options/{index}/{task_id}",
+        "id": task_id,
+        "game": game,
+        "rand_seed": 7 + index,
+        "ours": {**level, **options},
+        "options": {"distribution_mode": MODES[mode], **level, **options},
+        "actions": actions(1000 + index),
+    }
+
+
+def easy_jump_case() -> dict:
+    """use_easy_jump is no option of procgen's Python wrapper; the reference
+    passes it to procgen's library beside the wrapper's own options."""
+    raw = {**RAW_DEFAULTS, "distribution_mode": 0, "use_easy_jump": True}
+    level = {"num_levels": 1, "start_level": 77}
+    return {
+        "name": "options/easy_jump/CoinrunEasy-v0",
+        "id": "CoinrunEasy-v0",
+        "game": "coinrun",
+        "rand_seed": 5,
+        "ours": {**level, "use_easy_jump": True},
+        "options": {**level, "raw_options": raw},
+        "actions": [8] * 30 + actions(2000, 70),
+    }
+
+
+# Level sequences from the seed (num_levels=0 and a level range): episodes
+# that end by themselves (random actions on games with short episodes), and
+# episodes ended by reset().
+SEQUENCE_CASES = [
+    ("StarpilotEasy-v0", {}, 3, 300),
+    ("DodgeballEasy-v0", {}, 4, 300),
+    ("LeaperEasy-v0", {"num_levels": 20, "start_level": 9}, 5, 300),
+    ("BossfightEasy-v0", {}, 6, 300),
+]
+RESET_CASES = [
+    ("CoinrunHard-v0", {}, 11),
+    ("MinerEasy-v0", {"num_levels": 50, "start_level": 1000}, 12),
+    ("JumperEasy-v0", {"use_sequential_levels": True}, 13),
+]
+NUM_RESETS = 25
+
+
+def sequence_case(task_id: str, options: dict, seed: int, steps: int) -> dict:
+    game, mode = split_id(task_id)
+    return {
+        "name": f"sequence/{task_id}",
+        "id": task_id,
+        "game": game,
+        "rand_seed": seed,
+        "ours": options,
+        "options": {"distribution_mode": MODES[mode], **options},
+        "actions": actions(seed, steps),
+    }
+
+
+def reset_case(task_id: str, options: dict, seed: int) -> dict:
+    game, mode = split_id(task_id)
+    return {
+        "name": f"resets/{task_id}",
+        "id": task_id,
+        "game": game,
+        "rand_seed": seed,
+        "ours": options,
+        "options": {"distribution_mode": MODES[mode], **options},
+        "actions": [-1] * NUM_RESETS,
+    }
+
+
+# A max_episode_steps below procgen's timeout: the pool truncates, and the
+# reset that follows is procgen's act(-1).
+TRUNCATE_STEPS = 3
+TRUNCATE_CASE = {
+    "name": "truncate/HeistEasy-v0",
+    "id": "HeistEasy-v0",
+    "game": "heist",
+    "rand_seed": 21,
+    "ours": {"max_episode_steps": TRUNCATE_STEPS},
+    "options": {"distribution_mode": "easy"},
+    "actions": [a for k in range(6) for a in (*actions(300 + k, TRUNCATE_STEPS), -1)],
+}
+
+# env i of a pool made with seed s is procgen with rand_seed s + i.
+POOL_SEED = 2**31 + 40  # taken modulo 2**31: rand_seed 40, 41, 42
+POOL_CASES = [
+    {
+        "name": f"pool/{i}",
+        "id": "FruitbotEasy-v0",
+        "game": "fruitbot",
+        "rand_seed": 40 + i,
+        "ours": {},
+        "options": {"distribution_mode": "easy"},
+        "actions": actions(77, 60),
+    }
+    for i in range(3)
+]
+
+CASES = (
+    [fixed_level_case(i, t) for i, t in enumerate(IDS)]
+    + [option_case(i, t, o) for i, (t, o) in enumerate(OPTION_CASES)]
+    + [easy_jump_case()]
+    + [sequence_case(*c) for c in SEQUENCE_CASES]
+    + [reset_case(*c) for c in RESET_CASES]
+    + POOL_CASES
+    + [TRUNCATE_CASE]
+)
+BY_NAME = {c["name"]: c for c in CASES}
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> dict[str, np.ndarray]:
+    python = reference_python()
+    if python is None:
+        pytest.skip(
+            "procgen 0.10.7 needs Python <= 3.10: run `make procgen-reference` "
+            "(benchmark/.venv-procgen310) or set PROCGEN_REFERENCE_PYTHON"
+        )
+    folder = tmp_path_factory.mktemp("procgen_reference")
+    cases = folder / "cases.json"
+    keys = ("name", "game", "rand_seed", "options", "actions")
+    cases.write_text(json.dumps([{k: c[k] for k in keys} for c in CASES]))
+    out = folder / "reference.npz"
+    subprocess.run([python, str(REFERENCE_SCRIPT), str(cases), str(out)], check=True, timeout=600)
+    with np.load(out) as data:
+        return {k: data[k] for k in data.files}
+
+
+def hwc(obs: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(np.moveaxis(obs, 0, -1))
+
+
+def infos_of(info: dict, i: int = 0) -> list[int]:
+    return [int(info[k][i]) for k in ("prev_level_seed", "prev_level_complete", "level_seed")]
+
+
+def check_step(
+    ref: dict[str, np.ndarray], name: str, t: int, obs, reward, done, info, i=0, frame_only=False
+) -> None:
+    """Step t of our env against the reference's observation t (with
+    frame_only: its frame and info only)."""
+    where = f"{name} step {t}"
+    assert np.array_equal(hwc(obs), ref[f"{name}/frames"][t]), where + ": frame"
+    assert infos_of(info, i) == ref[f"{name}/infos"][t].tolist(), where + ": info"
+    if t > 0 and not frame_only:
+        assert np.float32(reward) == ref[f"{name}/rewards"][t], where + ": reward"
+        assert bool(done) == bool(ref[f"{name}/firsts"][t]), where + ": done"
+
+
+def run_same_step(case: dict, ref: dict[str, np.ndarray]) -> int:
+    """Steps our env in same_step mode, whose ending step returns the next
+    episode's first frame as procgen does; returns the episodes ended."""
+    env = envpool.make_gymnasium(
+        case["id"], num_envs=1, seed=case["rand_seed"], autoreset_mode="same_step", **case["ours"]
+    )
+    name = case["name"]
+    obs, info = env.reset()
+    check_step(ref, name, 0, obs[0], 0.0, False, info)
+    assert len(ref[f"{name}/frames"]) == len(case["actions"]) + 1
+    ended = 0
+    for t, action in enumerate(case["actions"], start=1):
+        obs, reward, terminated, truncated, info = env.step(np.array([action]))
+        done = terminated[0] or truncated[0]
+        ended += int(done)
+        check_step(ref, name, t, obs[0], reward[0], done, info)
+    env.close()
+    return ended
+
+
+@pytest.mark.parametrize("task_id", IDS)
+def test_fixed_level_trajectory_equals_procgen(reference, task_id):
+    run_same_step(BY_NAME[f"fixed/{task_id}"], reference)
+
+
+@pytest.mark.parametrize("name", [c["name"] for c in CASES if c["name"].startswith("options/")])
+def test_options_trajectory_equals_procgen(reference, name):
+    run_same_step(BY_NAME[name], reference)
+
+
+@pytest.mark.parametrize("task_id", [c[0] for c in SEQUENCE_CASES])
+def test_level_sequence_of_ended_episodes_equals_procgen(reference, task_id):
+    case = BY_NAME[f"sequence/{task_id}"]
+    ended = run_same_step(case, reference)
+    assert ended >= 2, "the sequence should cover several episodes"
+    levels = set(reference[f"sequence/{task_id}/infos"][:, 2].tolist())
+    assert len(levels) >= 2
+
+
+@pytest.mark.parametrize("task_id", [c[0] for c in RESET_CASES])
+def test_level_sequence_of_resets_equals_procgen(reference, task_id):
+    """reset() in the middle of an episode is procgen's act(-1)."""
+    case = BY_NAME[f"resets/{task_id}"]
+    env = envpool.make_gymnasium(task_id, num_envs=1, seed=case["rand_seed"], **case["ours"])
+    name = case["name"]
+    obs, info = env.reset()
+    check_step(reference, name, 0, obs[0], 0.0, False, info)
+    for t in range(1, NUM_RESETS + 1):
+        env.step(np.array([4]))  # mid-episode: reset() must end it
+        obs, info = env.reset()
+        check_step(reference, name, t, obs[0], 0.0, True, info)
+    assert len(set(reference[f"{name}/infos"][:, 2].tolist())) > 5
+
+
+def test_next_step_autoreset_repeats_procgens_first_frame(reference):
+    """In next_step mode the step after an episode's end is the reset turn:
+    it returns the frame procgen returned at the end (procgen has already
+    started the next level), reward 0, elapsed_step 0."""
+    case = BY_NAME["sequence/DodgeballEasy-v0"]
+    name = case["name"]
+    env = envpool.make_gymnasium(case["id"], num_envs=1, seed=case["rand_seed"])
+    obs, info = env.reset()
+    check_step(reference, name, 0, obs[0], 0.0, False, info)
+    resets = 0
+    done = False
+    for t, action in enumerate(case["actions"], start=1):
+        if done:
+            obs, reward, terminated, truncated, info = env.step(np.array([0]))
+            assert info["elapsed_step"][0] == 0 and reward[0] == 0.0
+            assert not terminated[0] and not truncated[0]
+            check_step(reference, name, t - 1, obs[0], 0.0, False, info, frame_only=True)
+            resets += 1
+        obs, reward, terminated, truncated, info = env.step(np.array([action]))
+        done = bool(terminated[0] or truncated[0])
+        check_step(reference, name, t, obs[0], reward[0], done, info)
+    assert resets >= 2
+
+
+def test_truncated_episode_resets_as_procgens_act_minus_one(reference):
+    name = TRUNCATE_CASE["name"]
+    env = envpool.make_gymnasium(
+        TRUNCATE_CASE["id"], num_envs=1, seed=TRUNCATE_CASE["rand_seed"], **TRUNCATE_CASE["ours"]
+    )
+    obs, info = env.reset()
+    check_step(reference, name, 0, obs[0], 0.0, False, info)
+    for t, action in enumerate(TRUNCATE_CASE["actions"], start=1):
+        obs, reward, terminated, truncated, info = env.step(np.array([max(action, 0)]))
+        if action == -1:  # the reset turn after the truncation
+            assert info["elapsed_step"][0] == 0
+            check_step(reference, name, t, obs[0], 0.0, True, info, frame_only=True)
+        else:
+            assert truncated[0] == (t % (TRUNCATE_STEPS + 1) == TRUNCATE_STEPS)
+            # procgen's episode goes on: done is termination only
+            check_step(reference, name, t, obs[0], reward[0], terminated[0], info)
+    levels = reference[f"{name}/infos"][:, 2]
+    assert len(set(levels.tolist())) > 3
+
+
+def test_pool_env_i_is_procgen_with_rand_seed_seed_plus_i(reference):
+    env = envpool.make_gymnasium("FruitbotEasy-v0", num_envs=3, seed=POOL_SEED, num_threads=3)
+    obs, info = env.reset()
+    for i in range(3):
+        check_step(reference, f"pool/{i}", 0, obs[i], 0.0, False, info, i)
+    for t, action in enumerate(POOL_CASES[0]["actions"], start=1):
+        obs, reward, terminated, truncated, info = env.step(np.full(3, action))
+        for i in range(3):
+            done = terminated[i] or truncated[i]
+            if done:
+                pytest.fail("the fixed actions should not end a fruitbot episode")
+            check_step(reference, f"pool/{i}", t, obs[i], reward[i], done, info, i)
+
+
+# Without the reference ------------------------------------------------------
+
+
+def test_registers_the_50_ids_of_the_reference():
+    import csv
+
+    with open(ROOT / "envpool" / "testing" / "reference" / "env_ids.tsv") as f:
+        rows = [r for r in csv.reader(f, delimiter="\t") if r and r[0] == "procgen"]
+    assert sorted(IDS) == sorted(r[1] for r in rows)
+    for row in rows:
+        overrides = json.loads(row[3])
+        config = envpool.make_spec(row[1]).config._asdict()
+        for key, value in overrides.items():
+            assert config[key] == value, (row[1], key)
+
+
+def test_timeout_ends_the_episode_as_truncation():
+    """procgen ends a maze episode after 500 steps; the pool's limit is the
+    same, so that step is truncated, not terminated."""
+    env = envpool.make_gymnasium("MazeEasy-v0", num_envs=1, seed=0, num_levels=1, start_level=3)
+    env.reset()
+    for t in range(1, 501):
+        _, _, terminated, truncated, _ = env.step(np.array([4]))  # no-op
+        assert not terminated[0]
+        assert truncated[0] == (t == 500)
+    obs_end = env.step(np.array([4]))[0]
+    first = envpool.make_gymnasium("MazeEasy-v0", num_envs=1, seed=0, num_levels=1, start_level=3)
+    assert np.array_equal(obs_end, first.reset()[0])
+
+
+def test_channel_last_observation_is_the_same_frame():
+    a = envpool.make_gymnasium("CoinrunEasy-v0", num_envs=1, seed=3)
+    b = envpool.make_gymnasium("CoinrunEasy-v0", num_envs=1, seed=3, channel_first=False)
+    assert b.observation_space.shape == (64, 64, 3)
+    oa, ob = a.reset()[0], b.reset()[0]
+    assert np.array_equal(hwc(oa[0]), ob[0])
+    for action in actions(3, 20):
+        oa = a.step(np.array([action]))[0]
+        ob = b.step(np.array([action]))[0]
+        assert np.array_equal(hwc(oa[0]), ob[0])
+
+
+def test_exploration_mode_is_its_fixed_level():
+    env = envpool.make_gymnasium("CoinrunExploration-v0", num_envs=2, seed=5)
+    _, info = env.reset()
+    assert info["level_seed"].tolist() == [1949448038, 1949448038]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"env_name": "pong"}, "env_name"),
+        ({"distribution_mode": 10}, "distribution_mode"),
+        ({"distribution_mode": 3}, "distribution_mode"),
+        ({"num_levels": -1}, "num_levels"),
+        ({"start_level": 2**31}, "start_level"),
+        ({"data_dir": "/nonexistent/procgen"}, "libenv.so"),
+    ],
+)
+def test_bad_options_raise_value_error(options, message):
+    with pytest.raises(ValueError, match=message):
+        envpool.make_gymnasium("CoinrunEasy-v0", **options)
+
+
+def test_many_envs_on_many_threads_step_as_one():
+    """Instances made and stepped on several worker threads at once give
+    what one env alone gives."""
+    seeds = list(range(8))
+    acts = np.random.default_rng(0).integers(0, 15, (40, 8))
+    pool = envpool.make_gymnasium("StarpilotHard-v0", num_envs=8, seed=seeds, num_threads=4)
+    frames = [pool.reset()[0]]
+    frames += [pool.step(a)[0] for a in acts]
+    for i in (0, 5):
+        single = envpool.make_gymnasium("StarpilotHard-v0", num_envs=1, seed=seeds[i])
+        alone = [single.reset()[0][0]] + [single.step(a[i : i + 1])[0][0] for a in acts]
+        for t, frame in enumerate(alone):
+            assert np.array_equal(frame, frames[t][i]), (i, t)
