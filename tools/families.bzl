@@ -5,6 +5,7 @@ installed families by their registration.py."""
 FAMILIES = [
     "atari",
     "classic_control",
+    "dm_control",
     "mujoco",
     "toy_text",
 ]
