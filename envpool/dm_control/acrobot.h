@@ -16,7 +16,7 @@ class AcrobotEnv : public DmcEnv {
  public:
   using Fields = DmcFields;
 
-  static Options DefaultOptions() { return DmcOptions("swingup"); }
+  static Options DefaultOptions() { return DmcOptions("swingup", 1); }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     CheckTask("acrobot", options.Get<std::string>("task_name"),
@@ -28,7 +28,7 @@ class AcrobotEnv : public DmcEnv {
   }
 
   AcrobotEnv(const Options& options, const Fields& fields)
-      : DmcEnv(options, fields, "acrobot.xml", 0.0),
+      : DmcEnv(options, fields, "acrobot.xml"),
         sparse_(options.Get<std::string>("task_name") == "swingup_sparse"),
         upper_(Id(mjOBJ_BODY, "upper_arm")),
         lower_(Id(mjOBJ_BODY, "lower_arm")),

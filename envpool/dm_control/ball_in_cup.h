@@ -16,11 +16,10 @@ class BallInCupEnv : public DmcEnv {
  public:
   using Fields = DmcFields;
 
-  static Options DefaultOptions() { return DmcOptions("catch"); }
+  static Options DefaultOptions() { return DmcOptions("catch", 10); }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
-    CheckTask("ball_in_cup", options.Get<std::string>("task_name"),
-              {"catch"});
+    CheckTask("ball_in_cup", options.Get<std::string>("task_name"), {"catch"});
     auto model = LoadModel("ball_in_cup.xml");
     DeclareDmc(options, "ball_in_cup.xml",
                {{"position", {model->nq}}, {"velocity", {model->nv}}}, spec,
@@ -28,7 +27,7 @@ class BallInCupEnv : public DmcEnv {
   }
 
   BallInCupEnv(const Options& options, const Fields& fields)
-      : DmcEnv(options, fields, "ball_in_cup.xml", 0.02),
+      : DmcEnv(options, fields, "ball_in_cup.xml"),
         ball_x_(QposAdr("ball_x")),
         ball_z_(QposAdr("ball_z")),
         target_(Id(mjOBJ_SITE, "target")),

@@ -16,20 +16,20 @@ class CartpoleEnv : public DmcEnv {
  public:
   using Fields = DmcFields;
 
-  static Options DefaultOptions() { return DmcOptions("balance"); }
+  static Options DefaultOptions() { return DmcOptions("balance", 1); }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     CheckTask("cartpole", options.Get<std::string>("task_name"),
               {"balance", "balance_sparse", "swingup", "swingup_sparse"});
     auto model = LoadModel("cartpole.xml");
-    DeclareDmc(options, "cartpole.xml",
-               {{"position", {1 + 2 * (model->nbody - 2)}},
-                {"velocity", {model->nv}}},
-               spec, fields);
+    DeclareDmc(
+        options, "cartpole.xml",
+        {{"position", {1 + 2 * (model->nbody - 2)}}, {"velocity", {model->nv}}},
+        spec, fields);
   }
 
   CartpoleEnv(const Options& options, const Fields& fields)
-      : DmcEnv(options, fields, "cartpole.xml", 0.0),
+      : DmcEnv(options, fields, "cartpole.xml"),
         slider_(QposAdr("slider")),
         hinge_(QposAdr("hinge_1")) {
     const std::string task = options.Get<std::string>("task_name");
@@ -72,10 +72,9 @@ class CartpoleEnv : public DmcEnv {
       upright.push_back((Xmat(b, 8) + 1) / 2);
     }
     const double centered = (1 + Tolerance(cart, 0.0, 0.0, 2.0)) / 2;
-    const double small_control =
-        (4 + Tolerance(data_->ctrl[0], 0.0, 0.0, 1.0, Sigmoid::kQuadratic,
-                       0.0)) /
-        5;
+    const double small_control = (4 + Tolerance(data_->ctrl[0], 0.0, 0.0, 1.0,
+                                                Sigmoid::kQuadratic, 0.0)) /
+                                 5;
     double small_velocity = 1.0;
     for (int i = 1; i < model_->nv; ++i) {
       small_velocity =

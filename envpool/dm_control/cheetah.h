@@ -15,20 +15,20 @@ class CheetahEnv : public DmcEnv {
  public:
   using Fields = DmcFields;
 
-  static Options DefaultOptions() { return DmcOptions("run"); }
+  static Options DefaultOptions() { return DmcOptions("run", 1); }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     CheckTask("cheetah", options.Get<std::string>("task_name"), {"run"});
     auto model = LoadModel("cheetah.xml");
     DeclareDmc(options, "cheetah.xml",
-               {{"position", {model->nq - 1}}, {"velocity", {model->nv}}},
-               spec, fields);
+               {{"position", {model->nq - 1}}, {"velocity", {model->nv}}}, spec,
+               fields);
   }
 
   CheetahEnv(const Options& options, const Fields& fields)
-      : DmcEnv(options, fields, "cheetah.xml", 0.0),
-        speed_sensor_(model_->sensor_adr[Id(mjOBJ_SENSOR,
-                                            "torso_subtreelinvel")]) {}
+      : DmcEnv(options, fields, "cheetah.xml"),
+        speed_sensor_(
+            model_->sensor_adr[Id(mjOBJ_SENSOR, "torso_subtreelinvel")]) {}
 
  protected:
   void InitializeEpisode() override {

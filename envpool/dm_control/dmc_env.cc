@@ -143,9 +143,8 @@ std::shared_ptr<const mjModel> LoadModel(const std::string& name) {
     throw std::invalid_argument("cannot load MuJoCo model " + path + ": " +
                                 error);
   }
-  std::shared_ptr<const mjModel> shared(model, [](const mjModel* m) {
-    mj_deleteModel(const_cast<mjModel*>(m));
-  });
+  std::shared_ptr<const mjModel> shared(
+      model, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
   cache.emplace(name, shared);
   return shared;
 }
@@ -175,12 +174,11 @@ double Norm(const double* x, int n) {
   return std::sqrt(sum);
 }
 
-Options DmcOptions(const std::string& task_name) {
+Options DmcOptions(const std::string& task_name, int64_t frame_skip) {
   return Options{
       {"max_episode_steps", int64_t{1000}},
       {"task_name", task_name},
-      // Control steps per env step (the action repeated, rewards summed).
-      {"frame_skip", int64_t{1}},
+      {"frame_skip", frame_skip},
       // Kept for EnvPool's config; only 1 (no stacking) is supported.
       {"frame_stack", int64_t{1}},
   };
@@ -231,14 +229,10 @@ void DeclareDmc(const Options& options, const std::string& model_file,
 }
 
 DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
-               const std::string& model_file, double control_timestep)
+               const std::string& model_file)
     : model_(mj_copyModel(nullptr, LoadModel(model_file).get()), DeleteModel),
       fields_(fields),
-      n_sub_steps_(control_timestep == 0.0
-                       ? 1
-                       : static_cast<int>(std::lround(
-                             control_timestep / LoadModel(model_file)->opt.timestep))),
-      frame_skip_(options.Get<int>("frame_skip")) {
+      n_sub_steps_(options.Get<int>("frame_skip")) {
   if (model_ == nullptr) {
     throw std::runtime_error("cannot copy MuJoCo model " + model_file);
   }
@@ -294,16 +288,10 @@ void DmcEnv::Reset() {
 
 void DmcEnv::Step(const ActionView& action) {
   const double* act = action.Get(fields_.action);
-  double reward = 0.0;
-  bool terminated = false;
-  for (int k = 0; k < frame_skip_ && !terminated; ++k) {
-    std::copy(act, act + model_->nu, data_->ctrl);
-    PhysicsStep(n_sub_steps_);
-    reward += GetReward();
-    terminated = GetTermination();
-  }
-  reward_ = reward;
-  terminated_ = terminated;
+  std::copy(act, act + model_->nu, data_->ctrl);
+  PhysicsStep(n_sub_steps_);
+  reward_ = GetReward();
+  terminated_ = GetTermination();
 }
 
 void DmcEnv::Write(const Output& out) {

@@ -69,9 +69,10 @@ struct DmcFields {
   Field<double> action;
 };
 
-// The options of every task: the domain's model file, the task, its
-// control substeps and the 1000-step limit.
-Options DmcOptions(const std::string& task_name);
+// The options of every task: the task, the physics steps per control step
+// (frame_skip, dm_control's n_sub_steps: control_timestep / timestep) and
+// the 1000-step limit.
+Options DmcOptions(const std::string& task_name, int64_t frame_skip);
 
 // Declares obs:<key> arrays (float64, unbounded) and the action, bounded by
 // the actuators' ctrlrange as dm_control's action_spec is.
@@ -98,10 +99,8 @@ class DmcEnv : public Env {
   void SetState(const std::vector<double>& state) override;
 
  protected:
-  // control_timestep 0: one physics step per control step; otherwise
-  // round(control_timestep / timestep) substeps, as dm_control computes.
   DmcEnv(const Options& options, const DmcFields& fields,
-         const std::string& model_file, double control_timestep);
+         const std::string& model_file);
 
   // Task hooks, as dm_control's Task: initialize_episode (inside the reset
   // context), get_reward, get_termination (true: the episode ends with
@@ -112,7 +111,7 @@ class DmcEnv : public Env {
   virtual void Observe(const std::vector<double*>& obs) const = 0;
 
   // dm_control's Physics methods.
-  void AfterReset();           // mj_forward with actuation disabled
+  void AfterReset();            // mj_forward with actuation disabled
   void PhysicsStep(int nstep);  // the legacy step described above
   void RandomizeLimitedAndRotationalJoints();
 
@@ -122,7 +121,9 @@ class DmcEnv : public Env {
   int QvelAdr(const char* joint) const;
   const double* Sensor(const char* name) const;
   // Row-major 3x3 body orientation entry: xx=0 ... zz=8.
-  double Xmat(int body, int entry) const { return data_->xmat[9 * body + entry]; }
+  double Xmat(int body, int entry) const {
+    return data_->xmat[9 * body + entry];
+  }
 
   // numpy.random.RandomState(seed): the task's `random`.
   random::RandomState random_{uint32_t{0}};
@@ -134,7 +135,6 @@ class DmcEnv : public Env {
 
   DmcFields fields_;
   int n_sub_steps_;
-  int frame_skip_;
   std::vector<double*> obs_ptrs_;
 };
 

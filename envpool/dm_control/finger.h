@@ -16,7 +16,7 @@ class FingerEnv : public DmcEnv {
  public:
   using Fields = DmcFields;
 
-  static Options DefaultOptions() { return DmcOptions("spin"); }
+  static Options DefaultOptions() { return DmcOptions("spin", 2); }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     const std::string task = options.Get<std::string>("task_name");
@@ -31,7 +31,7 @@ class FingerEnv : public DmcEnv {
   }
 
   FingerEnv(const Options& options, const Fields& fields)
-      : DmcEnv(options, fields, "finger.xml", 0.02),
+      : DmcEnv(options, fields, "finger.xml"),
         task_(options.Get<std::string>("task_name")),
         hinge_joint_(Id(mjOBJ_JOINT, "hinge")),
         target_site_(Id(mjOBJ_SITE, "target")),

@@ -15,7 +15,7 @@ class FishEnv : public DmcEnv {
  public:
   using Fields = DmcFields;
 
-  static Options DefaultOptions() { return DmcOptions("swim"); }
+  static Options DefaultOptions() { return DmcOptions("swim", 10); }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     const std::string task = options.Get<std::string>("task_name");
@@ -30,7 +30,7 @@ class FishEnv : public DmcEnv {
   }
 
   FishEnv(const Options& options, const Fields& fields)
-      : DmcEnv(options, fields, "fish.xml", 0.04),
+      : DmcEnv(options, fields, "fish.xml"),
         swim_(options.Get<std::string>("task_name") == "swim"),
         root_(QposAdr("root")),
         torso_(Id(mjOBJ_BODY, "torso")),
@@ -96,7 +96,8 @@ class FishEnv : public DmcEnv {
   void MouthToTarget(double* out) const {
     double d[3];
     for (int i = 0; i < 3; ++i) {
-      d[i] = data_->geom_xpos[3 * target_ + i] - data_->geom_xpos[3 * mouth_ + i];
+      d[i] =
+          data_->geom_xpos[3 * target_ + i] - data_->geom_xpos[3 * mouth_ + i];
     }
     const double* m = data_->geom_xmat + 9 * mouth_;
     for (int j = 0; j < 3; ++j) {

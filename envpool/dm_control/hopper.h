@@ -16,7 +16,7 @@ class HopperEnv : public DmcEnv {
  public:
   using Fields = DmcFields;
 
-  static Options DefaultOptions() { return DmcOptions("hop"); }
+  static Options DefaultOptions() { return DmcOptions("hop", 4); }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     CheckTask("hopper", options.Get<std::string>("task_name"),
@@ -30,7 +30,7 @@ class HopperEnv : public DmcEnv {
   }
 
   HopperEnv(const Options& options, const Fields& fields)
-      : DmcEnv(options, fields, "hopper.xml", 0.02),
+      : DmcEnv(options, fields, "hopper.xml"),
         hopping_(options.Get<std::string>("task_name") == "hop"),
         torso_(Id(mjOBJ_BODY, "torso")),
         foot_(Id(mjOBJ_BODY, "foot")),
@@ -47,9 +47,8 @@ class HopperEnv : public DmcEnv {
         data_->xipos[3 * torso_ + 2] - data_->xipos[3 * foot_ + 2];
     const double standing = Tolerance(height, 0.6, 2.0);
     if (hopping_) {
-      const double hopping =
-          Tolerance(data_->sensordata[speed_sensor_], 2.0, kInf, 1.0,
-                    Sigmoid::kLinear, 0.5);
+      const double hopping = Tolerance(data_->sensordata[speed_sensor_], 2.0,
+                                       kInf, 1.0, Sigmoid::kLinear, 0.5);
       return standing * hopping;
     }
     std::vector<double> small(model_->nu);

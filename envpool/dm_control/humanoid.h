@@ -13,11 +13,11 @@
 namespace envpool::dm_control {
 
 // What differs between the two humanoids: the model, the torso body, the
-// limb names, the upright axis and the control timestep.
+// limb names, the upright axis and the physics steps per control step.
 struct HumanoidBody {
   const char* domain;
   const char* model_file;
-  double control_timestep;
+  int64_t n_sub_steps;  // control timestep / physics timestep
   const char* torso;
   const char* com_sensor;
   int upright_entry;  // xmat entry of the torso: zz (8) or zy (7)
@@ -30,7 +30,9 @@ class HumanoidLikeEnv : public DmcEnv {
  public:
   using Fields = DmcFields;
 
-  static Options DefaultOptions() { return DmcOptions("walk"); }
+  static Options DefaultOptions() {
+    return DmcOptions("walk", kBody.n_sub_steps);
+  }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     const std::string task = options.Get<std::string>("task_name");
@@ -51,7 +53,7 @@ class HumanoidLikeEnv : public DmcEnv {
   }
 
   HumanoidLikeEnv(const Options& options, const Fields& fields)
-      : DmcEnv(options, fields, kBody.model_file, kBody.control_timestep),
+      : DmcEnv(options, fields, kBody.model_file),
         pure_state_(options.Get<std::string>("task_name") == "run_pure_state"),
         torso_(Id(mjOBJ_BODY, kBody.torso)),
         head_(Id(mjOBJ_BODY, "head")),
@@ -78,16 +80,14 @@ class HumanoidLikeEnv : public DmcEnv {
     const double stand_height = 1.4;
     const double standing = Tolerance(data_->xpos[3 * head_ + 2], stand_height,
                                       kInf, stand_height / 4);
-    const double upright =
-        Tolerance(Xmat(torso_, kBody.upright_entry), 0.9, kInf, 1.9,
-                  Sigmoid::kLinear, 0.0);
+    const double upright = Tolerance(Xmat(torso_, kBody.upright_entry), 0.9,
+                                     kInf, 1.9, Sigmoid::kLinear, 0.0);
     const double stand_reward = standing * upright;
     for (int i = 0; i < model_->nu; ++i) {
       small_[i] =
           Tolerance(data_->ctrl[i], 0.0, 0.0, 1.0, Sigmoid::kQuadratic, 0.0);
     }
-    const double small_control =
-        (4 + NumpyMean(small_.data(), model_->nu)) / 5;
+    const double small_control = (4 + NumpyMean(small_.data(), model_->nu)) / 5;
     if (move_speed_ == 0.0) {
       const double dont_move[2] = {Tolerance(com_velocity_[0], 0.0, 0.0, 2.0),
                                    Tolerance(com_velocity_[1], 0.0, 0.0, 2.0)};
@@ -140,22 +140,21 @@ class HumanoidLikeEnv : public DmcEnv {
 inline const HumanoidBody kHumanoid{
     "humanoid",
     "humanoid.xml",
-    0.025,
+    5,
     "torso",
     "torso_subtreelinvel",
     8,
     {"left_hand", "left_foot", "right_hand", "right_foot"},
     {"stand", "walk", "run", "run_pure_state"}};
 
-inline const HumanoidBody kHumanoidCMU{
-    "humanoid_CMU",
-    "humanoid_CMU.xml",
-    0.02,
-    "thorax",
-    "thorax_subtreelinvel",
-    7,
-    {"lhand", "lfoot", "rhand", "rfoot"},
-    {"stand", "walk", "run"}};
+inline const HumanoidBody kHumanoidCMU{"humanoid_CMU",
+                                       "humanoid_CMU.xml",
+                                       10,
+                                       "thorax",
+                                       "thorax_subtreelinvel",
+                                       7,
+                                       {"lhand", "lfoot", "rhand", "rfoot"},
+                                       {"stand", "walk", "run"}};
 
 using HumanoidEnv = HumanoidLikeEnv<kHumanoid>;
 using HumanoidCMUEnv = HumanoidLikeEnv<kHumanoidCMU>;

@@ -15,7 +15,7 @@ class PendulumEnv : public DmcEnv {
  public:
   using Fields = DmcFields;
 
-  static Options DefaultOptions() { return DmcOptions("swingup"); }
+  static Options DefaultOptions() { return DmcOptions("swingup", 1); }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     CheckTask("pendulum", options.Get<std::string>("task_name"), {"swingup"});
@@ -24,7 +24,7 @@ class PendulumEnv : public DmcEnv {
   }
 
   PendulumEnv(const Options& options, const Fields& fields)
-      : DmcEnv(options, fields, "pendulum.xml", 0.0),
+      : DmcEnv(options, fields, "pendulum.xml"),
         pole_(Id(mjOBJ_BODY, "pole")),
         hinge_(QposAdr("hinge")),
         hinge_dof_(QvelAdr("hinge")) {}

@@ -16,7 +16,7 @@ class PointMassEnv : public DmcEnv {
  public:
   using Fields = DmcFields;
 
-  static Options DefaultOptions() { return DmcOptions("easy"); }
+  static Options DefaultOptions() { return DmcOptions("easy", 1); }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     CheckTask("point_mass", options.Get<std::string>("task_name"),
@@ -28,7 +28,7 @@ class PointMassEnv : public DmcEnv {
   }
 
   PointMassEnv(const Options& options, const Fields& fields)
-      : DmcEnv(options, fields, "point_mass.xml", 0.0),
+      : DmcEnv(options, fields, "point_mass.xml"),
         randomize_gains_(options.Get<std::string>("task_name") == "hard"),
         target_(Id(mjOBJ_GEOM, "target")),
         pointmass_(Id(mjOBJ_GEOM, "pointmass")) {}
@@ -43,7 +43,8 @@ class PointMassEnv : public DmcEnv {
       bool parallel = true;
       while (parallel) {
         RandomDirection(dir2);
-        parallel = std::abs(std::fma(dir1[1], dir2[1], dir1[0] * dir2[0])) > 0.9;
+        parallel =
+            std::abs(std::fma(dir1[1], dir2[1], dir1[0] * dir2[0])) > 0.9;
       }
       model_->wrap_prm[0] = dir1[0];
       model_->wrap_prm[1] = dir1[1];

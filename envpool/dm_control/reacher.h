@@ -16,7 +16,7 @@ class ReacherEnv : public DmcEnv {
  public:
   using Fields = DmcFields;
 
-  static Options DefaultOptions() { return DmcOptions("easy"); }
+  static Options DefaultOptions() { return DmcOptions("easy", 1); }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     CheckTask("reacher", options.Get<std::string>("task_name"),
@@ -30,7 +30,7 @@ class ReacherEnv : public DmcEnv {
   }
 
   ReacherEnv(const Options& options, const Fields& fields)
-      : DmcEnv(options, fields, "reacher.xml", 0.0),
+      : DmcEnv(options, fields, "reacher.xml"),
         target_size_(options.Get<std::string>("task_name") == "easy" ? .05
                                                                      : .015),
         target_(Id(mjOBJ_GEOM, "target")),
@@ -63,8 +63,8 @@ class ReacherEnv : public DmcEnv {
  private:
   void ToTarget(double* out) const {
     for (int i = 0; i < 2; ++i) {
-      out[i] = data_->geom_xpos[3 * target_ + i] -
-               data_->geom_xpos[3 * finger_ + i];
+      out[i] =
+          data_->geom_xpos[3 * target_ + i] - data_->geom_xpos[3 * finger_ + i];
     }
   }
 

@@ -25,8 +25,9 @@ namespace py = pybind11;
 PYBIND11_MODULE(_dm_control, m) {
   using namespace envpool::dm_control;  // NOLINT
   InstallMessageHandlers();
-  SetAssetDir(
-      py::module_::import("envpool.dm_control").attr("asset_dir")().cast<std::string>());
+  SetAssetDir(py::module_::import("envpool.dm_control")
+                  .attr("asset_dir")()
+                  .cast<std::string>());
   envpool::RegisterEnv<AcrobotEnv>("DmcAcrobot");
   envpool::RegisterEnv<BallInCupEnv>("DmcBallInCup");
   envpool::RegisterEnv<CartpoleEnv>("DmcCartpole");

@@ -15,7 +15,7 @@ class WalkerEnv : public DmcEnv {
  public:
   using Fields = DmcFields;
 
-  static Options DefaultOptions() { return DmcOptions("walk"); }
+  static Options DefaultOptions() { return DmcOptions("walk", 10); }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     CheckTask("walker", options.Get<std::string>("task_name"),
@@ -29,7 +29,7 @@ class WalkerEnv : public DmcEnv {
   }
 
   WalkerEnv(const Options& options, const Fields& fields)
-      : DmcEnv(options, fields, "walker.xml", 0.025),
+      : DmcEnv(options, fields, "walker.xml"),
         torso_(Id(mjOBJ_BODY, "torso")),
         speed_sensor_(
             model_->sensor_adr[Id(mjOBJ_SENSOR, "torso_subtreelinvel")]) {
@@ -42,9 +42,8 @@ class WalkerEnv : public DmcEnv {
 
   double GetReward() override {
     const double stand_height = 1.2;
-    const double standing =
-        Tolerance(data_->xpos[3 * torso_ + 2], stand_height, kInf,
-                  stand_height / 2);
+    const double standing = Tolerance(data_->xpos[3 * torso_ + 2], stand_height,
+                                      kInf, stand_height / 2);
     const double upright = (1 + Xmat(torso_, 8)) / 2;
     const double stand_reward = (3 * standing + upright) / 4;
     if (move_speed_ == 0.0) {
