@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,21 +20,49 @@ class CartpoleEnv : public DmcEnv {
   static Options DefaultOptions() { return DmcOptions("balance", 1); }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
-    CheckTask("cartpole", options.Get<std::string>("task_name"),
-              {"balance", "balance_sparse", "swingup", "swingup_sparse"});
-    auto model = LoadModel("cartpole.xml");
+    const std::string task = options.Get<std::string>("task_name");
+    CheckTask("cartpole", task,
+              {"balance", "balance_sparse", "swingup", "swingup_sparse",
+               "two_poles", "three_poles"});
+    auto model = Model(task);
     DeclareDmc(
-        options, "cartpole.xml",
+        options, *model,
         {{"position", {1 + 2 * (model->nbody - 2)}}, {"velocity", {model->nv}}},
         spec, fields);
   }
 
+  // cartpole.xml, with n - 1 more poles chained to the first for the
+  // two_poles and three_poles tasks (dm_control's _make_model) and the floor
+  // lowered below them.
+  static std::shared_ptr<const mjModel> Model(const std::string& task) {
+    const int n_poles = task == "two_poles" ? 2 : task == "three_poles" ? 3 : 1;
+    if (n_poles == 1) {
+      return LoadModel("cartpole.xml");
+    }
+    std::string xml = ReadModelFile("cartpole.xml");
+    std::string poles;
+    std::string closing;
+    for (int i = 2; i <= n_poles; ++i) {
+      const std::string n = std::to_string(i);
+      poles += "<body name=\"pole_" + n +
+               "\" pos=\"0 0 1\" childclass=\"pole\"><joint name=\"hinge_" + n +
+               "\"/><geom name=\"pole_" + n + "\"/>";
+      closing += "</body>";
+    }
+    Replace(&xml, "<geom name=\"pole_1\"/>",
+            "<geom name=\"pole_1\"/>" + poles + closing);
+    Replace(&xml, "<geom name=\"floor\" pos=\"0 0 -.05\"",
+            "<geom name=\"floor\" pos=\"0 0 " + XmlNumber(1.0 - n_poles - .05) +
+                "\"");
+    return LoadModelFromText("cartpole_" + std::to_string(n_poles), xml);
+  }
+
   CartpoleEnv(const Options& options, const Fields& fields)
-      : DmcEnv(options, fields, "cartpole.xml"),
+      : DmcEnv(options, fields, Model(options.Get<std::string>("task_name"))),
         slider_(QposAdr("slider")),
         hinge_(QposAdr("hinge_1")) {
     const std::string task = options.Get<std::string>("task_name");
-    swing_up_ = task.rfind("swingup", 0) == 0;
+    swing_up_ = task != "balance" && task != "balance_sparse";
     sparse_ = task.find("sparse") != std::string::npos;
   }
 

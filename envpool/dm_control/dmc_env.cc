@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -149,6 +150,67 @@ std::shared_ptr<const mjModel> LoadModel(const std::string& name) {
   return shared;
 }
 
+std::string ReadModelFile(const std::string& name) {
+  std::string dir;
+  {
+    std::lock_guard<std::mutex> lock(LoadMutex());
+    dir = MutableAssetDir();
+  }
+  const std::string path = dir + "/" + name;
+  std::ifstream f(path);
+  if (dir.empty() || !f.good()) {
+    throw std::invalid_argument(
+        "dm_control model '" + name + "' not found at " + path +
+        ": envpool's wheel ships the suite's models in envpool/dm_control/"
+        "assets; reinstall envpool (pip install --force-reinstall envpool)");
+  }
+  std::stringstream text;
+  text << f.rdbuf();
+  return text.str();
+}
+
+std::shared_ptr<const mjModel> LoadModelFromText(const std::string& key,
+                                                 const std::string& xml) {
+  std::lock_guard<std::mutex> lock(LoadMutex());
+  static std::map<std::string, std::shared_ptr<const mjModel>> cache;
+  auto it = cache.find(key);
+  if (it != cache.end()) {
+    return it->second;
+  }
+  // The text is a file of the asset folder in a virtual file system, so
+  // that its includes and meshes are found beside it.
+  const std::string name = MutableAssetDir() + "/" + key + ".xml";
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  mj_addBufferVFS(&vfs, name.c_str(), xml.data(), static_cast<int>(xml.size()));
+  char error[1000] = "";
+  mjModel* model = mj_loadXML(name.c_str(), &vfs, error, sizeof(error));
+  mj_deleteVFS(&vfs);
+  if (model == nullptr) {
+    throw std::invalid_argument("cannot build MuJoCo model " + key + ": " +
+                                error);
+  }
+  std::shared_ptr<const mjModel> shared(
+      model, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
+  cache.emplace(key, shared);
+  return shared;
+}
+
+void Replace(std::string* text, const std::string& from,
+             const std::string& to) {
+  const std::size_t at = text->find(from);
+  if (at == std::string::npos) {
+    throw std::runtime_error("dm_control model text has no '" + from + "'");
+  }
+  text->replace(at, from.size(), to);
+}
+
+std::string XmlNumber(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.17g", x);
+  return text;
+}
+
 double Tolerance(double x, double lower, double upper, double margin,
                  Sigmoid sigmoid, double value_at_margin) {
   const bool in_bounds = lower <= x && x <= upper;
@@ -198,9 +260,10 @@ void CheckTask(const std::string& domain, const std::string& task,
                               task + "'");
 }
 
-void DeclareDmc(const Options& options, const std::string& model_file,
+void DeclareDmc(const Options& options, const mjModel& model_ref,
                 const std::vector<ObsKey>& keys, EnvSpec* spec,
                 DmcFields* fields) {
+  const mjModel* model = &model_ref;
   if (options.Get<int64_t>("frame_skip") < 1) {
     throw std::invalid_argument(
         "option 'frame_skip' must be at least 1, got " +
@@ -212,7 +275,6 @@ void DeclareDmc(const Options& options, const std::string& model_file,
         "got " +
         std::to_string(options.Get<int64_t>("frame_stack")));
   }
-  auto model = LoadModel(model_file);
   fields->obs.clear();
   for (const ObsKey& key : keys) {
     fields->obs.push_back(
@@ -222,23 +284,34 @@ void DeclareDmc(const Options& options, const std::string& model_file,
   std::vector<double> high(model->nu);
   for (int i = 0; i < model->nu; ++i) {
     const bool limited = model->actuator_ctrllimited[i] != 0;
-    low[i] = limited ? model->actuator_ctrlrange[2 * i] : -kInf;
-    high[i] = limited ? model->actuator_ctrlrange[2 * i + 1] : kInf;
+    // dm_control bounds an unlimited actuator by +-mjMAXVAL.
+    low[i] = limited ? model->actuator_ctrlrange[2 * i] : -mjMAXVAL;
+    high[i] = limited ? model->actuator_ctrlrange[2 * i + 1] : mjMAXVAL;
   }
   fields->action = spec->action.Add<double>("action", {model->nu}, low, high);
 }
 
+void DeclareDmc(const Options& options, const std::string& model_file,
+                const std::vector<ObsKey>& keys, EnvSpec* spec,
+                DmcFields* fields) {
+  DeclareDmc(options, *LoadModel(model_file), keys, spec, fields);
+}
+
 DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
                const std::string& model_file)
-    : model_(mj_copyModel(nullptr, LoadModel(model_file).get()), DeleteModel),
+    : DmcEnv(options, fields, LoadModel(model_file)) {}
+
+DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
+               std::shared_ptr<const mjModel> model)
+    : model_(mj_copyModel(nullptr, model.get()), DeleteModel),
       fields_(fields),
       n_sub_steps_(options.Get<int>("frame_skip")) {
   if (model_ == nullptr) {
-    throw std::runtime_error("cannot copy MuJoCo model " + model_file);
+    throw std::runtime_error("cannot copy a MuJoCo model");
   }
   data_ = mj_makeData(model_.get());
   if (data_ == nullptr) {
-    throw std::runtime_error("cannot allocate MuJoCo data for " + model_file);
+    throw std::runtime_error("cannot allocate MuJoCo data");
   }
   obs_ptrs_.resize(fields_.obs.size());
 }
@@ -254,6 +327,7 @@ void DmcEnv::OnSeed(uint64_t seed) {
     random_ = random::RandomState(std::vector<uint32_t>{
         static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)});
   }
+  OnSeeded();
 }
 
 void DmcEnv::AfterReset() {

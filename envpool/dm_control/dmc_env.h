@@ -34,6 +34,17 @@ void InstallMessageHandlers();
 // The compiled model of the suite file `name` ("cheetah.xml"), loaded once
 // per process; envs copy it.
 std::shared_ptr<const mjModel> LoadModel(const std::string& name);
+// The text of the suite file `name`, for tasks that build their model from
+// it as dm_control does (more poles, more links, fewer boxes).
+std::string ReadModelFile(const std::string& name);
+// The model compiled from `xml` (which includes the suite's common files as
+// the suite's own models do), loaded once per process under `key`.
+std::shared_ptr<const mjModel> LoadModelFromText(const std::string& key,
+                                                 const std::string& xml);
+// Replaces the first `from` in `text` by `to`; throws when there is none.
+void Replace(std::string* text, const std::string& from, const std::string& to);
+// A double as XML text that parses back to the same double.
+std::string XmlNumber(double x);
 
 // dm_control.utils.rewards.tolerance(x, bounds, margin, sigmoid,
 // value_at_margin) for a scalar x.
@@ -79,6 +90,9 @@ Options DmcOptions(const std::string& task_name, int64_t frame_skip);
 void DeclareDmc(const Options& options, const std::string& model_file,
                 const std::vector<ObsKey>& keys, EnvSpec* spec,
                 DmcFields* fields);
+void DeclareDmc(const Options& options, const mjModel& model,
+                const std::vector<ObsKey>& keys, EnvSpec* spec,
+                DmcFields* fields);
 
 // Throws std::invalid_argument naming the valid tasks when `task` is not
 // one of them.
@@ -101,6 +115,8 @@ class DmcEnv : public Env {
  protected:
   DmcEnv(const Options& options, const DmcFields& fields,
          const std::string& model_file);
+  DmcEnv(const Options& options, const DmcFields& fields,
+         std::shared_ptr<const mjModel> model);
 
   // Task hooks, as dm_control's Task: initialize_episode (inside the reset
   // context), get_reward, get_termination (true: the episode ends with
@@ -109,6 +125,9 @@ class DmcEnv : public Env {
   virtual double GetReward() = 0;
   virtual bool GetTermination() { return false; }
   virtual void Observe(const std::vector<double*>& obs) const = 0;
+  // Right after the env's RandomState is (re)seeded: draws a task makes
+  // when dm_control builds it (LQR's stiffness).
+  virtual void OnSeeded() {}
 
   // dm_control's Physics methods.
   void AfterReset();            // mj_forward with actuation disabled

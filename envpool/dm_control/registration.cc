@@ -15,9 +15,11 @@
 #include "envpool/dm_control/fish.h"
 #include "envpool/dm_control/hopper.h"
 #include "envpool/dm_control/humanoid.h"
+#include "envpool/dm_control/lqr.h"
 #include "envpool/dm_control/pendulum.h"
 #include "envpool/dm_control/point_mass.h"
 #include "envpool/dm_control/reacher.h"
+#include "envpool/dm_control/swimmer.h"
 #include "envpool/dm_control/walker.h"
 
 namespace py = pybind11;
@@ -37,8 +39,10 @@ PYBIND11_MODULE(_dm_control, m) {
   envpool::RegisterEnv<HopperEnv>("DmcHopper");
   envpool::RegisterEnv<HumanoidEnv>("DmcHumanoid");
   envpool::RegisterEnv<HumanoidCMUEnv>("DmcHumanoidCMU");
+  envpool::RegisterEnv<LqrEnv>("DmcLqr");
   envpool::RegisterEnv<PendulumEnv>("DmcPendulum");
   envpool::RegisterEnv<PointMassEnv>("DmcPointMass");
   envpool::RegisterEnv<ReacherEnv>("DmcReacher");
+  envpool::RegisterEnv<SwimmerEnv>("DmcSwimmer");
   envpool::RegisterEnv<WalkerEnv>("DmcWalker");
 }

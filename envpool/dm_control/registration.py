@@ -17,6 +17,8 @@ TASKS: list[tuple[str, str, dict[str, str]]] = [
             "balance_sparse": "BalanceSparse",
             "swingup": "Swingup",
             "swingup_sparse": "SwingupSparse",
+            "two_poles": "TwoPoles",
+            "three_poles": "ThreePoles",
         },
     ),
     ("DmcCheetah", "Cheetah", {"run": "Run"}),
@@ -29,9 +31,11 @@ TASKS: list[tuple[str, str, dict[str, str]]] = [
         {"stand": "Stand", "walk": "Walk", "run": "Run", "run_pure_state": "RunPureState"},
     ),
     ("DmcHumanoidCMU", "HumanoidCMU", {"stand": "Stand", "walk": "Walk", "run": "Run"}),
+    ("DmcLqr", "Lqr", {"lqr_2_1": "Lqr21", "lqr_6_2": "Lqr62"}),
     ("DmcPendulum", "Pendulum", {"swingup": "Swingup"}),
     ("DmcPointMass", "PointMass", {"easy": "Easy", "hard": "Hard"}),
     ("DmcReacher", "Reacher", {"easy": "Easy", "hard": "Hard"}),
+    ("DmcSwimmer", "Swimmer", {"swimmer6": "Swimmer6", "swimmer15": "Swimmer15"}),
     ("DmcWalker", "Walker", {"stand": "Stand", "walk": "Walk", "run": "Run"}),
 ]
 

@@ -46,9 +46,11 @@ DOMAINS = {
     "DmcHopper": "hopper",
     "DmcHumanoid": "humanoid",
     "DmcHumanoidCMU": "humanoid_CMU",
+    "DmcLqr": "lqr",
     "DmcPendulum": "pendulum",
     "DmcPointMass": "point_mass",
     "DmcReacher": "reacher",
+    "DmcSwimmer": "swimmer",
     "DmcWalker": "walker",
 }
 # id -> (domain, task)
@@ -112,7 +114,8 @@ def test_same_seed_same_episodes_as_dm_control(task_id: str) -> None:
     env = envpool.make_dm(task_id, num_envs=2, seed=seed, max_episode_steps=steps)
     ref = make_reference(task_id, seed + 1, steps)
     spec = ref.action_spec()
-    low, high = 1.2 * spec.minimum, 1.2 * spec.maximum
+    # LQR's motors are unbounded (+-1e10): its actions are drawn from +-1.2 too
+    low, high = 1.2 * np.maximum(spec.minimum, -1), 1.2 * np.minimum(spec.maximum, 1)
     actions = np.random.RandomState(seed)
     ours = env.reset()
     theirs = ref.reset()
