@@ -61,7 +61,7 @@ IDS = {
 }
 # Shorter episodes (same time limit on both sides) where a 1000-step
 # reference episode takes seconds.
-EPISODE_STEPS = {"humanoid_CMU": 400}
+EPISODE_STEPS = {"humanoid": 400, "humanoid_CMU": 250, "swimmer": 500}
 
 
 def reference_ids() -> list[str]:
@@ -81,7 +81,7 @@ def make_reference(task_id: str, random, steps: int = 1000):
     limit: `steps` control timesteps)."""
     domain, task = IDS[task_id]
     kwargs = {"random": random}
-    if steps != 1000:
+    if steps != 1000 or domain == "lqr":  # LQR's own time limit is infinite
         kwargs["time_limit"] = steps * control_timestep(domain, task)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
