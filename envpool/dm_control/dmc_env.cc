@@ -205,6 +205,50 @@ void Replace(std::string* text, const std::string& from,
   text->replace(at, from.size(), to);
 }
 
+void RemoveElement(std::string* text, const std::string& tag,
+                   const std::string& name) {
+  const std::string open = "<" + tag;
+  const std::string close = "</" + tag + ">";
+  const std::string attribute = "name=\"" + name + "\"";
+  std::size_t start = text->find(open);
+  while (start != std::string::npos) {
+    const std::size_t end_of_tag = text->find('>', start);
+    const std::size_t at = text->find(attribute, start);
+    const char next = (*text)[start + open.size()];
+    if (at < end_of_tag && (next == ' ' || next == '\n' || next == '\t')) {
+      break;
+    }
+    start = text->find(open, start + 1);
+  }
+  if (start == std::string::npos) {
+    throw std::runtime_error("dm_control model text has no " + tag + " '" +
+                             name + "'");
+  }
+  std::size_t end = text->find('>', start) + 1;
+  if ((*text)[end - 2] != '/') {
+    // Not self-closing: up to the matching closing tag.
+    int depth = 1;
+    while (depth > 0) {
+      const std::size_t next_open = text->find(open, end);
+      const std::size_t next_close = text->find(close, end);
+      if (next_close == std::string::npos) {
+        throw std::runtime_error("dm_control model text: unclosed " + tag);
+      }
+      if (next_open < next_close) {
+        const std::size_t tag_end = text->find('>', next_open);
+        if ((*text)[tag_end - 1] != '/') {
+          ++depth;
+        }
+        end = tag_end + 1;
+      } else {
+        --depth;
+        end = next_close + close.size();
+      }
+    }
+  }
+  text->erase(start, end - start);
+}
+
 std::string XmlNumber(double x) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.17g", x);

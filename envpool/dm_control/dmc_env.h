@@ -43,6 +43,9 @@ std::shared_ptr<const mjModel> LoadModelFromText(const std::string& key,
                                                  const std::string& xml);
 // Replaces the first `from` in `text` by `to`; throws when there is none.
 void Replace(std::string* text, const std::string& from, const std::string& to);
+// Removes the element <tag ... name="name" ...> with its children.
+void RemoveElement(std::string* text, const std::string& tag,
+                   const std::string& name);
 // A double as XML text that parses back to the same double.
 std::string XmlNumber(double x);
 

@@ -16,6 +16,7 @@
 #include "envpool/dm_control/hopper.h"
 #include "envpool/dm_control/humanoid.h"
 #include "envpool/dm_control/lqr.h"
+#include "envpool/dm_control/manipulator.h"
 #include "envpool/dm_control/pendulum.h"
 #include "envpool/dm_control/point_mass.h"
 #include "envpool/dm_control/reacher.h"
@@ -40,9 +41,11 @@ PYBIND11_MODULE(_dm_control, m) {
   envpool::RegisterEnv<HumanoidEnv>("DmcHumanoid");
   envpool::RegisterEnv<HumanoidCMUEnv>("DmcHumanoidCMU");
   envpool::RegisterEnv<LqrEnv>("DmcLqr");
+  envpool::RegisterEnv<ManipulatorEnv>("DmcManipulator");
   envpool::RegisterEnv<PendulumEnv>("DmcPendulum");
   envpool::RegisterEnv<PointMassEnv>("DmcPointMass");
   envpool::RegisterEnv<ReacherEnv>("DmcReacher");
+  envpool::RegisterEnv<StackerEnv>("DmcStacker");
   envpool::RegisterEnv<SwimmerEnv>("DmcSwimmer");
   envpool::RegisterEnv<WalkerEnv>("DmcWalker");
 }

@@ -32,9 +32,20 @@ TASKS: list[tuple[str, str, dict[str, str]]] = [
     ),
     ("DmcHumanoidCMU", "HumanoidCMU", {"stand": "Stand", "walk": "Walk", "run": "Run"}),
     ("DmcLqr", "Lqr", {"lqr_2_1": "Lqr21", "lqr_6_2": "Lqr62"}),
+    (
+        "DmcManipulator",
+        "Manipulator",
+        {
+            "bring_ball": "BringBall",
+            "bring_peg": "BringPeg",
+            "insert_ball": "InsertBall",
+            "insert_peg": "InsertPeg",
+        },
+    ),
     ("DmcPendulum", "Pendulum", {"swingup": "Swingup"}),
     ("DmcPointMass", "PointMass", {"easy": "Easy", "hard": "Hard"}),
     ("DmcReacher", "Reacher", {"easy": "Easy", "hard": "Hard"}),
+    ("DmcStacker", "Stacker", {"stack_2": "Stack2", "stack_4": "Stack4"}),
     ("DmcSwimmer", "Swimmer", {"swimmer6": "Swimmer6", "swimmer15": "Swimmer15"}),
     ("DmcWalker", "Walker", {"stand": "Stand", "walk": "Walk", "run": "Run"}),
 ]

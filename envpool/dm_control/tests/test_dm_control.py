@@ -47,9 +47,11 @@ DOMAINS = {
     "DmcHumanoid": "humanoid",
     "DmcHumanoidCMU": "humanoid_CMU",
     "DmcLqr": "lqr",
+    "DmcManipulator": "manipulator",
     "DmcPendulum": "pendulum",
     "DmcPointMass": "point_mass",
     "DmcReacher": "reacher",
+    "DmcStacker": "stacker",
     "DmcSwimmer": "swimmer",
     "DmcWalker": "walker",
 }
