@@ -249,6 +249,18 @@ void RemoveElement(std::string* text, const std::string& tag,
   text->erase(start, end - start);
 }
 
+void RemoveAll(std::string* text, const std::string& tag) {
+  const std::string open = "<" + tag + " ";
+  for (std::size_t start = text->find(open); start != std::string::npos;
+       start = text->find(open, start)) {
+    const std::size_t end = text->find("/>", start);
+    if (end == std::string::npos) {
+      throw std::runtime_error("dm_control model text: unclosed " + tag);
+    }
+    text->erase(start, end + 2 - start);
+  }
+}
+
 std::string XmlNumber(double x) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.17g", x);

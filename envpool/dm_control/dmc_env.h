@@ -46,6 +46,8 @@ void Replace(std::string* text, const std::string& from, const std::string& to);
 // Removes the element <tag ... name="name" ...> with its children.
 void RemoveElement(std::string* text, const std::string& tag,
                    const std::string& name);
+// Removes every self-closing <tag .../> element.
+void RemoveAll(std::string* text, const std::string& tag);
 // A double as XML text that parses back to the same double.
 std::string XmlNumber(double x);
 

@@ -19,6 +19,7 @@
 #include "envpool/dm_control/manipulator.h"
 #include "envpool/dm_control/pendulum.h"
 #include "envpool/dm_control/point_mass.h"
+#include "envpool/dm_control/quadruped.h"
 #include "envpool/dm_control/reacher.h"
 #include "envpool/dm_control/swimmer.h"
 #include "envpool/dm_control/walker.h"
@@ -44,6 +45,7 @@ PYBIND11_MODULE(_dm_control, m) {
   envpool::RegisterEnv<ManipulatorEnv>("DmcManipulator");
   envpool::RegisterEnv<PendulumEnv>("DmcPendulum");
   envpool::RegisterEnv<PointMassEnv>("DmcPointMass");
+  envpool::RegisterEnv<QuadrupedEnv>("DmcQuadruped");
   envpool::RegisterEnv<ReacherEnv>("DmcReacher");
   envpool::RegisterEnv<StackerEnv>("DmcStacker");
   envpool::RegisterEnv<SwimmerEnv>("DmcSwimmer");

@@ -50,6 +50,7 @@ DOMAINS = {
     "DmcManipulator": "manipulator",
     "DmcPendulum": "pendulum",
     "DmcPointMass": "point_mass",
+    "DmcQuadruped": "quadruped",
     "DmcReacher": "reacher",
     "DmcStacker": "stacker",
     "DmcSwimmer": "swimmer",
