@@ -11,6 +11,7 @@
 #include "envpool/dm_control/cartpole.h"
 #include "envpool/dm_control/cheetah.h"
 #include "envpool/dm_control/dmc_env.h"
+#include "envpool/dm_control/dog.h"
 #include "envpool/dm_control/finger.h"
 #include "envpool/dm_control/fish.h"
 #include "envpool/dm_control/hopper.h"
@@ -36,6 +37,7 @@ PYBIND11_MODULE(_dm_control, m) {
   envpool::RegisterEnv<BallInCupEnv>("DmcBallInCup");
   envpool::RegisterEnv<CartpoleEnv>("DmcCartpole");
   envpool::RegisterEnv<CheetahEnv>("DmcCheetah");
+  envpool::RegisterEnv<DogEnv>("DmcDog");
   envpool::RegisterEnv<FingerEnv>("DmcFinger");
   envpool::RegisterEnv<FishEnv>("DmcFish");
   envpool::RegisterEnv<HopperEnv>("DmcHopper");

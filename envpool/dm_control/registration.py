@@ -22,6 +22,11 @@ TASKS: list[tuple[str, str, dict[str, str]]] = [
         },
     ),
     ("DmcCheetah", "Cheetah", {"run": "Run"}),
+    (
+        "DmcDog",
+        "Dog",
+        {"fetch": "Fetch", "run": "Run", "stand": "Stand", "trot": "Trot", "walk": "Walk"},
+    ),
     ("DmcFinger", "Finger", {"spin": "Spin", "turn_easy": "TurnEasy", "turn_hard": "TurnHard"}),
     ("DmcFish", "Fish", {"upright": "Upright", "swim": "Swim"}),
     ("DmcHopper", "Hopper", {"stand": "Stand", "hop": "Hop"}),

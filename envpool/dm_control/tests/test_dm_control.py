@@ -41,6 +41,7 @@ DOMAINS = {
     "DmcBallInCup": "ball_in_cup",
     "DmcCartpole": "cartpole",
     "DmcCheetah": "cheetah",
+    "DmcDog": "dog",
     "DmcFinger": "finger",
     "DmcFish": "fish",
     "DmcHopper": "hopper",
@@ -64,7 +65,7 @@ IDS = {
 }
 # Shorter episodes (same time limit on both sides) where a 1000-step
 # reference episode takes seconds.
-EPISODE_STEPS = {"humanoid": 400, "humanoid_CMU": 250, "swimmer": 500}
+EPISODE_STEPS = {"humanoid": 400, "humanoid_CMU": 250, "swimmer": 500, "dog": 120}
 
 
 def reference_ids() -> list[str]:
