@@ -12,7 +12,8 @@ The gymnasium backends step the reference env of the task, see
 `gym_reference`: `gymnasium.make(task)` where gymnasium registers the id
 (CartPole-v1, Ant-v5, ...), and for an Atari id such as Pong-v5, which
 gymnasium doesn't register, ale-py's `ALE/Pong-v5` wrapped to do the work
-envpool's defaults do.
+envpool's defaults do. A dm_control id (CheetahRun-v1) has no gymnasium
+env: its loop steps `dm_control.suite.load(domain, task)` (`dm_control_reference`).
 
 This file needs only the standard library, numpy and gymnasium (and envpool
 for the envpool backends, ale-py for the Atari references), since the
@@ -82,6 +83,50 @@ def gym_reference(task: str) -> tuple[Callable[[], Any], str]:
         "reset in games that have it) has no counterpart here, a few frames per episode"
     )
     return make, description
+
+
+def dm_control_reference(task: str) -> tuple[Callable[[], Any], str] | None:
+    """dm_control's suite env of a dm_control id (`CheetahRun-v1` is
+    `suite.load("cheetah", "run")`), or None for another id."""
+    try:
+        from dm_control import suite
+    except ImportError:
+        return None
+
+    def camel(name: str) -> str:
+        return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+    for domain, name in suite.ALL_TASKS:
+        if f"{camel(domain)}{camel(name)}-v1" == task:
+            from importlib.metadata import version
+
+            def make(domain: str = domain, name: str = name) -> Any:
+                return suite.load(domain, name, task_kwargs={"random": 0})
+
+            return make, (
+                f"`dm_control.suite.load({domain!r}, {name!r})` (dm-control "
+                f"{version('dm-control')})"
+            )
+    return None
+
+
+def bench_dm_control_loop(
+    make: Callable[[], Any], seconds: float, warmup: float
+) -> tuple[int, float]:
+    """Step ONE dm_control env in a Python loop, resetting it after its LAST step."""
+    env = make()
+    env.reset()
+    spec = env.action_spec()
+    rng = np.random.RandomState(0)
+    low, high = np.maximum(spec.minimum, -1), np.minimum(spec.maximum, 1)
+    actions = [rng.uniform(low, high) for _ in range(NUM_ACTION_SETS)]
+
+    def step(i: int) -> int:
+        if env.step(actions[i % NUM_ACTION_SETS]).last():
+            env.reset()
+        return 1
+
+    return timed(step, seconds, warmup)
 
 
 def draw_actions(space: Any, rows: int | None, seed: int) -> list[Any]:
@@ -209,7 +254,11 @@ def measure_steps(args: argparse.Namespace) -> dict[str, Any]:
     The gymnasium backends also say which reference env they stepped.
     """
     extra: dict[str, Any] = {}
-    if args.backend == "loop":
+    dm_reference = dm_control_reference(args.task) if args.backend == "loop" else None
+    if dm_reference is not None:
+        steps, elapsed = bench_dm_control_loop(dm_reference[0], args.seconds, args.warmup)
+        extra["reference"] = dm_reference[1]
+    elif args.backend == "loop":
         steps, elapsed = bench_loop(args.task, args.seconds, args.warmup)
         extra["reference"] = gym_reference(args.task)[1]
     elif args.backend in ("gym_sync", "gym_async"):
