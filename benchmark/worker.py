@@ -15,6 +15,8 @@ gymnasium doesn't register, ale-py's `ALE/Pong-v5` wrapped to do the work
 envpool's defaults do. A procgen id (CoinrunEasy-v0) has no gymnasium env:
 its reference is procgen's own vector env, `ProcgenGym3Env`, which needs
 procgen 0.10.7 and so Python <= 3.10 (`bench.py --reference-python`).
+A dm_control id (CheetahRun-v1) has no gymnasium
+env: its loop steps `dm_control.suite.load(domain, task)` (`dm_control_reference`).
 
 This file needs only the standard library, numpy and gymnasium (and envpool
 for the envpool backends, ale-py for the Atari references), since the
@@ -171,6 +173,50 @@ def bench_procgen(
         env.close()
 
 
+def dm_control_reference(task: str) -> tuple[Callable[[], Any], str] | None:
+    """dm_control's suite env of a dm_control id (`CheetahRun-v1` is
+    `suite.load("cheetah", "run")`), or None for another id."""
+    try:
+        from dm_control import suite
+    except ImportError:
+        return None
+
+    def camel(name: str) -> str:
+        return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+    for domain, name in suite.ALL_TASKS:
+        if f"{camel(domain)}{camel(name)}-v1" == task:
+            from importlib.metadata import version
+
+            def make(domain: str = domain, name: str = name) -> Any:
+                return suite.load(domain, name, task_kwargs={"random": 0})
+
+            return make, (
+                f"`dm_control.suite.load({domain!r}, {name!r})` (dm-control "
+                f"{version('dm-control')})"
+            )
+    return None
+
+
+def bench_dm_control_loop(
+    make: Callable[[], Any], seconds: float, warmup: float
+) -> tuple[int, float]:
+    """Step ONE dm_control env in a Python loop, resetting it after its LAST step."""
+    env = make()
+    env.reset()
+    spec = env.action_spec()
+    rng = np.random.RandomState(0)
+    low, high = np.maximum(spec.minimum, -1), np.minimum(spec.maximum, 1)
+    actions = [rng.uniform(low, high) for _ in range(NUM_ACTION_SETS)]
+
+    def step(i: int) -> int:
+        if env.step(actions[i % NUM_ACTION_SETS]).last():
+            env.reset()
+        return 1
+
+    return timed(step, seconds, warmup)
+
+
 def draw_actions(space: Any, rows: int | None, seed: int) -> list[Any]:
     """Draw `NUM_ACTION_SETS` random actions from `space` before timing starts.
 
@@ -300,7 +346,11 @@ def measure_steps(args: argparse.Namespace) -> dict[str, Any]:
     The gymnasium backends also say which reference env they stepped.
     """
     extra: dict[str, Any] = {}
-    if args.backend == "loop" and procgen_task(args.task):
+    dm_reference = dm_control_reference(args.task) if args.backend == "loop" else None
+    if dm_reference is not None:
+        steps, elapsed = bench_dm_control_loop(dm_reference[0], args.seconds, args.warmup)
+        extra["reference"] = dm_reference[1]
+    elif args.backend == "loop" and procgen_task(args.task):
         steps, elapsed = bench_loop(args.task, args.seconds, args.warmup)
         extra["reference"] = procgen_description(args.task)
     elif args.backend == "procgen_vec":

@@ -6,6 +6,7 @@ FAMILIES = [
     "atari",
     "box2d",
     "classic_control",
+    "dm_control",
     "minigrid",
     "mujoco",
     "procgen",

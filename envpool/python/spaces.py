@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 from typing import Any
 
 import gymnasium
@@ -39,7 +40,9 @@ def observation_space(state: list[dict[str, Any]]) -> gymnasium.Space:
     obs = [d for d in state if d["name"] == "obs" or d["name"].startswith("obs:")]
     if len(obs) == 1 and obs[0]["name"] == "obs":
         return array_space(obs[0])
-    return gymnasium.spaces.Dict({d["name"][4:]: array_space(d) for d in obs})
+    # In the env's order, as EnvPool's (a plain dict would be sorted).
+    fields = collections.OrderedDict((d["name"][4:], array_space(d)) for d in obs)
+    return gymnasium.spaces.Dict(fields)
 
 
 def action_space(action: list[dict[str, Any]]) -> gymnasium.Space:

@@ -46,6 +46,7 @@ def test_families_are_discovered_from_the_installed_package():
         "atari",
         "box2d",
         "classic_control",
+        "dm_control",
         "minigrid",
         "mujoco",
         "procgen",

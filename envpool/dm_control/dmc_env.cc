@@ -1,0 +1,527 @@
+#include "envpool/dm_control/dmc_env.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+namespace envpool::dm_control {
+namespace {
+
+std::mutex& LoadMutex() {
+  static std::mutex mu;
+  return mu;
+}
+
+std::string& MutableAssetDir() {
+  static std::string dir;
+  return dir;
+}
+
+void ThrowOnError(const char* message) {
+  throw std::runtime_error(std::string("MuJoCo error: ") + message);
+}
+
+void PrintWarning(const char* message) {
+  std::fprintf(stderr, "MuJoCo warning: %s\n", message);
+}
+
+void DeleteModel(mjModel* model) { mj_deleteModel(model); }
+
+// numpy's pairwise summation of float64 (its add.reduce kernel).
+double PairwiseSum(const double* x, int n) {
+  if (n < 8) {
+    double sum = 0.0;
+    for (int i = 0; i < n; ++i) {
+      sum += x[i];
+    }
+    return sum;
+  }
+  if (n <= 128) {
+    double r[8];
+    for (int j = 0; j < 8; ++j) {
+      r[j] = x[j];
+    }
+    int i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (int j = 0; j < 8; ++j) {
+        r[j] += x[i + j];
+      }
+    }
+    double sum =
+        ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) {
+      sum += x[i];
+    }
+    return sum;
+  }
+  int half = n / 2;
+  half -= half % 8;
+  return PairwiseSum(x, half) + PairwiseSum(x + half, n - half);
+}
+
+double SigmoidValue(double x, double value_at_1, Sigmoid sigmoid) {
+  switch (sigmoid) {
+    case Sigmoid::kGaussian: {
+      const double scale = std::sqrt(-2.0 * std::log(value_at_1));
+      const double s = x * scale;
+      return std::exp(-0.5 * (s * s));
+    }
+    case Sigmoid::kHyperbolic: {
+      const double scale = std::acosh(1.0 / value_at_1);
+      return 1.0 / std::cosh(x * scale);
+    }
+    case Sigmoid::kLongTail: {
+      const double scale = std::sqrt(1.0 / value_at_1 - 1.0);
+      const double s = x * scale;
+      return 1.0 / (s * s + 1.0);
+    }
+    case Sigmoid::kReciprocal: {
+      const double scale = 1.0 / value_at_1 - 1.0;
+      return 1.0 / (std::abs(x) * scale + 1.0);
+    }
+    case Sigmoid::kCosine: {
+      const double scale = std::acos(2.0 * value_at_1 - 1.0) / M_PI;
+      const double s = x * scale;
+      return std::abs(s) < 1.0 ? (1.0 + std::cos(M_PI * s)) / 2.0 : 0.0;
+    }
+    case Sigmoid::kLinear: {
+      const double s = x * (1.0 - value_at_1);
+      return std::abs(s) < 1.0 ? 1.0 - s : 0.0;
+    }
+    case Sigmoid::kQuadratic: {
+      const double s = x * std::sqrt(1.0 - value_at_1);
+      return std::abs(s) < 1.0 ? 1.0 - s * s : 0.0;
+    }
+    case Sigmoid::kTanhSquared: {
+      const double scale = std::atanh(std::sqrt(1.0 - value_at_1));
+      const double t = std::tanh(x * scale);
+      return 1.0 - t * t;
+    }
+  }
+  return 0.0;
+}
+
+}  // namespace
+
+void SetAssetDir(const std::string& dir) {
+  std::lock_guard<std::mutex> lock(LoadMutex());
+  MutableAssetDir() = dir;
+}
+
+void InstallMessageHandlers() {
+  std::lock_guard<std::mutex> lock(LoadMutex());
+  if (mju_user_error == nullptr) {
+    mju_user_error = ThrowOnError;
+  }
+  if (mju_user_warning == nullptr) {
+    mju_user_warning = PrintWarning;
+  }
+}
+
+std::shared_ptr<const mjModel> LoadModel(const std::string& name) {
+  std::lock_guard<std::mutex> lock(LoadMutex());
+  static std::map<std::string, std::shared_ptr<const mjModel>> cache;
+  auto it = cache.find(name);
+  if (it != cache.end()) {
+    return it->second;
+  }
+  const std::string path = MutableAssetDir() + "/" + name;
+  if (MutableAssetDir().empty() || !std::ifstream(path).good()) {
+    throw std::invalid_argument(
+        "dm_control model '" + name + "' not found at " + path +
+        ": envpool's wheel ships the suite's models in envpool/dm_control/"
+        "assets; reinstall envpool (pip install --force-reinstall envpool)");
+  }
+  char error[1000] = "";
+  mjModel* model = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
+  if (model == nullptr) {
+    throw std::invalid_argument("cannot load MuJoCo model " + path + ": " +
+                                error);
+  }
+  std::shared_ptr<const mjModel> shared(
+      model, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
+  cache.emplace(name, shared);
+  return shared;
+}
+
+std::string ReadModelFile(const std::string& name) {
+  std::string dir;
+  {
+    std::lock_guard<std::mutex> lock(LoadMutex());
+    dir = MutableAssetDir();
+  }
+  const std::string path = dir + "/" + name;
+  std::ifstream f(path);
+  if (dir.empty() || !f.good()) {
+    throw std::invalid_argument(
+        "dm_control model '" + name + "' not found at " + path +
+        ": envpool's wheel ships the suite's models in envpool/dm_control/"
+        "assets; reinstall envpool (pip install --force-reinstall envpool)");
+  }
+  std::stringstream text;
+  text << f.rdbuf();
+  return text.str();
+}
+
+std::shared_ptr<const mjModel> LoadModelFromText(const std::string& key,
+                                                 const std::string& xml) {
+  std::lock_guard<std::mutex> lock(LoadMutex());
+  static std::map<std::string, std::shared_ptr<const mjModel>> cache;
+  auto it = cache.find(key);
+  if (it != cache.end()) {
+    return it->second;
+  }
+  // The text is a file of the asset folder in a virtual file system, so
+  // that its includes and meshes are found beside it.
+  const std::string name = MutableAssetDir() + "/" + key + ".xml";
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  mj_addBufferVFS(&vfs, name.c_str(), xml.data(), static_cast<int>(xml.size()));
+  char error[1000] = "";
+  mjModel* model = mj_loadXML(name.c_str(), &vfs, error, sizeof(error));
+  mj_deleteVFS(&vfs);
+  if (model == nullptr) {
+    throw std::invalid_argument("cannot build MuJoCo model " + key + ": " +
+                                error);
+  }
+  std::shared_ptr<const mjModel> shared(
+      model, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
+  cache.emplace(key, shared);
+  return shared;
+}
+
+void Replace(std::string* text, const std::string& from,
+             const std::string& to) {
+  const std::size_t at = text->find(from);
+  if (at == std::string::npos) {
+    throw std::runtime_error("dm_control model text has no '" + from + "'");
+  }
+  text->replace(at, from.size(), to);
+}
+
+void RemoveElement(std::string* text, const std::string& tag,
+                   const std::string& name) {
+  const std::string open = "<" + tag;
+  const std::string close = "</" + tag + ">";
+  const std::string attribute = "name=\"" + name + "\"";
+  std::size_t start = text->find(open);
+  while (start != std::string::npos) {
+    const std::size_t end_of_tag = text->find('>', start);
+    const std::size_t at = text->find(attribute, start);
+    const char next = (*text)[start + open.size()];
+    if (at < end_of_tag && (next == ' ' || next == '\n' || next == '\t')) {
+      break;
+    }
+    start = text->find(open, start + 1);
+  }
+  if (start == std::string::npos) {
+    throw std::runtime_error("dm_control model text has no " + tag + " '" +
+                             name + "'");
+  }
+  std::size_t end = text->find('>', start) + 1;
+  if ((*text)[end - 2] != '/') {
+    // Not self-closing: up to the matching closing tag.
+    int depth = 1;
+    while (depth > 0) {
+      const std::size_t next_open = text->find(open, end);
+      const std::size_t next_close = text->find(close, end);
+      if (next_close == std::string::npos) {
+        throw std::runtime_error("dm_control model text: unclosed " + tag);
+      }
+      if (next_open < next_close) {
+        const std::size_t tag_end = text->find('>', next_open);
+        if ((*text)[tag_end - 1] != '/') {
+          ++depth;
+        }
+        end = tag_end + 1;
+      } else {
+        --depth;
+        end = next_close + close.size();
+      }
+    }
+  }
+  text->erase(start, end - start);
+}
+
+void RemoveAll(std::string* text, const std::string& tag) {
+  const std::string open = "<" + tag + " ";
+  for (std::size_t start = text->find(open); start != std::string::npos;
+       start = text->find(open, start)) {
+    const std::size_t end = text->find("/>", start);
+    if (end == std::string::npos) {
+      throw std::runtime_error("dm_control model text: unclosed " + tag);
+    }
+    text->erase(start, end + 2 - start);
+  }
+}
+
+std::string XmlNumber(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.17g", x);
+  return text;
+}
+
+double Tolerance(double x, double lower, double upper, double margin,
+                 Sigmoid sigmoid, double value_at_margin) {
+  const bool in_bounds = lower <= x && x <= upper;
+  if (margin == 0.0) {
+    return in_bounds ? 1.0 : 0.0;
+  }
+  if (in_bounds) {
+    return 1.0;
+  }
+  const double d = (x < lower ? lower - x : x - upper) / margin;
+  return SigmoidValue(d, value_at_margin, sigmoid);
+}
+
+double NumpySum(const double* x, int n) { return PairwiseSum(x, n); }
+
+double NumpyMean(const double* x, int n) { return PairwiseSum(x, n) / n; }
+
+double Norm(const double* x, int n) {
+  double sum = 0.0;
+  for (int i = 0; i < n; ++i) {
+    sum = std::fma(x[i], x[i], sum);
+  }
+  return std::sqrt(sum);
+}
+
+Options DmcOptions(const std::string& task_name, int64_t frame_skip) {
+  return Options{
+      {"max_episode_steps", int64_t{1000}},
+      {"task_name", task_name},
+      {"frame_skip", frame_skip},
+      // Kept for EnvPool's config; only 1 (no stacking) is supported.
+      {"frame_stack", int64_t{1}},
+  };
+}
+
+void CheckTask(const std::string& domain, const std::string& task,
+               const std::vector<std::string>& tasks) {
+  if (std::find(tasks.begin(), tasks.end(), task) != tasks.end()) {
+    return;
+  }
+  std::string names;
+  for (const std::string& t : tasks) {
+    names += (names.empty() ? "'" : ", '") + t + "'";
+  }
+  throw std::invalid_argument("option 'task_name' of the " + domain +
+                              " domain must be one of " + names + ", got '" +
+                              task + "'");
+}
+
+void DeclareDmc(const Options& options, const mjModel& model_ref,
+                const std::vector<ObsKey>& keys, EnvSpec* spec,
+                DmcFields* fields) {
+  const mjModel* model = &model_ref;
+  if (options.Get<int64_t>("frame_skip") < 1) {
+    throw std::invalid_argument(
+        "option 'frame_skip' must be at least 1, got " +
+        std::to_string(options.Get<int64_t>("frame_skip")));
+  }
+  if (options.Get<int64_t>("frame_stack") != 1) {
+    throw std::invalid_argument(
+        "option 'frame_stack' must be 1 (dm_control tasks are not stacked), "
+        "got " +
+        std::to_string(options.Get<int64_t>("frame_stack")));
+  }
+  fields->obs.clear();
+  for (const ObsKey& key : keys) {
+    fields->obs.push_back(
+        spec->state.Add<double>("obs:" + key.name, key.shape, {-kInf}, {kInf}));
+  }
+  std::vector<double> low(model->nu);
+  std::vector<double> high(model->nu);
+  for (int i = 0; i < model->nu; ++i) {
+    const bool limited = model->actuator_ctrllimited[i] != 0;
+    // dm_control bounds an unlimited actuator by +-mjMAXVAL.
+    low[i] = limited ? model->actuator_ctrlrange[2 * i] : -mjMAXVAL;
+    high[i] = limited ? model->actuator_ctrlrange[2 * i + 1] : mjMAXVAL;
+  }
+  fields->action = spec->action.Add<double>("action", {model->nu}, low, high);
+}
+
+void DeclareDmc(const Options& options, const std::string& model_file,
+                const std::vector<ObsKey>& keys, EnvSpec* spec,
+                DmcFields* fields) {
+  DeclareDmc(options, *LoadModel(model_file), keys, spec, fields);
+}
+
+DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
+               const std::string& model_file)
+    : DmcEnv(options, fields, LoadModel(model_file)) {}
+
+DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
+               std::shared_ptr<const mjModel> model)
+    : model_(mj_copyModel(nullptr, model.get()), DeleteModel),
+      fields_(fields),
+      n_sub_steps_(options.Get<int>("frame_skip")) {
+  if (model_ == nullptr) {
+    throw std::runtime_error("cannot copy a MuJoCo model");
+  }
+  data_ = mj_makeData(model_.get());
+  if (data_ == nullptr) {
+    throw std::runtime_error("cannot allocate MuJoCo data");
+  }
+  obs_ptrs_.resize(fields_.obs.size());
+}
+
+DmcEnv::~DmcEnv() { mj_deleteData(data_); }
+
+void DmcEnv::OnSeed(uint64_t seed) {
+  // numpy's RandomState takes seeds below 2**32; a wider seed seeds it with
+  // its two 32-bit words (low first), as RandomState([low, high]) does.
+  if (seed >> 32 == 0) {
+    random_ = random::RandomState(static_cast<uint32_t>(seed));
+  } else {
+    random_ = random::RandomState(std::vector<uint32_t>{
+        static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)});
+  }
+  OnSeeded();
+}
+
+void DmcEnv::AfterReset() {
+  const int flags = model_->opt.disableflags;
+  model_->opt.disableflags = flags | mjDSBL_ACTUATION;
+  mj_forward(model_.get(), data_);
+  model_->opt.disableflags = flags;
+}
+
+void DmcEnv::PhysicsStep(int nstep) {
+  if (model_->opt.integrator != mjINT_RK4) {
+    mj_step2(model_.get(), data_);
+    for (int i = 1; i < nstep; ++i) {
+      mj_step(model_.get(), data_);
+    }
+  } else {
+    for (int i = 0; i < nstep; ++i) {
+      mj_step(model_.get(), data_);
+    }
+  }
+  mj_step1(model_.get(), data_);
+}
+
+void DmcEnv::Reset() {
+  mj_resetData(model_.get(), data_);
+  AfterReset();
+  InitializeEpisode();
+  AfterReset();
+  reward_ = 0.0;
+  terminated_ = false;
+}
+
+void DmcEnv::Step(const ActionView& action) {
+  const double* act = action.Get(fields_.action);
+  std::copy(act, act + model_->nu, data_->ctrl);
+  PhysicsStep(n_sub_steps_);
+  reward_ = GetReward();
+  terminated_ = GetTermination();
+}
+
+void DmcEnv::Write(const Output& out) {
+  for (std::size_t k = 0; k < fields_.obs.size(); ++k) {
+    obs_ptrs_[k] = out.Get(fields_.obs[k]);
+  }
+  Observe(obs_ptrs_);
+}
+
+std::vector<double> DmcEnv::GetState() const {
+  const int nq = model_->nq;
+  const int nv = model_->nv;
+  const int na = model_->na;
+  std::vector<double> state(data_->qpos, data_->qpos + nq);
+  state.insert(state.end(), data_->qvel, data_->qvel + nv);
+  state.insert(state.end(), data_->act, data_->act + na);
+  state.insert(state.end(), data_->qacc_warmstart, data_->qacc_warmstart + nv);
+  return state;
+}
+
+void DmcEnv::SetState(const std::vector<double>& state) {
+  const int nq = model_->nq;
+  const int nv = model_->nv;
+  const int na = model_->na;
+  const auto n = static_cast<int>(state.size());
+  if (n != nq + nv && n != nq + 2 * nv + na) {
+    throw std::invalid_argument(
+        "the state of this dm_control env is qpos (" + std::to_string(nq) +
+        "), qvel (" + std::to_string(nv) + ") and optionally act (" +
+        std::to_string(na) + ") and qacc_warmstart (" + std::to_string(nv) +
+        "), got " + std::to_string(n) + " numbers");
+  }
+  auto it = state.begin();
+  std::copy(it, it + nq, data_->qpos);
+  std::copy(it + nq, it + nq + nv, data_->qvel);
+  if (n > nq + nv) {
+    std::copy(it + nq + nv, it + nq + nv + na, data_->act);
+    std::copy(it + nq + nv + na, state.end(), data_->qacc_warmstart);
+  }
+  AfterReset();
+}
+
+void DmcEnv::RandomizeLimitedAndRotationalJoints() {
+  for (int j = 0; j < model_->njnt; ++j) {
+    const int type = model_->jnt_type[j];
+    const bool limited = model_->jnt_limited[j] != 0;
+    const double range_min = model_->jnt_range[2 * j];
+    const double range_max = model_->jnt_range[2 * j + 1];
+    double* qpos = data_->qpos + model_->jnt_qposadr[j];
+    if (limited) {
+      if (type == mjJNT_HINGE || type == mjJNT_SLIDE) {
+        qpos[0] = random_.Uniform(range_min, range_max);
+      } else if (type == mjJNT_BALL) {
+        double axis[3];
+        for (double& a : axis) {
+          a = random_.StandardNormal();
+        }
+        const double norm = Norm(axis, 3);
+        for (double& a : axis) {
+          a /= norm;
+        }
+        const double angle = random_.RandomSample() * range_max;
+        mju_axisAngle2Quat(qpos, axis, angle);
+      }
+    } else if (type == mjJNT_HINGE) {
+      qpos[0] = random_.Uniform(-M_PI, M_PI);
+    } else if (type == mjJNT_BALL || type == mjJNT_FREE) {
+      double quat[4];
+      for (double& q : quat) {
+        q = type == mjJNT_BALL ? random_.StandardNormal()
+                               : random_.RandomSample();
+      }
+      const double norm = Norm(quat, 4);
+      double* target = type == mjJNT_BALL ? qpos : qpos + 3;
+      for (int i = 0; i < 4; ++i) {
+        target[i] = quat[i] / norm;
+      }
+    }
+  }
+}
+
+int DmcEnv::Id(mjtObj type, const char* name) const {
+  const int id = mj_name2id(model_.get(), type, name);
+  if (id < 0) {
+    throw std::invalid_argument(std::string("the MuJoCo model has no '") +
+                                name + "'");
+  }
+  return id;
+}
+
+int DmcEnv::QposAdr(const char* joint) const {
+  return model_->jnt_qposadr[Id(mjOBJ_JOINT, joint)];
+}
+
+int DmcEnv::QvelAdr(const char* joint) const {
+  return model_->jnt_dofadr[Id(mjOBJ_JOINT, joint)];
+}
+
+const double* DmcEnv::Sensor(const char* name) const {
+  return data_->sensordata + model_->sensor_adr[Id(mjOBJ_SENSOR, name)];
+}
+
+}  // namespace envpool::dm_control

@@ -1,0 +1,167 @@
+// What every DeepMind Control Suite task shares, as dm_control 1.0.50
+// computes it (dm_control/rl/control.py, suite/base.py, mujoco/engine.py):
+//
+// - a per-env copy of the task's MuJoCo model (tasks move targets, resize
+//   sites and change gains in the model at each reset);
+// - reset: mj_resetData and a forward pass with actuation disabled, the
+//   task's initialization, then the same forward pass again
+//   (Physics.reset_context);
+// - step: ctrl = action, then dm_control's "legacy" step of n_sub_steps
+//   physics steps (mj_step2, n_sub_steps - 1 mj_steps, mj_step1), so that
+//   positions and velocities are up to date when the observation is read;
+// - randomness from numpy's legacy RandomState, seeded with the env's seed,
+//   as suite.load(domain, task, task_kwargs={"random": seed}) seeds its task.
+#ifndef ENVPOOL_DM_CONTROL_DMC_ENV_H_
+#define ENVPOOL_DM_CONTROL_DMC_ENV_H_
+
+#include <mujoco/mujoco.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envpool/core/env.h"
+
+namespace envpool::dm_control {
+
+// The folder holding the suite's models (set by the Python module at
+// import: the assets shipped in the wheel).
+void SetAssetDir(const std::string& dir);
+// MuJoCo errors become C++ exceptions, warnings go to stderr (unless another
+// user of libmujoco installed handlers).
+void InstallMessageHandlers();
+// The compiled model of the suite file `name` ("cheetah.xml"), loaded once
+// per process; envs copy it.
+std::shared_ptr<const mjModel> LoadModel(const std::string& name);
+// The text of the suite file `name`, for tasks that build their model from
+// it as dm_control does (more poles, more links, fewer boxes).
+std::string ReadModelFile(const std::string& name);
+// The model compiled from `xml` (which includes the suite's common files as
+// the suite's own models do), loaded once per process under `key`.
+std::shared_ptr<const mjModel> LoadModelFromText(const std::string& key,
+                                                 const std::string& xml);
+// Replaces the first `from` in `text` by `to`; throws when there is none.
+void Replace(std::string* text, const std::string& from, const std::string& to);
+// Removes the element <tag ... name="name" ...> with its children.
+void RemoveElement(std::string* text, const std::string& tag,
+                   const std::string& name);
+// Removes every self-closing <tag .../> element.
+void RemoveAll(std::string* text, const std::string& tag);
+// A double as XML text that parses back to the same double.
+std::string XmlNumber(double x);
+
+// dm_control.utils.rewards.tolerance(x, bounds, margin, sigmoid,
+// value_at_margin) for a scalar x.
+enum class Sigmoid {
+  kGaussian,
+  kHyperbolic,
+  kLongTail,
+  kReciprocal,
+  kCosine,
+  kLinear,
+  kQuadratic,
+  kTanhSquared,
+};
+double Tolerance(double x, double lower, double upper, double margin = 0.0,
+                 Sigmoid sigmoid = Sigmoid::kGaussian,
+                 double value_at_margin = 0.1);
+
+// numpy's float64 sum (pairwise, eight partial sums per block of 128) and
+// mean; np.linalg.norm of a short vector (sqrt of a dot product accumulated
+// by fused multiply-adds, as numpy's OpenBLAS does).
+double NumpySum(const double* x, int n);
+double NumpyMean(const double* x, int n);
+double Norm(const double* x, int n);
+
+// One observation entry: its name (dm_control's key) and shape.
+struct ObsKey {
+  std::string name;
+  std::vector<int64_t> shape;
+};
+
+struct DmcFields {
+  std::vector<Field<double>> obs;  // in the order of the task's keys
+  Field<double> action;
+};
+
+// The options of every task: the task, the physics steps per control step
+// (frame_skip, dm_control's n_sub_steps: control_timestep / timestep) and
+// the 1000-step limit.
+Options DmcOptions(const std::string& task_name, int64_t frame_skip);
+
+// Declares obs:<key> arrays (float64, unbounded) and the action, bounded by
+// the actuators' ctrlrange as dm_control's action_spec is.
+void DeclareDmc(const Options& options, const std::string& model_file,
+                const std::vector<ObsKey>& keys, EnvSpec* spec,
+                DmcFields* fields);
+void DeclareDmc(const Options& options, const mjModel& model,
+                const std::vector<ObsKey>& keys, EnvSpec* spec,
+                DmcFields* fields);
+
+// Throws std::invalid_argument naming the valid tasks when `task` is not
+// one of them.
+void CheckTask(const std::string& domain, const std::string& task,
+               const std::vector<std::string>& tasks);
+
+class DmcEnv : public Env {
+ public:
+  ~DmcEnv() override;
+  void Reset() final;
+  void Step(const ActionView& action) final;
+  void Write(const Output& out) final;
+
+  // Test hooks: qpos, qvel, act, then qacc_warmstart (MuJoCo's full
+  // physics state for these models); SetState takes qpos and qvel and
+  // optionally the rest, and runs dm_control's after_reset forward pass.
+  std::vector<double> GetState() const override;
+  void SetState(const std::vector<double>& state) override;
+
+ protected:
+  DmcEnv(const Options& options, const DmcFields& fields,
+         const std::string& model_file);
+  DmcEnv(const Options& options, const DmcFields& fields,
+         std::shared_ptr<const mjModel> model);
+
+  // Task hooks, as dm_control's Task: initialize_episode (inside the reset
+  // context), get_reward, get_termination (true: the episode ends with
+  // discount 0) and get_observation (one pointer per key of the task).
+  virtual void InitializeEpisode() = 0;
+  virtual double GetReward() = 0;
+  virtual bool GetTermination() { return false; }
+  virtual void Observe(const std::vector<double*>& obs) const = 0;
+  // Right after the env's RandomState is (re)seeded: draws a task makes
+  // when dm_control builds it (LQR's stiffness).
+  virtual void OnSeeded() {}
+
+  // dm_control's Physics methods.
+  void AfterReset();            // mj_forward with actuation disabled
+  void PhysicsStep(int nstep);  // the legacy step described above
+  void RandomizeLimitedAndRotationalJoints();
+
+  // Name lookups; throw when the model has no such element.
+  int Id(mjtObj type, const char* name) const;
+  int QposAdr(const char* joint) const;
+  int QvelAdr(const char* joint) const;
+  const double* Sensor(const char* name) const;
+  // Row-major 3x3 body orientation entry: xx=0 ... zz=8.
+  double Xmat(int body, int entry) const {
+    return data_->xmat[9 * body + entry];
+  }
+
+  // numpy.random.RandomState(seed): the task's `random`.
+  random::RandomState random_{uint32_t{0}};
+  std::unique_ptr<mjModel, void (*)(mjModel*)> model_;
+  mjData* data_ = nullptr;
+
+ private:
+  void OnSeed(uint64_t seed) override;
+
+  DmcFields fields_;
+  int n_sub_steps_;
+  std::vector<double*> obs_ptrs_;
+};
+
+}  // namespace envpool::dm_control
+
+#endif  // ENVPOOL_DM_CONTROL_DMC_ENV_H_

@@ -1,0 +1,55 @@
+// The dm_control family's Python module: registers its env types with the
+// shared core when Python imports it, and learns where the suite's models
+// are (the assets folder shipped beside it).
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+#include "envpool/core/env.h"
+#include "envpool/dm_control/acrobot.h"
+#include "envpool/dm_control/ball_in_cup.h"
+#include "envpool/dm_control/cartpole.h"
+#include "envpool/dm_control/cheetah.h"
+#include "envpool/dm_control/dmc_env.h"
+#include "envpool/dm_control/dog.h"
+#include "envpool/dm_control/finger.h"
+#include "envpool/dm_control/fish.h"
+#include "envpool/dm_control/hopper.h"
+#include "envpool/dm_control/humanoid.h"
+#include "envpool/dm_control/lqr.h"
+#include "envpool/dm_control/manipulator.h"
+#include "envpool/dm_control/pendulum.h"
+#include "envpool/dm_control/point_mass.h"
+#include "envpool/dm_control/quadruped.h"
+#include "envpool/dm_control/reacher.h"
+#include "envpool/dm_control/swimmer.h"
+#include "envpool/dm_control/walker.h"
+
+namespace py = pybind11;
+
+PYBIND11_MODULE(_dm_control, m) {
+  using namespace envpool::dm_control;  // NOLINT
+  InstallMessageHandlers();
+  SetAssetDir(py::module_::import("envpool.dm_control")
+                  .attr("asset_dir")()
+                  .cast<std::string>());
+  envpool::RegisterEnv<AcrobotEnv>("DmcAcrobot");
+  envpool::RegisterEnv<BallInCupEnv>("DmcBallInCup");
+  envpool::RegisterEnv<CartpoleEnv>("DmcCartpole");
+  envpool::RegisterEnv<CheetahEnv>("DmcCheetah");
+  envpool::RegisterEnv<DogEnv>("DmcDog");
+  envpool::RegisterEnv<FingerEnv>("DmcFinger");
+  envpool::RegisterEnv<FishEnv>("DmcFish");
+  envpool::RegisterEnv<HopperEnv>("DmcHopper");
+  envpool::RegisterEnv<HumanoidEnv>("DmcHumanoid");
+  envpool::RegisterEnv<HumanoidCMUEnv>("DmcHumanoidCMU");
+  envpool::RegisterEnv<LqrEnv>("DmcLqr");
+  envpool::RegisterEnv<ManipulatorEnv>("DmcManipulator");
+  envpool::RegisterEnv<PendulumEnv>("DmcPendulum");
+  envpool::RegisterEnv<PointMassEnv>("DmcPointMass");
+  envpool::RegisterEnv<QuadrupedEnv>("DmcQuadruped");
+  envpool::RegisterEnv<ReacherEnv>("DmcReacher");
+  envpool::RegisterEnv<StackerEnv>("DmcStacker");
+  envpool::RegisterEnv<SwimmerEnv>("DmcSwimmer");
+  envpool::RegisterEnv<WalkerEnv>("DmcWalker");
+}
