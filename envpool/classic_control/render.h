@@ -6,16 +6,48 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "envpool/classic_control/draw.h"
 #include "envpool/classic_control/numpy_trig.h"
+#include "envpool/classic_control/png.h"
 
 namespace envpool::classic_control {
 
 constexpr int kCartPoleScreen[2] = {600, 400};
 constexpr int kMountainCarScreen[2] = {600, 400};
 constexpr int kAcrobotScreen[2] = {500, 500};
+constexpr int kPendulumScreen = 500;
+
+// gymnasium's classic_control asset folder (set by the Python module at
+// import; empty when gymnasium is not installed).
+inline std::string& ClassicControlAssetDir() {
+  static std::string dir;
+  return dir;
+}
+
+// The alpha of gymnasium's assets/clockwise.png (its colour is black), read
+// at the first Pendulum frame that shows a torque.
+inline const AlphaImage& ClockwiseImage() {
+  static std::mutex mutex;
+  static std::unique_ptr<AlphaImage> image;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!image) {
+    if (ClassicControlAssetDir().empty()) {
+      throw std::runtime_error(
+          "Pendulum's frame needs gymnasium's classic_control/assets/"
+          "clockwise.png and gymnasium is not installed (pip install "
+          "gymnasium)");
+    }
+    image = std::make_unique<AlphaImage>(
+        LoadPngAlpha(ClassicControlAssetDir() + "/clockwise.png"));
+  }
+  return *image;
+}
 
 // gymnasium's CartPole render(): the cart, pole and axle drawn with
 // gfxdraw, the track line, then the vertical flip.
@@ -208,6 +240,70 @@ inline void DrawAcrobot(const double* state, bool single, int width, int height,
     canvas.AACircle(jx, jy, jr, joint);
     canvas.FilledCircle(jx, jy, jr, joint);
   }
+  canvas.WriteFlipped(rgb);
+}
+
+// gymnasium's Pendulum render(): the rod and its two round ends, the arrow
+// (clockwise.png smoothscaled to the last torque's size, mirrored for a
+// positive one, blitted at the centre) when a step has been taken, the axle,
+// then the vertical flip. `last_u` is the clipped float32 torque.
+inline void DrawPendulum(double theta, bool has_last_u, float last_u, int width,
+                         int height, uint8_t* rgb) {
+  Canvas canvas(width, height);
+  canvas.Fill({255, 255, 255});
+  const double bound = 2.2;
+  const double scale = kPendulumScreen / (bound * 2);
+  const int offset = kPendulumScreen / 2;
+  const double rod_length = 1 * scale;
+  const double rod_width = 0.2 * scale;
+  const double l = 0, r = rod_length, t = rod_width / 2, b = -rod_width / 2;
+  const double corners[4][2] = {{l, b}, {l, t}, {r, t}, {r, b}};
+  const double angle = theta + M_PI / 2;
+  std::vector<int16_t> vx(4), vy(4);
+  for (int i = 0; i < 4; ++i) {
+    double cx, cy;
+    RotateRad(corners[i][0], corners[i][1], angle, &cx, &cy);
+    vx[i] = ToShort(cx + offset);
+    vy[i] = ToShort(cy + offset);
+  }
+  const uint32_t red = Canvas::Pack({204, 77, 77});
+  canvas.AAPolygon(vx, vy, red);
+  canvas.FilledPolygon(vx, vy, red);
+  const auto end_rad = static_cast<int16_t>(rod_width / 2);
+  const auto center = static_cast<int16_t>(offset);
+  canvas.AACircle(center, center, end_rad, red);
+  canvas.FilledCircle(center, center, end_rad, red);
+  double ex, ey;
+  RotateRad(rod_length, 0, angle, &ex, &ey);
+  const auto end_x = static_cast<int16_t>(static_cast<int64_t>(ex + offset));
+  const auto end_y = static_cast<int16_t>(static_cast<int64_t>(ey + offset));
+  canvas.AACircle(end_x, end_y, end_rad, red);
+  canvas.FilledCircle(end_x, end_y, end_rad, red);
+  if (has_last_u) {
+    // float(scale * np.abs(last_u) / 2): float32 arithmetic, truncated.
+    const float side_f = static_cast<float>(scale) * std::fabs(last_u) / 2.0F;
+    const auto side = static_cast<int>(side_f);
+    if (side > 0) {
+      const AlphaImage& image = ClockwiseImage();
+      std::vector<uint8_t> scaled =
+          SmoothShrink(image.alpha, image.width, image.height, side, side);
+      // flip(img, last_u > 0, True)
+      std::vector<uint8_t> flipped(scaled.size());
+      for (int y = 0; y < side; ++y) {
+        for (int x = 0; x < side; ++x) {
+          int sx = last_u > 0 ? side - 1 - x : x;
+          flipped[static_cast<size_t>(y) * side + x] =
+              scaled[static_cast<size_t>(side - 1 - y) * side + sx];
+        }
+      }
+      canvas.BlitBlackAlpha(flipped, side, side, offset - side / 2,
+                            offset - side / 2);
+    }
+  }
+  const uint32_t black = Canvas::Pack({0, 0, 0});
+  const auto axle = static_cast<int16_t>(0.05 * scale);
+  canvas.AACircle(center, center, axle, black);
+  canvas.FilledCircle(center, center, axle, black);
   canvas.WriteFlipped(rgb);
 }
 
