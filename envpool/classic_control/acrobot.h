@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "envpool/classic_control/numpy_trig.h"
+#include "envpool/classic_control/render.h"
 #include "envpool/core/env.h"
 
 namespace envpool::classic_control {
@@ -38,8 +39,7 @@ class AcrobotEnv : public Env {
                    {"reward_threshold", -100.0}};
   }
 
-  static void Declare(const Options& /*options*/, EnvSpec* spec,
-                      Fields* fields) {
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     // gymnasium builds the bounds as a float32 array.
     const double vel1 = static_cast<float>(kMaxVel1);
     const double vel2 = static_cast<float>(kMaxVel2);
@@ -47,6 +47,9 @@ class AcrobotEnv : public Env {
                                          {-1.0, -1.0, -1.0, -1.0, -vel1, -vel2},
                                          {1.0, 1.0, 1.0, 1.0, vel1, vel2});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 3);
+    // gymnasium's render(): 500x500 pygame frames at 15 fps.
+    DeclareRendering(options, spec, {"rgb_array"}, kAcrobotScreen[0],
+                     kAcrobotScreen[1], 15);
   }
 
   AcrobotEnv(const Options& /*options*/, const Fields& fields) {
@@ -88,6 +91,10 @@ class AcrobotEnv : public Env {
     single_ = false;
     terminated_ = -std::cos(state_[0]) - std::cos(state_[1] + state_[0]) > 1.0;
     reward_ = terminated_ ? 0.0 : -1.0;
+  }
+
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    DrawAcrobot(state_.data(), single_, width, height, rgb);
   }
 
   void Write(const Output& out) override {

@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "envpool/classic_control/render.h"
 #include "envpool/core/env.h"
 
 namespace envpool::classic_control {
@@ -24,8 +25,7 @@ class CartPoleEnv : public Env {
     return Options{{"max_episode_steps", int64_t{500}}};
   }
 
-  static void Declare(const Options& /*options*/, EnvSpec* spec,
-                      Fields* fields) {
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     constexpr double kInf = std::numeric_limits<double>::infinity();
     // gymnasium 1.4: high = [2 * x_threshold, inf, 2 * theta_threshold, inf]
     // computed in float32.
@@ -35,6 +35,13 @@ class CartPoleEnv : public Env {
         spec->state.Add<float>("obs", {4}, {-x_high, -kInf, -theta_high, -kInf},
                                {x_high, kInf, theta_high, kInf});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 2);
+    // gymnasium's render(): 600x400 pygame frames at 50 fps.
+    DeclareRendering(options, spec, {"rgb_array"}, kCartPoleScreen[0],
+                     kCartPoleScreen[1], 50);
+  }
+
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    DrawCartPole(state_, width, height, rgb);
   }
 
   CartPoleEnv(const Options& /*options*/, const Fields& fields) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "envpool/classic_control/render.h"
 #include "envpool/core/env.h"
 
 namespace envpool::classic_control {
@@ -27,14 +28,16 @@ class MountainCarEnv : public Env {
                    {"reward_threshold", -110.0}};
   }
 
-  static void Declare(const Options& /*options*/, EnvSpec* spec,
-                      Fields* fields) {
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     // gymnasium builds the bounds as float32 arrays.
     fields->obs = spec->state.Add<float>(
         "obs", {2},
         {static_cast<float>(kMinPosition), static_cast<float>(-kMaxSpeed)},
         {static_cast<float>(kMaxPosition), static_cast<float>(kMaxSpeed)});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 3);
+    // gymnasium's render(): 600x400 pygame frames at 30 fps.
+    DeclareRendering(options, spec, {"rgb_array"}, kMountainCarScreen[0],
+                     kMountainCarScreen[1], 30);
   }
 
   MountainCarEnv(const Options& /*options*/, const Fields& fields) {
@@ -64,6 +67,10 @@ class MountainCarEnv : public Env {
     velocity_ = velocity;
     terminated_ = position >= kGoalPosition && velocity >= kGoalVelocity;
     reward_ = -1.0;
+  }
+
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    DrawMountainCar(position_, kGoalPosition, false, width, height, rgb);
   }
 
   void Write(const Output& out) override {

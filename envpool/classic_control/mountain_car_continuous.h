@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "envpool/classic_control/render.h"
 #include "envpool/core/env.h"
 
 namespace envpool::classic_control {
@@ -33,14 +34,16 @@ class MountainCarContinuousEnv : public Env {
                    {"reward_threshold", 90.0}};
   }
 
-  static void Declare(const Options& /*options*/, EnvSpec* spec,
-                      Fields* fields) {
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     fields->obs = spec->state.Add<float>(
         "obs", {2},
         {static_cast<float>(kMinPosition), static_cast<float>(-kMaxSpeed)},
         {static_cast<float>(kMaxPosition), static_cast<float>(kMaxSpeed)});
     fields->action =
         spec->action.Add<float>("action", {1}, {kMinAction}, {kMaxAction});
+    // gymnasium's render(): 600x400 pygame frames at 30 fps.
+    DeclareRendering(options, spec, {"rgb_array"}, kMountainCarScreen[0],
+                     kMountainCarScreen[1], 30);
   }
 
   MountainCarContinuousEnv(const Options& /*options*/, const Fields& fields) {
@@ -103,6 +106,10 @@ class MountainCarContinuousEnv : public Env {
     position_ = static_cast<float>(position.value);
     velocity_ = static_cast<float>(velocity.value);
     single_ = true;
+  }
+
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    DrawMountainCar(position_, kGoalPosition, single_, width, height, rgb);
   }
 
   void Write(const Output& out) override {

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "envpool/classic_control/render.h"
 #include "envpool/core/env.h"
 
 namespace envpool::classic_control {
@@ -48,6 +49,15 @@ class PendulumEnv : public Env {
                                          {1.0, 1.0, kMaxSpeed});
     fields->action =
         spec->action.Add<float>("action", {1}, {-kMaxTorque}, {kMaxTorque});
+    // gymnasium's render(): 500x500 pygame frames at 30 fps.
+    DeclareRendering(options, spec, {"rgb_array"}, kPendulumScreen,
+                     kPendulumScreen, 30);
+  }
+
+  // The arrow of the last torque is missing right after a reset, as in
+  // gymnasium (last_u is None there).
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    DrawPendulum(theta_, has_last_u_, last_u_, width, height, rgb);
   }
 
   PendulumEnv(const Options& options, const Fields& fields)
@@ -63,6 +73,7 @@ class PendulumEnv : public Env {
     theta_dot_ = np_random_.Uniform(-1.0, 1.0);
     reward_ = 0.0;
     terminated_ = false;
+    has_last_u_ = false;
   }
 
   void Step(const ActionView& action) override {
@@ -96,6 +107,8 @@ class PendulumEnv : public Env {
     }
     theta_ = new_theta;
     theta_dot_ = new_theta_dot;
+    last_u_ = u;
+    has_last_u_ = true;
     reward_ = -costs;
     terminated_ = false;  // only the time limit ends an episode
   }
@@ -156,6 +169,8 @@ class PendulumEnv : public Env {
   Fields fields_;
   double theta_ = 0.0;
   double theta_dot_ = 0.0;
+  float last_u_ = 0.0F;  // the clipped torque of the last step (render)
+  bool has_last_u_ = false;
 };
 
 }  // namespace envpool::classic_control

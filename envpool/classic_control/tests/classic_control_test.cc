@@ -11,6 +11,7 @@
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "envpool/classic_control/acrobot.h"
@@ -19,11 +20,24 @@
 #include "envpool/classic_control/mountain_car_continuous.h"
 #include "envpool/classic_control/numpy_trig.h"
 #include "envpool/classic_control/pendulum.h"
+#include "envpool/classic_control/render.h"
 #include "envpool/core/env.h"
 #include "envpool/core/pool.h"
 
 namespace envpool::classic_control {
 namespace {
+
+// The options a pool gives an env: its own and the common ones (render_mode
+// and the like, which Declare reads).
+Options WithCommon(Options options) {
+  const Options common = CommonOptions();
+  for (const auto& [name, value] : common.items()) {
+    if (!options.Has(name)) {
+      options.Define(name, value);
+    }
+  }
+  return options;
+}
 
 // An env with its last reward visible and a one-call step.
 template <typename E>
@@ -31,7 +45,7 @@ class Probe : public E {
  public:
   Probe() : Probe(E::DefaultOptions()) {}
   explicit Probe(const Options& options)
-      : E(options, DeclareFields<E>(options)) {}
+      : E(WithCommon(options), DeclareFields<E>(WithCommon(options))) {}
 
   double reward() const { return this->reward_; }
 
@@ -487,3 +501,38 @@ TEST_F(ClassicControlPoolTest, ObservationsStayInBoundsAndFollowTheSeed) {
 
 }  // namespace
 }  // namespace envpool::classic_control
+
+// Pendulum's frame after a step needs gymnasium's clockwise.png: a missing
+// or broken file is a clear error naming it, not a crash.
+TEST(RenderTest, MissingOrBrokenArrowImageIsAnErrorNamingTheFile) {
+  using envpool::classic_control::ClassicControlAssetDir;
+  using envpool::classic_control::DrawPendulum;
+  using envpool::classic_control::LoadPngAlpha;
+  const std::string saved = ClassicControlAssetDir();
+  std::vector<uint8_t> frame(500 * 500 * 3);
+  ClassicControlAssetDir() = "/nonexistent/assets";
+  try {
+    DrawPendulum(0.5, true, 1.5F, 500, 500, frame.data());
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/assets/clockwise.png"),
+              std::string::npos)
+        << e.what();
+  }
+  // Without a torque yet (right after a reset) no image is needed.
+  DrawPendulum(0.5, false, 0.0F, 500, 500, frame.data());
+  EXPECT_THROW(LoadPngAlpha("/proc/self/status"), std::runtime_error);
+  ClassicControlAssetDir() = saved;
+}
+
+// The rasterizer's frames are deterministic and start white.
+TEST(RenderTest, CartPoleFrameHasTheTrackAndTheCart) {
+  std::vector<uint8_t> frame(400 * 600 * 3);
+  const double state[4] = {0.0, 0.0, 0.0, 0.0};
+  envpool::classic_control::DrawCartPole(state, 600, 400, frame.data());
+  auto at = [&](int y, int x, int c) { return frame[(y * 600 + x) * 3 + c]; };
+  EXPECT_EQ(at(0, 0, 0), 255);            // background
+  EXPECT_EQ(at(399 - 100, 0, 0), 0);      // the track line at y = 100
+  EXPECT_EQ(at(399 - 110, 290, 0), 0);    // inside the cart
+  EXPECT_EQ(at(399 - 160, 300, 0), 202);  // the pole, straight up
+}

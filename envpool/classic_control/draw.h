@@ -1,0 +1,803 @@
+// A small software rasterizer that reproduces the frames gymnasium's
+// classic_control envs draw with pygame (SDL_gfx's gfxdraw primitives on a
+// 32-bit XRGB surface, then a vertical flip): the same integer rules for
+// which pixel gets which colour, so the frames are equal byte for byte.
+#ifndef ENVPOOL_CLASSIC_CONTROL_DRAW_H_
+#define ENVPOOL_CLASSIC_CONTROL_DRAW_H_
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+namespace envpool::classic_control {
+
+struct Rgb {
+  uint8_t r, g, b;
+};
+
+// pygame.math.Vector2(x, y).rotate_rad(angle): the angle is reduced to
+// [0, 2*pi) and quarter turns are exact.
+inline void RotateRad(double x, double y, double angle, double* ox,
+                      double* oy) {
+  constexpr double kTwoPi = 2 * M_PI;
+  constexpr double kEps = 1e-12;
+  double a = std::fmod(angle, kTwoPi);
+  if (a < 0) {
+    a += kTwoPi;
+  }
+  if (std::fabs(a) < kEps || std::fabs(a - kTwoPi) < kEps) {
+    *ox = x;
+    *oy = y;
+  } else if (std::fabs(a - M_PI / 2) < kEps) {
+    *ox = -y;
+    *oy = x;
+  } else if (std::fabs(a - M_PI) < kEps) {
+    *ox = -x;
+    *oy = -y;
+  } else if (std::fabs(a - 3 * M_PI / 2) < kEps) {
+    *ox = y;
+    *oy = -x;
+  } else {
+    double c = std::cos(a);
+    double s = std::sin(a);
+    *ox = x * c - y * s;
+    *oy = x * s + y * c;
+  }
+}
+
+// Python's int(float) stored in a C short, as gfxdraw parses its points.
+inline int16_t ToShort(double v) {
+  return static_cast<int16_t>(static_cast<int64_t>(v));
+}
+
+// pygame.transform.smoothscale shrinking one 8-bit plane (sw x sh to dw x
+// dh, both smaller): its SSE backend's area average, X then Y, in 2.14
+// fixed point with 16-bit accumulators and high-half products.
+inline std::vector<uint8_t> SmoothShrink(const std::vector<uint8_t>& src,
+                                         int sw, int sh, int dw, int dh) {
+  auto mulhi = [](uint32_t a, uint32_t b) {
+    return static_cast<uint16_t>(((a & 0xffff) * (b & 0xffff)) >> 16);
+  };
+  auto sat = [](uint32_t v) {
+    return static_cast<uint8_t>(std::min<uint32_t>(v, 255));
+  };
+  std::vector<uint8_t> tmp(static_cast<size_t>(dw) * sh);
+  const uint32_t xspace = 0x4000 * sw / dw;
+  const uint32_t xrecip = 0x40000000 / xspace;
+  for (int y = 0; y < sh; ++y) {
+    uint16_t acc = 0;
+    uint32_t counter = xspace;
+    const uint8_t* s = &src[static_cast<size_t>(y) * sw];
+    uint8_t* d = &tmp[static_cast<size_t>(y) * dw];
+    for (int x = 0; x < sw; ++x) {
+      if (counter > 0x4000) {
+        acc = static_cast<uint16_t>(acc + s[x]);
+        counter -= 0x4000;
+      } else {
+        uint32_t frac = (0x4000 - counter) & 0xffff;
+        uint32_t s4 = static_cast<uint32_t>(s[x]) << 2;
+        auto sum = static_cast<uint16_t>(acc + mulhi(s4, counter));
+        *d++ = sat(mulhi(sum, xrecip));
+        acc = mulhi(s4, frac);
+        counter = counter + xspace - 0x4000;
+      }
+    }
+  }
+  std::vector<uint8_t> out(static_cast<size_t>(dw) * dh);
+  const uint32_t yspace = 0x4000 * sh / dh;
+  const uint32_t yrecip = 0x40000000 / yspace;
+  std::vector<uint16_t> line(dw, 0);
+  uint32_t counter = yspace;
+  uint8_t* d = out.data();
+  for (int y = 0; y < sh; ++y) {
+    const uint8_t* s = &tmp[static_cast<size_t>(y) * dw];
+    if (counter > 0x4000) {
+      for (int x = 0; x < dw; ++x) {
+        line[x] = static_cast<uint16_t>(line[x] + s[x]);
+      }
+      counter -= 0x4000;
+    } else {
+      uint32_t frac = (0x4000 - counter) & 0xffff;
+      for (int x = 0; x < dw; ++x) {
+        uint32_t s4 = static_cast<uint32_t>(s[x]) << 2;
+        auto sum = static_cast<uint16_t>(line[x] + mulhi(s4, counter));
+        *d++ = sat(mulhi(sum, yrecip));
+        line[x] = mulhi(s4, frac);
+      }
+      counter = counter + yspace - 0x4000;
+    }
+  }
+  return out;
+}
+
+// A pygame-like surface: 0x00RRGGBB pixels, y down, clipped to its size.
+class Canvas {
+ public:
+  Canvas(int width, int height)
+      : w_(width), h_(height), px_(static_cast<size_t>(width) * height) {}
+
+  void Fill(Rgb c) { std::fill(px_.begin(), px_.end(), Pack(c)); }
+
+  // SDL_gfx pixel writes: opaque stores, or a blend by alpha (0..254) done
+  // in the surface's 32-bit arithmetic (unsigned wrap-around included).
+  void Put(int x, int y, uint32_t color) {
+    if (x >= 0 && x < w_ && y >= 0 && y < h_) {
+      px_[static_cast<size_t>(y) * w_ + x] = color;
+    }
+  }
+  void Blend(int x, int y, uint32_t color, uint32_t alpha) {
+    if (x < 0 || x >= w_ || y < 0 || y >= h_) {
+      return;
+    }
+    uint32_t& p = px_[static_cast<size_t>(y) * w_ + x];
+    if (alpha == 255) {
+      p = color;
+      return;
+    }
+    uint32_t dc = p;
+    uint32_t out = 0;
+    for (uint32_t shift : {16u, 8u, 0u}) {
+      uint32_t mask = 0xffu << shift;
+      uint32_t diff = (color & mask) - (dc & mask);
+      uint32_t v =
+          ((dc & mask) + ((((diff >> shift) * alpha) >> 8) << shift)) & mask;
+      out |= v;
+    }
+    p = out;
+  }
+  // pixelColorWeight: the colour's alpha (255) scaled by weight / 256.
+  void Weighted(int x, int y, uint32_t color, uint32_t weight) {
+    Blend(x, y, color, (255u * weight) >> 8);
+  }
+
+  void HLine(int x1, int x2, int y, uint32_t color) {
+    if (x1 > x2) {
+      std::swap(x1, x2);
+    }
+    if (x2 < 0 || x1 > w_ - 1 || y < 0 || y > h_ - 1) {
+      return;
+    }
+    x1 = std::max(x1, 0);
+    x2 = std::min(x2, w_ - 1);
+    std::fill(px_.begin() + static_cast<size_t>(y) * w_ + x1,
+              px_.begin() + static_cast<size_t>(y) * w_ + x2 + 1, color);
+  }
+  void VLine(int x, int y1, int y2, uint32_t color) {
+    if (y1 > y2) {
+      std::swap(y1, y2);
+    }
+    if (x < 0 || x > w_ - 1 || y2 < 0 || y1 > h_ - 1) {
+      return;
+    }
+    y1 = std::max(y1, 0);
+    y2 = std::min(y2, h_ - 1);
+    for (int y = y1; y <= y2; ++y) {
+      px_[static_cast<size_t>(y) * w_ + x] = color;
+    }
+  }
+
+  // SDL_gfx's integer line (lineColor), opaque colour.
+  void Line(int16_t x1, int16_t y1, int16_t x2, int16_t y2, uint32_t color) {
+    if (!ClipLine(&x1, &y1, &x2, &y2)) {
+      return;
+    }
+    if (x1 == x2) {
+      if (y1 != y2) {
+        VLine(x1, std::min(y1, y2), std::max(y1, y2), color);
+      } else {
+        Put(x1, y1, color);
+      }
+      return;
+    }
+    if (y1 == y2) {
+      HLine(std::min(x1, x2), std::max(x1, x2), y1, color);
+      return;
+    }
+    int dx = x2 - x1;
+    int dy = y2 - y1;
+    int sx = dx >= 0 ? 1 : -1;
+    int sy = dy >= 0 ? 1 : -1;
+    dx = sx * dx + 1;
+    dy = sy * dy + 1;
+    // Step along the major axis, the minor one when the error overflows.
+    int px = x1;
+    int py = y1;
+    int step_major_x = sx, step_major_y = 0, step_minor_x = 0,
+        step_minor_y = sy;
+    if (dx < dy) {
+      std::swap(dx, dy);
+      step_major_x = 0;
+      step_major_y = sy;
+      step_minor_x = sx;
+      step_minor_y = 0;
+    }
+    for (int i = 0, err = 0; i < dx; ++i) {
+      Put(px, py, color);
+      err += dy;
+      if (err >= dx) {
+        err -= dx;
+        px += step_minor_x;
+        py += step_minor_y;
+      }
+      px += step_major_x;
+      py += step_major_y;
+    }
+  }
+
+  // SDL_gfx's Wu line (_aalineColor) with its endpoint control.
+  void AALine(int16_t x1, int16_t y1, int16_t x2, int16_t y2, uint32_t color,
+              bool draw_endpoint) {
+    if (!ClipLine(&x1, &y1, &x2, &y2)) {
+      return;
+    }
+    int xx0 = x1, yy0 = y1, xx1 = x2, yy1 = y2;
+    if (yy0 > yy1) {
+      std::swap(yy0, yy1);
+      std::swap(xx0, xx1);
+    }
+    int dx = xx1 - xx0;
+    int dy = yy1 - yy0;
+    if (dx == 0) {
+      if (draw_endpoint) {
+        VLine(x1, y1, y2, color);
+      } else if (dy > 0) {
+        VLine(x1, yy0, yy0 + dy, color);
+      } else {
+        Put(x1, y1, color);
+      }
+      return;
+    }
+    if (dy == 0) {
+      if (draw_endpoint) {
+        HLine(x1, x2, y1, color);
+      } else if (dx > 0) {
+        HLine(xx0, xx0 + dx, y1, color);
+      } else {
+        Put(x1, y1, color);
+      }
+      return;
+    }
+    if (dx == dy && draw_endpoint) {
+      Line(x1, y1, x2, y2, color);
+      return;
+    }
+    int xdir = 1;
+    if (dx < 0) {
+      xdir = -1;
+      dx = -dx;
+    }
+    uint32_t erracc = 0;
+    Put(x1, y1, color);
+    if (dy > dx) {
+      uint32_t erradj = static_cast<uint32_t>((dx << 16) / dy) << 16;
+      int x0pxdir = xx0 + xdir;
+      while (--dy) {
+        uint32_t prev = erracc;
+        erracc += erradj;
+        if (erracc <= prev) {
+          xx0 = x0pxdir;
+          x0pxdir += xdir;
+        }
+        ++yy0;
+        uint32_t wgt = (erracc >> 24) & 255;
+        Weighted(static_cast<int16_t>(xx0), static_cast<int16_t>(yy0), color,
+                 255 - wgt);
+        Weighted(static_cast<int16_t>(x0pxdir), static_cast<int16_t>(yy0),
+                 color, wgt);
+      }
+    } else {
+      uint32_t erradj = static_cast<uint32_t>((dy << 16) / dx) << 16;
+      int y0p1 = yy0 + 1;
+      while (--dx) {
+        uint32_t prev = erracc;
+        erracc += erradj;
+        if (erracc <= prev) {
+          yy0 = y0p1;
+          ++y0p1;
+        }
+        xx0 += xdir;
+        uint32_t wgt = (erracc >> 24) & 255;
+        Weighted(static_cast<int16_t>(xx0), static_cast<int16_t>(yy0), color,
+                 255 - wgt);
+        Weighted(static_cast<int16_t>(xx0), static_cast<int16_t>(y0p1), color,
+                 wgt);
+      }
+    }
+    if (draw_endpoint) {
+      Put(x2, y2, color);
+    }
+  }
+
+  // gfxdraw.aapolygon: closed Wu outline, no endpoints.
+  void AAPolygon(const std::vector<int16_t>& vx, const std::vector<int16_t>& vy,
+                 uint32_t color) {
+    size_t n = vx.size();
+    for (size_t i = 1; i < n; ++i) {
+      AALine(vx[i - 1], vy[i - 1], vx[i], vy[i], color, false);
+    }
+    AALine(vx[n - 1], vy[n - 1], vx[0], vy[0], color, false);
+  }
+
+  // gfxdraw.filled_polygon: SDL_gfx's 16.16 fixed-point scanline fill.
+  void FilledPolygon(const std::vector<int16_t>& vx,
+                     const std::vector<int16_t>& vy, uint32_t color) {
+    int n = static_cast<int>(vx.size());
+    int miny = vy[0];
+    int maxy = vy[0];
+    for (int i = 1; i < n; ++i) {
+      if (vy[i] < miny) {
+        miny = vy[i];
+      } else if (vy[i] > maxy) {
+        maxy = vy[i];
+      }
+    }
+    std::vector<int> xs;
+    for (int y = miny; y <= maxy; ++y) {
+      xs.clear();
+      for (int i = 0; i < n; ++i) {
+        int a = i == 0 ? n - 1 : i - 1;
+        int b = i;
+        int y1 = vy[a], y2 = vy[b], x1, x2;
+        if (y1 < y2) {
+          x1 = vx[a];
+          x2 = vx[b];
+        } else if (y1 > y2) {
+          y2 = vy[a];
+          y1 = vy[b];
+          x2 = vx[a];
+          x1 = vx[b];
+        } else {
+          continue;
+        }
+        if ((y >= y1 && y < y2) || (y == maxy && y > y1 && y <= y2)) {
+          xs.push_back(((65536 * (y - y1)) / (y2 - y1)) * (x2 - x1) +
+                       65536 * x1);
+        }
+      }
+      std::sort(xs.begin(), xs.end());
+      for (size_t i = 0; i + 1 < xs.size(); i += 2) {
+        int xa = xs[i] + 1;
+        xa = (xa >> 16) + ((xa & 32768) >> 15);
+        int xb = xs[i + 1] - 1;
+        xb = (xb >> 16) + ((xb & 32768) >> 15);
+        HLine(static_cast<int16_t>(xa), static_cast<int16_t>(xb), y, color);
+      }
+    }
+  }
+
+  // gfxdraw.aacircle (SDL_gfx's aaellipse with equal radii).
+  void AACircle(int16_t x, int16_t y, int16_t rad, uint32_t color) {
+    AAEllipse(x, y, rad, rad, color);
+  }
+  void AAEllipse(int16_t x, int16_t y, int16_t rx, int16_t ry, uint32_t color) {
+    if (rx < 0 || ry < 0) {
+      return;
+    }
+    if (rx == 0) {
+      VLine(x, y - ry, y + ry, color);
+      return;
+    }
+    if (ry == 0) {
+      HLine(x - rx, x + rx, y, color);
+      return;
+    }
+    if (x + rx < 0 || x - rx > w_ - 1 || y + ry < 0 || y - ry > h_ - 1) {
+      return;
+    }
+    int a2 = rx * rx;
+    int b2 = ry * ry;
+    int ds = 2 * a2;
+    int dt = 2 * b2;
+    int16_t xc2 = static_cast<int16_t>(2 * x);
+    int16_t yc2 = static_cast<int16_t>(2 * y);
+    double sab = std::sqrt(static_cast<double>(a2 + b2));
+    int dxt = static_cast<int16_t>(std::lrint(static_cast<double>(a2) / sab));
+    int t = 0;
+    int s = -2 * a2 * ry;
+    int d = 0;
+    int16_t xp = x;
+    int16_t yp = static_cast<int16_t>(y - ry);
+    int16_t xs, ys;
+    Put(xp, yp, color);
+    Put(static_cast<int16_t>(xc2 - xp), yp, color);
+    Put(xp, static_cast<int16_t>(yc2 - yp), color);
+    Put(static_cast<int16_t>(xc2 - xp), static_cast<int16_t>(yc2 - yp), color);
+    for (int i = 1; i <= dxt; ++i) {
+      --xp;
+      d += t - b2;
+      if (d >= 0) {
+        ys = static_cast<int16_t>(yp - 1);
+      } else if ((d - s - a2) > 0) {
+        if ((2 * d - s - a2) >= 0) {
+          ys = static_cast<int16_t>(yp + 1);
+        } else {
+          ys = yp;
+          ++yp;
+          d -= s + a2;
+          s += ds;
+        }
+      } else {
+        ++yp;
+        ys = static_cast<int16_t>(yp + 1);
+        d -= s + a2;
+        s += ds;
+      }
+      t -= dt;
+      float cp = 1.0f;
+      if (s != 0) {
+        cp = static_cast<float>(std::abs(d)) / static_cast<float>(std::abs(s));
+        if (cp > 1.0f) {
+          cp = 1.0f;
+        }
+      }
+      auto weight = static_cast<uint8_t>(cp * 255);
+      uint8_t iweight = 255 - weight;
+      int16_t xx = static_cast<int16_t>(xc2 - xp);
+      Weighted(xp, yp, color, iweight);
+      Weighted(xx, yp, color, iweight);
+      Weighted(xp, ys, color, weight);
+      Weighted(xx, ys, color, weight);
+      int16_t yy = static_cast<int16_t>(yc2 - yp);
+      Weighted(xp, yy, color, iweight);
+      Weighted(xx, yy, color, iweight);
+      yy = static_cast<int16_t>(yc2 - ys);
+      Weighted(xp, yy, color, weight);
+      Weighted(xx, yy, color, weight);
+    }
+    int dyt = static_cast<int16_t>(std::lrint(static_cast<double>(b2) / sab));
+    for (int i = 1; i <= dyt; ++i) {
+      ++yp;
+      d -= s + a2;
+      if (d <= 0) {
+        xs = static_cast<int16_t>(xp + 1);
+      } else if ((d + t - b2) < 0) {
+        if ((2 * d + t - b2) <= 0) {
+          xs = static_cast<int16_t>(xp - 1);
+        } else {
+          xs = xp;
+          --xp;
+          d += t - b2;
+          t -= dt;
+        }
+      } else {
+        --xp;
+        xs = static_cast<int16_t>(xp - 1);
+        d += t - b2;
+        t -= dt;
+      }
+      s += ds;
+      float cp = 1.0f;
+      if (t != 0) {
+        cp = static_cast<float>(std::abs(d)) / static_cast<float>(std::abs(t));
+        if (cp > 1.0f) {
+          cp = 1.0f;
+        }
+      }
+      auto weight = static_cast<uint8_t>(cp * 255);
+      uint8_t iweight = 255 - weight;
+      int16_t xx = static_cast<int16_t>(xc2 - xp);
+      int16_t yy = static_cast<int16_t>(yc2 - yp);
+      Weighted(xp, yp, color, iweight);
+      Weighted(xx, yp, color, iweight);
+      Weighted(xp, yy, color, iweight);
+      Weighted(xx, yy, color, iweight);
+      xx = static_cast<int16_t>(xc2 - xs);
+      Weighted(xs, yp, color, weight);
+      Weighted(xx, yp, color, weight);
+      Weighted(xs, yy, color, weight);
+      Weighted(xx, yy, color, weight);
+    }
+  }
+
+  // gfxdraw.filled_circle: SDL_gfx's midpoint circle of hlines.
+  void FilledCircle(int16_t x, int16_t y, int16_t rad, uint32_t color) {
+    if (rad < 0) {
+      return;
+    }
+    if (rad == 0) {
+      Put(x, y, color);
+      return;
+    }
+    if (x + rad < 0 || x - rad > w_ - 1 || y + rad < 0 || y - rad > h_ - 1) {
+      return;
+    }
+    int cx = 0;
+    int cy = rad;
+    int ocx = -1;  // (Sint16)0xffff
+    int ocy = -1;
+    int df = 1 - rad;
+    int d_e = 3;
+    int d_se = -2 * rad + 5;
+    do {
+      int xpcx = x + cx, xmcx = x - cx, xpcy = x + cy, xmcy = x - cy;
+      if (ocy != cy) {
+        if (cy > 0) {
+          HLine(xmcx, xpcx, y + cy, color);
+          HLine(xmcx, xpcx, y - cy, color);
+        } else {
+          HLine(xmcx, xpcx, y, color);
+        }
+        ocy = cy;
+      }
+      if (ocx != cx) {
+        if (cx != cy) {
+          if (cx > 0) {
+            HLine(xmcy, xpcy, y - cx, color);
+            HLine(xmcy, xpcy, y + cx, color);
+          } else {
+            HLine(xmcy, xpcy, y, color);
+          }
+        }
+        ocx = cx;
+      }
+      if (df < 0) {
+        df += d_e;
+        d_e += 2;
+        d_se += 2;
+      } else {
+        df += d_se;
+        d_e += 2;
+        d_se += 4;
+        --cy;
+      }
+      ++cx;
+    } while (cx <= cy);
+  }
+
+  // pygame.draw.aaline (blend on): pygame's float Wu line, its endpoints
+  // weighted by their pixel overlap, colours mixed in float and truncated.
+  void PgAALine(float from_x, float from_y, float to_x, float to_y, Rgb c) {
+    float dx = to_x - from_x;
+    float dy = to_y - from_y;
+    if (std::fabs(static_cast<double>(dx)) < 0.0001 &&
+        std::fabs(static_cast<double>(dy)) < 0.0001) {
+      int px = static_cast<int>(std::floor(static_cast<double>(from_x) + 0.5));
+      int py = static_cast<int>(std::floor(static_cast<double>(from_y) + 0.5));
+      Mix(px, py, c, 1.0f);
+      return;
+    }
+    float clip_left = -1.0f;
+    float clip_right = clip_left + static_cast<float>(w_) + 1.0f;
+    float clip_top = -1.0f;
+    float clip_bottom = clip_top + static_cast<float>(h_) + 1.0f;
+    bool steep = std::fabs(dx) < std::fabs(dy);
+    if (steep) {
+      std::swap(from_x, from_y);
+      std::swap(to_x, to_y);
+      std::swap(dx, dy);
+      std::swap(clip_left, clip_top);
+      std::swap(clip_right, clip_bottom);
+    }
+    if (dx < 0) {
+      std::swap(from_x, to_x);
+      std::swap(from_y, to_y);
+      dx = -dx;
+      dy = -dy;
+    }
+    if (to_x <= clip_left || from_x >= clip_right) {
+      return;
+    }
+    float gradient = dy / dx;
+    if (from_x < clip_left) {
+      from_y += gradient * (clip_left - from_x);
+      from_x = clip_left;
+    }
+    if (to_x > clip_right) {
+      to_y += gradient * (clip_right - to_x);
+      to_x = clip_right;
+    }
+    if (gradient > 0.0f) {
+      if (to_y <= clip_top || from_y >= clip_bottom) {
+        return;
+      }
+      if (from_y < clip_top) {
+        from_x += (clip_top - from_y) / gradient;
+        from_y = clip_top;
+      }
+      if (to_y > clip_bottom) {
+        to_x += (clip_bottom - to_y) / gradient;
+        to_y = clip_bottom;
+      }
+    } else {
+      if (from_y <= clip_top || to_y >= clip_bottom) {
+        return;
+      }
+      if (to_y < clip_top) {
+        to_x += (clip_top - to_y) / gradient;
+        to_y = clip_top;
+      }
+      if (from_y > clip_bottom) {
+        from_x += (clip_bottom - from_y) / gradient;
+        from_y = clip_bottom;
+      }
+    }
+    from_y += 1.0f;
+    to_y += 1.0f;
+    auto plot = [&](int major, int minor, float brightness) {
+      if (steep) {
+        Mix(minor, major, c, brightness);
+      } else {
+        Mix(major, minor, c, brightness);
+      }
+    };
+    int x_pixel_start = static_cast<int>(from_x);
+    float y_endpoint =
+        from_y + gradient * (static_cast<float>(x_pixel_start) - from_x);
+    float intersect_y = y_endpoint;
+    if (to_x > clip_left + 1.0f) {
+      float x_gap = static_cast<float>(1 + x_pixel_start) - from_x;
+      float brightness =
+          y_endpoint - static_cast<float>(static_cast<int>(y_endpoint));
+      int minor = static_cast<int>(y_endpoint);
+      if (static_cast<float>(static_cast<int>(y_endpoint)) < y_endpoint) {
+        plot(x_pixel_start, minor, brightness * x_gap);
+      }
+      brightness = 1 - brightness;
+      plot(x_pixel_start, minor - 1, brightness * x_gap);
+      intersect_y += gradient;
+      ++x_pixel_start;
+    }
+    int x_pixel_end = static_cast<int>(std::ceil(static_cast<double>(to_x)));
+    if (from_x < clip_right - 1.0f) {
+      y_endpoint = to_y + gradient * (static_cast<float>(x_pixel_end) - to_x);
+      float x_gap = static_cast<float>(1 - x_pixel_end) + to_x;
+      float brightness =
+          y_endpoint - static_cast<float>(static_cast<int>(y_endpoint));
+      int minor = static_cast<int>(y_endpoint);
+      if (static_cast<float>(static_cast<int>(y_endpoint)) < y_endpoint) {
+        plot(x_pixel_end, minor, brightness * x_gap);
+      }
+      brightness = 1 - brightness;
+      plot(x_pixel_end, minor - 1, brightness * x_gap);
+    }
+    for (int x = x_pixel_start; x < x_pixel_end; ++x) {
+      int y = static_cast<int>(intersect_y);
+      float brightness = 1 - intersect_y + static_cast<float>(y);
+      plot(x, y - 1, brightness);
+      if (static_cast<float>(y) < intersect_y) {
+        plot(x, y, 1 - brightness);
+      }
+      intersect_y += gradient;
+    }
+  }
+
+  // pygame.draw.aalines(closed=False): one aaline per segment, float points.
+  void PgAALines(const std::vector<float>& xs, const std::vector<float>& ys,
+                 Rgb c) {
+    for (size_t i = 1; i < xs.size(); ++i) {
+      PgAALine(xs[i - 1], ys[i - 1], xs[i], ys[i], c);
+    }
+  }
+
+  // Surface.blit of a black image with per-pixel alpha (pygame's blitter:
+  // d + ((s - d) * a >> 8) per channel, s = 0 here) at (x0, y0).
+  void BlitBlackAlpha(const std::vector<uint8_t>& alpha, int w, int h, int x0,
+                      int y0) {
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        int px = x0 + x, py = y0 + y;
+        if (px < 0 || px >= w_ || py < 0 || py >= h_) {
+          continue;
+        }
+        int a = alpha[static_cast<size_t>(y) * w + x];
+        uint32_t& p = px_[static_cast<size_t>(py) * w_ + px];
+        uint32_t out = 0;
+        for (uint32_t shift : {16u, 8u, 0u}) {
+          int d = static_cast<int>((p >> shift) & 0xff);
+          d += (-d * a) >> 8;  // arithmetic shift: floor
+          out |= static_cast<uint32_t>(d) << shift;
+        }
+        p = out;
+      }
+    }
+  }
+
+  // pygame.transform.flip(surface, False, True), then the RGB bytes of the
+  // (height, width, 3) frame gymnasium returns.
+  void WriteFlipped(uint8_t* rgb) const {
+    for (int y = 0; y < h_; ++y) {
+      const uint32_t* row = &px_[static_cast<size_t>(h_ - 1 - y) * w_];
+      for (int x = 0; x < w_; ++x) {
+        uint32_t p = row[x];
+        *rgb++ = static_cast<uint8_t>(p >> 16);
+        *rgb++ = static_cast<uint8_t>(p >> 8);
+        *rgb++ = static_cast<uint8_t>(p);
+      }
+    }
+  }
+
+  static uint32_t Pack(Rgb c) {
+    return (static_cast<uint32_t>(c.r) << 16) |
+           (static_cast<uint32_t>(c.g) << 8) | c.b;
+  }
+  int width() const { return w_; }
+  int height() const { return h_; }
+  std::vector<uint32_t>& pixels() { return px_; }
+
+ private:
+  // SDL_gfx's Cohen-Sutherland clip (float slope, truncated to short).
+  bool ClipLine(int16_t* x1, int16_t* y1, int16_t* x2, int16_t* y2) const {
+    const int left = 0, right = w_ - 1, top = 0, bottom = h_ - 1;
+    auto encode = [&](int x, int y) {
+      int code = 0;
+      if (x < left) {
+        code |= 1;
+      } else if (x > right) {
+        code |= 2;
+      }
+      if (y < top) {
+        code |= 8;
+      } else if (y > bottom) {
+        code |= 4;
+      }
+      return code;
+    };
+    while (true) {
+      int c1 = encode(*x1, *y1);
+      int c2 = encode(*x2, *y2);
+      if ((c1 | c2) == 0) {
+        return true;
+      }
+      if ((c1 & c2) != 0) {
+        return false;
+      }
+      if (c1 == 0) {
+        std::swap(*x1, *x2);
+        std::swap(*y1, *y2);
+        std::swap(c1, c2);
+      }
+      float m = 1.0f;
+      if (*x2 != *x1) {
+        m = static_cast<float>(*y2 - *y1) / static_cast<float>(*x2 - *x1);
+      }
+      if (c1 & 1) {
+        *y1 = static_cast<int16_t>(
+            *y1 + static_cast<int16_t>(static_cast<float>(left - *x1) * m));
+        *x1 = static_cast<int16_t>(left);
+      } else if (c1 & 2) {
+        *y1 = static_cast<int16_t>(
+            *y1 + static_cast<int16_t>(static_cast<float>(right - *x1) * m));
+        *x1 = static_cast<int16_t>(right);
+      } else if (c1 & 4) {
+        if (*x2 != *x1) {
+          *x1 = static_cast<int16_t>(
+              *x1 + static_cast<int16_t>(static_cast<float>(bottom - *y1) / m));
+        }
+        *y1 = static_cast<int16_t>(bottom);
+      } else if (c1 & 8) {
+        if (*x2 != *x1) {
+          *x1 = static_cast<int16_t>(
+              *x1 + static_cast<int16_t>(static_cast<float>(top - *y1) / m));
+        }
+        *y1 = static_cast<int16_t>(top);
+      }
+    }
+  }
+
+  // pygame's get_antialiased_color + set_at: brightness * colour +
+  // (1 - brightness) * background per channel, in float, truncated.
+  void Mix(int x, int y, Rgb c, float brightness) {
+    if (x < 0 || x >= w_ || y < 0 || y >= h_) {
+      return;
+    }
+    uint32_t& p = px_[static_cast<size_t>(y) * w_ + x];
+    const uint8_t fg[3] = {c.r, c.g, c.b};
+    uint32_t out = 0;
+    for (int k = 0; k < 3; ++k) {
+      uint32_t shift = 16 - 8 * k;
+      auto bg = static_cast<float>((p >> shift) & 0xff);
+      float v = brightness * static_cast<float>(fg[k]) + (1 - brightness) * bg;
+      out |= static_cast<uint32_t>(static_cast<uint8_t>(v)) << shift;
+    }
+    p = out;
+  }
+
+  int w_, h_;
+  std::vector<uint32_t> px_;
+};
+
+}  // namespace envpool::classic_control
+
+#endif  // ENVPOOL_CLASSIC_CONTROL_DRAW_H_
