@@ -4,6 +4,8 @@ PYTHON ?= python3
 BAZEL ?= bazel
 DEB_PACKAGES = bazel-bootstrap bazel-rules-java libgtest-dev clang-format zlib1g-dev libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
 WHEEL_DIR = dist
+# Installed without their dependencies (see setup).
+NO_DEPS_PACKAGES = minigrid==3.2.0
 
 .PHONY: setup build install demo test test-cc test-sanitizers test-py lint format bench clean procgen-reference
 
@@ -15,6 +17,15 @@ setup:
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
 	$(PYTHON) -m pip install -q -r requirements-dev.txt
+	@# minigrid asks for pygame-ce, which installs over pygame (both are
+	@# `import pygame`); gymnasium draws with pygame, and classic_control's
+	@# frames are tested against pygame's. minigrid's tests draw nothing, so
+	@# it comes without its dependencies and pygame stays.
+	$(PYTHON) -m pip install -q --no-deps $(NO_DEPS_PACKAGES)
+	@if $(PYTHON) -m pip show -q pygame-ce >/dev/null 2>&1; then \
+	  $(PYTHON) -m pip uninstall -q -y pygame-ce && \
+	  $(PYTHON) -m pip install -q --no-deps --force-reinstall $$(grep '^pygame==' requirements-dev.txt | cut -d' ' -f1); \
+	fi
 
 build: setup
 	PYTHON_BIN_PATH=$$($(PYTHON) -c 'import sys; print(sys.executable)') $(BAZEL) build //:wheel
