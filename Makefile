@@ -2,7 +2,8 @@
 # make test  - the same set-up, then lint and every C++ and Python test
 PYTHON ?= python3
 BAZEL ?= bazel
-DEB_PACKAGES = bazel-bootstrap bazel-rules-java libgtest-dev clang-format zlib1g-dev
+DEB_PACKAGES = bazel-bootstrap bazel-rules-java libgtest-dev clang-format zlib1g-dev \
+  libboost-dev libboost-filesystem-dev libboost-thread-dev libboost-system-dev libboost-chrono-dev
 WHEEL_DIR = dist
 
 .PHONY: setup build install demo test test-cc test-sanitizers test-py lint format bench clean

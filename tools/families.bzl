@@ -7,4 +7,5 @@ FAMILIES = [
     "classic_control",
     "mujoco",
     "toy_text",
+    "vizdoom",
 ]
