@@ -214,6 +214,7 @@ class Pool {
   std::atomic<int> sleeping_workers_{0};
   std::vector<std::thread> workers_;
   std::atomic<bool> closed_{false};
+  std::atomic<int> recv_callers_{0};  // threads inside Recv (they step envs)
   std::atomic<int64_t> step_cost_ns_{0};
   std::string error_;   // guarded by mu_: first exception thrown by an env
   std::mutex send_mu_;  // serializes Send, which reuses inline_tasks_
