@@ -13,6 +13,10 @@ import os
 
 from envpool.python.registry import register
 
+# Deathmatch maps without a single-player start: ViZDoom 1.3.2's client (and
+# its Python DoomGame) crashes on them unless the game is hosted as one.
+HOSTED = "-host 1 -deathmatch"
+
 # (id without "-v1", scenario file name without extension).
 SCENARIOS = (
     ("Basic", "basic"),
@@ -58,6 +62,7 @@ for _name, _scenario in SCENARIOS:
         iwad_path=_path("freedoom2.wad"),
         vzd_path=_path("vizdoom"),
         max_episode_steps=525,
+        **({"game_args": HOSTED} if _scenario in ("cig", "multi_duel") else {}),
     )
 
 # Any scenario through cfg_path and wad_path; basic's until they are given.

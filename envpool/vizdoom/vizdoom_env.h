@@ -324,7 +324,13 @@ class VizdoomEnv : public Env {
     }
     reward_ = game_->makeAction(buttons_, frame_skip_);
     bool finished = game_->isEpisodeFinished();
-    terminated_ = finished || (episodic_life_ && game_->isPlayerDead());
+    bool dead = !finished && game_->isPlayerDead();
+    terminated_ = finished || (episodic_life_ && dead);
+    if (dead && !episodic_life_) {
+      // A multiplayer death (single-player deaths end the episode): the
+      // player comes back at once and the episode goes on.
+      game_->respawnPlayer();
+    }
     if (finished) {
       // No state after the last tic: the last frame stays the newest.
       std::memcpy(stack_.Next(), stack_.Newest(), FrameBytes());

@@ -51,6 +51,8 @@ class Reference:
         game.set_doom_game_path(config["iwad_path"])
         game.set_doom_scenario_path(config["wad_path"])
         game.set_doom_map(config["map_id"])
+        if config["game_args"]:
+            game.add_game_args(config["game_args"])
         game.set_doom_config_path(CONFIG_PATH)
         game.set_mode(vzd.Mode.PLAYER)
         game.set_window_visible(False)
@@ -88,10 +90,11 @@ class Reference:
     def step(self, buttons: list[float]) -> tuple[np.ndarray, float, bool]:
         reward = self.game.make_action(buttons, self.config["frame_skip"])
         done = self.game.is_episode_finished()
+        dead = not done and self.game.is_player_dead()
+        if dead and not self.config["episodic_life"]:
+            self.game.respawn_player()
         self.frames.append(self.frames[-1] if done else self.frame())
-        if self.config["episodic_life"]:
-            done = done or self.game.is_player_dead()
-        return self.obs(), reward, done
+        return self.obs(), reward, done or (dead and self.config["episodic_life"])
 
     def info(self) -> dict[str, float]:
         return {
@@ -165,6 +168,12 @@ def test_simpler_basic_gray_with_options_matches_doomgame():
 
 def test_deathmatch_delta_buttons_match_doomgame():
     run_aligned("Deathmatch-v1", 60, seed=11)
+
+
+def test_hosted_deathmatch_maps_match_doomgame():
+    # Cig and MultiDuel are hosted (game_args "-host 1 -deathmatch").
+    run_aligned("Cig-v1", 40, seed=2)
+    run_aligned("MultiDuel-v1", 40, seed=2)
 
 
 def test_defend_the_center_death_ends_the_episode_as_in_doomgame():
