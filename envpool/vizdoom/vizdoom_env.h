@@ -11,6 +11,8 @@
 #define ENVPOOL_VIZDOOM_VIZDOOM_ENV_H_
 
 #include <algorithm>
+#include <boost/interprocess/ipc/message_queue.hpp>
+#include <boost/interprocess/shared_memory_object.hpp>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -22,9 +24,6 @@
 #include <utility>
 #include <vector>
 
-#include <boost/interprocess/ipc/message_queue.hpp>
-#include <boost/interprocess/shared_memory_object.hpp>
-
 #include "ViZDoom.h"
 #include "envpool/atari/image.h"
 #include "envpool/core/env.h"
@@ -35,73 +34,73 @@ namespace envpool::vizdoom {
 // lists (EnvPool 1.2.5's layout).
 inline const std::vector<std::string>& CommonGameVariables() {
   static const std::vector<std::string> names = {
-      "AMMO2",       "AMMO3",     "AMMO4",           "AMMO5",
-      "AMMO6",       "AMMO7",     "ARMOR",           "DAMAGECOUNT",
-      "DEATHCOUNT",  "FRAGCOUNT", "HEALTH",          "HITCOUNT",
-      "KILLCOUNT",   "SELECTED_WEAPON", "SELECTED_WEAPON_AMMO"};
+      "AMMO2",     "AMMO3",           "AMMO4",
+      "AMMO5",     "AMMO6",           "AMMO7",
+      "ARMOR",     "DAMAGECOUNT",     "DEATHCOUNT",
+      "FRAGCOUNT", "HEALTH",          "HITCOUNT",
+      "KILLCOUNT", "SELECTED_WEAPON", "SELECTED_WEAPON_AMMO"};
   return names;
 }
 
 // The name of every game variable before USER1, in ViZDoom 1.3.2's enum
 // order (its gameVariableToString misses some, e.g. DAMAGECOUNT).
 inline const std::vector<std::string>& GameVariableNames() {
-  static const std::vector<std::string> names = {
-      "KILLCOUNT",
-      "ITEMCOUNT",
-      "SECRETCOUNT",
-      "FRAGCOUNT",
-      "DEATHCOUNT",
-      "HITCOUNT",
-      "HITS_TAKEN",
-      "DAMAGECOUNT",
-      "DAMAGE_TAKEN",
-      "HEALTH",
-      "ARMOR",
-      "DEAD",
-      "ON_GROUND",
-      "ATTACK_READY",
-      "ALTATTACK_READY",
-      "SELECTED_WEAPON",
-      "SELECTED_WEAPON_AMMO",
-      "AMMO0",
-      "AMMO1",
-      "AMMO2",
-      "AMMO3",
-      "AMMO4",
-      "AMMO5",
-      "AMMO6",
-      "AMMO7",
-      "AMMO8",
-      "AMMO9",
-      "WEAPON0",
-      "WEAPON1",
-      "WEAPON2",
-      "WEAPON3",
-      "WEAPON4",
-      "WEAPON5",
-      "WEAPON6",
-      "WEAPON7",
-      "WEAPON8",
-      "WEAPON9",
-      "POSITION_X",
-      "POSITION_Y",
-      "POSITION_Z",
-      "ANGLE",
-      "PITCH",
-      "ROLL",
-      "VIEW_HEIGHT",
-      "VELOCITY_X",
-      "VELOCITY_Y",
-      "VELOCITY_Z",
-      "CAMERA_POSITION_X",
-      "CAMERA_POSITION_Y",
-      "CAMERA_POSITION_Z",
-      "CAMERA_ANGLE",
-      "CAMERA_PITCH",
-      "CAMERA_ROLL",
-      "CAMERA_FOV",
-      "PLAYER_NUMBER",
-      "PLAYER_COUNT"};
+  static const std::vector<std::string> names = {"KILLCOUNT",
+                                                 "ITEMCOUNT",
+                                                 "SECRETCOUNT",
+                                                 "FRAGCOUNT",
+                                                 "DEATHCOUNT",
+                                                 "HITCOUNT",
+                                                 "HITS_TAKEN",
+                                                 "DAMAGECOUNT",
+                                                 "DAMAGE_TAKEN",
+                                                 "HEALTH",
+                                                 "ARMOR",
+                                                 "DEAD",
+                                                 "ON_GROUND",
+                                                 "ATTACK_READY",
+                                                 "ALTATTACK_READY",
+                                                 "SELECTED_WEAPON",
+                                                 "SELECTED_WEAPON_AMMO",
+                                                 "AMMO0",
+                                                 "AMMO1",
+                                                 "AMMO2",
+                                                 "AMMO3",
+                                                 "AMMO4",
+                                                 "AMMO5",
+                                                 "AMMO6",
+                                                 "AMMO7",
+                                                 "AMMO8",
+                                                 "AMMO9",
+                                                 "WEAPON0",
+                                                 "WEAPON1",
+                                                 "WEAPON2",
+                                                 "WEAPON3",
+                                                 "WEAPON4",
+                                                 "WEAPON5",
+                                                 "WEAPON6",
+                                                 "WEAPON7",
+                                                 "WEAPON8",
+                                                 "WEAPON9",
+                                                 "POSITION_X",
+                                                 "POSITION_Y",
+                                                 "POSITION_Z",
+                                                 "ANGLE",
+                                                 "PITCH",
+                                                 "ROLL",
+                                                 "VIEW_HEIGHT",
+                                                 "VELOCITY_X",
+                                                 "VELOCITY_Y",
+                                                 "VELOCITY_Z",
+                                                 "CAMERA_POSITION_X",
+                                                 "CAMERA_POSITION_Y",
+                                                 "CAMERA_POSITION_Z",
+                                                 "CAMERA_ANGLE",
+                                                 "CAMERA_PITCH",
+                                                 "CAMERA_ROLL",
+                                                 "CAMERA_FOV",
+                                                 "PLAYER_NUMBER",
+                                                 "PLAYER_COUNT"};
   return names;
 }
 
@@ -158,8 +157,7 @@ struct ScenarioInfo {
     RequireFile("cfg_path", cfg, "the scenario's cfg");
     RequireFile("wad_path", options.Get<std::string>("wad_path"),
                 "the scenario's wad");
-    RequireFile("iwad_path", options.Get<std::string>("iwad_path"),
-                "the IWAD");
+    RequireFile("iwad_path", options.Get<std::string>("iwad_path"), "the IWAD");
     RequireFile("vzd_path", options.Get<std::string>("vzd_path"),
                 "the ViZDoom engine");
     ::vizdoom::DoomGame game;
@@ -193,28 +191,21 @@ class VizdoomEnv : public Env {
   struct Fields {
     Field<uint8_t> obs;
     std::vector<Field<double>> variables;
-    Field<double> action;         // use_combined_action=False
-    Field<int64_t> combined;      // use_combined_action=True
+    Field<double> action;     // use_combined_action=False
+    Field<int64_t> combined;  // use_combined_action=True
     std::shared_ptr<const ScenarioInfo> scenario;
   };
 
   static Options DefaultOptions() {
-    return Options{{"cfg_path", std::string()},
-                   {"wad_path", std::string()},
-                   {"iwad_path", std::string()},
-                   {"vzd_path", std::string()},
-                   {"map_id", std::string("map01")},
-                   {"game_args", std::string()},
-                   {"lmp_save_dir", std::string()},
-                   {"img_height", int64_t{84}},
-                   {"img_width", int64_t{84}},
-                   {"stack_num", int64_t{4}},
-                   {"frame_skip", int64_t{4}},
-                   {"episodic_life", false},
-                   {"use_combined_action", false},
-                   {"force_speed", false},
-                   {"use_inter_area_resize", true},
-                   {"max_episode_steps", int64_t{525}}};
+    return Options{
+        {"cfg_path", std::string()},      {"wad_path", std::string()},
+        {"iwad_path", std::string()},     {"vzd_path", std::string()},
+        {"map_id", std::string("map01")}, {"game_args", std::string()},
+        {"lmp_save_dir", std::string()},  {"img_height", int64_t{84}},
+        {"img_width", int64_t{84}},       {"stack_num", int64_t{4}},
+        {"frame_skip", int64_t{4}},       {"episodic_life", false},
+        {"use_combined_action", false},   {"force_speed", false},
+        {"use_inter_area_resize", true},  {"max_episode_steps", int64_t{525}}};
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
@@ -239,8 +230,7 @@ class VizdoomEnv : public Env {
     auto scenario = std::make_shared<const ScenarioInfo>(options);
     fields->scenario = scenario;
     fields->obs = spec->state.Add<uint8_t>(
-        "obs", {stack_num * scenario->channels, height, width}, {0.0},
-        {255.0});
+        "obs", {stack_num * scenario->channels, height, width}, {0.0}, {255.0});
     fields->variables.clear();
     for (const std::string& name : scenario->info_variables) {
       fields->variables.push_back(spec->state.Add<double>("info:" + name, {}));
@@ -292,12 +282,17 @@ class VizdoomEnv : public Env {
   }
 
   void Reset() override {
-    if (game_ == nullptr) {
+    if (game_ == nullptr || reseeded_) {
+      // A reseeded reset starts a fresh engine: a running one carries state
+      // between episodes (e.g. DAMAGECOUNT in DefendTheLine, the deathmatch
+      // maps' bodies), so set_seed + new_episode would not give the episode
+      // a fresh env of that seed plays.
+      if (game_ != nullptr) {
+        game_->close();
+        game_.reset();
+      }
       StartEngine();
     } else {
-      if (reseeded_) {
-        game_->setSeed(seed_);
-      }
       game_->newEpisode(NextRecording());
     }
     reseeded_ = false;
@@ -349,8 +344,8 @@ class VizdoomEnv : public Env {
   }
 
  protected:
-  // ViZDoom's engine takes an unsigned int seed; reset(seed=s) reseeds the
-  // episode that follows, as DoomGame.set_seed(s) then new_episode() does.
+  // ViZDoom's engine takes an unsigned int seed: env i of a pool with seed s
+  // is DoomGame.set_seed(s + i) before init(); reset(seed=t) restarts it so.
   void OnSeed(uint64_t seed) override {
     seed_ = static_cast<unsigned int>(seed);
     reseeded_ = true;

@@ -76,7 +76,9 @@ class Reference:
             screen = screen.transpose(2, 0, 1)  # interleaved: H, W, C
         size = (self.config["img_width"], self.config["img_height"])
         interp = cv2.INTER_AREA if self.config["use_inter_area_resize"] else cv2.INTER_LINEAR
-        return np.stack([cv2.resize(np.ascontiguousarray(p), size, interpolation=interp) for p in screen])
+        return np.stack(
+            [cv2.resize(np.ascontiguousarray(p), size, interpolation=interp) for p in screen]
+        )
 
     def obs(self) -> np.ndarray:
         return np.concatenate(self.frames[-self.config["stack_num"] :])
@@ -280,13 +282,19 @@ def test_spaces_follow_the_cfg():
     assert envpool.make_spec("Deathmatch-v1").action_space.shape == (20,)
     space = envpool.make_spec("TakeCover-v1").action_space
     assert space.shape == (2,) and space.low[0] == -np.inf and space.high[0] == np.inf
-    info = [k for k in envpool.make_spec("HealthGathering-v1").state_array_spec if k.startswith("info:")][2:]
+    info = [
+        k for k in envpool.make_spec("HealthGathering-v1").state_array_spec if k.startswith("info:")
+    ][2:]
     assert info == sorted(info) and "info:HEALTH" in info
 
 
 def _engines(parent: int, besides: tuple[int, ...] = ()) -> list[int]:
     out = subprocess.run(["ps", "-eo", "pid,ppid,comm"], capture_output=True, text=True).stdout
-    return [int(p) for p, pp, comm in (line.split(None, 2) for line in out.splitlines()[1:]) if int(pp) == parent and comm.strip() == "vizdoom" and int(p) not in besides]
+    return [
+        int(p)
+        for p, pp, comm in (line.split(None, 2) for line in out.splitlines()[1:])
+        if int(pp) == parent and comm.strip() == "vizdoom" and int(p) not in besides
+    ]
 
 
 def _alive(pid: int) -> bool:
@@ -299,7 +307,9 @@ def _alive(pid: int) -> bool:
 
 
 def _shm_names() -> set[str]:
-    return {p.name for p in Path("/dev/shm").glob("ViZDoom*")} if Path("/dev/shm").is_dir() else set()
+    return (
+        {p.name for p in Path("/dev/shm").glob("ViZDoom*")} if Path("/dev/shm").is_dir() else set()
+    )
 
 
 def test_close_and_garbage_collection_end_every_engine():
