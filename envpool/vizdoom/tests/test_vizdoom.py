@@ -19,6 +19,7 @@ Engines are heavy: few envs, short episodes.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -362,3 +363,42 @@ def test_killed_python_process_leaves_no_engine(sig):
         time.sleep(0.1)
     assert not any(_alive(p) for p in engines)
     assert _shm_names() <= before
+
+
+SPECS = json.loads(
+    (Path(__file__).resolve().parents[2] / "testing" / "reference" / "env_specs.json").read_text()
+)
+OURS = [t for t in envpool.list_all_envs() if envpool.make_spec(t).entry.family == "vizdoom"]
+# EnvPool options not taken here (docs/vizdoom.md: dict-valued reward shaping).
+NOT_TAKEN = {
+    "reward_config",
+    "selected_weapon_reward_config",
+    "delta_button_config",
+    "weapon_duration",
+}
+# Paths differ (EnvPool's own asset folder); pool options are the core's.
+OWN_VALUES = {"cfg_path", "wad_path", "iwad_path", "vzd_path", "env_seed", "max_num_players"}
+
+
+def test_registered_ids_are_envpools_minus_the_d_scenarios():
+    theirs = {t for t, s in SPECS.items() if "vzd_path" in s.get("config", {})} | {
+        "VizdoomCustom-v1"
+    }
+    assert set(OURS) == theirs - {"D1Basic-v1", "D2Navigation-v1", "D3Battle-v1", "D4Battle2-v1"}
+
+
+@pytest.mark.parametrize("task_id", [t for t in OURS if "config" in SPECS.get(t, {})])
+def test_defaults_and_spaces_are_envpools(task_id):
+    ref = SPECS[task_id]
+    config = envpool.make_spec(task_id).config._asdict()
+    for key, value in ref["config"].items():
+        if key in NOT_TAKEN or key in OWN_VALUES:
+            continue
+        if key == "game_args" and task_id in ("Cig-v1", "MultiDuel-v1"):
+            assert config[key] == "-host 1 -deathmatch"
+            continue
+        assert config[key] == value, (key, config[key], value)
+    spec = envpool.make_spec(task_id)
+    assert list(spec.observation_space.shape) == ref["observation_space"]["shape"]
+    assert list(spec.action_space.shape) == ref["action_space"]["shape"]
+    assert spec.action_space.dtype == np.dtype(ref["action_space"]["dtype"])
