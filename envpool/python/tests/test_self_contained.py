@@ -42,7 +42,7 @@ def test_reference_facts_live_in_the_repository():
 
 
 def test_families_are_discovered_from_the_installed_package():
-    assert families() == ["atari", "classic_control", "mujoco", "toy_text"]
+    assert families() == ["atari", "classic_control", "mujoco", "toy_text", "vizdoom"]
     registered = {envpool.make_spec(t).entry.family for t in envpool.list_all_envs()}
     # other tests may register ids of the core's test envs ("testing")
     assert registered - {"testing"} == set(families())
