@@ -282,16 +282,15 @@ class VizdoomEnv : public Env {
   }
 
   void Reset() override {
-    if (game_ == nullptr || reseeded_) {
+    if (fresh_) {
+      // The engine OnSeed started is at its first episode's first state.
+      fresh_ = false;
+    } else if (game_ == nullptr || reseeded_) {
       // A reseeded reset starts a fresh engine: a running one carries state
       // between episodes (e.g. DAMAGECOUNT in DefendTheLine, the deathmatch
       // maps' bodies), so set_seed + new_episode would not give the episode
       // a fresh env of that seed plays.
-      if (game_ != nullptr) {
-        game_->close();
-        game_.reset();
-      }
-      StartEngine();
+      RestartEngine();
     } else {
       game_->newEpisode(NextRecording());
     }
@@ -346,9 +345,18 @@ class VizdoomEnv : public Env {
  protected:
   // ViZDoom's engine takes an unsigned int seed: env i of a pool with seed s
   // is DoomGame.set_seed(s + i) before init(); reset(seed=t) restarts it so.
+  // The pool seeds each env right after building it, in parallel: the first
+  // seed starts the engine then, so a pool's engines start while it is made
+  // (as EnvPool's do) rather than at the first reset.
   void OnSeed(uint64_t seed) override {
     seed_ = static_cast<unsigned int>(seed);
-    reseeded_ = true;
+    if (game_ == nullptr) {
+      RestartEngine();
+      fresh_ = true;
+    } else {
+      reseeded_ = true;
+      fresh_ = false;
+    }
   }
 
  private:
@@ -356,7 +364,11 @@ class VizdoomEnv : public Env {
     return static_cast<std::size_t>(scenario_->channels) * height_ * width_;
   }
 
-  void StartEngine() {
+  void RestartEngine() {
+    if (game_ != nullptr) {
+      game_->close();
+      game_.reset();
+    }
     auto game = std::make_unique<::vizdoom::DoomGame>();
     game->loadConfig(options_.Get<std::string>("cfg_path"));
     game->setViZDoomPath(options_.Get<std::string>("vzd_path"));
@@ -460,6 +472,7 @@ class VizdoomEnv : public Env {
   std::unique_ptr<::vizdoom::DoomGame> game_;
   unsigned int seed_ = 0;
   bool reseeded_ = false;
+  bool fresh_ = false;  // the engine has just started: no new_episode needed
   int64_t episode_ = 0;
 };
 
