@@ -67,6 +67,8 @@ def gym_reference(task: str) -> tuple[Callable[[], Any], str]:
         )
     if task in gymnasium.registry:
         return (lambda: gymnasium.make(task)), f"`gymnasium.make({task!r})`"
+    if task.endswith("-v1") and _vizdoom_scenario(task) is not None:
+        return vizdoom_reference(task)
     import ale_py
 
     gymnasium.register_envs(ale_py)
@@ -215,6 +217,89 @@ def bench_dm_control_loop(
         return 1
 
     return timed(step, seconds, warmup)
+
+
+def _vizdoom_scenario(task: str) -> str | None:
+    """The vizdoom scenario of a ViZDoom id ("DefendTheCenter-v1": "defend_the_center")."""
+    import importlib.util
+    import os
+    import re
+
+    spec = importlib.util.find_spec("vizdoom")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    name = re.sub(r"(?<!^)(?=[A-Z])", "_", task[: -len("-v1")]).lower()
+    cfg = os.path.join(next(iter(spec.submodule_search_locations)), "scenarios", name + ".cfg")
+    return cfg if os.path.isfile(cfg) else None
+
+
+def vizdoom_reference(task: str) -> tuple[Callable[[], Any], str]:
+    """vizdoom's DoomGame doing what envpool's ViZDoom defaults do, as a gymnasium env.
+
+    Synchronous PLAYER mode, no window, no sound; `make_action(buttons, 4)`;
+    the screen buffer resized per plane by `cv2.resize(INTER_AREA)` to 84x84,
+    4 frames stacked; a new episode when one ends.
+    """
+    import os
+
+    import cv2
+    import gymnasium
+    import vizdoom as vzd
+
+    cfg = _vizdoom_scenario(task)
+    assert cfg is not None
+    hosted = os.path.basename(cfg) in ("cig.cfg", "multi_duel.cfg")
+
+    class DoomReference(gymnasium.Env):
+        def __init__(self) -> None:
+            game = vzd.DoomGame()
+            game.load_config(cfg)
+            game.set_doom_scenario_path(cfg[: -len(".cfg")] + ".wad")
+            if hosted:
+                game.add_game_args("-host 1 -deathmatch")
+            game.set_mode(vzd.Mode.PLAYER)
+            game.set_window_visible(False)
+            game.set_sound_enabled(False)
+            self.game = game
+            self.started = False
+            n = game.get_available_buttons_size()
+            self.action_space = gymnasium.spaces.Box(-np.inf, np.inf, (n,), np.float64)
+            self.frames: list[np.ndarray] = []
+
+        def frame(self) -> np.ndarray:
+            screen = self.game.get_state().screen_buffer
+            if screen.ndim == 2:
+                screen = screen[None]
+            return np.stack([cv2.resize(p, (84, 84), interpolation=cv2.INTER_AREA) for p in screen])
+
+        def reset(self, *, seed: int | None = None, options: Any = None) -> tuple[Any, dict]:
+            if seed is not None:
+                self.game.set_seed(seed)
+            if self.started:
+                self.game.new_episode()
+            else:
+                self.game.init()
+                self.started = True
+            self.frames = [self.frame()] * ATARI_STACK
+            return np.concatenate(self.frames), {}
+
+        def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+            reward = self.game.make_action(list(map(float, action)), 4)
+            done = self.game.is_episode_finished()
+            if not done and self.game.is_player_dead():
+                self.game.respawn_player()
+            self.frames = [*self.frames[1:], self.frames[-1] if done else self.frame()]
+            return np.concatenate(self.frames), reward, done, False, {}
+
+        def close(self) -> None:
+            self.game.close()
+
+    description = (
+        f"vizdoom {vzd.__version__}'s `DoomGame` on `{os.path.basename(cfg)}` (PLAYER mode, no "
+        "window), `make_action(buttons, 4)`, `cv2.resize(INTER_AREA)` to 84x84 per plane, "
+        "4 frames stacked"
+    )
+    return DoomReference, description
 
 
 def draw_actions(space: Any, rows: int | None, seed: int) -> list[Any]:

@@ -11,4 +11,5 @@ FAMILIES = [
     "mujoco",
     "procgen",
     "toy_text",
+    "vizdoom",
 ]

@@ -230,6 +230,18 @@ void Pool::Close() {
     render_.workers_joined = true;
   }
   render_cv_.notify_all();
+  // The envs end here rather than with the pool object: an env may hold an
+  // engine process or open files that close() is expected to release.  No
+  // Send runs inline and no Recv helps the workers any more.
+  std::lock_guard<std::mutex> send_lock(send_mu_);
+  while (recv_callers_.load() > 0) {
+    ready_cv_.notify_all();
+    std::this_thread::yield();
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& env : envs_) {
+    env.reset();
+  }
 }
 
 void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
@@ -596,6 +608,13 @@ bool Pool::FrontReady() {
 }
 
 std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
+  // Counted before closed_ is read: Close either sees this caller or this
+  // caller sees closed_.
+  recv_callers_.fetch_add(1);
+  struct Leave {
+    std::atomic<int>* callers;
+    ~Leave() { callers->fetch_sub(1); }
+  } leave{&recv_callers_};
   if (closed_.load()) {
     throw std::runtime_error("the pool is closed");
   }
@@ -754,12 +773,18 @@ std::string Pool::RenderText(int env_id) {
 
 std::vector<double> Pool::GetEnvState(int env_id) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (closed_.load()) {
+    throw std::runtime_error("the pool is closed");
+  }
   CheckSendable(&env_id, 1, true);
   return envs_[env_id]->GetState();
 }
 
 void Pool::SetEnvState(int env_id, const std::vector<double>& state) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (closed_.load()) {
+    throw std::runtime_error("the pool is closed");
+  }
   CheckSendable(&env_id, 1, true);
   envs_[env_id]->SetState(state);
   // A state put in place is a started episode.

@@ -226,6 +226,7 @@ class Pool {
   std::atomic<int> sleeping_workers_{0};
   std::vector<std::thread> workers_;
   std::atomic<bool> closed_{false};
+  std::atomic<int> recv_callers_{0};  // threads inside Recv (they step envs)
   std::atomic<int64_t> step_cost_ns_{0};
   // The frames being drawn by the workers (under send_mu_).
   struct RenderJob {

@@ -91,6 +91,13 @@ SEED_INDEPENDENT_RESET = frozenset(
         "CliffWalking-v1",
         "tabular/CliffWalking-v0",
         "CliffWalkingSlippery-v1",
+        # ViZDoom scenarios whose map starts the same whatever the seed (the
+        # engine's randomness shows later).
+        "BasicAudio-v1",
+        "DeadlyCorridor-v1",
+        "DefendTheCenter-v1",
+        "DefendTheLine-v1",
+        "TakeCover-v1",
     }
     | frozenset(PROCGEN_EXPLORATION)
     | MINIGRID_DRAW_FREE
@@ -99,8 +106,10 @@ SEED_INDEPENDENT_RESET = frozenset(
 # (gymnasium's CliffWalking), so a different seed cannot give a different
 # rollout (nor can it in procgen's exploration mode, nor in minigrid's draw-free
 # levels). check_env asserts the opposite for them, as above.
+# TakeCover-v1's seed decides where fireballs come from, which shows only
+# after the few steps check_env takes.
 SEED_INDEPENDENT = frozenset(
-    {"CliffWalking-v0", "CliffWalking-v1", "tabular/CliffWalking-v0"}
+    {"CliffWalking-v0", "CliffWalking-v1", "tabular/CliffWalking-v0", "TakeCover-v1"}
     | set(PROCGEN_EXPLORATION)
     | MINIGRID_DRAW_FREE
 )

@@ -51,6 +51,7 @@ def test_families_are_discovered_from_the_installed_package():
         "mujoco",
         "procgen",
         "toy_text",
+        "vizdoom",
     ]
     registered = {envpool.make_spec(t).entry.family for t in envpool.list_all_envs()}
     # other tests may register ids of the core's test envs ("testing")

@@ -1,0 +1,78 @@
+"""Ids of the vizdoom family: the scenarios that ship with vizdoom 1.3.2.
+
+The engine binary, its IWAD and the scenario cfg/wad files are found in the
+installed `vizdoom` package (located, not imported); where it is missing the
+paths are empty and making an env names the missing file and the
+`pip install vizdoom==1.3.2` that provides it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+from envpool.python.registry import register
+
+# Deathmatch maps without a single-player start: ViZDoom 1.3.2's client (and
+# its Python DoomGame) crashes on them unless the game is hosted as one.
+HOSTED = "-host 1 -deathmatch"
+
+# (id without "-v1", scenario file name without extension).
+SCENARIOS = (
+    ("Basic", "basic"),
+    ("BasicAudio", "basic_audio"),
+    ("BasicNotifications", "basic_notifications"),
+    ("Cig", "cig"),
+    ("DeadlyCorridor", "deadly_corridor"),
+    ("Deathmatch", "deathmatch"),
+    ("DefendTheCenter", "defend_the_center"),
+    ("DefendTheLine", "defend_the_line"),
+    ("HealthGathering", "health_gathering"),
+    ("HealthGatheringSupreme", "health_gathering_supreme"),
+    ("MultiDuel", "multi_duel"),
+    ("MyWayHome", "my_way_home"),
+    ("PredictPosition", "predict_position"),
+    ("RocketBasic", "rocket_basic"),
+    ("SimplerBasic", "simpler_basic"),
+    ("TakeCover", "take_cover"),
+)
+
+
+def package_dir() -> str:
+    """The folder of the installed vizdoom package ("" when it is missing)."""
+    spec = importlib.util.find_spec("vizdoom")
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    return next(iter(spec.submodule_search_locations))
+
+
+def _path(*parts: str) -> str:
+    return os.path.join(_PACKAGE, *parts) if _PACKAGE else ""
+
+
+_PACKAGE = package_dir()
+
+for _name, _scenario in SCENARIOS:
+    register(
+        f"{_name}-v1",
+        family="vizdoom",
+        env_class="Vizdoom",
+        cfg_path=_path("scenarios", f"{_scenario}.cfg"),
+        wad_path=_path("scenarios", f"{_scenario}.wad"),
+        iwad_path=_path("freedoom2.wad"),
+        vzd_path=_path("vizdoom"),
+        max_episode_steps=525,
+        **({"game_args": HOSTED} if _scenario in ("cig", "multi_duel") else {}),
+    )
+
+# Any scenario through cfg_path and wad_path; basic's until they are given.
+register(
+    "VizdoomCustom-v1",
+    family="vizdoom",
+    env_class="Vizdoom",
+    cfg_path=_path("scenarios", "basic.cfg"),
+    wad_path=_path("scenarios", "basic.wad"),
+    iwad_path=_path("freedoom2.wad"),
+    vzd_path=_path("vizdoom"),
+    max_episode_steps=525,
+)

@@ -1,0 +1,404 @@
+"""The vizdoom family against vizdoom 1.3.2's own Python DoomGame.
+
+Alignment: the reference is a DoomGame on the same cfg, wad and IWAD, in
+synchronous PLAYER mode with no window and no sound, seeded with set_seed(s)
+before init() (env i of a pool with seed=s gets s + i). Both take the same
+button sequence (make_action(buttons, frame_skip)); at every step the stacked
+observation (our resize against cv2.resize of the reference's screen buffer,
+stacked the same way), the reward, the episode end and every info game
+variable (get_game_variable) must be equal, over whole episodes and across
+the autoreset into the next one (DoomGame.new_episode()).
+
+The sample covers every option class: screen formats CRCGCB (Basic), GRAY8
+(SimplerBasic) and RGB24 (a custom cfg through VizdoomCustom-v1: cfg_path,
+wad_path), delta buttons (Deathmatch), death ending the episode
+(DefendTheCenter, episodic_life), frame_skip, stack_num, img_height/img_width,
+use_inter_area_resize, use_combined_action, force_speed, lmp_save_dir.
+Engines are heavy: few envs, short episodes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import envpool
+
+vzd = pytest.importorskip("vizdoom")
+
+PACKAGE = Path(vzd.__file__).parent
+SCENARIOS = PACKAGE / "scenarios"
+CONFIG_PATH = os.path.join(tempfile.gettempdir(), "envpool_vizdoom.ini")
+
+
+class Reference:
+    """vizdoom's DoomGame, preprocessed as the env's options say."""
+
+    def __init__(self, config: dict, seed: int, variables: list[str]) -> None:
+        game = vzd.DoomGame()
+        game.load_config(config["cfg_path"])
+        game.set_vizdoom_path(config["vzd_path"])
+        game.set_doom_game_path(config["iwad_path"])
+        game.set_doom_scenario_path(config["wad_path"])
+        game.set_doom_map(config["map_id"])
+        if config["game_args"]:
+            game.add_game_args(config["game_args"])
+        game.set_doom_config_path(CONFIG_PATH)
+        game.set_mode(vzd.Mode.PLAYER)
+        game.set_window_visible(False)
+        game.set_sound_enabled(False)
+        game.set_seed(seed)
+        game.init()
+        self.game = game
+        self.config = config
+        self.frames: list[np.ndarray] = []
+        self.variables = variables
+
+    def close(self) -> None:
+        self.game.close()
+
+    def frame(self) -> np.ndarray:
+        screen = self.game.get_state().screen_buffer
+        fmt = self.game.get_screen_format()
+        if screen.ndim == 2:
+            screen = screen[None]
+        elif fmt not in (vzd.ScreenFormat.CRCGCB, vzd.ScreenFormat.CBCGCR):
+            screen = screen.transpose(2, 0, 1)  # interleaved: H, W, C
+        size = (self.config["img_width"], self.config["img_height"])
+        interp = cv2.INTER_AREA if self.config["use_inter_area_resize"] else cv2.INTER_LINEAR
+        return np.stack(
+            [cv2.resize(np.ascontiguousarray(p), size, interpolation=interp) for p in screen]
+        )
+
+    def obs(self) -> np.ndarray:
+        return np.concatenate(self.frames[-self.config["stack_num"] :])
+
+    def reset(self, new_episode: bool) -> np.ndarray:
+        if new_episode:
+            self.game.new_episode()
+        self.frames = [self.frame()] * self.config["stack_num"]
+        return self.obs()
+
+    def step(self, buttons: list[float]) -> tuple[np.ndarray, float, bool]:
+        reward = self.game.make_action(buttons, self.config["frame_skip"])
+        done = self.game.is_episode_finished()
+        dead = not done and self.game.is_player_dead()
+        if dead and not self.config["episodic_life"]:
+            self.game.respawn_player()
+        self.frames.append(self.frames[-1] if done else self.frame())
+        return self.obs(), reward, done or (dead and self.config["episodic_life"])
+
+    def info(self) -> dict[str, float]:
+        return {
+            k: self.game.get_game_variable(getattr(vzd.GameVariable, k)) for k in self.variables
+        }
+
+
+def run_aligned(task_id: str, steps: int, seed: int = 7, buttons=None, **kwargs) -> int:
+    """Steps our env and the reference in lockstep; returns the episodes ended."""
+    env = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **kwargs)
+    config = env.spec.config._asdict()
+    variables = [k[5:] for k in env.spec.state_array_spec if k.startswith("info:")]
+    ref = Reference(config, seed, [k for k in variables if k not in ("env_id", "players.env_id")])
+    rng = np.random.default_rng(seed)
+    names = [str(b).split(".")[-1] for b in ref.game.get_available_buttons()]
+    ended = 0
+    try:
+        obs, info = env.reset()
+        want = ref.reset(new_episode=False)
+        np.testing.assert_array_equal(obs[0], want)
+        need_reset = False
+        for t in range(steps):
+            if buttons is not None:
+                action, pressed = buttons(rng, names)
+            else:
+                pressed = [float(v) for v in rng.integers(0, 2, len(names))]
+                for i, name in enumerate(names):
+                    if name.endswith("_DELTA"):
+                        pressed[i] = float(rng.integers(-10, 11))
+                action = np.array([pressed])
+            obs, rew, term, trunc, info = env.step(action)
+            if need_reset:
+                want = ref.reset(new_episode=True)
+                assert not term[0] and not trunc[0] and rew[0] == 0.0
+                need_reset = False
+            else:
+                want, want_rew, done = ref.step(pressed)
+                assert rew[0] == np.float32(want_rew), (t, rew[0], want_rew)
+                assert bool(term[0]) == done, t
+                assert not trunc[0] or info["elapsed_step"][0] == config["max_episode_steps"]
+                need_reset = done or bool(trunc[0])
+                ended += done
+            np.testing.assert_array_equal(obs[0], want, err_msg=f"step {t}")
+            for k, v in ref.info().items():
+                assert info[k][0] == v, (t, k, info[k][0], v)
+    finally:
+        env.close()
+        ref.close()
+    return ended
+
+
+def test_basic_crcgcb_matches_doomgame_over_two_episodes():
+    # basic.cfg: episode_timeout 300 tics, so an episode is about 72 steps.
+    assert run_aligned("Basic-v1", 160) >= 2
+
+
+def test_simpler_basic_gray_with_options_matches_doomgame():
+    # GRAY8, frame_skip 2, stack 2, a non-square linear resize.
+    ended = run_aligned(
+        "SimplerBasic-v1",
+        160,
+        seed=3,
+        frame_skip=2,
+        stack_num=2,
+        img_height=60,
+        img_width=100,
+        use_inter_area_resize=False,
+    )
+    assert ended >= 1
+
+
+def test_deathmatch_delta_buttons_match_doomgame():
+    run_aligned("Deathmatch-v1", 60, seed=11)
+
+
+def test_hosted_deathmatch_maps_match_doomgame():
+    # Cig and MultiDuel are hosted (game_args "-host 1 -deathmatch").
+    run_aligned("Cig-v1", 40, seed=2)
+    run_aligned("MultiDuel-v1", 40, seed=2)
+
+
+def test_defend_the_center_death_ends_the_episode_as_in_doomgame():
+    # Standing still and turning: the monsters kill the player.
+    def turn(rng, names):
+        pressed = [0.0] * len(names)
+        pressed[names.index("TURN_LEFT")] = 1.0
+        return np.array([pressed]), pressed
+
+    ended = run_aligned("DefendTheCenter-v1", 200, seed=5, buttons=turn, episodic_life=True)
+    assert ended >= 1
+
+
+def test_custom_rgb24_cfg_matches_doomgame(tmp_path):
+    cfg = tmp_path / "rgb.cfg"
+    text = (SCENARIOS / "basic.cfg").read_text()
+    cfg.write_text(text + "\nscreen_format = RGB24\nscreen_resolution = RES_160X120\n")
+    run_aligned(
+        "VizdoomCustom-v1",
+        90,
+        cfg_path=str(cfg),
+        wad_path=str(SCENARIOS / "basic.wad"),
+        img_height=48,
+        img_width=64,
+    )
+
+
+def test_combined_action_presses_one_button():
+    env = envpool.make_gymnasium("Basic-v1", use_combined_action=True)
+    assert env.action_space.n == 4  # no-op, then one per button
+
+    def one(rng, names):
+        k = int(rng.integers(0, len(names) + 1))
+        pressed = [0.0] * len(names)
+        if k:
+            pressed[k - 1] = 1.0
+        return np.array([k]), pressed
+
+    env.close()
+    run_aligned("Basic-v1", 80, buttons=one, use_combined_action=True)
+
+
+def test_force_speed_holds_speed():
+    def no_speed(rng, names):
+        pressed = [float(v) for v in rng.integers(0, 2, len(names))]
+        for i, name in enumerate(names):
+            if name.endswith("_DELTA"):
+                pressed[i] = 0.0
+        ours = np.array([pressed])
+        pressed = list(pressed)
+        pressed[names.index("SPEED")] = 1.0
+        return ours, pressed
+
+    run_aligned("Deathmatch-v1", 40, buttons=no_speed, force_speed=True)
+
+
+def test_lmp_save_dir_records_each_episode(tmp_path):
+    env = envpool.make_gymnasium("Basic-v1", lmp_save_dir=str(tmp_path), frame_skip=8)
+    env.reset()
+    for _ in range(100):  # about 38 steps an episode: two ended, a third begun
+        env.step(np.zeros((1, 3)))
+    env.close()
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files[:2] == ["episode_0.lmp", "episode_1.lmp"], files
+    assert all((tmp_path / f).stat().st_size > 0 for f in files[:2])
+
+
+def test_episode_ends_at_the_scenarios_timeout_not_525_steps():
+    # basic.cfg: episode_timeout 300 tics (counted from the map's start); 4 tics a step.
+    env = envpool.make_gymnasium("Basic-v1", frame_skip=4)
+    env.reset()
+    steps = 0
+    while True:
+        _, _, term, trunc, info = env.step(np.zeros((1, 3)))
+        steps += 1
+        if term[0] or trunc[0]:
+            break
+    env.close()
+    assert term[0] and not trunc[0]
+    assert steps == info["elapsed_step"][0] < 525
+    assert steps == 300 // 4, steps
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"cfg_path": "/nonexistent/x.cfg"}, "cfg_path.*pip install vizdoom==1.3.2"),
+        ({"wad_path": "/nonexistent/x.wad"}, "wad_path"),
+        ({"iwad_path": ""}, "iwad_path"),
+        ({"vzd_path": "/nonexistent/vizdoom"}, "vzd_path"),
+        ({"frame_skip": 0}, "frame_skip"),
+        ({"img_height": -1}, "img_height"),
+        ({"lmp_save_dir": "/nonexistent/dir"}, "lmp_save_dir"),
+    ],
+)
+def test_bad_options_name_the_option(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        envpool.make_gymnasium("Basic-v1", **kwargs)
+
+
+def test_spaces_follow_the_cfg():
+    assert envpool.make_spec("Basic-v1").observation_space.shape == (12, 84, 84)
+    assert envpool.make_spec("SimplerBasic-v1").observation_space.shape == (4, 84, 84)
+    assert envpool.make_spec("Deathmatch-v1").action_space.shape == (20,)
+    space = envpool.make_spec("TakeCover-v1").action_space
+    assert space.shape == (2,) and space.low[0] == -np.inf and space.high[0] == np.inf
+    info = [
+        k for k in envpool.make_spec("HealthGathering-v1").state_array_spec if k.startswith("info:")
+    ][2:]
+    assert info == sorted(info) and "info:HEALTH" in info
+
+
+def _engines(parent: int, besides: tuple[int, ...] = ()) -> list[int]:
+    out = subprocess.run(["ps", "-eo", "pid,ppid,comm"], capture_output=True, text=True).stdout
+    return [
+        int(p)
+        for p, pp, comm in (line.split(None, 2) for line in out.splitlines()[1:])
+        if int(pp) == parent and comm.strip() == "vizdoom" and int(p) not in besides
+    ]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/status")
+    return status.exists() and "State:\tZ" not in status.read_text()
+
+
+def _shm_names() -> set[str]:
+    return (
+        {p.name for p in Path("/dev/shm").glob("ViZDoom*")} if Path("/dev/shm").is_dir() else set()
+    )
+
+
+def test_close_and_garbage_collection_end_every_engine():
+    import gc
+
+    before = _shm_names()
+    running = tuple(_engines(os.getpid()))
+    env = envpool.make_gymnasium("Basic-v1", num_envs=2)
+    env.reset()
+    engines = _engines(os.getpid(), running)
+    assert len(engines) == 2
+    assert _shm_names() == before  # the names are gone while the engines run
+    env.close()
+    assert not any(_alive(p) for p in engines)
+    env = envpool.make_gymnasium("Basic-v1", num_envs=2)
+    env.reset()
+    engines = _engines(os.getpid(), running)
+    assert len(engines) == 2
+    del env
+    gc.collect()
+    deadline = time.time() + 10
+    while any(_alive(p) for p in engines) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in engines)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_killed_python_process_leaves_no_engine(sig):
+    script = textwrap.dedent(
+        """
+        import sys, time, envpool
+        env = envpool.make_gymnasium("Basic-v1", num_envs=2)
+        env.reset()
+        print("ready", flush=True)
+        time.sleep(120)
+        """
+    )
+    before = _shm_names()
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        engines = _engines(proc.pid)
+        assert len(engines) == 2
+        proc.send_signal(sig)
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+    deadline = time.time() + 10
+    while any(_alive(p) for p in engines) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in engines)
+    assert _shm_names() <= before
+
+
+SPECS = json.loads(
+    (Path(__file__).resolve().parents[2] / "testing" / "reference" / "env_specs.json").read_text()
+)
+OURS = [t for t in envpool.list_all_envs() if envpool.make_spec(t).entry.family == "vizdoom"]
+# EnvPool options not taken here (docs/vizdoom.md: dict-valued reward shaping).
+NOT_TAKEN = {
+    "reward_config",
+    "selected_weapon_reward_config",
+    "delta_button_config",
+    "weapon_duration",
+}
+# Paths differ (EnvPool's own asset folder); pool options are the core's.
+OWN_VALUES = {"cfg_path", "wad_path", "iwad_path", "vzd_path", "env_seed", "max_num_players"}
+
+
+def test_registered_ids_are_envpools_minus_the_d_scenarios():
+    theirs = {t for t, s in SPECS.items() if "vzd_path" in s.get("config", {})} | {
+        "VizdoomCustom-v1"
+    }
+    assert set(OURS) == theirs - {"D1Basic-v1", "D2Navigation-v1", "D3Battle-v1", "D4Battle2-v1"}
+
+
+@pytest.mark.parametrize("task_id", [t for t in OURS if "config" in SPECS.get(t, {})])
+def test_defaults_and_spaces_are_envpools(task_id):
+    ref = SPECS[task_id]
+    config = envpool.make_spec(task_id).config._asdict()
+    for key, value in ref["config"].items():
+        if key in NOT_TAKEN or key in OWN_VALUES:
+            continue
+        if key == "game_args" and task_id in ("Cig-v1", "MultiDuel-v1"):
+            assert config[key] == "-host 1 -deathmatch"
+            continue
+        assert config[key] == value, (key, config[key], value)
+    spec = envpool.make_spec(task_id)
+    assert list(spec.observation_space.shape) == ref["observation_space"]["shape"]
+    assert list(spec.action_space.shape) == ref["action_space"]["shape"]
+    assert spec.action_space.dtype == np.dtype(ref["action_space"]["dtype"])

@@ -1,0 +1,481 @@
+// ViZDoom 1.3.2 scenarios: each env drives its own engine process through
+// ViZDoom's C++ client (DoomGame), in synchronous PLAYER mode with no window.
+//
+// One step is DoomGame::makeAction(buttons, frame_skip); the observation is
+// the screen buffer, one plane per colour channel, resized to img_height x
+// img_width (as cv2.resize does it, INTER_AREA or INTER_LINEAR) and stacked
+// stack_num deep, oldest first.  The info holds game variables.  With the
+// same cfg, the same set_seed and the same buttons every reset and step
+// equals vizdoom's own Python DoomGame; docs/vizdoom.md states the rest.
+#ifndef ENVPOOL_VIZDOOM_VIZDOOM_ENV_H_
+#define ENVPOOL_VIZDOOM_VIZDOOM_ENV_H_
+
+#include <algorithm>
+#include <boost/interprocess/ipc/message_queue.hpp>
+#include <boost/interprocess/shared_memory_object.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ViZDoom.h"
+#include "envpool/atari/image.h"
+#include "envpool/core/env.h"
+
+namespace envpool::vizdoom {
+
+// The game variables every env reports in its info, besides those its cfg
+// lists (EnvPool 1.2.5's layout).
+inline const std::vector<std::string>& CommonGameVariables() {
+  static const std::vector<std::string> names = {
+      "AMMO2",     "AMMO3",           "AMMO4",
+      "AMMO5",     "AMMO6",           "AMMO7",
+      "ARMOR",     "DAMAGECOUNT",     "DEATHCOUNT",
+      "FRAGCOUNT", "HEALTH",          "HITCOUNT",
+      "KILLCOUNT", "SELECTED_WEAPON", "SELECTED_WEAPON_AMMO"};
+  return names;
+}
+
+// The name of every game variable before USER1, in ViZDoom 1.3.2's enum
+// order (its gameVariableToString misses some, e.g. DAMAGECOUNT).
+inline const std::vector<std::string>& GameVariableNames() {
+  static const std::vector<std::string> names = {"KILLCOUNT",
+                                                 "ITEMCOUNT",
+                                                 "SECRETCOUNT",
+                                                 "FRAGCOUNT",
+                                                 "DEATHCOUNT",
+                                                 "HITCOUNT",
+                                                 "HITS_TAKEN",
+                                                 "DAMAGECOUNT",
+                                                 "DAMAGE_TAKEN",
+                                                 "HEALTH",
+                                                 "ARMOR",
+                                                 "DEAD",
+                                                 "ON_GROUND",
+                                                 "ATTACK_READY",
+                                                 "ALTATTACK_READY",
+                                                 "SELECTED_WEAPON",
+                                                 "SELECTED_WEAPON_AMMO",
+                                                 "AMMO0",
+                                                 "AMMO1",
+                                                 "AMMO2",
+                                                 "AMMO3",
+                                                 "AMMO4",
+                                                 "AMMO5",
+                                                 "AMMO6",
+                                                 "AMMO7",
+                                                 "AMMO8",
+                                                 "AMMO9",
+                                                 "WEAPON0",
+                                                 "WEAPON1",
+                                                 "WEAPON2",
+                                                 "WEAPON3",
+                                                 "WEAPON4",
+                                                 "WEAPON5",
+                                                 "WEAPON6",
+                                                 "WEAPON7",
+                                                 "WEAPON8",
+                                                 "WEAPON9",
+                                                 "POSITION_X",
+                                                 "POSITION_Y",
+                                                 "POSITION_Z",
+                                                 "ANGLE",
+                                                 "PITCH",
+                                                 "ROLL",
+                                                 "VIEW_HEIGHT",
+                                                 "VELOCITY_X",
+                                                 "VELOCITY_Y",
+                                                 "VELOCITY_Z",
+                                                 "CAMERA_POSITION_X",
+                                                 "CAMERA_POSITION_Y",
+                                                 "CAMERA_POSITION_Z",
+                                                 "CAMERA_ANGLE",
+                                                 "CAMERA_PITCH",
+                                                 "CAMERA_ROLL",
+                                                 "CAMERA_FOV",
+                                                 "PLAYER_NUMBER",
+                                                 "PLAYER_COUNT"};
+  return names;
+}
+
+inline std::string GameVariableName(::vizdoom::GameVariable variable) {
+  int v = static_cast<int>(variable);
+  int user1 = static_cast<int>(::vizdoom::USER1);
+  int frags = static_cast<int>(::vizdoom::PLAYER1_FRAGCOUNT);
+  if (v >= user1) {
+    return "USER" + std::to_string(v - user1 + 1);
+  }
+  if (v >= frags) {
+    return "PLAYER" + std::to_string(v - frags + 1) + "_FRAGCOUNT";
+  }
+  return GameVariableNames().at(v);
+}
+
+inline ::vizdoom::GameVariable GameVariableNamed(const std::string& name) {
+  for (int v = 0; v <= static_cast<int>(::vizdoom::USER60); ++v) {
+    auto variable = static_cast<::vizdoom::GameVariable>(v);
+    if (GameVariableName(variable) == name) {
+      return variable;
+    }
+  }
+  throw std::invalid_argument("ViZDoom has no game variable named " + name);
+}
+
+inline void RequireFile(const std::string& option, const std::string& path,
+                        const std::string& what) {
+  if (path.empty()) {
+    throw std::invalid_argument(
+        "option '" + option + "' is empty: pass the path of " + what +
+        " (the scenarios, the engine and its IWADs ship with the vizdoom "
+        "wheel: `pip install vizdoom==1.3.2`)");
+  }
+  if (!std::filesystem::is_regular_file(path)) {
+    throw std::invalid_argument(
+        "option '" + option + "': " + what + " " + path +
+        " not found; it ships with the vizdoom wheel: `pip install "
+        "vizdoom==1.3.2` (or pass " +
+        option + "=<its path>)");
+  }
+}
+
+// What the cfg tells before an engine starts: buttons, game variables and
+// the screen layout.  Read once per pool.
+struct ScenarioInfo {
+  std::vector<::vizdoom::Button> buttons;
+  std::vector<std::string> info_variables;  // sorted by name
+  int screen_height = 0, screen_width = 0, channels = 0;
+  bool planar = false;  // CRCGCB/CBCGCR: channel planes, else interleaved
+
+  explicit ScenarioInfo(const Options& options) {
+    const std::string cfg = options.Get<std::string>("cfg_path");
+    RequireFile("cfg_path", cfg, "the scenario's cfg");
+    RequireFile("wad_path", options.Get<std::string>("wad_path"),
+                "the scenario's wad");
+    RequireFile("iwad_path", options.Get<std::string>("iwad_path"), "the IWAD");
+    RequireFile("vzd_path", options.Get<std::string>("vzd_path"),
+                "the ViZDoom engine");
+    ::vizdoom::DoomGame game;
+    try {
+      game.loadConfig(cfg);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument("cfg_path " + cfg +
+                                  " is not a ViZDoom cfg: " + e.what());
+    }
+    buttons = game.getAvailableButtons();
+    if (buttons.empty()) {
+      throw std::invalid_argument("cfg_path " + cfg +
+                                  " lists no available_buttons");
+    }
+    std::set<std::string> names(CommonGameVariables().begin(),
+                                CommonGameVariables().end());
+    for (::vizdoom::GameVariable v : game.getAvailableGameVariables()) {
+      names.insert(GameVariableName(v));
+    }
+    info_variables.assign(names.begin(), names.end());
+    screen_height = game.getScreenHeight();
+    screen_width = game.getScreenWidth();
+    channels = game.getScreenChannels();
+    ::vizdoom::ScreenFormat format = game.getScreenFormat();
+    planar = format == ::vizdoom::CRCGCB || format == ::vizdoom::CBCGCR;
+  }
+};
+
+class VizdoomEnv : public Env {
+ public:
+  struct Fields {
+    Field<uint8_t> obs;
+    std::vector<Field<double>> variables;
+    Field<double> action;     // use_combined_action=False
+    Field<int64_t> combined;  // use_combined_action=True
+    std::shared_ptr<const ScenarioInfo> scenario;
+  };
+
+  static Options DefaultOptions() {
+    return Options{
+        {"cfg_path", std::string()},      {"wad_path", std::string()},
+        {"iwad_path", std::string()},     {"vzd_path", std::string()},
+        {"map_id", std::string("map01")}, {"game_args", std::string()},
+        {"lmp_save_dir", std::string()},  {"img_height", int64_t{84}},
+        {"img_width", int64_t{84}},       {"stack_num", int64_t{4}},
+        {"frame_skip", int64_t{4}},       {"episodic_life", false},
+        {"use_combined_action", false},   {"force_speed", false},
+        {"use_inter_area_resize", true},  {"max_episode_steps", int64_t{525}}};
+  }
+
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    auto positive = [&](const char* name, int64_t limit) {
+      int64_t v = options.Get<int64_t>(name);
+      if (v < 1 || v > limit) {
+        throw std::invalid_argument("option '" + std::string(name) +
+                                    "' must be in 1.." + std::to_string(limit) +
+                                    ", got " + std::to_string(v));
+      }
+      return v;
+    };
+    int64_t stack_num = positive("stack_num", 64);
+    positive("frame_skip", 1000);
+    int64_t height = positive("img_height", 4096);
+    int64_t width = positive("img_width", 4096);
+    const std::string lmp_dir = options.Get<std::string>("lmp_save_dir");
+    if (!lmp_dir.empty() && !std::filesystem::is_directory(lmp_dir)) {
+      throw std::invalid_argument("option 'lmp_save_dir': " + lmp_dir +
+                                  " is not a folder");
+    }
+    auto scenario = std::make_shared<const ScenarioInfo>(options);
+    fields->scenario = scenario;
+    fields->obs = spec->state.Add<uint8_t>(
+        "obs", {stack_num * scenario->channels, height, width}, {0.0}, {255.0});
+    fields->variables.clear();
+    for (const std::string& name : scenario->info_variables) {
+      fields->variables.push_back(spec->state.Add<double>("info:" + name, {}));
+    }
+    int64_t num_buttons = static_cast<int64_t>(scenario->buttons.size());
+    if (options.Get<bool>("use_combined_action")) {
+      fields->combined =
+          spec->action.AddDiscrete<int64_t>("action", num_buttons + 1);
+    } else {
+      fields->action = spec->action.Add<double>("action", {num_buttons});
+    }
+  }
+
+  VizdoomEnv(const Options& options, const Fields& fields)
+      : fields_(fields),
+        scenario_(fields.scenario),
+        options_(options),
+        stack_num_(options.Get<int>("stack_num")),
+        frame_skip_(options.Get<int>("frame_skip")),
+        height_(options.Get<int>("img_height")),
+        width_(options.Get<int>("img_width")),
+        episodic_life_(options.Get<bool>("episodic_life")),
+        combined_(options.Get<bool>("use_combined_action")),
+        lmp_dir_(options.Get<std::string>("lmp_save_dir")),
+        resizer_(scenario_->screen_height, scenario_->screen_width, height_,
+                 width_, options.Get<bool>("use_inter_area_resize")),
+        stack_(stack_num_, static_cast<std::size_t>(scenario_->channels) *
+                               height_ * width_),
+        plane_(static_cast<std::size_t>(scenario_->screen_height) *
+               scenario_->screen_width),
+        buttons_(scenario_->buttons.size(), 0.0) {
+    for (const std::string& name : scenario_->info_variables) {
+      variables_.push_back(GameVariableNamed(name));
+    }
+    if (options.Get<bool>("force_speed")) {
+      auto it = std::find(scenario_->buttons.begin(), scenario_->buttons.end(),
+                          ::vizdoom::SPEED);
+      if (it != scenario_->buttons.end()) {
+        speed_index_ = static_cast<int>(it - scenario_->buttons.begin());
+      }
+    }
+    values_.assign(variables_.size(), 0.0);
+  }
+
+  ~VizdoomEnv() override {
+    if (game_ != nullptr) {
+      game_->close();
+    }
+  }
+
+  void Reset() override {
+    if (fresh_) {
+      // The engine OnSeed started is at its first episode's first state.
+      fresh_ = false;
+    } else if (game_ == nullptr || reseeded_) {
+      // A reseeded reset starts a fresh engine: a running one carries state
+      // between episodes (e.g. DAMAGECOUNT in DefendTheLine, the deathmatch
+      // maps' bodies), so set_seed + new_episode would not give the episode
+      // a fresh env of that seed plays.
+      RestartEngine();
+    } else {
+      game_->newEpisode(NextRecording());
+    }
+    reseeded_ = false;
+    PushScreen();
+    stack_.FillWithNewest();
+    ReadVariables();
+    reward_ = 0.0;
+    terminated_ = false;
+  }
+
+  void Step(const ActionView& action) override {
+    if (combined_) {
+      int64_t index = action.Scalar(fields_.combined);
+      std::fill(buttons_.begin(), buttons_.end(), 0.0);
+      if (index > 0) {
+        buttons_[index - 1] = 1.0;
+      }
+    } else {
+      const double* values = action.Get(fields_.action);
+      buttons_.assign(values, values + buttons_.size());
+    }
+    if (speed_index_ >= 0) {
+      buttons_[speed_index_] = 1.0;
+    }
+    reward_ = game_->makeAction(buttons_, frame_skip_);
+    bool finished = game_->isEpisodeFinished();
+    bool dead = !finished && game_->isPlayerDead();
+    terminated_ = finished || (episodic_life_ && dead);
+    if (dead && !episodic_life_) {
+      // A multiplayer death (single-player deaths end the episode): the
+      // player comes back at once and the episode goes on.
+      game_->respawnPlayer();
+    }
+    if (finished) {
+      // No state after the last tic: the last frame stays the newest.
+      std::memcpy(stack_.Next(), stack_.Newest(), FrameBytes());
+      stack_.Push();
+    } else {
+      PushScreen();
+    }
+    ReadVariables();
+  }
+
+  void Write(const Output& out) override {
+    stack_.CopyTo(out.Get(fields_.obs));
+    for (std::size_t i = 0; i < values_.size(); ++i) {
+      *out.Get(fields_.variables[i]) = values_[i];
+    }
+  }
+
+ protected:
+  // ViZDoom's engine takes an unsigned int seed: env i of a pool with seed s
+  // is DoomGame.set_seed(s + i) before init(); reset(seed=t) restarts it so.
+  // The pool seeds each env right after building it, in parallel: the first
+  // seed starts the engine then, so a pool's engines start while it is made
+  // (as EnvPool's do) rather than at the first reset.
+  void OnSeed(uint64_t seed) override {
+    seed_ = static_cast<unsigned int>(seed);
+    if (game_ == nullptr) {
+      RestartEngine();
+      fresh_ = true;
+    } else {
+      reseeded_ = true;
+      fresh_ = false;
+    }
+  }
+
+ private:
+  std::size_t FrameBytes() const {
+    return static_cast<std::size_t>(scenario_->channels) * height_ * width_;
+  }
+
+  void RestartEngine() {
+    if (game_ != nullptr) {
+      game_->close();
+      game_.reset();
+    }
+    auto game = std::make_unique<::vizdoom::DoomGame>();
+    game->loadConfig(options_.Get<std::string>("cfg_path"));
+    game->setViZDoomPath(options_.Get<std::string>("vzd_path"));
+    game->setDoomGamePath(options_.Get<std::string>("iwad_path"));
+    game->setDoomScenarioPath(options_.Get<std::string>("wad_path"));
+    game->setDoomMap(options_.Get<std::string>("map_id"));
+    const std::string args = options_.Get<std::string>("game_args");
+    if (!args.empty()) {
+      game->addGameArgs(args);
+    }
+    // Steps are synchronous and nothing is shown, whatever the cfg says.
+    game->setMode(::vizdoom::PLAYER);
+    game->setWindowVisible(false);
+    game->setSoundEnabled(false);
+    // The engine saves its settings on exit: into the temp folder rather
+    // than the working directory.
+    game->setDoomConfigPath(ConfigPath());
+    game->setSeed(seed_);
+    if (!game->init()) {
+      throw std::runtime_error("the ViZDoom engine did not start");
+    }
+    game_ = std::move(game);
+    UnlinkSharedNames();
+    std::string recording = NextRecording();
+    if (!recording.empty()) {
+      game_->newEpisode(recording);
+    }
+  }
+
+  static std::string ConfigPath() {
+    return (std::filesystem::temp_directory_path() / "envpool_vizdoom.ini")
+        .string();
+  }
+
+  // Both processes hold the shared memory and message queues open once the
+  // engine runs; their names are removed at once, so the kernel frees them
+  // when the last holder ends, even if neither gets to clean up (a killed
+  // process).  The names are ViZDoom 1.3.2's (src/lib/ViZDoomController.h).
+  void UnlinkSharedNames() {
+    namespace bip = boost::interprocess;
+    const std::string id = game_->getInstanceId();
+    bip::shared_memory_object::remove(("ViZDoomSM" + id).c_str());
+    bip::message_queue::remove(("ViZDoomMQDoom" + id).c_str());
+    bip::message_queue::remove(("ViZDoomMQCtr" + id).c_str());
+  }
+
+  std::string NextRecording() {
+    if (lmp_dir_.empty()) {
+      return std::string();
+    }
+    return (std::filesystem::path(lmp_dir_) /
+            ("episode_" + std::to_string(episode_++) + ".lmp"))
+        .string();
+  }
+
+  void PushScreen() {
+    ::vizdoom::GameStatePtr state = game_->getState();
+    if (state == nullptr || state->screenBuffer == nullptr) {
+      throw std::runtime_error("ViZDoom returned no screen buffer");
+    }
+    const uint8_t* screen = state->screenBuffer->data();
+    const int channels = scenario_->channels;
+    const std::size_t out_plane = static_cast<std::size_t>(height_) * width_;
+    uint8_t* dst = stack_.Next();
+    if (scenario_->planar || channels == 1) {
+      for (int c = 0; c < channels; ++c) {
+        resizer_.Apply(screen + c * plane_, dst + c * out_plane);
+      }
+    } else {
+      plane_buffer_.resize(plane_);
+      for (int c = 0; c < channels; ++c) {
+        for (std::size_t i = 0; i < plane_; ++i) {
+          plane_buffer_[i] = screen[i * channels + c];
+        }
+        resizer_.Apply(plane_buffer_.data(), dst + c * out_plane);
+      }
+    }
+    stack_.Push();
+  }
+
+  void ReadVariables() {
+    for (std::size_t i = 0; i < variables_.size(); ++i) {
+      values_[i] = game_->getGameVariable(variables_[i]);
+    }
+  }
+
+  Fields fields_;
+  std::shared_ptr<const ScenarioInfo> scenario_;
+  Options options_;
+  int stack_num_, frame_skip_, height_, width_;
+  bool episodic_life_, combined_;
+  std::string lmp_dir_;
+  atari::Resizer resizer_;
+  atari::FrameStack stack_;
+  std::size_t plane_;
+  std::vector<uint8_t> plane_buffer_;
+  std::vector<double> buttons_;
+  int speed_index_ = -1;
+  std::vector<::vizdoom::GameVariable> variables_;
+  std::vector<double> values_;
+  std::unique_ptr<::vizdoom::DoomGame> game_;
+  unsigned int seed_ = 0;
+  bool reseeded_ = false;
+  bool fresh_ = false;  // the engine has just started: no new_episode needed
+  int64_t episode_ = 0;
+};
+
+}  // namespace envpool::vizdoom
+
+#endif  // ENVPOOL_VIZDOOM_VIZDOOM_ENV_H_
