@@ -1,8 +1,10 @@
 """A seeded random harness of bad calls, interleaved with good ones.
 
-For one id of each kind of space (CartPole-v1: Discrete, Pendulum-v1: Box,
-Taxi-v3: Discrete observation, Pong-v5: images, Ant-v5: a large Box) in
-the gymnasium and dm types, sync and async, a pool under test gets between
+For one id of every family (CartPole-v1: Discrete, Pendulum-v1: Box,
+Taxi-v3: Discrete observation, Pong-v5: images, Ant-v5: a large Box,
+CheetahRun-v1: a dict observation, CoinrunEasy-v0, MiniGrid-DoorKey-5x5-v0,
+LunarLanderContinuous-v3, Basic-v1: an engine process) in the gymnasium and
+dm types, sync and async, a pool under test gets between
 good calls a random number of bad ones drawn from the generators below
 (wrong shape, a dtype numpy cannot cast safely, out-of-range, fractional and
 non-finite values, env ids out of range, repeated, fractional, of the wrong
@@ -25,9 +27,27 @@ import pytest
 
 import envpool
 
-TASKS = ["CartPole-v1", "Pendulum-v1", "Taxi-v3", "Pong-v5", "Ant-v5"]
+# One id of every family.
+TASKS = [
+    "CartPole-v1",
+    "Pendulum-v1",
+    "Taxi-v3",
+    "Pong-v5",
+    "Ant-v5",
+    "CheetahRun-v1",
+    "CoinrunEasy-v0",
+    "MiniGrid-DoorKey-5x5-v0",
+    "LunarLanderContinuous-v3",
+    "Basic-v1",
+]
 NUM_ENVS = 4
-ITERATIONS = {"Pong-v5": 12, "Ant-v5": 25}
+ITERATIONS = {
+    "Pong-v5": 12,
+    "Ant-v5": 25,
+    "CheetahRun-v1": 25,
+    "CoinrunEasy-v0": 20,
+    "Basic-v1": 15,
+}
 BAD_ERRORS = (ValueError, TypeError, RuntimeError)
 
 
@@ -68,8 +88,9 @@ def _env_ids(out: Any, env_type: str) -> np.ndarray:
 def _good_action(rng: np.random.Generator, space: gymnasium.Space, n: int) -> np.ndarray:
     if isinstance(space, gymnasium.spaces.Discrete):
         return rng.integers(space.start, space.start + space.n, size=n)
-    low = np.broadcast_to(space.low, space.shape)
-    high = np.broadcast_to(space.high, space.shape)
+    # unbounded dimensions (ViZDoom's buttons) are drawn from [-1, 1]
+    low = np.broadcast_to(np.where(np.isfinite(space.low), space.low, -1.0), space.shape)
+    high = np.broadcast_to(np.where(np.isfinite(space.high), space.high, 1.0), space.shape)
     return rng.uniform(low, high, size=(n, *space.shape)).astype(space.dtype)
 
 
