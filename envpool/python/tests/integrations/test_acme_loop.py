@@ -50,8 +50,12 @@ def run_episode(environment, actor):
         episode_steps += 1
         episode_return += float(timestep.reward[0])
         episode_discount *= float(timestep.discount[0])
-    return {"episode_length": episode_steps, "episode_return": episode_return,
-            "discount": episode_discount, "last": timestep}
+    return {
+        "episode_length": episode_steps,
+        "episode_return": episode_return,
+        "discount": episode_discount,
+        "last": timestep,
+    }
 
 
 def test_environment_loop_runs_episodes_with_acmes_step_types_and_discounts():
