@@ -32,3 +32,26 @@ def test_ppo_atari_envpool_runs_updates_on_breakout():
         torch.set_num_threads(threads)
     assert result["global_step"] == 512
     assert np.isfinite(result["loss"])
+
+
+def test_ppo_continuous_action_envpool_xla_jax_scan_runs_updates_on_hopper():
+    import jax
+
+    previous = jax.config.jax_enable_x64
+    try:
+        module = load("ppo_continuous_action_envpool_xla_jax_scan")  # enables x64
+        stats = module.main(
+            env_id="Hopper-v4",
+            total_timesteps=2 * 8 * 32,
+            num_envs=8,
+            num_steps=32,
+            num_minibatches=4,
+            update_epochs=2,
+        )
+    finally:
+        jax.config.update("jax_enable_x64", previous)
+    assert stats["global_step"] == 512
+    assert np.isfinite(stats["loss"])
+    # the float32 reward keeps the float32 episode statistics in the scan carry
+    assert stats["reward_dtype"] == np.float32
+    assert stats["episode_returns_dtype"] == np.float32
