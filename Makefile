@@ -5,7 +5,7 @@ BAZEL ?= bazel
 DEB_PACKAGES = bazel-bootstrap bazel-rules-java libgtest-dev clang-format zlib1g-dev libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
 WHEEL_DIR = dist
 
-.PHONY: setup build install demo test test-cc test-sanitizers test-py lint format bench clean
+.PHONY: setup build install demo test test-cc test-sanitizers test-py test-integrations lint format bench clean
 
 setup:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -49,6 +49,10 @@ test-sanitizers: setup
 
 test-py: install
 	$(PYTHON) -P -m pytest -q envpool
+
+# Only the trainers' runs (test-py runs them too).
+test-integrations: install
+	$(PYTHON) -P -m pytest -q envpool/python/tests/integrations
 
 test: install lint test-cc test-sanitizers test-py
 
