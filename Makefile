@@ -9,7 +9,7 @@ WHEEL_DIR = dist
 # Installed without their dependencies (see setup).
 NO_DEPS_PACKAGES = minigrid==3.2.0
 
-.PHONY: setup build install demo test test-cc test-sanitizers test-py lint format bench clean procgen-reference
+.PHONY: setup build install demo test test-cc test-sanitizers test-py test-integrations lint format bench clean procgen-reference
 
 setup:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -62,6 +62,10 @@ test-sanitizers: setup
 
 test-py: install procgen-reference
 	$(PYTHON) -P -m pytest -q envpool
+
+# Only the trainers' runs (test-py runs them too).
+test-integrations: install
+	$(PYTHON) -P -m pytest -q envpool/python/tests/integrations
 
 test: install lint test-cc test-sanitizers test-py
 
