@@ -74,7 +74,14 @@ Options CommonOptions() {
 void DeclareRendering(const Options& options, EnvSpec* spec,
                       std::vector<std::string> modes, int width, int height,
                       int fps, bool any_size, int num_cameras) {
-  const auto mode = options.Get<std::string>("render_mode");
+  // Options made without the common ones (an env built by a C++ test from
+  // its own defaults) render nothing and take the reference's size.
+  auto get_int = [&](const char* name, int64_t fallback) {
+    return options.Has(name) ? options.Get<int64_t>(name) : fallback;
+  };
+  const std::string mode = options.Has("render_mode")
+                               ? options.Get<std::string>("render_mode")
+                               : std::string();
   std::string listed;
   for (const auto& m : modes) {
     listed += (listed.empty() ? "'" : ", '") + m + "'";
@@ -85,8 +92,8 @@ void DeclareRendering(const Options& options, EnvSpec* spec,
                                 listed + ", got '" + mode + "'");
   }
   constexpr int64_t kMaxSide = 8192;
-  int64_t w = options.Get<int64_t>("render_width");
-  int64_t h = options.Get<int64_t>("render_height");
+  int64_t w = get_int("render_width", 0);
+  int64_t h = get_int("render_height", 0);
   auto check_side = [&](const char* name, int64_t value, int native) {
     if (value < 0 || value > kMaxSide) {
       throw std::invalid_argument(
@@ -104,7 +111,7 @@ void DeclareRendering(const Options& options, EnvSpec* spec,
   };
   check_side("render_width", w, width);
   check_side("render_height", h, height);
-  int64_t camera = options.Get<int64_t>("render_camera_id");
+  int64_t camera = get_int("render_camera_id", -1);
   if (camera != -1 && (camera < 0 || camera >= num_cameras)) {
     throw std::invalid_argument(
         "option 'render_camera_id' must be -1 (the default view)" +

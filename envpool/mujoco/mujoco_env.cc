@@ -269,7 +269,9 @@ MujocoEnv::MujocoEnv(const Options& options, const MujocoFields& fields)
       obs_dim_(fields.obs_dim),
       frame_stack_(options.Get<int>("frame_stack")),
       from_pixels_(options.Get<bool>("from_pixels")),
-      camera_id_(options.Get<int>("render_camera_id")) {
+      camera_id_(options.Has("render_camera_id")
+                     ? options.Get<int>("render_camera_id")
+                     : -1) {
   if (data_ == nullptr) {
     throw std::runtime_error("cannot allocate MuJoCo data for " +
                              options.Get<std::string>("xml_file"));
