@@ -305,9 +305,11 @@ class EnvSpec:
         for desc in self.description["state"]:
             if desc["name"][5:] in DM_HIDDEN_INFO and desc["name"].startswith("info:"):
                 continue
-            # EnvPool's scalars are [-1], except the keys of a dict
-            # observation (dm_control's "obs:head_height" is []).
-            shape = list(desc["shape"]) or ([] if desc["name"].startswith("obs:") else [-1])
+            # EnvPool's scalars are [-1], except the continuous keys of a
+            # dict observation (dm_control's "obs:head_height" is [];
+            # minigrid's discrete "obs:direction" is [-1]).
+            keeps_scalar = desc["name"].startswith("obs:") and not desc["num_values"]
+            shape = list(desc["shape"]) or ([] if keeps_scalar else [-1])
             specs[desc["name"]] = ArraySpec(desc["dtype"], shape, _bounds(desc))
         return specs
 

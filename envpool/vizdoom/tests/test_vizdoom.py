@@ -349,7 +349,7 @@ def test_killed_python_process_leaves_no_engine(sig):
         """
     )
     before = _shm_names()
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-P", "-c", script], stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout.readline().strip() == "ready"
         engines = _engines(proc.pid)
