@@ -27,7 +27,7 @@ import pytest
 
 import envpool
 
-# One id of every family.
+# One id of every family but ViZDoom (see below).
 TASKS = [
     "CartPole-v1",
     "Pendulum-v1",
