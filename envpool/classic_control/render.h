@@ -12,11 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "envpool/classic_control/draw.h"
 #include "envpool/classic_control/numpy_trig.h"
-#include "envpool/classic_control/png.h"
+#include "envpool/render/png.h"
+#include "envpool/render/pygame_draw.h"
 
 namespace envpool::classic_control {
+
+using namespace envpool::render;  // NOLINT(build/namespaces)
 
 constexpr int kCartPoleScreen[2] = {600, 400};
 constexpr int kMountainCarScreen[2] = {600, 400};

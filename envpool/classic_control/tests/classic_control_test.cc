@@ -507,7 +507,7 @@ TEST_F(ClassicControlPoolTest, ObservationsStayInBoundsAndFollowTheSeed) {
 TEST(RenderTest, MissingOrBrokenArrowImageIsAnErrorNamingTheFile) {
   using envpool::classic_control::ClassicControlAssetDir;
   using envpool::classic_control::DrawPendulum;
-  using envpool::classic_control::LoadPngAlpha;
+  using envpool::render::LoadPngAlpha;
   const std::string saved = ClassicControlAssetDir();
   std::vector<uint8_t> frame(500 * 500 * 3);
   ClassicControlAssetDir() = "/nonexistent/assets";

@@ -2,8 +2,8 @@
 // Pendulum arrow, assets/clockwise.png, is): the IDAT stream inflated with
 // zlib and its scanline filters undone. Errors are std::runtime_error
 // naming the file.
-#ifndef ENVPOOL_CLASSIC_CONTROL_PNG_H_
-#define ENVPOOL_CLASSIC_CONTROL_PNG_H_
+#ifndef ENVPOOL_RENDER_PNG_H_
+#define ENVPOOL_RENDER_PNG_H_
 
 #include <zlib.h>
 
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace envpool::classic_control {
+namespace envpool::render {
 
 struct AlphaImage {
   int width = 0;
@@ -120,6 +120,6 @@ inline AlphaImage LoadPngAlpha(const std::string& path) {
   return image;
 }
 
-}  // namespace envpool::classic_control
+}  // namespace envpool::render
 
-#endif  // ENVPOOL_CLASSIC_CONTROL_PNG_H_
+#endif  // ENVPOOL_RENDER_PNG_H_

@@ -2,8 +2,8 @@
 // classic_control envs draw with pygame (SDL_gfx's gfxdraw primitives on a
 // 32-bit XRGB surface, then a vertical flip): the same integer rules for
 // which pixel gets which colour, so the frames are equal byte for byte.
-#ifndef ENVPOOL_CLASSIC_CONTROL_DRAW_H_
-#define ENVPOOL_CLASSIC_CONTROL_DRAW_H_
+#ifndef ENVPOOL_RENDER_PYGAME_DRAW_H_
+#define ENVPOOL_RENDER_PYGAME_DRAW_H_
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <vector>
 
-namespace envpool::classic_control {
+namespace envpool::render {
 
 struct Rgb {
   uint8_t r, g, b;
@@ -798,6 +798,6 @@ class Canvas {
   std::vector<uint32_t> px_;
 };
 
-}  // namespace envpool::classic_control
+}  // namespace envpool::render
 
-#endif  // ENVPOOL_CLASSIC_CONTROL_DRAW_H_
+#endif  // ENVPOOL_RENDER_PYGAME_DRAW_H_
