@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "envpool/core/numpy_math.h"
+
 namespace envpool::dm_control {
 namespace {
 
@@ -33,37 +35,7 @@ void PrintWarning(const char* message) {
 
 void DeleteModel(mjModel* model) { mj_deleteModel(model); }
 
-// numpy's pairwise summation of float64 (its add.reduce kernel).
-double PairwiseSum(const double* x, int n) {
-  if (n < 8) {
-    double sum = 0.0;
-    for (int i = 0; i < n; ++i) {
-      sum += x[i];
-    }
-    return sum;
-  }
-  if (n <= 128) {
-    double r[8];
-    for (int j = 0; j < 8; ++j) {
-      r[j] = x[j];
-    }
-    int i = 8;
-    for (; i < n - (n % 8); i += 8) {
-      for (int j = 0; j < 8; ++j) {
-        r[j] += x[i + j];
-      }
-    }
-    double sum =
-        ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) {
-      sum += x[i];
-    }
-    return sum;
-  }
-  int half = n / 2;
-  half -= half % 8;
-  return PairwiseSum(x, half) + PairwiseSum(x + half, n - half);
-}
+using envpool::numpy::PairwiseSum;
 
 double SigmoidValue(double x, double value_at_1, Sigmoid sigmoid) {
   switch (sigmoid) {
