@@ -9,7 +9,7 @@ WHEEL_DIR = dist
 # Installed without their dependencies (see setup).
 NO_DEPS_PACKAGES = minigrid==3.2.0
 
-.PHONY: setup build install demo test test-cc test-sanitizers test-py test-integrations lint format bench clean procgen-reference
+.PHONY: setup build install demo test test-cc test-sanitizers test-py test-integrations lint format bench bench-setup clean procgen-reference
 
 setup:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -87,7 +87,16 @@ benchmark/.venv-envpool125/bin/python:
 	$(PYTHON) -m venv benchmark/.venv-envpool125
 	benchmark/.venv-envpool125/bin/pip install -q envpool==1.2.5 numpy
 
-bench: install benchmark/.venv-envpool125/bin/python
+# EnvPool 1.2.5's procgen loads the system Qt 5 runtime at import.
+BENCH_DEB_PACKAGES = libqt5gui5
+bench-setup: benchmark/.venv-envpool125/bin/python
+	@missing=""; for p in $(BENCH_DEB_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+
+bench: install bench-setup
 	$(PYTHON) -P benchmark/bench.py
 
 clean:
