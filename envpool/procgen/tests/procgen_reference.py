@@ -9,8 +9,9 @@ the first frame, then acts and observes once per action, and stores every
 frame (64, 64, 3), reward, first flag and info (prev_level_seed,
 prev_level_complete, level_seed) under the case's name. A case with
 "render" makes the env with render_mode="rgb_array" and stores its 512x512
-info["rgb"] frames too (what gym3's and gym's render(mode="rgb_array")
-return).
+info["rgb"] frames too; with "gym" as well it steps procgen's gym env
+(gym.make("procgen:procgen-<game>-v0", render_mode="rgb_array")) through
+the same actions and stores its render(mode="rgb_array") frames.
 """
 
 from __future__ import annotations
@@ -41,6 +42,28 @@ def make(case: dict):
     )
 
 
+def gym_renders(case: dict) -> np.ndarray:
+    import warnings
+
+    import gym
+
+    warnings.filterwarnings("ignore")
+    options = dict(case["options"])
+    env = gym.make(
+        f"procgen:procgen-{case['game']}-v0",
+        render_mode="rgb_array",
+        rand_seed=case["rand_seed"],
+        **options,
+    )
+    env.reset()
+    frames = [env.render(mode="rgb_array").copy()]
+    for action in case["actions"]:
+        env.step(action)
+        frames.append(env.render(mode="rgb_array").copy())
+    env.close()
+    return np.stack(frames)
+
+
 def run(case: dict) -> dict[str, np.ndarray]:
     env = make(case)
     frames, rewards, firsts, infos, renders = [], [], [], [], []
@@ -62,11 +85,14 @@ def run(case: dict) -> dict[str, np.ndarray]:
     env.close()
     name = case["name"]
     if renders:
-        return {
+        out = {
             f"{name}/frames": np.stack(frames),
             f"{name}/renders": np.stack(renders),
             f"{name}/infos": np.array(infos, dtype=np.int32),
         }
+        if case.get("gym"):
+            out[f"{name}/gym_renders"] = gym_renders(case)
+        return out
     return {
         f"{name}/frames": np.stack(frames),
         f"{name}/rewards": np.array(rewards, dtype=np.float32),

@@ -199,7 +199,9 @@ POOL_CASES = [
 # render_mode="rgb_array": procgen's 512x512 frames (gym3's info["rgb"]) at
 # the reset and after every step, on a sample of games and modes; -1 is a
 # reset() in the middle of the episode (procgen's act(-1)), whose frame is
-# the next level's first.
+# the next level's first. The first two also run procgen's gym env
+# (gym.make("procgen:procgen-<game>-v0", render_mode="rgb_array")), whose
+# render(mode="rgb_array") must give the same frames.
 RENDER_STEPS = 12
 RENDER_CASES = [
     ("CoinrunHard-v0", {"num_levels": 1, "start_level": 4}),
@@ -224,6 +226,7 @@ def render_case(index: int, task_id: str, options: dict) -> dict:
         "options": {"distribution_mode": MODES[mode], **options},
         "actions": [*acts[:8], -1, *acts[8:]],
         "render": True,
+        "gym": index < 2,
     }
 
 
@@ -250,7 +253,7 @@ def reference(tmp_path_factory) -> dict[str, np.ndarray]:
         )
     folder = tmp_path_factory.mktemp("procgen_reference")
     cases = folder / "cases.json"
-    keys = ("name", "game", "rand_seed", "options", "actions", "render")
+    keys = ("name", "game", "rand_seed", "options", "actions", "render", "gym")
     cases.write_text(json.dumps([{k: c[k] for k in keys if k in c} for c in CASES]))
     out = folder / "reference.npz"
     subprocess.run([python, str(REFERENCE_SCRIPT), str(cases), str(out)], check=True, timeout=600)
@@ -427,6 +430,11 @@ def test_render_equals_procgens_rgb_array_frames(reference, task_id):
         assert diff == 0, f"{name} step {t}: render differs by up to {diff}"
     # the frames change: a mid-episode reset shows another level
     assert not np.array_equal(renders[8], renders[9])
+    if case["gym"]:
+        gym_renders = reference[f"{name}/gym_renders"]
+        assert gym_renders.shape == renders.shape
+        for t, image in enumerate(ours):
+            assert np.array_equal(image[0], gym_renders[t]), f"{name} step {t}: gym's render"
 
 
 def test_render_pool_draws_each_env_and_keeps_stepping_unchanged():
