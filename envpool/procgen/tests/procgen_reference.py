@@ -11,7 +11,8 @@ prev_level_complete, level_seed) under the case's name. A case with
 "render" makes the env with render_mode="rgb_array" and stores its 512x512
 info["rgb"] frames too; with "gym" as well it steps procgen's gym env
 (gym.make("procgen:procgen-<game>-v0", render_mode="rgb_array")) through
-the same actions and stores its render(mode="rgb_array") frames.
+the same actions and stores, per frame, the largest difference of its
+render(mode="rgb_array") from the gym3 env's frame.
 """
 
 from __future__ import annotations
@@ -91,7 +92,9 @@ def run(case: dict) -> dict[str, np.ndarray]:
             f"{name}/infos": np.array(infos, dtype=np.int32),
         }
         if case.get("gym"):
-            out[f"{name}/gym_renders"] = gym_renders(case)
+            gym = gym_renders(case).astype(np.int16)
+            diff = np.abs(gym - out[f"{name}/renders"].astype(np.int16))
+            out[f"{name}/gym_render_diff"] = diff.reshape(len(diff), -1).max(axis=1)
         return out
     return {
         f"{name}/frames": np.stack(frames),
