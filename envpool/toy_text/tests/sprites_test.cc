@@ -263,6 +263,41 @@ TEST(BlitTest, ClipsFlipsAndOutlines) {
   EXPECT_EQ(box.rgb()[(4 * 5 + 4) * 3], 0);
 }
 
+// The source column of each destination column of pygame 2.6.1's
+// transform.scale, measured with pygame (rows are picked alike).
+TEST(BlitTest, ScaleIsPygamesNearestNeighbour) {
+  const struct {
+    int from, to;
+    std::vector<int> columns;
+  } kMeasured[] = {
+      {5, 3, {0, 1, 3}},
+      {3, 7, {0, 0, 0, 1, 1, 2, 2}},
+      {7, 16, {0, 0, 0, 1, 1, 2, 2, 3, 3, 3, 4, 4, 5, 5, 6, 6}},
+      {10, 4, {0, 2, 5, 7}},
+      {4, 10, {0, 0, 0, 1, 1, 2, 2, 2, 3, 3}},
+      {64, 40, {0,  1,  3,  4,  6,  8,  9,  11, 12, 14, 16, 17, 19, 20,
+                22, 24, 25, 27, 28, 30, 32, 33, 35, 36, 38, 40, 41, 43,
+                44, 46, 48, 49, 51, 52, 54, 56, 57, 59, 60, 62}},
+  };
+  for (const auto& m : kMeasured) {
+    RgbaImage image;
+    image.width = m.from;
+    image.height = m.from;
+    for (int y = 0; y < m.from; ++y) {
+      for (int x = 0; x < m.from; ++x) {
+        image.rgba.insert(image.rgba.end(), {static_cast<uint8_t>(x),
+                                             static_cast<uint8_t>(y), 0, 255});
+      }
+    }
+    RgbaImage scaled = Scale(image, m.to, m.to);
+    ASSERT_EQ(scaled.width, m.to);
+    for (int i = 0; i < m.to; ++i) {
+      EXPECT_EQ(scaled.At(i, 0)[0], m.columns[i]) << m.from << "->" << m.to;
+      EXPECT_EQ(scaled.At(0, i)[1], m.columns[i]) << m.from << "->" << m.to;
+    }
+  }
+}
+
 TEST(SpriteTest, MissingSpriteIsAnErrorNamingTheFile) {
   const std::string saved = toy_text::ToyTextAssetDir();
   toy_text::ToyTextAssetDir() = "/nonexistent/img";
