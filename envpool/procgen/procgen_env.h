@@ -156,6 +156,9 @@ class ProcgenEnv : public Env {
   static constexpr int kSize = 64;
   static constexpr int kChannels = 3;
   static constexpr int kNumActions = 15;
+  // procgen's render_human frame (RENDER_RES), at gym3's 15 frames/second.
+  static constexpr int kRenderSize = 512;
+  static constexpr int kRenderFps = 15;
 
   struct Fields {
     Field<uint8_t> obs;
@@ -199,6 +202,8 @@ class ProcgenEnv : public Env {
         spec->state.Add<int32_t>("info:prev_level_complete", {});
     fields->level_seed = spec->state.Add<int32_t>("info:level_seed", {});
     fields->action = spec->action.AddDiscrete<int64_t>("action", kNumActions);
+    DeclareRendering(options, spec, {"rgb_array"}, kRenderSize, kRenderSize,
+                     kRenderFps);
   }
 
   ProcgenEnv(const Options& options, const Fields& fields)
@@ -207,7 +212,9 @@ class ProcgenEnv : public Env {
         game_(FindGame(options.Get<std::string>("env_name"))),
         asset_dir_(AssetDir(options)),
         channel_first_(options.Get<bool>("channel_first")),
-        max_episode_steps_(options.Get<int64_t>("max_episode_steps")) {
+        max_episode_steps_(options.Get<int64_t>("max_episode_steps")),
+        render_human_(options.Has("render_mode") &&
+                      options.Get<std::string>("render_mode") == "rgb_array") {
     int64_t mode = options.Get<int64_t>("distribution_mode");
     int64_t num_levels = options.Get<int64_t>("num_levels");
     int64_t start_level = options.Get<int64_t>("start_level");
@@ -238,7 +245,7 @@ class ProcgenEnv : public Env {
       // Action -1 makes procgen end the episode and start the next level.
       action_ = -1;
       lib_.act(instance_);
-      lib_.observe(instance_);
+      Observe();
     }
     at_episode_start_ = true;
     episode_step_ = 0;
@@ -249,7 +256,7 @@ class ProcgenEnv : public Env {
   void Step(const ActionView& action) override {
     action_ = static_cast<int32_t>(action.Scalar(fields_.action));
     lib_.act(instance_);
-    lib_.observe(instance_);
+    Observe();
     ++episode_step_;
     reward_ = reward_buffer_;
     const bool done = first_buffer_ != 0;
@@ -260,6 +267,22 @@ class ProcgenEnv : public Env {
         max_episode_steps_ > 0 && Info(prev_level_complete_index_) == 0;
     terminated_ = done && !timed_out;
     at_episode_start_ = done;
+  }
+
+  // procgen's render_human frame of the current state: libenv_observe draws
+  // it (512x512, antialiased) into the instance's "rgb" info buffer, as
+  // ProcgenGym3Env(render_mode="rgb_array") shows it in info["rgb"].
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    if (!render_human_ || render_index_ < 0) {
+      throw std::logic_error(
+          "procgen renders only with render_mode='rgb_array'");
+    }
+    if (width != kRenderSize || height != kRenderSize) {
+      throw std::invalid_argument("procgen renders at 512x512 only");
+    }
+    lib_.observe(instance_);
+    std::memcpy(rgb, info_buffers_[render_index_].data(),
+                static_cast<std::size_t>(kRenderSize) * kRenderSize * 3);
   }
 
   void Write(const Output& out) override {
@@ -321,7 +344,10 @@ class ProcgenEnv : public Env {
     add_int("rand_seed", rand_seed_);
     // No threads of procgen's own: the pool's worker steps the game.
     add_int("num_threads", 0);
-    values.push_back({"render_human", abi::kUint8, {0}});
+    // With render_human the instance also reports the 512x512 "rgb" info
+    // tensor, which libenv_observe draws; the game itself is the same.
+    values.push_back(
+        {"render_human", abi::kUint8, {static_cast<uint8_t>(render_human_)}});
     add_text("resource_root", asset_dir_);
 
     std::vector<abi::Option> items(values.size());
@@ -344,7 +370,7 @@ class ProcgenEnv : public Env {
                                std::string(game_.name));
     }
     BindBuffers();
-    lib_.observe(instance_);
+    Observe();
   }
 
   // Buffers for every tensor the instance writes and reads, one game each.
@@ -377,7 +403,7 @@ class ProcgenEnv : public Env {
     info_buffers_.clear();
     info_pointers_.clear();
     prev_level_seed_index_ = prev_level_complete_index_ = level_seed_index_ =
-        -1;
+        render_index_ = -1;
     for (const abi::TensorType& t : info_types) {
       const std::string name = t.name;
       const int index = static_cast<int>(info_buffers_.size());
@@ -387,6 +413,10 @@ class ProcgenEnv : public Env {
         prev_level_complete_index_ = index;
       } else if (name == "level_seed") {
         level_seed_index_ = index;
+      } else if (name == "rgb" &&
+                 bytes_of(t) ==
+                     static_cast<std::size_t>(kRenderSize) * kRenderSize * 3) {
+        render_index_ = index;
       }
       info_buffers_.emplace_back((bytes_of(t) + 3) / 4, 0);
     }
@@ -394,10 +424,11 @@ class ProcgenEnv : public Env {
       info_pointers_.push_back(buffer.data());
     }
     if (prev_level_seed_index_ < 0 || prev_level_complete_index_ < 0 ||
-        level_seed_index_ < 0) {
+        level_seed_index_ < 0 || (render_human_ && render_index_ < 0)) {
       throw std::runtime_error(
           "procgen's libenv.so does not report level_seed, prev_level_seed "
-          "and prev_level_complete (expected procgen 0.10.7)");
+          "and prev_level_complete, or no 512x512 rgb frame with "
+          "render_human (expected procgen 0.10.7)");
     }
     buffers_ =
         abi::Buffers{ob_pointers_.data(), &reward_buffer_, &first_buffer_,
@@ -406,6 +437,16 @@ class ProcgenEnv : public Env {
   }
 
   int32_t Info(int index) const { return info_buffers_[index][0]; }
+
+  // libenv_observe only waits for procgen's own threads (there are none)
+  // and, with render_human, draws the 512x512 frame: the game writes its
+  // observation inside act. So it is called for the frame only, when one
+  // is rendered (Render), not after every act.
+  void Observe() {
+    if (!render_human_) {
+      lib_.observe(instance_);
+    }
+  }
 
   void Close() {
     if (instance_ != nullptr) {
@@ -427,6 +468,7 @@ class ProcgenEnv : public Env {
   std::string asset_dir_;
   bool channel_first_;
   int64_t max_episode_steps_;
+  bool render_human_;
   int32_t distribution_mode_ = kHard;
   int32_t num_levels_ = 0;
   int32_t start_level_ = 0;
@@ -443,6 +485,7 @@ class ProcgenEnv : public Env {
   int prev_level_seed_index_ = -1;
   int prev_level_complete_index_ = -1;
   int level_seed_index_ = -1;
+  int render_index_ = -1;  // the "rgb" info tensor (render_human only)
   float reward_buffer_ = 0.0f;
   uint8_t first_buffer_ = 0;
   int32_t action_ = 0;

@@ -18,10 +18,12 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/toy_text/sprites.h"
 
 namespace envpool::toy_text {
 
@@ -36,10 +38,11 @@ class BlackjackEnv : public Env {
     return Options{{"natural", false}, {"sab", true}};
   }
 
-  static void Declare(const Options& /*options*/, EnvSpec* spec,
-                      Fields* fields) {
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     fields->obs = spec->state.Add<int32_t>("obs", {3}, {0.0}, {31.0});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 2);
+    // gymnasium's SCREEN_SIZE
+    DeclareRendering(options, spec, {"rgb_array"}, 384, 376, 4);
   }
 
   BlackjackEnv(const Options& options, const Fields& fields)
@@ -55,10 +58,8 @@ class BlackjackEnv : public Env {
     player_.push_back(DrawCard());
     player_.push_back(DrawCard());
     // The face-up card's suit and, for a 10, its face: drawn for rendering.
-    np_random_.Choice(4);
-    if (dealer_[0] == 10) {
-      np_random_.Choice(3);
-    }
+    suit_ = static_cast<int>(np_random_.Choice(4));
+    face_ = dealer_[0] == 10 ? static_cast<int>(np_random_.Choice(3)) : -1;
     reward_ = 0.0;
     terminated_ = false;
   }
@@ -92,6 +93,47 @@ class BlackjackEnv : public Env {
     obs[0] = Sum(player_);
     obs[1] = dealer_[0];
     obs[2] = UsableAce(player_) ? 1 : 0;
+  }
+
+  // gymnasium's rgb_array frame (draw_table): the felt, the dealer's label
+  // and showing value in small digits, the face-up card and the hidden
+  // one, the player's label, the player's sum in big digits centred, and
+  // the usable-ace label.
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    static const char kSuits[] = {'C', 'D', 'H', 'S'};
+    static const char kFaces[] = {'J', 'Q', 'K'};
+    Surface surface(width, height);
+    surface.Fill({196, 216, 158});
+    auto digits = [&](int number, const char* size, int gap, int x, int y) {
+      for (char digit : std::to_string(number)) {
+        const RgbaImage& image =
+            Sprite(std::string("blackjack/digit_") + size + "_" + digit);
+        surface.Blit(image, x, y);
+        x += image.width + gap;
+      }
+    };
+    // centred on the screen, on the art's 4-pixel grid
+    auto centred_x = [&](int w) { return (width - w) / 2 / 4 * 4; };
+    const RgbaImage& dealer_label = Sprite("blackjack/label_dealer");
+    surface.Blit(dealer_label, 40, 32);
+    const int showing = dealer_[0];
+    digits(showing, "small", 4, 40 + dealer_label.width + 12, 32);
+    std::string card = showing == 1 ? std::string("A")
+                       : showing == 10
+                           ? std::string(1, kFaces[face_ < 0 ? 0 : face_])
+                           : std::to_string(showing);
+    surface.Blit(Sprite("blackjack/card_" + card + kSuits[suit_]), 96, 72);
+    surface.Blit(Sprite("blackjack/card_back"), 208, 72);
+    surface.Blit(Sprite("blackjack/label_player"), 40, 208);
+    const int sum = Sum(player_);
+    const int n = static_cast<int>(std::to_string(sum).size());
+    const int digit_width = Sprite("blackjack/digit_big_0").width;
+    digits(sum, "big", 12, centred_x(n * digit_width + (n - 1) * 12), 248);
+    if (UsableAce(player_)) {
+      const RgbaImage& label = Sprite("blackjack/label_usable_ace");
+      surface.Blit(label, centred_x(label.width), 328);
+    }
+    surface.CopyTo(rgb);
   }
 
   // [number of player cards, player cards..., number of dealer cards,
@@ -178,6 +220,10 @@ class BlackjackEnv : public Env {
   bool sab_;
   std::vector<int> player_ = {10, 10};
   std::vector<int> dealer_ = {10, 10};
+  // The face-up card's suit (C, D, H, S) and, for a 10, face (J, Q, K; -1:
+  // none drawn), as gymnasium draws them at a reset.
+  int suit_ = 0;
+  int face_ = -1;
 };
 
 }  // namespace envpool::toy_text

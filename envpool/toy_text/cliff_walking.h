@@ -24,6 +24,7 @@
 #include "envpool/core/env.h"
 #include "envpool/toy_text/categorical.h"
 #include "envpool/toy_text/grid.h"
+#include "envpool/toy_text/sprites.h"
 
 namespace envpool::toy_text {
 
@@ -42,6 +43,7 @@ class CliffWalkingEnv : public Env {
   static constexpr int kCols = 12;
   static constexpr int64_t kStart = (kRows - 1) * kCols;
   static constexpr int64_t kGoal = kRows * kCols - 1;
+  static constexpr int kCell = 64;
 
   static Options DefaultOptions() { return Options{{"is_slippery", false}}; }
 
@@ -50,7 +52,9 @@ class CliffWalkingEnv : public Env {
     // gymnasium's info["prob"]: the probability of the transition taken.
     fields->prob = spec->state.Add<float>("info:prob", {}, {0.0}, {1.0});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 4);
-    DeclareRendering(options, spec, {"ansi"}, 0, 0, 4);
+    // gymnasium's window: 64 pixels a cell.
+    DeclareRendering(options, spec, {"rgb_array", "ansi"}, kCell * kCols,
+                     kCell * kRows, 4);
   }
 
   CliffWalkingEnv(const Options& options, const Fields& fields)
@@ -106,6 +110,40 @@ class CliffWalkingEnv : public Env {
   }
 
   static bool IsCliff(int64_t cell) { return cell > kStart && cell < kGoal; }
+
+  // gymnasium's rgb_array frame (_render_gui), cell by cell in state
+  // order: the ground, the cliff (its left and right ends, mid tiles
+  // alternating by column), the start and goal letters, the goal's flag and
+  // the agent. The sprites are drawn at their own size (gymnasium's scale is
+  // 1 at its 64-pixel cells).
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    Surface surface(width, height);
+    for (int64_t cell = 0; cell < kRows * kCols; ++cell) {
+      const int row = static_cast<int>(cell / kCols);
+      const int col = static_cast<int>(cell % kCols);
+      const int x = col * kCell, y = row * kCell;
+      surface.Blit(Sprite("cliff_walking/tile_ground"), x, y);
+      if (IsCliff(cell)) {
+        const char* tile = col == 1           ? "cliff_walking/tile_cliff_left"
+                           : col == kCols - 2 ? "cliff_walking/tile_cliff_right"
+                           : col % 2 == 0     ? "cliff_walking/tile_cliff_mid_a"
+                                          : "cliff_walking/tile_cliff_mid_b";
+        surface.Blit(Sprite(tile), x, y);
+      }
+      // gymnasium's LETTER_OFFSET, FLAG_OFFSET and AGENT_OFFSET
+      if (cell == kStart) {
+        surface.Blit(Sprite("cliff_walking/letter_s"), x + 8, y + 8);
+      }
+      if (cell == kGoal) {
+        surface.Blit(Sprite("cliff_walking/letter_g"), x + 8, y + 8);
+        surface.Blit(Sprite("cliff_walking/goal_flag"), x + 28, y + 16);
+      }
+      if (cell == state_) {
+        surface.Blit(Sprite("cliff_walking/agent"), x + 20, y + 20);
+      }
+    }
+    surface.CopyTo(rgb);
+  }
 
   // gymnasium's ansi text: x the agent, T the goal, C the cliff, o the rest.
   std::string RenderText() override {

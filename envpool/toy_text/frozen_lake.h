@@ -11,6 +11,7 @@
 #ifndef ENVPOOL_TOY_TEXT_FROZEN_LAKE_H_
 #define ENVPOOL_TOY_TEXT_FROZEN_LAKE_H_
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -21,6 +22,7 @@
 #include "envpool/core/env.h"
 #include "envpool/toy_text/categorical.h"
 #include "envpool/toy_text/grid.h"
+#include "envpool/toy_text/sprites.h"
 
 namespace envpool::toy_text {
 
@@ -46,7 +48,9 @@ class FrozenLakeEnv : public Env {
     // gymnasium's info["prob"]: the probability of the transition taken.
     fields->prob = spec->state.Add<float>("info:prob", {}, {0.0}, {1.0});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 4);
-    DeclareRendering(options, spec, {"ansi"}, 0, 0, 4);
+    // gymnasium's window: 64 pixels a cell, at most 512 a side.
+    const int side = std::min(kCell * size, 512);
+    DeclareRendering(options, spec, {"ansi", "rgb_array"}, side, side, 4);
   }
 
   FrozenLakeEnv(const Options& options, const Fields& fields)
@@ -124,10 +128,58 @@ class FrozenLakeEnv : public Env {
     return text;
   }
 
+  // gymnasium's rgb_array frame (_render_gui): the tiles (ice, a crack on
+  // some frozen ones, hole), the start letter, the goal's flag and letter,
+  // each cell's outline, then the agent unless it is in a hole. Every
+  // sprite is drawn at its own size (gymnasium scales them to it).
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    const int cell = width / size_;
+    Surface surface(width, height);
+    const int margin = 4;  // round(64 * 0.06)
+    for (int row = 0; row < size_; ++row) {
+      for (int col = 0; col < size_; ++col) {
+        const int x = col * cell, y = row * cell;
+        const char tile = map_[row][col];
+        if (tile == 'H') {
+          surface.Blit(Sprite("tile_hole"), x, y);
+        } else {
+          surface.Blit(Sprite("tile_ice"), x, y);
+          if (tile == 'F') {
+            const int crack = (col * 3 + row * 5) % 7;
+            if (crack < 2) {
+              surface.Blit(
+                  Sprite(crack == 0 ? "tile_ice_crack_a" : "tile_ice_crack_b"),
+                  x, y);
+            }
+          } else if (tile == 'S') {
+            surface.Blit(Sprite("letter_s"), x + margin, y + margin);
+          } else if (tile == 'G') {
+            // planted bottom-centred, round(64 * 0.12) above the edge
+            const RgbaImage& flag = Sprite("goal_flag");
+            surface.Blit(flag, x + (cell - flag.width) / 2,
+                         y + cell - flag.height - 8);
+            surface.Blit(Sprite("letter_g"), x + margin, y + margin);
+          }
+        }
+        surface.Rect(x, y, cell, cell, {180, 200, 230});
+      }
+    }
+    if (Tile(state_) != 'H') {
+      const RgbaImage& agent = Sprite("agent");
+      const int row = static_cast<int>(state_ / size_);
+      const int col = static_cast<int>(state_ % size_);
+      surface.Blit(agent, col * cell + (cell - agent.width) / 2,
+                   row * cell + (cell - agent.height) / 2);
+    }
+    surface.CopyTo(rgb);
+  }
+
   // The tile letter of a cell: S(tart), F(rozen), H(ole) or G(oal).
   char Tile(int64_t cell) const { return map_[cell / size_][cell % size_]; }
 
  private:
+  static constexpr int kCell = 64;
+
   static int CheckedSize(const Options& options) {
     int64_t size = options.Get<int64_t>("size");
     if (size != 4 && size != 8) {

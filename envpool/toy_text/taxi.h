@@ -24,6 +24,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/toy_text/categorical.h"
+#include "envpool/toy_text/sprites.h"
 
 namespace envpool::toy_text {
 
@@ -57,7 +58,8 @@ class TaxiEnv : public Env {
     // gymnasium's info["prob"]: the probability of the transition taken.
     fields->prob = spec->state.Add<float>("info:prob", {}, {0.0}, {1.0});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 6);
-    DeclareRendering(options, spec, {"ansi"}, 0, 0, 4);
+    // gymnasium's WINDOW_SIZE
+    DeclareRendering(options, spec, {"ansi", "rgb_array"}, 536, 456, 4);
   }
 
   TaxiEnv(const Options& /*options*/, const Fields& fields) {
@@ -73,6 +75,7 @@ class TaxiEnv : public Env {
     reward_ = 0.0;
     terminated_ = false;
     last_action_ = -1;
+    orientation_ = 0;
   }
 
   void Step(const ActionView& action) override {
@@ -184,6 +187,46 @@ class TaxiEnv : public Env {
                 : std::string("\n");
     return text;
   }
+  // gymnasium's rgb_array frame (_render_gui): the canvas colour, the
+  // background and house, the destination marker, the waiting passenger,
+  // then the taxi (with the passenger aboard: the full one) facing its last
+  // move. As gymnasium's, the facing is updated when a frame is drawn (to
+  // the last action if it was a move) and reset to south by a reset.
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    static constexpr int kPads[4][2] = {{0, 0}, {0, 4}, {4, 0}, {4, 3}};
+    // gymnasium's GRID_ORIGIN and CELL_SIZE
+    auto cell_x = [](int col) { return 48 + col * 88; };
+    auto cell_y = [](int row) { return 128 + row * 56; };
+    Surface surface(width, height);
+    surface.Fill({250, 250, 246});
+    surface.Blit(Sprite("taxi/background"), 0, 80);
+    surface.Blit(Sprite("taxi/house"), 403, 36);
+    surface.Blit(Sprite("taxi/marker_destination"),
+                 cell_x(kPads[destination_][1]),
+                 cell_y(kPads[destination_][0]));
+    if (passenger_ < kInTaxi) {
+      surface.Blit(Sprite("taxi/passenger"), cell_x(kPads[passenger_][1]) + 35,
+                   cell_y(kPads[passenger_][0]) + 19);
+    }
+    if (last_action_ >= kSouth && last_action_ <= kWest) {
+      orientation_ = static_cast<int>(last_action_);
+    }
+    const std::string full = passenger_ == kInTaxi ? "_full" : "";
+    // South: the vertical taxi flipped upside down, north: as drawn, east:
+    // the horizontal one, west: it mirrored.
+    const bool vertical = orientation_ < 2;
+    const RgbaImage& image =
+        Sprite(std::string("taxi/taxi_") + (vertical ? "v" : "h") + full);
+    const RgbaImage taxi =
+        orientation_ == kSouth  ? render::Flip(image, false, true)
+        : orientation_ == kWest ? render::Flip(image, true, false)
+                                : image;
+    // TAXI_V_OFFSET, TAXI_H_OFFSET
+    surface.Blit(taxi, cell_x(col_) + (vertical ? 25 : 15),
+                 cell_y(row_) + (vertical ? 0 : 9));
+    surface.CopyTo(rgb);
+  }
+
   void SetState(const std::vector<double>& state) override {
     if (state.size() != 1 || state[0] < 0 || state[0] >= kNumStates ||
         state[0] != std::floor(state[0])) {
@@ -273,6 +316,7 @@ class TaxiEnv : public Env {
   int passenger_ = 0;
   int destination_ = 1;
   int64_t last_action_ = -1;  // none since the reset
+  int orientation_ = 0;       // the taxi's facing in the last frame
 };
 
 }  // namespace envpool::toy_text

@@ -7,7 +7,12 @@ rand_seed and a list of actions (-1: end the episode, as procgen's act
 takes it). For each case this makes `ProcgenGym3Env(num=1, ...)`, observes
 the first frame, then acts and observes once per action, and stores every
 frame (64, 64, 3), reward, first flag and info (prev_level_seed,
-prev_level_complete, level_seed) under the case's name.
+prev_level_complete, level_seed) under the case's name. A case with
+"render" makes the env with render_mode="rgb_array" and stores its 512x512
+info["rgb"] frames too; with "gym" as well it steps procgen's gym env
+(gym.make("procgen:procgen-<game>-v0", render_mode="rgb_array")) through
+the same actions and stores, per frame, the largest difference of its
+render(mode="rgb_array") from the gym3 env's frame.
 """
 
 from __future__ import annotations
@@ -31,14 +36,38 @@ def make(case: dict):
         return BaseProcgenEnv(
             1, case["game"], raw, rand_seed=case["rand_seed"], num_threads=0, **options
         )
+    if case.get("render"):
+        options["render_mode"] = "rgb_array"
     return ProcgenGym3Env(
         num=1, env_name=case["game"], rand_seed=case["rand_seed"], num_threads=0, **options
     )
 
 
+def gym_renders(case: dict) -> np.ndarray:
+    import warnings
+
+    import gym
+
+    warnings.filterwarnings("ignore")
+    options = dict(case["options"])
+    env = gym.make(
+        f"procgen:procgen-{case['game']}-v0",
+        render_mode="rgb_array",
+        rand_seed=case["rand_seed"],
+        **options,
+    )
+    env.reset()
+    frames = [env.render(mode="rgb_array").copy()]
+    for action in case["actions"]:
+        env.step(action)
+        frames.append(env.render(mode="rgb_array").copy())
+    env.close()
+    return np.stack(frames)
+
+
 def run(case: dict) -> dict[str, np.ndarray]:
     env = make(case)
-    frames, rewards, firsts, infos = [], [], [], []
+    frames, rewards, firsts, infos, renders = [], [], [], [], []
 
     def record() -> None:
         reward, obs, first = env.observe()
@@ -47,6 +76,8 @@ def run(case: dict) -> dict[str, np.ndarray]:
         rewards.append(reward[0])
         firsts.append(first[0])
         infos.append([int(info[k]) for k in INFO_KEYS])
+        if case.get("render"):
+            renders.append(info["rgb"].copy())
 
     record()
     for action in case["actions"]:
@@ -54,6 +85,17 @@ def run(case: dict) -> dict[str, np.ndarray]:
         record()
     env.close()
     name = case["name"]
+    if renders:
+        out = {
+            f"{name}/frames": np.stack(frames),
+            f"{name}/renders": np.stack(renders),
+            f"{name}/infos": np.array(infos, dtype=np.int32),
+        }
+        if case.get("gym"):
+            gym = gym_renders(case).astype(np.int16)
+            diff = np.abs(gym - out[f"{name}/renders"].astype(np.int16))
+            out[f"{name}/gym_render_diff"] = diff.reshape(len(diff), -1).max(axis=1)
+        return out
     return {
         f"{name}/frames": np.stack(frames),
         f"{name}/rewards": np.array(rewards, dtype=np.float32),
@@ -68,7 +110,8 @@ def main() -> None:
     out: dict[str, np.ndarray] = {}
     for case in cases:
         out.update(run(case))
-    np.savez_compressed(sys.argv[2], **out)
+    # Uncompressed: the 512x512 render frames compress slowly.
+    np.savez(sys.argv[2], **out)
 
 
 if __name__ == "__main__":

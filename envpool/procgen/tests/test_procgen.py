@@ -196,6 +196,40 @@ POOL_CASES = [
     for i in range(3)
 ]
 
+# render_mode="rgb_array": procgen's 512x512 frames (gym3's info["rgb"]) at
+# the reset and after every step, on a sample of games and modes; -1 is a
+# reset() in the middle of the episode (procgen's act(-1)), whose frame is
+# the next level's first. The first two also run procgen's gym env
+# (gym.make("procgen:procgen-<game>-v0", render_mode="rgb_array")), whose
+# render(mode="rgb_array") must give the same frames as the gym3 env's.
+RENDER_STEPS = 12
+RENDER_CASES = [
+    ("CoinrunHard-v0", {"num_levels": 1, "start_level": 4}),
+    ("StarpilotEasy-v0", {}),
+    ("MazeMemory-v0", {"num_levels": 1, "start_level": 9}),
+    ("ChaserExtreme-v0", {}),
+    ("HeistExploration-v0", {}),
+    ("NinjaEasy-v0", {"use_backgrounds": False, "center_agent": False}),
+    ("BossfightHard-v0", {"use_monochrome_assets": True}),
+]
+
+
+def render_case(index: int, task_id: str, options: dict) -> dict:
+    game, mode = split_id(task_id)
+    acts = actions(3000 + index, RENDER_STEPS)
+    return {
+        "name": f"render/{task_id}",
+        "id": task_id,
+        "game": game,
+        "rand_seed": 60 + index,
+        "ours": options,
+        "options": {"distribution_mode": MODES[mode], **options},
+        "actions": [*acts[:8], -1, *acts[8:]],
+        "render": True,
+        "gym": index < 2,
+    }
+
+
 CASES = (
     [fixed_level_case(i, t) for i, t in enumerate(IDS)]
     + [option_case(i, t, o) for i, (t, o) in enumerate(OPTION_CASES)]
@@ -204,6 +238,7 @@ CASES = (
     + [reset_case(*c) for c in RESET_CASES]
     + POOL_CASES
     + [TRUNCATE_CASE]
+    + [render_case(i, *c) for i, c in enumerate(RENDER_CASES)]
 )
 BY_NAME = {c["name"]: c for c in CASES}
 
@@ -218,8 +253,8 @@ def reference(tmp_path_factory) -> dict[str, np.ndarray]:
         )
     folder = tmp_path_factory.mktemp("procgen_reference")
     cases = folder / "cases.json"
-    keys = ("name", "game", "rand_seed", "options", "actions")
-    cases.write_text(json.dumps([{k: c[k] for k in keys} for c in CASES]))
+    keys = ("name", "game", "rand_seed", "options", "actions", "render", "gym")
+    cases.write_text(json.dumps([{k: c[k] for k in keys if k in c} for c in CASES]))
     out = folder / "reference.npz"
     subprocess.run([python, str(REFERENCE_SCRIPT), str(cases), str(out)], check=True, timeout=600)
     with np.load(out) as data:
@@ -357,6 +392,86 @@ def test_pool_env_i_is_procgen_with_rand_seed_seed_plus_i(reference):
             if done:
                 pytest.fail("the fixed actions should not end a fruitbot episode")
             check_step(reference, f"pool/{i}", t, obs[i], reward[i], done, info, i)
+
+
+@pytest.mark.parametrize("task_id", [c[0] for c in RENDER_CASES])
+def test_render_equals_procgens_rgb_array_frames(reference, task_id):
+    """render() is procgen's 512x512 render_mode="rgb_array" frame, pixel
+    for pixel, at the reset and after every step and mid-episode reset; the
+    observations stay procgen's."""
+    case = BY_NAME[f"render/{task_id}"]
+    name = case["name"]
+    env = envpool.make_gymnasium(
+        task_id,
+        num_envs=1,
+        seed=case["rand_seed"],
+        autoreset_mode="same_step",
+        render_mode="rgb_array",
+        **case["ours"],
+    )
+    assert env.metadata["render_fps"] == 15
+    renders = reference[f"{name}/renders"]
+    assert renders.shape == (len(case["actions"]) + 1, 512, 512, 3)
+    obs, info = env.reset()
+    frames = [(obs[0], info)]
+    ours = [env.render()]
+    for action in case["actions"]:
+        if action == -1:
+            obs, info = env.reset()
+        else:
+            obs, _, _, _, info = env.step(np.array([action]))
+        frames.append((obs[0], info))
+        ours.append(env.render())
+    env.close()
+    for t, ((frame, info), image) in enumerate(zip(frames, ours, strict=True)):
+        check_step(reference, name, t, frame, 0.0, False, info, frame_only=True)
+        assert image.shape == (1, 512, 512, 3) and image.dtype == np.uint8
+        diff = np.abs(image[0].astype(int) - renders[t].astype(int)).max()
+        assert diff == 0, f"{name} step {t}: render differs by up to {diff}"
+    # the frames change: a mid-episode reset shows another level
+    assert not np.array_equal(renders[8], renders[9])
+    if case["gym"]:
+        # procgen's gym env renders the gym3 env's frames, so ours too
+        gym_diff = reference[f"{name}/gym_render_diff"]
+        assert gym_diff.shape == (len(renders),) and gym_diff.max() == 0, gym_diff
+
+
+def test_render_pool_draws_each_env_and_keeps_stepping_unchanged():
+    """render(env_ids) of a pool gives each env's own frame (the frame of
+    env i alone), and a pool that renders steps as one that does not."""
+    seeds = [3, 4, 5]
+    acts = np.random.default_rng(1).integers(0, 15, (6, 3))
+    pool = envpool.make_gymnasium(
+        "DodgeballEasy-v0", num_envs=3, seed=seeds, num_threads=3, render_mode="rgb_array"
+    )
+    plain = envpool.make_gymnasium("DodgeballEasy-v0", num_envs=3, seed=seeds)
+    assert np.array_equal(pool.reset()[0], plain.reset()[0])
+    for a in acts:
+        assert np.array_equal(pool.step(a)[0], plain.step(a)[0])
+    batch = pool.render(env_ids=[2, 0, 1])
+    assert batch.shape == (3, 512, 512, 3)
+    single = envpool.make_gymnasium(
+        "DodgeballEasy-v0", num_envs=1, seed=seeds[2], render_mode="rgb_array"
+    )
+    single.reset()
+    for a in acts:
+        single.step(a[2:3])
+    assert np.array_equal(batch[0], single.render()[0])
+    assert not np.array_equal(batch[0], batch[1])
+
+
+def test_render_options():
+    env = envpool.make_gymnasium("CoinrunEasy-v0", num_envs=1, render_mode="rgb_array")
+    assert env.render_mode == "rgb_array"
+    assert "rgb_array" in env.metadata["render_modes"]
+    with pytest.raises(ValueError, match="render_width"):
+        envpool.make_gymnasium("CoinrunEasy-v0", render_mode="rgb_array", render_width=64)
+    with pytest.raises(ValueError, match="render_mode"):
+        envpool.make_gymnasium("CoinrunEasy-v0", render_mode="ansi")
+    plain = envpool.make_gymnasium("CoinrunEasy-v0", num_envs=1)
+    plain.reset()
+    with pytest.raises(RuntimeError, match="render_mode"):
+        plain.render()
 
 
 # Without the reference ------------------------------------------------------

@@ -453,7 +453,7 @@ def test_ansi_render_is_gymnasium_text(task_id):
     reset and every step, over whole episodes of random actions."""
     options = {"is_slippery": True} if task_id == "CliffWalkingSlippery-v1" else {}
     env = make(task_id, num_envs=2, seed=7, render_mode="ansi")
-    assert env.metadata["render_modes"] == ["ansi"] and env.metadata["render_fps"] == 4
+    assert "ansi" in env.metadata["render_modes"] and env.metadata["render_fps"] == 4
     ref = gymnasium_reference(task_id.replace("Slippery", ""), options)
     ref.unwrapped.render_mode = "ansi"
     env.reset()
