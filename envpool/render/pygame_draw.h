@@ -1,7 +1,8 @@
 // A small software rasterizer that reproduces the frames gymnasium's
-// classic_control envs draw with pygame (SDL_gfx's gfxdraw primitives on a
-// 32-bit XRGB surface, then a vertical flip): the same integer rules for
-// which pixel gets which colour, so the frames are equal byte for byte.
+// pygame-drawn envs (classic_control, box2d) make: SDL_gfx's gfxdraw
+// primitives and pygame.draw's own (draw.c of pygame 2.6.1) on a 32-bit
+// XRGB surface, then a vertical flip: the same integer rules for which pixel
+// gets which colour, so the frames are equal byte for byte.
 #ifndef ENVPOOL_RENDER_PYGAME_DRAW_H_
 #define ENVPOOL_RENDER_PYGAME_DRAW_H_
 
@@ -779,8 +780,10 @@ class Canvas {
     }
   }
 
-  // pygame.draw.polygon(width=0): draw_fillpoly's scanline fill, integer
-  // intersections, then the horizontal edges strictly inside.
+  // pygame.draw.polygon(width=0): draw_fillpoly's scanline fill (each
+  // edge's crossing of a row computed in double from its upper end and
+  // truncated toward zero, as pygame 2.6.1 gives; older draw.c truncated
+  // only the quotient), then the horizontal edges strictly inside.
   void PgPolygon(const std::vector<int>& xs, const std::vector<int>& ys,
                  uint32_t color) {
     int n = static_cast<int>(xs.size());
