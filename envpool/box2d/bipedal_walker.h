@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/render/pygame_draw.h"
 
 namespace envpool::box2d {
 
@@ -38,8 +39,7 @@ class BipedalWalkerEnv : public Env {
                    {"hardcore", false}};
   }
 
-  static void Declare(const Options& /*options*/, EnvSpec* spec,
-                      Fields* fields) {
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     const auto pi = static_cast<float>(M_PI);
     // gymnasium's float32 bounds.
     std::vector<double> low{-pi,  -5.0, -5.0, -5.0, -pi, -5.0, -pi,
@@ -50,6 +50,9 @@ class BipedalWalkerEnv : public Env {
     high.resize(24, 1.0);
     fields->obs = spec->state.Add<float>("obs", {24}, low, high);
     fields->action = spec->action.Add<float>("action", {4}, {-1.0F}, {1.0F});
+    // gymnasium's render(): 600x400 pygame frames at 50 fps.
+    DeclareRendering(options, spec, {"rgb_array"}, static_cast<int>(kViewportW),
+                     static_cast<int>(kViewportH), static_cast<int>(kFps));
   }
 
   BipedalWalkerEnv(const Options& options, const Fields& fields)
@@ -63,6 +66,8 @@ class BipedalWalkerEnv : public Env {
     world_->SetContactListener(&listener_);
     game_over_ = false;
     has_prev_shaping_ = false;
+    scroll_ = 0.0;
+    lidar_render_ = 0;
     GenerateTerrain();
     GenerateClouds();
     CreateWalker();
@@ -82,6 +87,139 @@ class BipedalWalkerEnv : public Env {
     for (int i = 0; i < 24; ++i) {
       obs[i] = static_cast<float>(state_[i]);
     }
+  }
+
+  // gymnasium's render(): a surface as wide as the course scrolled so far,
+  // the sky, the clouds and the terrain in view, one lidar ray (a new one at
+  // each frame, 20 frames of every 100), every body, the start flag; then
+  // the vertical flip and the last 600 columns.
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    using render::Canvas;
+    using render::Rgb;
+    using render::ToInt;
+    using render::ToShort;
+    if (hull_ == nullptr) {
+      Canvas canvas(width, height);
+      canvas.WriteFlipped(rgb);
+      return;
+    }
+    const double s = kScale;
+    const int surface_w = ToInt(kViewportW + std::max(0.0, scroll_) * s);
+    Canvas canvas(surface_w, static_cast<int>(kViewportH));
+    auto ints = [](std::initializer_list<double> v) {
+      std::vector<int> out;
+      for (double x : v) {
+        out.push_back(ToInt(x));
+      }
+      return out;
+    };
+    const double left = scroll_ * s;
+    canvas.PgPolygon(ints({left, left + kViewportW, left + kViewportW, left}),
+                     ints({0, 0, kViewportH, kViewportH}),
+                     Canvas::Pack({215, 215, 255}));
+    const uint32_t white = Canvas::Pack({255, 255, 255});
+    for (const Cloud& cloud : clouds_) {
+      if (cloud.x2 < scroll_ / 2 ||
+          cloud.x1 > scroll_ / 2 + kViewportW / kScale) {
+        continue;
+      }
+      std::vector<int> ix, iy;
+      std::vector<int16_t> sx, sy;
+      for (const auto& p : cloud.poly) {
+        const double x = p[0] * s + scroll_ * s / 2;
+        const double y = p[1] * s;
+        ix.push_back(ToInt(x));
+        iy.push_back(ToInt(y));
+        sx.push_back(ToShort(x));
+        sy.push_back(ToShort(y));
+      }
+      canvas.PgPolygon(ix, iy, white);
+      canvas.AAPolygon(sx, sy, white);
+    }
+    const uint32_t ground = Canvas::Pack({102, 153, 76});
+    for (int i = 0; i + 1 < kTerrainLength; ++i) {
+      if (terrain_x_[i + 1] < scroll_ ||
+          terrain_x_[i] > scroll_ + kViewportW / kScale) {
+        continue;
+      }
+      const double xs[4] = {terrain_x_[i] * s, terrain_x_[i + 1] * s,
+                            terrain_x_[i + 1] * s, terrain_x_[i] * s};
+      const double ys[4] = {terrain_y_[i] * s, terrain_y_[i + 1] * s, 0.0, 0.0};
+      canvas.PgPolygon(ints({xs[0], xs[1], xs[2], xs[3]}),
+                       ints({ys[0], ys[1], ys[2], ys[3]}), ground);
+      canvas.AAPolygon(
+          {ToShort(xs[0]), ToShort(xs[1]), ToShort(xs[2]), ToShort(xs[3])},
+          {ToShort(ys[0]), ToShort(ys[1]), ToShort(ys[2]), ToShort(ys[3])},
+          ground);
+    }
+    lidar_render_ = (lidar_render_ + 1) % 100;
+    if (lidar_render_ < 20) {
+      const int i = lidar_render_ < 10 ? lidar_render_ : 19 - lidar_render_;
+      canvas.PgLine1(ToInt(lidar_p1_[i][0] * s), ToInt(lidar_p1_[i][1] * s),
+                     ToInt(lidar_p2_[i][0] * s), ToInt(lidar_p2_[i][1] * s),
+                     Canvas::Pack({255, 0, 0}));
+    }
+    const float fs = static_cast<float>(kScale);
+    auto draw_body = [&](b2Body* body, Rgb color1, Rgb color2) {
+      const b2Transform& xf = body->GetTransform();
+      for (b2Fixture* f = body->GetFixtureList(); f != nullptr;
+           f = f->GetNext()) {
+        if (f->GetType() == b2Shape::e_edge) {
+          const auto* edge = static_cast<const b2EdgeShape*>(f->GetShape());
+          const b2Vec2 a = fs * b2Mul(xf, edge->m_vertex1);
+          const b2Vec2 b = fs * b2Mul(xf, edge->m_vertex2);
+          canvas.PgAALine(a.x, a.y, b.x, b.y, color1);
+          continue;
+        }
+        const auto* poly = static_cast<const b2PolygonShape*>(f->GetShape());
+        const int n = poly->m_count;
+        std::vector<int> ix(n), iy(n);
+        std::vector<int16_t> sx(n), sy(n);
+        for (int k = 0; k < n; ++k) {
+          const b2Vec2 v = fs * b2Mul(xf, poly->m_vertices[k]);
+          ix[k] = ToInt(v.x);
+          iy[k] = ToInt(v.y);
+          sx[k] = ToShort(v.x);
+          sy[k] = ToShort(v.y);
+        }
+        canvas.PgPolygon(ix, iy, Canvas::Pack(color1));
+        canvas.AAPolygon(sx, sy, Canvas::Pack(color1));
+        // path.append(path[0]): the outline and its anti-aliased copy get a
+        // closing point of their own.
+        ix.push_back(ix[0]);
+        iy.push_back(iy[0]);
+        sx.push_back(sx[0]);
+        sy.push_back(sy[0]);
+        canvas.PgLines1(ix, iy, true, Canvas::Pack(color2));
+        canvas.AAPolygon(sx, sy, Canvas::Pack(color2));
+      }
+    };
+    for (size_t k = 0; k < terrain_.size(); ++k) {
+      draw_body(terrain_[k], terrain_colors_[k][0], terrain_colors_[k][1]);
+    }
+    for (int k = 0; k < 4; ++k) {
+      const int i = k < 2 ? -1 : 1;
+      draw_body(legs_[k],
+                {static_cast<uint8_t>(153 - i * 25),
+                 static_cast<uint8_t>(76 - i * 25),
+                 static_cast<uint8_t>(127 - i * 25)},
+                {static_cast<uint8_t>(102 - i * 25),
+                 static_cast<uint8_t>(51 - i * 25),
+                 static_cast<uint8_t>(76 - i * 25)});
+    }
+    draw_body(hull_, {127, 51, 229}, {76, 76, 127});
+    const double flagy1 = kTerrainHeight * s;
+    const double flagy2 = flagy1 + 50;
+    const double x = kTerrainStep * 3 * s;
+    canvas.PgAALine(static_cast<float>(x), static_cast<float>(flagy1),
+                    static_cast<float>(x), static_cast<float>(flagy2),
+                    {0, 0, 0});
+    const std::vector<int> fx = ints({x, x, x + 25});
+    const std::vector<int> fy = ints({flagy2, flagy2 - 10, flagy2 - 5});
+    canvas.PgPolygon(fx, fy, Canvas::Pack({230, 51, 0}));
+    canvas.PgLines1({fx[0], fx[1], fx[2], fx[0]}, {fy[0], fy[1], fy[2], fy[0]},
+                    false, Canvas::Pack({0, 0, 0}));
+    canvas.WriteFlipped(rgb, surface_w - width, width);
   }
 
   // The observation as gymnasium computes it, before its float32 rounding.
@@ -143,15 +281,19 @@ class BipedalWalkerEnv : public Env {
   // gymnasium's LidarCallback: the closest fixture of the ground category.
   class LidarCallback : public b2RayCastCallback {
    public:
-    float32 ReportFixture(b2Fixture* fixture, const b2Vec2& /*point*/,
+    float32 ReportFixture(b2Fixture* fixture, const b2Vec2& p,
                           const b2Vec2& /*normal*/, float32 fraction) override {
       if ((fixture->GetFilterData().categoryBits & 1) == 0) {
         return -1;
       }
       this->fraction = fraction;
+      hit = true;
+      point = p;
       return fraction;
     }
     double fraction = 1.0;
+    bool hit = false;
+    b2Vec2 point{0.0F, 0.0F};
   };
 
   // gymnasium's _destroy: the listener first, then the terrain (in reverse
@@ -165,6 +307,7 @@ class BipedalWalkerEnv : public Env {
       world_->DestroyBody(body);
     }
     terrain_.clear();
+    terrain_colors_.clear();
     world_->DestroyBody(hull_);
     hull_ = nullptr;
     for (b2Body* leg : legs_) {
@@ -189,6 +332,7 @@ class BipedalWalkerEnv : public Env {
     b2Body* body = world_->CreateBody(&bd);
     body->CreateFixture(&fd);
     terrain_.push_back(body);
+    terrain_colors_.push_back({{{255, 255, 255}, {153, 153, 153}}});
   }
 
   void GenerateTerrain() {
@@ -198,8 +342,8 @@ class BipedalWalkerEnv : public Env {
     double y = kTerrainHeight;
     int64_t counter = kTerrainStartpad;
     bool oneshot = false;
-    std::array<double, kTerrainLength> terrain_x{};
-    std::array<double, kTerrainLength> terrain_y{};
+    std::array<double, kTerrainLength>& terrain_x = terrain_x_;
+    std::array<double, kTerrainLength>& terrain_y = terrain_y_;
     int64_t stair_steps = 0;
     int64_t stair_width = 0;
     int64_t stair_height = 0;
@@ -289,17 +433,30 @@ class BipedalWalkerEnv : public Env {
       b2Body* body = world_->CreateBody(&bd);
       body->CreateFixture(&fd);
       terrain_.push_back(body);
+      const render::Rgb color{76, static_cast<uint8_t>(i % 2 == 0 ? 255 : 204),
+                              76};
+      terrain_colors_.push_back({{color, color}});
     }
     std::reverse(terrain_.begin(), terrain_.end());
+    std::reverse(terrain_colors_.begin(), terrain_colors_.end());
   }
 
   // Clouds are only drawn, but their draws advance the generator.
   void GenerateClouds() {
-    for (int c = 0; c < kTerrainLength / 20; ++c) {
-      np_random_.Uniform(0, kTerrainLength);
+    for (Cloud& cloud : clouds_) {
+      const double x = np_random_.Uniform(0, kTerrainLength) * kTerrainStep;
+      const double y = kViewportH / kScale * 3 / 4;
       for (int a = 0; a < 5; ++a) {
-        np_random_.Uniform(0, 5 * kTerrainStep);
-        np_random_.Uniform(0, 5 * kTerrainStep);
+        const double px = x + 15 * kTerrainStep * std::sin(3.14 * 2 * a / 5) +
+                          np_random_.Uniform(0, 5 * kTerrainStep);
+        const double py = y + 5 * kTerrainStep * std::cos(3.14 * 2 * a / 5) +
+                          np_random_.Uniform(0, 5 * kTerrainStep);
+        cloud.poly[a] = {px, py};
+      }
+      cloud.x1 = cloud.x2 = cloud.poly[0][0];
+      for (const auto& p : cloud.poly) {
+        cloud.x1 = std::min(cloud.x1, p[0]);
+        cloud.x2 = std::max(cloud.x2, p[0]);
       }
     }
   }
@@ -411,11 +568,19 @@ class BipedalWalkerEnv : public Env {
     const b2Vec2 vel = hull_->GetLinearVelocity();
     std::array<LidarCallback, 10> lidar;
     for (int i = 0; i < 10; ++i) {
-      const b2Vec2 p2 = Vec(
-          static_cast<double>(pos.x) + std::sin(1.5 * i / 10.0) * kLidarRange,
-          static_cast<double>(pos.y) - std::cos(1.5 * i / 10.0) * kLidarRange);
-      world_->RayCast(&lidar[i], pos, p2);
+      const double p2x =
+          static_cast<double>(pos.x) + std::sin(1.5 * i / 10.0) * kLidarRange;
+      const double p2y =
+          static_cast<double>(pos.y) - std::cos(1.5 * i / 10.0) * kLidarRange;
+      world_->RayCast(&lidar[i], pos, Vec(p2x, p2y));
+      // What render() draws: from the hull to the closest hit, else to the
+      // end of the ray.
+      lidar_p1_[i] = {pos.x, pos.y};
+      lidar_p2_[i] = lidar[i].hit ? std::array<double, 2>{lidar[i].point.x,
+                                                          lidar[i].point.y}
+                                  : std::array<double, 2>{p2x, p2y};
     }
+    scroll_ = static_cast<double>(pos.x) - kViewportW / kScale / 5;
     state_[0] = hull_->GetAngle();
     state_[1] = 2.0 * static_cast<double>(hull_->GetAngularVelocity()) / kFps;
     state_[2] = 0.3 * static_cast<double>(vel.x) * (kViewportW / kScale) / kFps;
@@ -465,6 +630,19 @@ class BipedalWalkerEnv : public Env {
   ContactDetector listener_{this};
   std::unique_ptr<b2World> world_;
   std::vector<b2Body*> terrain_;
+  // What render() draws besides the bodies.
+  struct Cloud {
+    std::array<std::array<double, 2>, 5> poly;
+    double x1, x2;
+  };
+  std::vector<std::array<render::Rgb, 2>> terrain_colors_;
+  std::array<double, kTerrainLength> terrain_x_{};
+  std::array<double, kTerrainLength> terrain_y_{};
+  std::array<Cloud, kTerrainLength / 20> clouds_{};
+  std::array<std::array<double, 2>, 10> lidar_p1_{};
+  std::array<std::array<double, 2>, 10> lidar_p2_{};
+  double scroll_ = 0.0;
+  int lidar_render_ = 0;
   b2Body* hull_ = nullptr;
   std::array<b2Body*, 4> legs_{};
   std::array<b2RevoluteJoint*, 4> joints_{};

@@ -5,8 +5,9 @@
 // The reference computes in Python doubles and hands float32 values to
 // Box2D at each call (forces, impulses, points); every value here is
 // computed in the same order in double and rounded where pybox2d rounds it.
-// Without rendering gymnasium creates no exhaust particles, and neither do
-// we.
+// gymnasium creates exhaust particles (Box2D bodies that touch only the
+// ground) only when it has a render mode, and so do we; they never touch the
+// lander, so the episode is the same either way.
 #ifndef ENVPOOL_BOX2D_LUNAR_LANDER_H_
 #define ENVPOOL_BOX2D_LUNAR_LANDER_H_
 
@@ -15,12 +16,14 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/render/pygame_draw.h"
 
 namespace envpool::box2d {
 
@@ -65,6 +68,9 @@ class LunarLanderEnv : public Env {
     } else {
       fields->discrete_action = spec->action.AddDiscrete<int64_t>("action", 4);
     }
+    // gymnasium's render(): 600x400 pygame frames at 50 fps.
+    DeclareRendering(options, spec, {"rgb_array"}, static_cast<int>(kViewportW),
+                     static_cast<int>(kViewportH), static_cast<int>(kFps));
   }
 
   LunarLanderEnv(const Options& options, const Fields& fields)
@@ -73,7 +79,9 @@ class LunarLanderEnv : public Env {
         gravity_(options.Get<double>("gravity")),
         enable_wind_(options.Get<bool>("enable_wind")),
         wind_power_(options.Get<double>("wind_power")),
-        turbulence_power_(options.Get<double>("turbulence_power")) {}
+        turbulence_power_(options.Get<double>("turbulence_power")),
+        particles_on_(options.Has("render_mode") &&
+                      !options.Get<std::string>("render_mode").empty()) {}
 
   void Reset() override {
     BuildWorld();
@@ -97,6 +105,100 @@ class LunarLanderEnv : public Env {
     for (int i = 0; i < 8; ++i) {
       obs[i] = static_cast<float>(state_[i]);
     }
+  }
+
+  // gymnasium's render(): it ages the particles (and drops the dead ones at
+  // the front of the list), then draws the sky above the terrain, the
+  // particles, the lander, its legs and, after each of their fixtures, the
+  // two helipad flags; then the vertical flip.
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    using render::Canvas;
+    using render::ToInt;
+    using render::ToShort;
+    Canvas canvas(width, height);
+    canvas.Fill({255, 255, 255});
+    if (!world_) {
+      canvas.WriteFlipped(rgb);
+      return;
+    }
+    for (Particle& p : particles_) {
+      p.ttl -= 0.15;
+      p.color = {ParticleChannel(0.15 + p.ttl), ParticleChannel(0.5 * p.ttl),
+                 ParticleChannel(0.5 * p.ttl)};
+    }
+    CleanParticles(false);
+    const uint32_t black = Canvas::Pack({0, 0, 0});
+    for (int i = 0; i + 1 < kChunks; ++i) {
+      const double x1 = chunk_x_[i] * kScale, y1 = smooth_y_[i] * kScale;
+      const double x2 = chunk_x_[i + 1] * kScale;
+      const double y2 = smooth_y_[i + 1] * kScale;
+      const double top = kViewportH / kScale * kScale;
+      canvas.PgPolygon({ToInt(x1), ToInt(x2), ToInt(x2), ToInt(x1)},
+                       {ToInt(y1), ToInt(y2), ToInt(top), ToInt(top)}, black);
+      canvas.AAPolygon({ToShort(x1), ToShort(x2), ToShort(x2), ToShort(x1)},
+                       {ToShort(y1), ToShort(y2), ToShort(top), ToShort(top)},
+                       black);
+    }
+    auto draw_flags = [&]() {
+      const uint32_t white = Canvas::Pack({255, 255, 255});
+      const uint32_t yellow = Canvas::Pack({204, 204, 0});
+      for (double hx : {helipad_x1_, helipad_x2_}) {
+        const double x = hx * kScale;
+        const double flagy1 = helipad_y_ * kScale;
+        const double flagy2 = flagy1 + 50;
+        canvas.PgLine1(ToInt(x), ToInt(flagy1), ToInt(x), ToInt(flagy2), white);
+        canvas.PgPolygon({ToInt(x), ToInt(x), ToInt(x + 25)},
+                         {ToInt(flagy2), ToInt(flagy2 - 10), ToInt(flagy2 - 5)},
+                         yellow);
+        canvas.AAPolygon(
+            {ToShort(x), ToShort(x), ToShort(x + 25)},
+            {ToShort(flagy2), ToShort(flagy2 - 10), ToShort(flagy2 - 5)},
+            yellow);
+      }
+    };
+    const float scale = static_cast<float>(kScale);
+    auto draw_body = [&](b2Body* body, render::Rgb color1, render::Rgb color2) {
+      const b2Transform& xf = body->GetTransform();
+      for (b2Fixture* f = body->GetFixtureList(); f != nullptr;
+           f = f->GetNext()) {
+        if (f->GetType() == b2Shape::e_circle) {
+          const auto* circle = static_cast<const b2CircleShape*>(f->GetShape());
+          const b2Vec2 c = scale * b2Mul(xf, circle->m_p);
+          const int r = ToInt(static_cast<double>(circle->m_radius) * kScale);
+          canvas.PgFilledCircle(ToInt(c.x), ToInt(c.y), r,
+                                Canvas::Pack(color1));
+          canvas.PgFilledCircle(ToInt(c.x), ToInt(c.y), r,
+                                Canvas::Pack(color2));
+        } else {
+          const auto* poly = static_cast<const b2PolygonShape*>(f->GetShape());
+          const int n = poly->m_count;
+          std::vector<int> ix(n), iy(n);
+          std::vector<int16_t> sx(n), sy(n);
+          std::vector<float> fx(n), fy(n);
+          for (int i = 0; i < n; ++i) {
+            const b2Vec2 v = scale * b2Mul(xf, poly->m_vertices[i]);
+            fx[i] = v.x;
+            fy[i] = v.y;
+            ix[i] = ToInt(v.x);
+            iy[i] = ToInt(v.y);
+            sx[i] = ToShort(v.x);
+            sy[i] = ToShort(v.y);
+          }
+          canvas.PgPolygon(ix, iy, Canvas::Pack(color1));
+          canvas.AAPolygon(sx, sy, Canvas::Pack(color1));
+          canvas.PgAALinesClosed(fx, fy, color2);
+        }
+        draw_flags();
+      }
+    };
+    for (const Particle& p : particles_) {
+      draw_body(p.body, p.color, p.color);
+    }
+    draw_body(lander_, {128, 102, 230}, {77, 77, 128});
+    for (b2Body* leg : legs_) {
+      draw_body(leg, {128, 102, 230}, {77, 77, 128});
+    }
+    canvas.WriteFlipped(rgb);
   }
 
   // The observation as gymnasium computes it, before its float32 rounding.
@@ -127,6 +229,44 @@ class LunarLanderEnv : public Env {
 
   static b2Vec2 Vec(double x, double y) {
     return b2Vec2(static_cast<float>(x), static_cast<float>(y));
+  }
+
+  // A particle's colour channel: int(max(0.2, v) * 255).
+  static uint8_t ParticleChannel(double v) {
+    return static_cast<uint8_t>(static_cast<int>(std::max(0.2, v) * 255));
+  }
+
+  // gymnasium's _create_particle: a small ball that collides with the
+  // ground only, pushed by the engine's impulse, then the dead particles at
+  // the front of the list go.
+  void CreateParticle(double mass, double x, double y, double ttl,
+                      double impulse_x, double impulse_y) {
+    b2BodyDef def;
+    def.type = b2_dynamicBody;
+    def.position = Vec(x, y);
+    def.angle = 0.0F;
+    b2Body* body = world_->CreateBody(&def);
+    b2CircleShape circle;
+    circle.m_radius = static_cast<float>(2 / kScale);
+    circle.m_p = b2Vec2(0.0F, 0.0F);
+    b2FixtureDef fd;
+    fd.shape = &circle;
+    fd.density = static_cast<float>(mass);
+    fd.friction = 0.1F;
+    fd.filter.categoryBits = 0x0100;
+    fd.filter.maskBits = 0x001;
+    fd.restitution = 0.3F;
+    body->CreateFixture(&fd);
+    particles_.push_back({body, ttl, {0, 0, 0}});
+    CleanParticles(false);
+    body->ApplyLinearImpulse(Vec(impulse_x, impulse_y), Vec(x, y), true);
+  }
+
+  void CleanParticles(bool all) {
+    while (!particles_.empty() && (all || particles_.front().ttl < 0)) {
+      world_->DestroyBody(particles_.front().body);
+      particles_.pop_front();
+    }
   }
 
   // gymnasium's ContactDetector: any contact of the hull ends the game; a
@@ -161,7 +301,8 @@ class LunarLanderEnv : public Env {
   };
 
   void BuildWorld() {
-    world_.reset();  // the old world's bodies go with it
+    particles_.clear();
+    world_.reset();  // the old world's bodies (particles too) go with it
     world_ = std::make_unique<b2World>(Vec(0, gravity_));
     world_->SetAllowSleeping(true);
     world_->SetContactListener(&listener_);
@@ -181,6 +322,8 @@ class LunarLanderEnv : public Env {
     for (int i = 0; i < kChunks; ++i) {
       chunk_x[i] = w / (kChunks - 1) * i;
     }
+    helipad_x1_ = chunk_x[kChunks / 2 - 1];
+    helipad_x2_ = chunk_x[kChunks / 2 + 1];
     helipad_y_ = h / 4;
     for (int i = kChunks / 2 - 2; i <= kChunks / 2 + 2; ++i) {
       height[i] = helipad_y_;
@@ -191,6 +334,8 @@ class LunarLanderEnv : public Env {
       const double prev = height[(i + kChunks) % (kChunks + 1)];
       smooth_y[i] = 0.33 * (prev + height[i] + height[i + 1]);
     }
+    chunk_x_ = chunk_x;
+    smooth_y_ = smooth_y;
 
     b2BodyDef moon_def;
     moon_def.type = b2_staticBody;
@@ -327,6 +472,10 @@ class LunarLanderEnv : public Env {
       const b2Vec2 pos = lander_->GetPosition();
       const double px = static_cast<double>(pos.x) + ox;
       const double py = static_cast<double>(pos.y) + oy;
+      if (particles_on_) {
+        CreateParticle(3.5, px, py, m_power, ox * kMainEnginePower * m_power,
+                       oy * kMainEnginePower * m_power);
+      }
       lander_->ApplyLinearImpulse(Vec(-ox * kMainEnginePower * m_power,
                                       -oy * kMainEnginePower * m_power),
                                   Vec(px, py), true);
@@ -350,6 +499,10 @@ class LunarLanderEnv : public Env {
       const double px = static_cast<double>(pos.x) + ox - tip0 * 17 / kScale;
       const double py =
           static_cast<double>(pos.y) + oy + tip1 * kSideEngineHeight / kScale;
+      if (particles_on_) {
+        CreateParticle(0.7, px, py, s_power, ox * kSideEnginePower * s_power,
+                       oy * kSideEnginePower * s_power);
+      }
       lander_->ApplyLinearImpulse(Vec(-ox * kSideEnginePower * s_power,
                                       -oy * kSideEnginePower * s_power),
                                   Vec(px, py), true);
@@ -404,8 +557,20 @@ class LunarLanderEnv : public Env {
   bool enable_wind_;
   double wind_power_;
   double turbulence_power_;
+  bool particles_on_;
+
+  struct Particle {
+    b2Body* body;
+    double ttl;
+    render::Rgb color;
+  };
 
   ContactDetector listener_{this};
+  std::deque<Particle> particles_;
+  std::array<double, kChunks> chunk_x_{};
+  std::array<double, kChunks> smooth_y_{};
+  double helipad_x1_ = 0.0;
+  double helipad_x2_ = 0.0;
   std::unique_ptr<b2World> world_;
   b2Body* lander_ = nullptr;
   std::array<b2Body*, 2> legs_{};

@@ -1,7 +1,8 @@
 // A small software rasterizer that reproduces the frames gymnasium's
-// classic_control envs draw with pygame (SDL_gfx's gfxdraw primitives on a
-// 32-bit XRGB surface, then a vertical flip): the same integer rules for
-// which pixel gets which colour, so the frames are equal byte for byte.
+// pygame-drawn envs (classic_control, box2d) make: SDL_gfx's gfxdraw
+// primitives and pygame.draw's own (draw.c of pygame 2.6.1) on a 32-bit
+// XRGB surface, then a vertical flip: the same integer rules for which pixel
+// gets which colour, so the frames are equal byte for byte.
 #ifndef ENVPOOL_RENDER_PYGAME_DRAW_H_
 #define ENVPOOL_RENDER_PYGAME_DRAW_H_
 
@@ -46,6 +47,9 @@ inline void RotateRad(double x, double y, double angle, double* ox,
     *oy = x * s + y * c;
   }
 }
+
+// Python's int(float) as a C int, as pygame.draw parses its points.
+inline int ToInt(double v) { return static_cast<int>(v); }
 
 // Python's int(float) stored in a C short, as gfxdraw parses its points.
 inline int16_t ToShort(double v) {
@@ -694,12 +698,199 @@ class Canvas {
     }
   }
 
+  // pygame.draw's own primitives (its draw.c, not SDL_gfx): integer points
+  // (Python floats truncated toward zero, as pygame parses them), opaque
+  // pixels clipped to the surface one by one.
+  void PgSet(int x, int y, uint32_t color) { Put(x, y, color); }
+
+  // drawhorzlineclip: the span x1..x2 (either order) on row y.
+  void PgHLine(int x1, int y, int x2, uint32_t color) {
+    if (y < 0 || y >= h_) {
+      return;
+    }
+    if (x2 < x1) {
+      std::swap(x1, x2);
+    }
+    x1 = std::max(x1, 0);
+    x2 = std::min(x2, w_ - 1);
+    if (x2 < 0 || x1 >= w_) {
+      return;
+    }
+    std::fill(px_.begin() + static_cast<size_t>(y) * w_ + x1,
+              px_.begin() + static_cast<size_t>(y) * w_ + x2 + 1, color);
+  }
+
+  // draw_line: Bresenham from (x1, y1) to (x2, y2), both ends drawn.
+  void PgLine(int x1, int y1, int x2, int y2, uint32_t color) {
+    if (x1 == x2 && y1 == y2) {
+      PgSet(x1, y1, color);
+      return;
+    }
+    if (y1 == y2) {
+      int d = x1 < x2 ? 1 : -1;
+      for (int i = 0; i <= std::abs(x1 - x2); ++i) {
+        PgSet(x1 + d * i, y1, color);
+      }
+      return;
+    }
+    if (x1 == x2) {
+      int d = y1 < y2 ? 1 : -1;
+      for (int i = 0; i <= std::abs(y1 - y2); ++i) {
+        PgSet(x1, y1 + d * i, color);
+      }
+      return;
+    }
+    int dx = std::abs(x2 - x1);
+    int sx = x1 < x2 ? 1 : -1;
+    int dy = std::abs(y2 - y1);
+    int sy = y1 < y2 ? 1 : -1;
+    int err = (dx > dy ? dx : -dy) / 2;
+    while (x1 != x2 || y1 != y2) {
+      PgSet(x1, y1, color);
+      int e2 = err;
+      if (e2 > -dx) {
+        err -= dy;
+        x1 += sx;
+      }
+      if (e2 < dy) {
+        err += dx;
+        y1 += sy;
+      }
+    }
+    PgSet(x2, y2, color);
+  }
+
+  // pygame.draw.line(width=1): the segment clipped to the surface (its
+  // Liang-Barsky clip, ends rounded half away from zero), then draw_line.
+  void PgLine1(int x1, int y1, int x2, int y2, uint32_t color) {
+    if (PgClipLine(&x1, &y1, &x2, &y2)) {
+      PgLine(x1, y1, x2, y2, color);
+    }
+  }
+
+  // pygame.draw.lines(width=1), closed or not.
+  void PgLines1(const std::vector<int>& xs, const std::vector<int>& ys,
+                bool closed, uint32_t color) {
+    size_t n = xs.size();
+    for (size_t i = 1; i < n; ++i) {
+      PgLine1(xs[i - 1], ys[i - 1], xs[i], ys[i], color);
+    }
+    if (closed && n > 2) {
+      PgLine1(xs[n - 1], ys[n - 1], xs[0], ys[0], color);
+    }
+  }
+
+  // pygame.draw.polygon(width=0): draw_fillpoly's scanline fill (each
+  // edge's crossing of a row computed in double from its upper end and
+  // truncated toward zero, as pygame 2.6.1 gives; older draw.c truncated
+  // only the quotient), then the horizontal edges strictly inside.
+  void PgPolygon(const std::vector<int>& xs, const std::vector<int>& ys,
+                 uint32_t color) {
+    int n = static_cast<int>(xs.size());
+    int miny = ys[0];
+    int maxy = ys[0];
+    for (int i = 1; i < n; ++i) {
+      miny = std::min(miny, ys[i]);
+      maxy = std::max(maxy, ys[i]);
+    }
+    if (miny == maxy) {
+      int minx = xs[0];
+      int maxx = xs[0];
+      for (int i = 1; i < n; ++i) {
+        minx = std::min(minx, xs[i]);
+        maxx = std::max(maxx, xs[i]);
+      }
+      PgLine(minx, miny, maxx, miny, color);
+      return;
+    }
+    std::vector<int> cross;
+    for (int y = miny; y <= maxy; ++y) {
+      cross.clear();
+      for (int i = 0; i < n; ++i) {
+        int prev = i == 0 ? n - 1 : i - 1;
+        int y1 = ys[prev], y2 = ys[i], x1, x2;
+        if (y1 < y2) {
+          x1 = xs[prev];
+          x2 = xs[i];
+        } else if (y1 > y2) {
+          y2 = ys[prev];
+          y1 = ys[i];
+          x2 = xs[prev];
+          x1 = xs[i];
+        } else {
+          continue;
+        }
+        if ((y >= y1 && y < y2) || (y == maxy && y2 == maxy)) {
+          cross.push_back(static_cast<int>(
+              x1 + static_cast<double>((y - y1) * (x2 - x1)) / (y2 - y1)));
+        }
+      }
+      std::sort(cross.begin(), cross.end());
+      for (size_t i = 0; i + 1 < cross.size(); i += 2) {
+        PgLine(cross[i], y, cross[i + 1], y, color);
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      int prev = i == 0 ? n - 1 : i - 1;
+      int y = ys[i];
+      if (miny < y && ys[prev] == y && y < maxy) {
+        PgLine(xs[i], y, xs[prev], y, color);
+      }
+    }
+  }
+
+  // pygame.draw.circle(width=0): draw_circle_filled's midpoint spans.
+  void PgFilledCircle(int x0, int y0, int radius, uint32_t color) {
+    if (radius < 1) {
+      return;
+    }
+    int f = 1 - radius;
+    int ddf_x = 0;
+    int ddf_y = -2 * radius;
+    int x = 0;
+    int y = radius;
+    while (x < y) {
+      if (f >= 0) {
+        --y;
+        ddf_y += 2;
+        f += ddf_y;
+      }
+      ++x;
+      ddf_x += 2;
+      f += ddf_x + 1;
+      if (f >= 0) {
+        PgHLine(x0 - x, y0 + y - 1, x0 + x - 1, color);
+        PgHLine(x0 - x, y0 - y, x0 + x - 1, color);
+      }
+      PgHLine(x0 - y, y0 + x - 1, x0 + y - 1, color);
+      PgHLine(x0 - y, y0 - x, x0 + y - 1, color);
+    }
+  }
+
+  // pygame.draw.aalines(closed=True).
+  void PgAALinesClosed(const std::vector<float>& xs,
+                       const std::vector<float>& ys, Rgb c) {
+    PgAALines(xs, ys, c);
+    size_t n = xs.size();
+    if (n > 2) {
+      PgAALine(xs[n - 1], ys[n - 1], xs[0], ys[0], c);
+    }
+  }
+
   // pygame.transform.flip(surface, False, True), then the RGB bytes of the
   // (height, width, 3) frame gymnasium returns.
-  void WriteFlipped(uint8_t* rgb) const {
+  // Columns x0..x0+width-1 only, when given (negative ones are black).
+  void WriteFlipped(uint8_t* rgb) const { WriteFlipped(rgb, 0, w_); }
+  void WriteFlipped(uint8_t* rgb, int x0, int width) const {
     for (int y = 0; y < h_; ++y) {
       const uint32_t* row = &px_[static_cast<size_t>(h_ - 1 - y) * w_];
-      for (int x = 0; x < w_; ++x) {
+      for (int x = x0; x < x0 + width; ++x) {
+        if (x < 0 || x >= w_) {
+          *rgb++ = 0;
+          *rgb++ = 0;
+          *rgb++ = 0;
+          continue;
+        }
         uint32_t p = row[x];
         *rgb++ = static_cast<uint8_t>(p >> 16);
         *rgb++ = static_cast<uint8_t>(p >> 8);
@@ -774,6 +965,54 @@ class Canvas {
         *y1 = static_cast<int16_t>(top);
       }
     }
+  }
+
+  // pygame's clip_line (Liang-Barsky on the surface rectangle).
+  bool PgClipLine(int* x1, int* y1, int* x2, int* y2) const {
+    int p1 = *x1 - *x2;
+    int p2 = -p1;
+    int p3 = *y1 - *y2;
+    int p4 = -p3;
+    int q1 = *x1;
+    int q2 = w_ - *x1;
+    int q3 = *y1;
+    int q4 = h_ - *y1;
+    int old_x1 = *x1;
+    int old_y1 = *y1;
+    double nmax = 0;
+    double pmin = 1;
+    if ((p1 == 0 && q1 < 0) || (p2 == 0 && q2 < 0) || (p3 == 0 && q3 < 0) ||
+        (p4 == 0 && q4 < 0)) {
+      return false;
+    }
+    auto bound = [&](int p, int qa, int pb, int qb) {
+      double r1 = static_cast<double>(qa) / p;
+      double r2 = static_cast<double>(qb) / pb;
+      if (p < 0) {
+        nmax = std::max(nmax, r1);
+        pmin = std::min(pmin, r2);
+      } else {
+        nmax = std::max(nmax, r2);
+        pmin = std::min(pmin, r1);
+      }
+    };
+    if (p1 != 0) {
+      bound(p1, q1, p2, q2);
+    }
+    if (p3 != 0) {
+      bound(p3, q3, p4, q4);
+    }
+    if (nmax > pmin) {
+      return false;
+    }
+    auto round_away = [](double v) {
+      return static_cast<int>(v < 0 ? v - 0.5 : v + 0.5);
+    };
+    *x1 = old_x1 + round_away(p2 * nmax);
+    *y1 = old_y1 + round_away(p4 * nmax);
+    *x2 = old_x1 + round_away(p2 * pmin);
+    *y2 = old_y1 + round_away(p4 * pmin);
+    return true;
   }
 
   // pygame's get_antialiased_color + set_at: brightness * colour +
