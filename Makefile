@@ -122,7 +122,7 @@ bench127: wheels benchmark/.venv-envpool127/bin/python benchmark/.venv-py312/bin
 	for task in $(BENCH127_TASKS); do \
 	  benchmark/.venv-py312/bin/python -P benchmark/bench.py --task $$task --repeats 3 \
 	    --backends envpool_sync envpool_async envpool127_sync envpool127_async \
-	    --import-runs 3 --out-dir benchmark/results/envpool127 || exit 1; done
+	    --num-envs 1 8 --import-runs 3 --out-dir benchmark/results/envpool127 || exit 1; done
 
 clean:
 	$(BAZEL) clean
