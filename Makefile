@@ -9,7 +9,7 @@ WHEEL_DIR = dist
 # Installed without their dependencies (see setup).
 NO_DEPS_PACKAGES = minigrid==3.2.0
 
-.PHONY: setup build install demo test test-cc test-sanitizers test-py test-integrations lint format bench bench-setup clean procgen-reference
+.PHONY: setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-integrations lint format bench bench-setup bench127 clean procgen-reference
 
 setup:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -29,12 +29,19 @@ setup:
 	  $(PYTHON) -m pip install -q --no-deps --force-reinstall $$(grep '^pygame==' requirements-dev.txt | cut -d' ' -f1); \
 	fi
 
+# The wheel for $(PYTHON) (`make build PYTHON=/path/to/python3.12`: any
+# CPython 3.10-3.13; it needs no package installed, the XLA FFI headers come
+# from $(PYTHON)'s jaxlib), alone in $(WHEEL_DIR).
 build: setup
-	PYTHON_BIN_PATH=$$($(PYTHON) -c 'import sys; print(sys.executable)') $(BAZEL) build //:wheel
-	mkdir -p $(WHEEL_DIR)
-	rm -f $(WHEEL_DIR)/envpool-*.whl
-	cp -f $$($(BAZEL) info bazel-bin)/envpool-*.whl $(WHEEL_DIR)/
-	chmod u+w $(WHEEL_DIR)/envpool-*.whl
+	$(PYTHON) tools/build_wheels.py --out $(WHEEL_DIR) --bazel $(BAZEL) \
+	  $$($(PYTHON) -c 'import sys; print(sys.executable)')
+
+# One wheel per CPython 3.10-3.13 found (pyenv's, else python3.1x on PATH),
+# or per interpreter in WHEEL_PYTHONS, all in $(WHEEL_DIR). Only the native
+# Python modules are rebuilt per version (docs/build.md).
+WHEEL_PYTHONS ?=
+wheels: setup
+	$(PYTHON) tools/build_wheels.py --out $(WHEEL_DIR) --bazel $(BAZEL) $(WHEEL_PYTHONS)
 
 install: build
 	$(PYTHON) -m pip install -q --no-deps --force-reinstall $(WHEEL_DIR)/envpool-*.whl
@@ -67,7 +74,12 @@ test-py: install procgen-reference
 test-integrations: install
 	$(PYTHON) -P -m pytest -q envpool/python/tests/integrations
 
-test: install lint test-cc test-sanitizers test-py
+# Every wheel but $(PYTHON)'s, in a fresh venv of its Python: one id of each
+# family made and stepped (tools/smoke_test.py).
+test-wheels: wheels
+	$(PYTHON) tools/smoke_test.py --wheels $(WHEEL_DIR) --skip-python $(PYTHON)
+
+test: install lint test-cc test-sanitizers test-py test-wheels
 
 # procgen 0.10.7, the procgen family's reference, installs only on Python
 # <= 3.10: its own virtual environment, made when such a Python exists
@@ -98,6 +110,28 @@ bench-setup: benchmark/.venv-envpool125/bin/python
 
 bench: install bench-setup
 	$(PYTHON) -P benchmark/bench.py
+
+# EnvPool 1.2.7 (its wheels start at Python 3.12) against this project's
+# 3.12 wheel, both on the same Python 3.12: each in its own venv.
+PYTHON312 ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12.*/bin/python3.12) $(shell command -v python3.12))
+benchmark/.venv-envpool127/bin/python:
+	$(PYTHON312) -m venv benchmark/.venv-envpool127
+	benchmark/.venv-envpool127/bin/pip install -q envpool==1.2.7 numpy
+
+# This project's 3.12 wheel with what the benchmark and its references need.
+benchmark/.venv-py312/bin/python:
+	$(PYTHON312) -m venv benchmark/.venv-py312
+	benchmark/.venv-py312/bin/pip install -q $$($(PYTHON) tools/smoke_test.py --pins gymnasium dm-env ale-py \
+	  mujoco opencv-python-headless imageio matplotlib)
+
+BENCH127_TASKS = CartPole-v1 Pong-v5 Ant-v5
+bench127: wheels benchmark/.venv-envpool127/bin/python benchmark/.venv-py312/bin/python
+	benchmark/.venv-py312/bin/pip install -q --no-deps --force-reinstall \
+	  $(WHEEL_DIR)/envpool-*-cp312-*.whl
+	for task in $(BENCH127_TASKS); do \
+	  benchmark/.venv-py312/bin/python -P benchmark/bench.py --task $$task --repeats 3 \
+	    --backends envpool_sync envpool_async envpool127_sync envpool127_async \
+	    --num-envs 1 8 --import-runs 3 --out-dir benchmark/results/envpool127 || exit 1; done
 
 clean:
 	$(BAZEL) clean

@@ -1,12 +1,17 @@
-"""Steps/s of one task id under gymnasium, this envpool and the published EnvPool 1.2.5.
+"""Steps/s of one task id under gymnasium, this envpool and the published EnvPool 1.2.5 / 1.2.7.
 
     python3 -P benchmark/bench.py --task CartPole-v1 --num-envs 1 8 64 --repeats 6
     python3 -P benchmark/bench.py --task Pong-v5 --num-envs 1 8 --num-threads envpool_async=1
 
-Each measurement runs `benchmark/worker.py` in a fresh process (both envpools
-import as `envpool`; EnvPool 1.2.5 runs in benchmark/.venv-envpool125, made by
+Each measurement runs `benchmark/worker.py` in a fresh process (the envpools
+all import as `envpool`; EnvPool 1.2.5 runs in benchmark/.venv-envpool125, made by
 `python3 -m venv benchmark/.venv-envpool125` and installing envpool==1.2.5 and
-numpy into it with its pip). Backends are interleaved round-robin across
+numpy into it with its pip; EnvPool 1.2.7, whose wheels start at Python 3.12,
+runs in benchmark/.venv-envpool127, made the same way from a Python 3.12:
+`make benchmark/.venv-envpool127/bin/python`). `--envpool-python` runs this
+project's backends with another interpreter; `make bench127` runs this script
+from benchmark/.venv-py312, a Python 3.12 venv holding this project's 3.12
+wheel, so both run on the same Python. Backends are interleaved round-robin across
 repeats, each repeat starting one place further along, so slow drift of the
 machine's load spreads over all of them. It writes benchmark/results/<task>.md
 (the table, the command, the machine) and benchmark/results/<task>.png.
@@ -39,7 +44,12 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "worker.py"
-DEFAULT_VENV_PYTHON = HERE / ".venv-envpool125" / "bin" / "python"
+# The published EnvPool releases measured side by side: backend prefix ->
+# (version, the python of the virtual environment holding it).
+PUBLISHED = {
+    "envpool125": ("1.2.5", HERE / ".venv-envpool125" / "bin" / "python"),
+    "envpool127": ("1.2.7", HERE / ".venv-envpool127" / "bin" / "python"),
+}
 
 BACKENDS = (
     "loop",
@@ -50,6 +60,8 @@ BACKENDS = (
     "envpool_async",
     "envpool125_sync",
     "envpool125_async",
+    "envpool127_sync",
+    "envpool127_async",
 )
 DESCRIPTIONS = {
     "loop": "one reference env stepped in a Python for-loop "
@@ -61,6 +73,8 @@ DESCRIPTIONS = {
     "envpool_async": "this project, `batch_size = max(1, num_envs // 2)`, `recv`/`send`",
     "envpool125_sync": "EnvPool 1.2.5, `batch_size = num_envs`, `step`",
     "envpool125_async": "EnvPool 1.2.5, `batch_size = max(1, num_envs // 2)`, `recv`/`send`",
+    "envpool127_sync": "EnvPool 1.2.7, `batch_size = num_envs`, `step`",
+    "envpool127_async": "EnvPool 1.2.7, `batch_size = max(1, num_envs // 2)`, `recv`/`send`",
 }
 ENVPOOL_BACKENDS = tuple(b for b in BACKENDS if b.startswith("envpool"))
 REFERENCE_BACKENDS = ("loop", "gym_sync", "gym_async", "procgen_vec")
@@ -75,14 +89,21 @@ class Job:
     num_envs: int
 
     @property
-    def uses_envpool125(self) -> bool:
-        """Whether this job runs in EnvPool 1.2.5's virtual environment."""
-        return self.backend.startswith("envpool125")
+    def published(self) -> str | None:
+        """The PUBLISHED prefix of the release this job runs, None for this project."""
+        return published_prefix(self.backend)
 
     @property
     def worker_backend(self) -> str:
-        """The backend name `worker.py` knows (1.2.5 runs the envpool code paths)."""
-        return self.backend.replace("envpool125", "envpool")
+        """The backend name `worker.py` knows (a release runs the envpool code paths)."""
+        prefix = self.published
+        return self.backend.replace(prefix, "envpool") if prefix else self.backend
+
+
+def published_prefix(backend: str) -> str | None:
+    """`envpool125` for `envpool125_sync`, ...; None for a backend of no release."""
+    prefix = backend.split("_", 1)[0]
+    return prefix if prefix in PUBLISHED else None
 
 
 @dataclass
@@ -150,16 +171,17 @@ def make_jobs(backends: list[str], num_envs: list[int]) -> list[Job]:
     return jobs
 
 
-def measure(args: argparse.Namespace, backends: list[str], venv_python: str) -> Results:
+def measure(args: argparse.Namespace, backends: list[str], venvs: dict[str, str]) -> Results:
     """Measure every job `args.repeats` times, round-robin, plus the import costs.
 
-    A job whose worker fails is recorded in `failures` and not run again.
+    `venvs` maps a PUBLISHED prefix to its python. A job whose worker fails
+    is recorded in `failures` and not run again.
     """
     results = Results()
     jobs = make_jobs(backends, args.num_envs)
-    import_runs = [("this project", sys.executable)]
-    if any(b.startswith("envpool125") for b in backends):
-        import_runs.append(("EnvPool", venv_python))
+    import_runs = [("this project", args.envpool_python)]
+    for prefix in sorted({published_prefix(b) for b in backends} - {None}):
+        import_runs.append((f"EnvPool {PUBLISHED[prefix][0]}", venvs[prefix]))
     timeout = args.seconds + args.warmup + 120.0
     total = len(jobs) * args.repeats
     done = 0
@@ -169,7 +191,7 @@ def measure(args: argparse.Namespace, backends: list[str], venv_python: str) -> 
             label = f"{job.backend} N={job.num_envs}"
             if label in results.failures:
                 continue
-            python = venv_python if job.uses_envpool125 else sys.executable
+            python = venvs[job.published] if job.published else args.envpool_python
             if job.backend in REFERENCE_BACKENDS:
                 python = args.reference_python
             worker_args = [
@@ -274,7 +296,7 @@ def format_ratio(ratio: float) -> str:
     return f"{ratio:.0f}x" if ratio >= 100 else f"{ratio:#.3g}x"
 
 
-def machine_facts(venv_python: str | None) -> list[str]:
+def machine_facts(venvs: dict[str, str], envpool_python: str) -> list[str]:
     """Lines about the machine and the interpreters, for the results file."""
     import gymnasium
     import numpy
@@ -285,18 +307,19 @@ def machine_facts(venv_python: str | None) -> list[str]:
         f"- python {platform.python_version()}, numpy {numpy.__version__}, "
         f"gymnasium {gymnasium.__version__} ({sys.executable})",
     ]
-    if venv_python:
-        probe = (
-            "import sys, numpy, gymnasium; "
-            "print(sys.version.split()[0], numpy.__version__, gymnasium.__version__)"
-        )
+    probe = (
+        "import sys, numpy, gymnasium; "
+        "print(sys.version.split()[0], numpy.__version__, gymnasium.__version__)"
+    )
+    others = [(f"EnvPool {PUBLISHED[p][0]} venv", python) for p, python in sorted(venvs.items())]
+    if envpool_python != sys.executable:
+        others.insert(0, (f"this project's venv ({envpool_python})", envpool_python))
+    for name, python in others:
         out = subprocess.run(
-            [venv_python, "-P", "-c", probe], capture_output=True, text=True, check=False
+            [python, "-P", "-c", probe], capture_output=True, text=True, check=False
         ).stdout.split()
         if len(out) == 3:
-            lines.append(
-                f"- EnvPool 1.2.5 venv: python {out[0]}, numpy {out[1]}, gymnasium {out[2]}"
-            )
+            lines.append(f"- {name}: python {out[0]}, numpy {out[1]}, gymnasium {out[2]}")
     return lines
 
 
@@ -342,8 +365,9 @@ def format_report(
         def med(key: str, runs: list[dict[str, Any]] = runs) -> float:
             return statistics.median(r[key] for r in runs)
 
+        label = name if name.endswith(version) else f"{name} {version}"
         import_rows.append(
-            f"| {name} {version} | {1000 * med('import_s'):.1f} ms "
+            f"| {label} | {1000 * med('import_s'):.1f} ms "
             f"| {med('import_rss_kib') / 1024:.1f} MiB | {1000 * med('make_s'):.1f} ms "
             f"| {med('make_rss_kib') / 1024:.1f} MiB |"
         )
@@ -478,14 +502,21 @@ def parse_args() -> argparse.Namespace:
         "--backends",
         nargs="+",
         choices=BACKENDS,
-        default=[b for b in BACKENDS if b != "procgen_vec"],
+        default=[b for b in BACKENDS if b != "procgen_vec" and not b.startswith("envpool127")],
         help="what to measure; `loop`, the reference of the ratios, always runs",
     )
     parser.add_argument("--import-runs", type=int, default=7)
+    for prefix, (version, python) in PUBLISHED.items():
+        parser.add_argument(
+            f"--{prefix}-python",
+            default=str(python),
+            help=f"python of the virtual environment holding EnvPool {version}",
+        )
     parser.add_argument(
-        "--envpool125-python",
-        default=str(DEFAULT_VENV_PYTHON),
-        help="python of the virtual environment holding EnvPool 1.2.5",
+        "--envpool-python",
+        default=sys.executable,
+        help="python of this project's backends (envpool_sync, envpool_async), e.g. "
+        "benchmark/.venv-py312/bin/python to compare with EnvPool 1.2.7 on Python 3.12",
     )
     parser.add_argument(
         "--reference-python",
@@ -497,7 +528,9 @@ def parse_args() -> argparse.Namespace:
     args = parser.parse_args()
     args.reference_python = os.path.abspath(args.reference_python)
     # Workers run in another directory (`run_worker`).
-    args.envpool125_python = os.path.abspath(args.envpool125_python)
+    for prefix in PUBLISHED:
+        setattr(args, f"{prefix}_python", os.path.abspath(getattr(args, f"{prefix}_python")))
+    args.envpool_python = os.path.abspath(args.envpool_python)
     try:
         args.num_threads = parse_threads(args.num_threads)
     except ValueError as error:
@@ -512,26 +545,29 @@ def main() -> None:
     args = parse_args()
     backends = list(dict.fromkeys(["loop", *args.backends]))
     notes: list[str] = []
-    venv_python: str | None = args.envpool125_python
-    if not Path(args.envpool125_python).exists():
-        venv_python = None
-        skipped = [b for b in backends if b.startswith("envpool125")]
-        backends = [b for b in backends if b not in skipped]
-        if skipped:
-            notes.append(f"skipped {', '.join(skipped)}: no {args.envpool125_python}")
-            print(f"warning: {notes[-1]}", file=sys.stderr)
-    elif not any(b.startswith("envpool125") for b in backends):
-        venv_python = None
+    venvs: dict[str, str] = {}
+    for prefix in PUBLISHED:
+        wanted = [b for b in backends if published_prefix(b) == prefix]
+        python = getattr(args, f"{prefix}_python")
+        if not wanted:
+            continue
+        if Path(python).exists():
+            venvs[prefix] = python
+            continue
+        backends = [b for b in backends if b not in wanted]
+        notes.append(f"skipped {', '.join(wanted)}: no {python}")
+        print(f"warning: {notes[-1]}", file=sys.stderr)
     load_before = os.getloadavg()
     start = time.perf_counter()
-    results = measure(args, backends, venv_python or "")
+    results = measure(args, backends, venvs)
     elapsed = time.perf_counter() - start
     load_after = os.getloadavg()
     notes.append(
         f"load average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after; "
         f"the run took {elapsed:.0f} s"
     )
-    report = format_report(args, results, backends, notes, machine_facts(venv_python))
+    facts = machine_facts(venvs, args.envpool_python)
+    report = format_report(args, results, backends, notes, facts)
     args.out_dir.mkdir(parents=True, exist_ok=True)
     stem = args.task.replace("/", "_")
     (args.out_dir / f"{stem}.md").write_text(report)

@@ -47,6 +47,12 @@ def _pypi_archive_impl(ctx):
         digest = ctx.execute([python, "-c", "import hashlib,sys;print(hashlib.sha256(open(sys.argv[1],'rb').read()).hexdigest())", archive]).stdout.strip()
         if digest != ctx.attr.sha256:
             fail("%s==%s has sha256 %s, expected %s" % (ctx.attr.package, ctx.attr.version, digest, ctx.attr.sha256))
+
+        # Into the repository cache, so the next fetch needs no pip.
+        local = "downloaded." + ext
+        ctx.execute(["mv", archive, local])
+        ctx.download(url = ["file://%s" % ctx.path(local)], output = archive, sha256 = ctx.attr.sha256)
+        ctx.delete(local)
     ctx.extract(archive, stripPrefix = ctx.attr.strip_prefix)
     ctx.delete(archive)
     if ctx.attr.build_file:
@@ -66,5 +72,7 @@ pypi_archive = repository_rule(
         "strip_prefix": attr.string(),
         "build_file": attr.label(allow_single_file = True),
     },
-    environ = ["PYTHON_BIN_PATH"],
+    # Not PYTHON_BIN_PATH: the interpreter only runs pip, and the archive is
+    # the same whichever Python the wheel is built for (tools/build_wheels.py
+    # switches it; declaring it would fetch every archive again each time).
 )

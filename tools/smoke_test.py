@@ -1,0 +1,253 @@
+"""Smoke test of the wheels in a folder, each on its own Python.
+
+    python tools/smoke_test.py --wheels dist [--skip-python /path/to/python]
+
+For each wheel (one per CPython, from `make wheels`): a fresh virtual
+environment of the interpreter its tag names (pyenv's, else python3.1x on
+PATH) in a temporary folder, the wheel with its dependencies, and the runtime
+packages some families locate their files in (ale-py: Atari ROMs; mujoco: the
+MuJoCo library, for mujoco and dm_control; vizdoom: the engine and scenarios),
+at the versions requirements-dev.txt pins; then this script runs inside it
+(`--check`): one id of every family is made and stepped with the gymnasium,
+gym and dm env types, and asynchronously. A family whose runtime package
+cannot be installed on that Python is skipped with the reason printed; a
+family missing from the wheel fails. The wheel of --skip-python's version is
+left out (`make test` tests that Python fully).
+
+This is not a pytest file: `make test-wheels` runs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# One id per family: made, reset and stepped in every env type.
+IDS = {
+    "atari": "Pong-v5",
+    "box2d": "LunarLander-v3",
+    "classic_control": "CartPole-v1",
+    "dm_control": "CheetahRun-v1",
+    "minigrid": "MiniGrid-Empty-5x5-v0",
+    "mujoco": "Ant-v5",
+    "procgen": "CoinrunEasy-v0",
+    "toy_text": "FrozenLake-v1",
+    "vizdoom": "Basic-v1",
+}
+# The packages a family finds its files in at run time (pins: requirements-dev.txt).
+RUNTIME_PACKAGES = {
+    "atari": ["ale-py"],
+    "dm_control": ["mujoco"],
+    "mujoco": ["mujoco"],
+    "vizdoom": ["vizdoom"],
+}
+# What the import name of each runtime package is.
+IMPORT_NAMES = {"ale-py": "ale_py", "mujoco": "mujoco", "vizdoom": "vizdoom"}
+# Pinned like the development set-up (the wheel itself asks only for ranges).
+BASE_PACKAGES = ["gymnasium", "dm-env"]
+
+
+def families() -> list[str]:
+    with open(os.path.join(ROOT, "tools", "families.bzl")) as f:
+        text = f.read()
+    return re.findall(r'^\s*"(\w+)",', text.split("FAMILIES = [", 1)[1].split("]", 1)[0], re.M)
+
+
+def pins() -> dict[str, str]:
+    """name -> `name==version` from requirements-dev.txt."""
+    found = {}
+    with open(os.path.join(ROOT, "requirements-dev.txt")) as f:
+        for line in f:
+            match = re.match(r"^([A-Za-z0-9_.-]+)==([^\s;#]+)\s*(#.*)?$", line.strip())
+            if match:
+                found[match.group(1).lower()] = f"{match.group(1)}=={match.group(2)}"
+    return found
+
+
+def python_for_tag(tag: str) -> str | None:
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    from build_wheels import find_pythons
+
+    match = re.match(r"cp3(\d+)$", tag)
+    if not match:
+        return None
+    found = find_pythons([f"3.{match.group(1)}"])
+    return found[0] if found else None
+
+
+def run_wheel(wheel: str, family_names: list[str]) -> bool:
+    tag = os.path.basename(wheel).split("-")[2]
+    python = python_for_tag(tag)
+    if python is None:
+        print(f"SKIP {os.path.basename(wheel)}: no Python for {tag} found")
+        return True
+    pinned = pins()
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="envpool-smoke-") as tmp:
+        venv = os.path.join(tmp, "venv")
+        subprocess.run([python, "-m", "venv", venv], check=True)
+        vpython = os.path.join(venv, "bin", "python")
+        pip = [vpython, "-m", "pip", "install", "-q"]
+        base = [pinned.get(name, name) for name in BASE_PACKAGES]
+        subprocess.run([*pip, wheel, *base], check=True)
+        skips = []
+        wanted = sorted({p for f in family_names for p in RUNTIME_PACKAGES.get(f, [])})
+        failed = {}
+        for package in wanted:
+            result = subprocess.run(
+                [*pip, pinned.get(package, package)], capture_output=True, text=True
+            )
+            if result.returncode != 0:
+                last = (result.stderr.strip().splitlines() or ["?"])[-1]
+                failed[package] = f"{pinned.get(package, package)} does not install: {last}"
+        for family in family_names:
+            for package in RUNTIME_PACKAGES.get(family, []):
+                if package in failed:
+                    skips += ["--skip", f"{family}={failed[package]}"]
+        setup = time.monotonic() - start
+        print(f"== {os.path.basename(wheel)} on {python} (set-up {setup:.0f} s)", flush=True)
+        # -I: the installed wheel, never the source tree (Python 3.10 has no -P).
+        result = subprocess.run(
+            [vpython, "-I", os.path.abspath(__file__), "--check", *skips], cwd=tmp
+        )
+    print(f"   {os.path.basename(wheel)}: {time.monotonic() - start:.0f} s in all")
+    return result.returncode == 0
+
+
+# ---- inside the wheel's virtual environment ----
+
+
+def _batch_shape_ok(value, space, num_envs: int) -> bool:
+    import gymnasium
+    import numpy as np
+
+    if isinstance(space, gymnasium.spaces.Dict):
+        return all(_batch_shape_ok(value[k], s, num_envs) for k, s in space.spaces.items())
+    value = np.asarray(value)
+    return value.shape == (num_envs, *space.shape)
+
+
+def _actions(space, num_envs: int, seed: int):
+    import numpy as np
+
+    space.seed(seed)
+    return np.stack([np.asarray(space.sample()) for _ in range(num_envs)])
+
+
+def check_family(family: str, task_id: str) -> None:
+    import numpy as np
+
+    import envpool
+
+    num_envs = 2
+    spec = envpool.make_spec(task_id)
+    space = spec.action_space
+    for env_type in ("gymnasium", "gym"):
+        with envpool.make(task_id, env_type=env_type, num_envs=num_envs, seed=1) as env:
+            obs, info = env.reset()
+            assert _batch_shape_ok(obs, env.observation_space, num_envs), (env_type, "reset")
+            for i in range(3):
+                obs, reward, terminated, truncated, info = env.step(_actions(space, num_envs, i))
+                assert _batch_shape_ok(obs, env.observation_space, num_envs), (env_type, i)
+                assert np.all(np.isfinite(reward)), reward
+                flags = np.asarray(terminated), np.asarray(truncated)
+                assert all(f.shape == (num_envs,) and f.dtype == bool for f in flags)
+                assert list(info["env_id"]) == list(range(num_envs)), info["env_id"]
+    with envpool.make(task_id, env_type="dm", num_envs=num_envs, seed=1) as env:
+        timestep = env.reset()
+        assert np.all(np.asarray(timestep.step_type) == 0), timestep.step_type
+        for i in range(3):
+            timestep = env.step(_actions(space, num_envs, i))
+            assert np.all(np.isfinite(timestep.reward)), timestep.reward
+    # Asynchronous: one of the two envs comes back per recv.
+    with envpool.make(
+        task_id, env_type="gymnasium", num_envs=num_envs, batch_size=1, seed=1, num_threads=2
+    ) as env:
+        env.async_reset()
+        for i in range(4):
+            obs, _, _, _, info = env.recv()
+            env_id = info["env_id"]
+            assert len(env_id) == 1 and _batch_shape_ok(obs, env.observation_space, 1)
+            env.send(_actions(space, 1, i), env_id)
+
+
+def check(skips: dict[str, str]) -> int:
+    import envpool
+    from envpool.python.registry import families as installed_families
+
+    print(f"   envpool from {os.path.dirname(envpool.__file__)}, Python {sys.version.split()[0]}")
+    if os.path.abspath(envpool.__file__).startswith(ROOT + os.sep):
+        print("FAIL: imported the source tree, not the wheel")
+        return 1
+    status = 0
+    present = installed_families()
+    for family, task_id in sorted(IDS.items()):
+        if family not in present:
+            print(f"FAIL {family}: not in the wheel")
+            status = 1
+            continue
+        if family in skips:
+            print(f"SKIP {family}: {skips[family]}")
+            continue
+        start = time.monotonic()
+        try:
+            check_family(family, task_id)
+        except Exception as e:  # report every family, then fail
+            print(f"FAIL {family} ({task_id}): {type(e).__name__}: {e}")
+            status = 1
+            continue
+        print(f"ok   {family} ({task_id}): {time.monotonic() - start:.1f} s")
+    extra = sorted(set(present) - set(IDS) - {"testing"})
+    if extra:
+        print(f"FAIL: families without a smoke id: {extra}")
+        status = 1
+    return status
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--wheels", default="dist")
+    parser.add_argument("--skip-python", help="leave out the wheel of this Python's version")
+    parser.add_argument("--check", action="store_true", help="(inside a wheel's venv)")
+    parser.add_argument("--skip", action="append", default=[], help="family=reason")
+    parser.add_argument("--pins", nargs="+", help="print these packages as pinned, and exit")
+    args = parser.parse_args()
+    if args.pins:
+        pinned = pins()
+        print(" ".join(pinned.get(name.lower(), name) for name in args.pins))
+        return
+    if args.check:
+        sys.exit(check(dict(item.split("=", 1) for item in args.skip)))
+
+    wheels = sorted(glob.glob(os.path.join(args.wheels, "envpool-*.whl")))
+    if not wheels:
+        sys.exit(f"no wheels in {args.wheels} (make wheels)")
+    if args.skip_python:
+        version = subprocess.run(
+            [args.skip_python, "-c", "import sys; print('cp%d%d' % sys.version_info[:2])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        wheels = [w for w in wheels if os.path.basename(w).split("-")[2] != version]
+    if not wheels:
+        print(f"no wheel of another Python in {args.wheels}: nothing to smoke-test")
+        return
+    names = families()
+    missing = sorted(set(names) - set(IDS))
+    if missing:
+        sys.exit(f"families without a smoke id in {__file__}: {missing}")
+    ok = [run_wheel(wheel, names) for wheel in wheels]
+    sys.exit(0 if all(ok) else 1)
+
+
+if __name__ == "__main__":
+    main()
