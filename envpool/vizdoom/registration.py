@@ -3,7 +3,9 @@
 The engine binary, its IWAD and the scenario cfg/wad files are found in the
 installed `vizdoom` package (located, not imported); where it is missing the
 paths are empty and making an env names the missing file and the
-`pip install vizdoom==1.3.2` that provides it.
+`pip install vizdoom==1.3.2` that provides it. The scenarios of
+D1Basic-v1 .. D4Battle2-v1 are not vizdoom's: this package ships them
+(`scenarios/`, from the envpool-assets wheel pinned in WORKSPACE).
 """
 
 from __future__ import annotations
@@ -63,6 +65,29 @@ for _name, _scenario in SCENARIOS:
         vzd_path=_path("vizdoom"),
         max_episode_steps=525,
         **({"game_args": HOSTED} if _scenario in ("cig", "multi_duel") else {}),
+    )
+
+# (id without "-v1", scenario file name without extension) of the scenarios
+# shipped in this package's scenarios/ folder.
+D_SCENARIOS = (
+    ("D1Basic", "D1_basic"),
+    ("D2Navigation", "D2_navigation"),
+    ("D3Battle", "D3_battle"),
+    ("D4Battle2", "D4_battle2"),
+)
+
+_OWN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios")
+
+for _name, _scenario in D_SCENARIOS:
+    register(
+        f"{_name}-v1",
+        family="vizdoom",
+        env_class="Vizdoom",
+        cfg_path=os.path.join(_OWN, f"{_scenario}.cfg"),
+        wad_path=os.path.join(_OWN, f"{_scenario}.wad"),
+        iwad_path=_path("freedoom2.wad"),
+        vzd_path=_path("vizdoom"),
+        max_episode_steps=525,
     )
 
 # Any scenario through cfg_path and wad_path; basic's until they are given.

@@ -31,14 +31,16 @@
 namespace envpool::vizdoom {
 
 // The game variables every env reports in its info, besides those its cfg
-// lists (EnvPool 1.2.5's layout).
+// lists (EnvPool 1.2.5's layout: D1Basic-v1 reports USER2, which its cfg
+// does not list).
 inline const std::vector<std::string>& CommonGameVariables() {
   static const std::vector<std::string> names = {
       "AMMO2",     "AMMO3",           "AMMO4",
       "AMMO5",     "AMMO6",           "AMMO7",
       "ARMOR",     "DAMAGECOUNT",     "DEATHCOUNT",
       "FRAGCOUNT", "HEALTH",          "HITCOUNT",
-      "KILLCOUNT", "SELECTED_WEAPON", "SELECTED_WEAPON_AMMO"};
+      "KILLCOUNT", "SELECTED_WEAPON", "SELECTED_WEAPON_AMMO",
+      "USER2"};
   return names;
 }
 
