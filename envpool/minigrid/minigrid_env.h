@@ -418,9 +418,17 @@ class MiniGridEnv : public Env {
     *out.Get(fields_.mission_id) = level_->mission_id_;
   }
 
-  void Render(int width, int /*height*/, int /*camera_id*/,
-              uint8_t* rgb) override {
-    renderer_.Render(*level_, width / level_->width(), rgb);
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    const int tile = width / std::max(level_->width(), 1);
+    if (tile < 1 || width != tile * level_->width() ||
+        height != tile * level_->height()) {
+      throw std::runtime_error("a " + std::to_string(width) + "x" +
+                               std::to_string(height) +
+                               " frame does not fit this layout's " +
+                               std::to_string(level_->width()) + "x" +
+                               std::to_string(level_->height()) + " grid");
+    }
+    renderer_.Render(*level_, tile, rgb);
   }
 
   // Test hook: the full grid (minigrid's Grid.encode(), x-major) followed by

@@ -228,3 +228,16 @@ def test_bad_render_mode_and_render_without_mode():
     env.reset()
     with pytest.raises(RuntimeError, match="render_mode"):
         env.render()
+
+
+def test_the_highlight_follows_agent_view_size():
+    env = envpool.make(
+        "MiniGrid-Empty-8x8-v0", num_envs=1, seed=0, agent_view_size=3, render_mode="rgb_array"
+    )
+    ref = reference("MiniGrid-Empty-8x8-v0", 256, agent_view_size=3)
+    env.reset()
+    ref.reset(seed=0)
+    for action in (2, 1, 2, 2, 0, 2):
+        assert frame_difference(env.render()[0], ref.render()) == (0, 0)
+        env.step(np.array([action]))
+        ref.step(action)
