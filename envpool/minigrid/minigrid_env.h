@@ -21,12 +21,14 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "envpool/core/env.h"
 #include "envpool/minigrid/babyai.h"
 #include "envpool/minigrid/level_config.h"
 #include "envpool/minigrid/minigrid_levels.h"
+#include "envpool/minigrid/render.h"
 #include "envpool/minigrid/room_grid.h"
 #include "envpool/minigrid/world.h"
 
@@ -324,6 +326,53 @@ class MiniGridEnv : public Env {
         spec->state.Add<int32_t>("info:mission_id", {}, {-1.0}, {1024.0});
     fields->action =
         spec->action.AddDiscrete<int64_t>("action", action_max + 1);
+    DeclareFrames(options, c, spec);
+  }
+
+  // minigrid's render(): the full grid at tile_size 32 pixels a cell
+  // (32 * width x 32 * height), or at another tile size t where
+  // render_width and render_height are t * width and t * height (minigrid's
+  // tile_size option), 10 frames per second.
+  static void DeclareFrames(const Options& options, const LevelConfig& c,
+                            EnvSpec* spec) {
+    auto [grid_w, grid_h] = GridSize(c);
+    auto get = [&](const char* name) {
+      return options.Has(name) ? options.Get<int64_t>(name) : int64_t{0};
+    };
+    const int64_t w = get("render_width");
+    const int64_t h = get("render_height");
+    if ((w != 0 || h != 0) && grid_w > 0) {
+      const bool tiles = w > 0 && h > 0 && w % grid_w == 0 && h % grid_h == 0 &&
+                         w / grid_w == h / grid_h;
+      if (!tiles) {
+        throw std::invalid_argument(
+            "options 'render_width' and 'render_height' must both be 0 (" +
+            std::to_string(grid_w * kTilePixels) + "x" +
+            std::to_string(grid_h * kTilePixels) +
+            ", 32 pixels a cell) or t * " + std::to_string(grid_w) +
+            " and t * " + std::to_string(grid_h) +
+            " for a tile size t: this grid is " + std::to_string(grid_w) + "x" +
+            std::to_string(grid_h) + " cells; got " + std::to_string(w) + "x" +
+            std::to_string(h));
+      }
+    }
+    DeclareRendering(options, spec, {"rgb_array"}, grid_w * kTilePixels,
+                     grid_h * kTilePixels, kRenderFps, /*any_size=*/true);
+  }
+
+  // The level's grid size in cells, read off one layout (every level's is
+  // fixed by its options); 0 x 0 where the options leave no layout (the
+  // first reset says why).
+  static std::pair<int, int> GridSize(const LevelConfig& c) {
+    std::unique_ptr<Level> level = MakeLevel(c);
+    random::Generator rng(uint64_t{0});
+    level->rng_ = &rng;
+    try {
+      level->Reset();
+    } catch (const std::exception&) {
+      return {0, 0};
+    }
+    return {level->width(), level->height()};
   }
 
   MiniGridEnv(const Options& options, const Fields& fields)
@@ -369,6 +418,19 @@ class MiniGridEnv : public Env {
     *out.Get(fields_.mission_id) = level_->mission_id_;
   }
 
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    const int tile = width / std::max(level_->width(), 1);
+    if (tile < 1 || width != tile * level_->width() ||
+        height != tile * level_->height()) {
+      throw std::runtime_error("a " + std::to_string(width) + "x" +
+                               std::to_string(height) +
+                               " frame does not fit this layout's " +
+                               std::to_string(level_->width()) + "x" +
+                               std::to_string(level_->height()) + " grid");
+    }
+    renderer_.Render(*level_, tile, rgb);
+  }
+
   // Test hook: the full grid (minigrid's Grid.encode(), x-major) followed by
   // width, height, agent x, y, direction and the carried object's code.
   std::vector<double> GetState() const override {
@@ -391,6 +453,7 @@ class MiniGridEnv : public Env {
   Fields fields_;
   std::unique_ptr<Level> level_;
   size_t mission_bytes_;
+  FrameRenderer renderer_;
 };
 
 }  // namespace envpool::minigrid

@@ -396,20 +396,17 @@ class World {
     return false;
   }
 
-  // gen_obs's image: the agent_view_size square ahead of the agent, rotated
-  // so the agent looks up from the bottom middle cell, cells hidden behind
-  // walls and closed doors unseen (process_vis) unless see_through_walls,
-  // the agent's cell holding what it carries.  image[x][y][3], x-major.
-  void GenObsImage(uint8_t* image) const {
+  // gen_obs_grid: the agent_view_size square ahead of the agent (view_,
+  // row vj, column vi, the agent at the bottom middle looking up) and which
+  // of its cells the agent sees (mask_: all of them where
+  // see_through_walls, else process_vis: cells hidden behind walls and
+  // closed doors are not).
+  void ComputeView() const {
     const int sz = view_size_;
     const int hs = sz / 2;
     const Pos f = DirVec();
     const Pos r = {-f.y, f.x};
-    const Pos top_left = {agent_pos_.x + f.x * (sz - 1) - r.x * hs,
-                          agent_pos_.y + f.y * (sz - 1) - r.y * hs};
-    // The view's cells: an object index, -1 empty, kOutside a wall beyond the
-    // grid.
-    constexpr int kOutside = -2;
+    const Pos top_left = ViewTopLeft();
     view_.assign(static_cast<size_t>(sz) * sz, -1);
     for (int vj = 0; vj < sz; ++vj) {
       for (int vi = 0; vi < sz; ++vi) {
@@ -457,6 +454,47 @@ class World {
         }
       }
     }
+  }
+
+  // The world cell of the view's top-left corner (row 0, column 0).
+  Pos ViewTopLeft() const {
+    const int sz = view_size_;
+    const Pos f = DirVec();
+    const Pos r = {-f.y, f.x};
+    return {agent_pos_.x + f.x * (sz - 1) - r.x * (sz / 2),
+            agent_pos_.y + f.y * (sz - 1) - r.y * (sz / 2)};
+  }
+
+  // get_full_render's highlight_mask: the grid cells the agent sees,
+  // `mask` width x height, x-major.
+  void HighlightMask(std::vector<uint8_t>* mask) const {
+    ComputeView();
+    mask->assign(static_cast<size_t>(width_) * height_, 0);
+    const int sz = view_size_;
+    const Pos f = DirVec();
+    const Pos r = {-f.y, f.x};
+    const Pos top_left = ViewTopLeft();
+    for (int vj = 0; vj < sz; ++vj) {
+      for (int vi = 0; vi < sz; ++vi) {
+        if (!mask_[vj * sz + vi]) {
+          continue;
+        }
+        int x = top_left.x - f.x * vj + r.x * vi;
+        int y = top_left.y - f.y * vj + r.y * vi;
+        if (x >= 0 && x < width_ && y >= 0 && y < height_) {
+          (*mask)[static_cast<size_t>(x) * height_ + y] = 1;
+        }
+      }
+    }
+  }
+
+  // gen_obs's image: the view's cells encoded, cells the agent does not see
+  // unseen (0), the agent's cell holding what it carries.  image[x][y][3],
+  // x-major.
+  void GenObsImage(uint8_t* image) const {
+    ComputeView();
+    const int sz = view_size_;
+    const int hs = sz / 2;
     view_[(sz - 1) * sz + hs] = carrying_;
     for (int vi = 0; vi < sz; ++vi) {
       for (int vj = 0; vj < sz; ++vj) {
@@ -521,6 +559,8 @@ class World {
   int height_ = 0;
   std::vector<WorldObj> objs_;
   std::vector<int> cells_;
+  // A view cell beyond the grid (a wall to the agent).
+  static constexpr int kOutside = -2;
   mutable std::vector<int> view_;
   mutable std::vector<uint8_t> mask_;
 };

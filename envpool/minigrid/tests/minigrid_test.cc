@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "envpool/core/random.h"
+#include "envpool/minigrid/render.h"
 #include "envpool/minigrid/world.h"
 
 namespace envpool::minigrid {
@@ -126,6 +127,68 @@ TEST(MiniGridWorldTest, RandomHelpersDrawAsNumpy) {
   for (int k = 0; k < 8; ++k) {
     EXPECT_EQ(room.RandInt(0, 6), b.Integers<int64_t>(0, 6));
   }
+}
+
+// Pixels of minigrid's tiles worked out by hand: a 32-pixel tile is drawn on
+// 96 x 96 subpixels and averaged 3 x 3.
+TEST(MiniGridRenderTest, TilePixelsAsMinigridDrawsThem) {
+  std::vector<uint8_t> tile(32 * 32 * 3);
+  auto px = [&](int x, int y, int ch) { return tile[(y * 32 + x) * 3 + ch]; };
+  // An empty cell: the grid line (the subpixels left of x = 0.031 and above
+  // y = 0.031) grey 100 in the first pixel row and column, black inside.
+  RenderTile(nullptr, -1, false, 32, tile.data());
+  EXPECT_EQ(px(0, 0, 0), 100);
+  EXPECT_EQ(px(0, 17, 1), 100);
+  EXPECT_EQ(px(17, 0, 2), 100);
+  EXPECT_EQ(px(1, 1, 0), 0);
+  EXPECT_EQ(px(31, 31, 0), 0);
+  // Highlighted: 0 + 0.3 * 255 = 76.5, truncated; the line 100 + 0.3 * 155.
+  RenderTile(nullptr, -1, true, 32, tile.data());
+  EXPECT_EQ(px(5, 5, 0), 76);
+  EXPECT_EQ(px(0, 5, 0), 146);
+  // A locked purple door's inside: 0.45 * (112, 39, 195), truncated.
+  WorldObj door;
+  door.type = kDoor;
+  door.color = kPurple;
+  door.is_locked = true;
+  RenderTile(&door, -1, false, 32, tile.data());
+  EXPECT_EQ(px(4, 8, 0), 50);
+  EXPECT_EQ(px(4, 8, 1), 17);
+  EXPECT_EQ(px(4, 8, 2), 87);
+  // The agent facing right: red at the tile's centre, not at its corners.
+  RenderTile(nullptr, 0, false, 32, tile.data());
+  EXPECT_EQ(px(16, 16, 0), 255);
+  EXPECT_EQ(px(16, 16, 1), 0);
+  EXPECT_EQ(px(30, 30, 0), 0);
+}
+
+TEST(MiniGridRenderTest, FrameIsTheGridOfTilesWithTheViewHighlighted) {
+  Room room(5, {1, 3}, 3);  // facing up from the bottom-left corner
+  random::Generator rng(uint64_t{0});
+  room.rng_ = &rng;
+  room.Reset();
+  const int t = 8;
+  std::vector<uint8_t> frame(5 * t * 5 * t * 3);
+  FrameRenderer renderer;
+  renderer.Render(room, t, frame.data());
+  auto px = [&](int cx, int cy, int x, int y) {
+    return frame[((cy * t + y) * 5 * t + cx * t + x) * 3];
+  };
+  std::vector<uint8_t> wall(t * t * 3);
+  std::vector<uint8_t> lit_wall(t * t * 3);
+  RenderTile(&room.Obj(room.Get(0, 0)), -1, false, t, wall.data());
+  RenderTile(&room.Obj(room.Get(0, 0)), -1, true, t, lit_wall.data());
+  // The top-left wall is seen (lit); the bottom wall (y = 4) lies behind
+  // the agent, outside its view (not lit).
+  EXPECT_NE(wall[(4 * t + 4) * 3], lit_wall[(4 * t + 4) * 3]);
+  EXPECT_EQ(px(0, 0, 4, 4), lit_wall[(4 * t + 4) * 3]);
+  EXPECT_EQ(px(2, 4, 4, 4), wall[(4 * t + 4) * 3]);
+  // The agent's cell: red at its centre.
+  EXPECT_EQ(px(1, 3, t / 2, t / 2), 255);
+  // Drawn again from the cache: the same frame.
+  std::vector<uint8_t> again(frame.size());
+  renderer.Render(room, t, again.data());
+  EXPECT_EQ(frame, again);
 }
 
 }  // namespace
