@@ -16,7 +16,9 @@
 #include <algorithm>
 #include <boost/interprocess/ipc/message_queue.hpp>
 #include <boost/interprocess/shared_memory_object.hpp>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -29,6 +31,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -536,14 +539,45 @@ class VizdoomEnv : public Env {
   // An engine that failed is closed (it may be dead or killed); the next
   // reset starts a new one.
   void DiscardEngine() noexcept {
-    if (game_ != nullptr) {
-      try {
-        game_->close();
-      } catch (...) {
-      }
-      game_.reset();
-    }
+    CloseEngine();
     fresh_ = false;
+  }
+
+  // DoomGame::close() asks the engine to quit and waits for it to end; an
+  // engine that does not (stopped, or stuck) is killed after
+  // kStallSeconds, so a close never hangs either.
+  void CloseEngine() noexcept {
+    if (game_ == nullptr) {
+      return;
+    }
+    std::mutex mu;
+    std::condition_variable cv;
+    bool closed = false;
+    std::thread killer;
+    if (engine_pid_ > 0) {
+      killer = std::thread([&, pid = engine_pid_, id = game_->getInstanceId()] {
+        std::unique_lock<std::mutex> lock(mu);
+        if (!cv.wait_for(lock, std::chrono::seconds(kStallSeconds),
+                         [&] { return closed; }) &&
+            FindEngine(id).pid == pid) {  // still that engine, not a reuse
+          kill(pid, SIGKILL);
+        }
+      });
+    }
+    try {
+      game_->close();
+    } catch (...) {
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      closed = true;
+    }
+    cv.notify_all();
+    if (killer.joinable()) {
+      killer.join();
+    }
+    game_.reset();
+    engine_pid_ = -1;
   }
 
   void ResetEngine() {
@@ -670,10 +704,7 @@ class VizdoomEnv : public Env {
   }
 
   void RestartEngine() {
-    if (game_ != nullptr) {
-      game_->close();
-      game_.reset();
-    }
+    CloseEngine();
     auto game = std::make_unique<::vizdoom::DoomGame>();
     game->loadConfig(options_.Get<std::string>("cfg_path"));
     game->setViZDoomPath(options_.Get<std::string>("vzd_path"));
@@ -698,6 +729,7 @@ class VizdoomEnv : public Env {
       throw std::runtime_error("the ViZDoom engine did not start");
     }
     game_ = std::move(game);
+    engine_pid_ = FindEngine(game_->getInstanceId()).pid;
     UnlinkSharedNames();
     std::string recording = NextRecording();
     if (!recording.empty()) {
@@ -772,6 +804,7 @@ class VizdoomEnv : public Env {
   std::vector<::vizdoom::GameVariable> variables_;
   std::vector<double> values_;
   std::unique_ptr<::vizdoom::DoomGame> game_;
+  pid_t engine_pid_ = -1;  // the engine process of game_
   unsigned int seed_ = 0;
   bool reseeded_ = false;
   bool fresh_ = false;  // the engine has just started: no new_episode needed

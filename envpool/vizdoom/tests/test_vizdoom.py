@@ -411,10 +411,11 @@ def test_defaults_and_spaces_are_envpools(task_id):
     assert spec.action_space.dtype == np.dtype(ref["action_space"]["dtype"])
 
 
-def test_an_engine_that_stops_answering_is_an_error_not_a_hang():
+def test_an_engine_that_stops_answering_is_an_error_not_a_hang_nor_a_stuck_close():
     # A stopped engine neither answers nor runs: after 10 s of that the
     # client's wait ends, the engine is killed and the step raises, naming
-    # it; a reset starts a new engine and the pool goes on.
+    # it; a reset starts a new engine and the pool goes on. A close does not
+    # wait for a stopped engine either.
     running = tuple(_engines(os.getpid()))
     env = envpool.make_gymnasium("Basic-v1", num_envs=2, seed=4)
     try:
@@ -436,6 +437,13 @@ def test_an_engine_that_stops_answering_is_an_error_not_a_hang():
         for _ in range(3):
             _, _, _, _, info = env.step(np.ones((2, 3)))
         assert list(info["env_id"]) == [0, 1]
-        assert len(_engines(os.getpid(), running)) == 2
+        engines = _engines(os.getpid(), running)
+        assert len(engines) == 2
+        # A stopped engine does not quit when asked: close kills it after 10 s.
+        os.kill(engines[1], signal.SIGSTOP)
+        start = time.time()
+        env.close()
+        assert time.time() - start < 60
+        assert not any(_alive(p) for p in engines)
     finally:
         env.close()
