@@ -67,8 +67,8 @@ struct EngineProcess {
 };
 
 // The engine child of this process started for ViZDoom instance `id` (its
-// command line holds "+viz_instance_id <id>").
-inline EngineProcess FindEngine(const std::string& id) {
+// command line holds "+viz_instance_id <id>"); pid -1 when there is none.
+inline EngineProcess FindEngineOrThrow(const std::string& id) {
   EngineProcess found;
   const pid_t self = getpid();
   std::error_code ec;
@@ -115,6 +115,14 @@ inline EngineProcess FindEngine(const std::string& id) {
     break;
   }
   return found;
+}
+
+inline EngineProcess FindEngine(const std::string& id) noexcept {
+  try {
+    return FindEngineOrThrow(id);
+  } catch (...) {
+    return EngineProcess();  // /proc unreadable: treated as not found
+  }
 }
 
 inline std::string EngineStall(const std::string& queue, int seconds) {
@@ -168,9 +176,19 @@ inline std::string EngineStall(const std::string& queue, int seconds) {
          ") and was killed; reset the env to start a new engine";
 }
 
+// The hook: a failure of the check itself never ends a wait.
+inline std::string EngineStallHook(const std::string& queue,
+                                   int seconds) noexcept {
+  try {
+    return EngineStall(queue, seconds);
+  } catch (...) {
+    return std::string();
+  }
+}
+
 inline void WatchEngines() {
   static std::once_flag once;
-  std::call_once(once, [] { ::vizdoom::receiveStallHook = &EngineStall; });
+  std::call_once(once, [] { ::vizdoom::receiveStallHook = &EngineStallHook; });
 }
 
 // The game variables every env reports in its info, besides those its cfg
