@@ -573,14 +573,19 @@ class VizdoomEnv : public Env {
     bool closed = false;
     std::thread killer;
     if (engine_pid_ > 0) {
-      killer = std::thread([&, pid = engine_pid_, id = game_->getInstanceId()] {
-        std::unique_lock<std::mutex> lock(mu);
-        if (!cv.wait_for(lock, std::chrono::seconds(kStallSeconds),
-                         [&] { return closed; }) &&
-            FindEngine(id).pid == pid) {  // still that engine, not a reuse
-          kill(pid, SIGKILL);
-        }
-      });
+      try {
+        killer =
+            std::thread([&, pid = engine_pid_, id = game_->getInstanceId()] {
+              std::unique_lock<std::mutex> lock(mu);
+              if (!cv.wait_for(lock, std::chrono::seconds(kStallSeconds),
+                               [&] { return closed; }) &&
+                  FindEngine(id).pid == pid) {  // that engine, not a reuse
+                kill(pid, SIGKILL);
+              }
+            });
+      } catch (...) {
+        // no thread to spare: a plain close
+      }
     }
     try {
       game_->close();
