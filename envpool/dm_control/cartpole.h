@@ -32,8 +32,8 @@ class CartpoleEnv : public DmcEnv {
   }
 
   // cartpole.xml, with n - 1 more poles chained to the first for the
-  // two_poles and three_poles tasks (dm_control's _make_model) and the floor
-  // lowered below them.
+  // two_poles and three_poles tasks (dm_control's _make_model), the floor
+  // lowered below them and the two cameras moved back.
   static std::shared_ptr<const mjModel> Model(const std::string& task) {
     const int n_poles = task == "two_poles" ? 2 : task == "three_poles" ? 3 : 1;
     if (n_poles == 1) {
@@ -54,6 +54,11 @@ class CartpoleEnv : public DmcEnv {
     Replace(&xml, "<geom name=\"floor\" pos=\"0 0 -.05\"",
             "<geom name=\"floor\" pos=\"0 0 " + XmlNumber(1.0 - n_poles - .05) +
                 "\"");
+    Replace(&xml, "<camera name=\"fixed\" pos=\"0 -4 1\"",
+            "<camera name=\"fixed\" pos=\"0 " +
+                std::to_string(-1 - 2 * n_poles) + " 1\"");
+    Replace(&xml, "target=\"cart\" pos=\"0 -2 2\"",
+            "target=\"cart\" pos=\"0 " + std::to_string(-2 * n_poles) + " 2\"");
     return LoadModelFromText("cartpole_" + std::to_string(n_poles), xml);
   }
 

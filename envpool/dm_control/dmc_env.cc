@@ -1,6 +1,7 @@
 #include "envpool/dm_control/dmc_env.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <utility>
 
 #include "envpool/core/numpy_math.h"
+#include "envpool/render/mujoco_egl.h"
 
 namespace envpool::dm_control {
 namespace {
@@ -317,6 +319,14 @@ void DeclareDmc(const Options& options, const mjModel& model_ref,
     high[i] = limited ? model->actuator_ctrlrange[2 * i + 1] : mjMAXVAL;
   }
   fields->action = spec->action.Add<double>("action", {model->nu}, low, high);
+  // dm_control's Physics.render: 320x240 by default (any size), from the
+  // free camera or a model camera; round(1 / control timestep) frames per
+  // second.
+  const double dt = model->opt.timestep *
+                    static_cast<double>(options.Get<int64_t>("frame_skip"));
+  DeclareRendering(options, spec, {"rgb_array"}, 320, 240,
+                   static_cast<int>(std::lround(1.0 / dt)), /*any_size=*/true,
+                   model->ncam);
 }
 
 void DeclareDmc(const Options& options, const std::string& model_file,
@@ -332,6 +342,7 @@ DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
 DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
                std::shared_ptr<const mjModel> model)
     : model_(mj_copyModel(nullptr, model.get()), DeleteModel),
+      base_model_(std::move(model)),
       fields_(fields),
       n_sub_steps_(options.Get<int>("frame_skip")) {
   if (model_ == nullptr) {
@@ -345,6 +356,24 @@ DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
 }
 
 DmcEnv::~DmcEnv() { mj_deleteData(data_); }
+
+uint64_t DmcEnv::NewHfieldStamp() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1);
+}
+
+void DmcEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
+  mjvCamera camera;
+  mjv_defaultCamera(&camera);
+  camera.type = mjCAMERA_FREE;
+  mjv_defaultFreeCamera(model_.get(), &camera);
+  render::SceneSettings settings;
+  settings.max_geom = render::DmControlMaxGeom(model_.get());
+  settings.rangefinders = false;
+  settings.hfield_stamp = hfield_stamp_;
+  render::RenderFrame(base_model_.get(), model_.get(), data_, camera, camera_id,
+                      width, height, settings, rgb);
+}
 
 void DmcEnv::OnSeed(uint64_t seed) {
   // numpy's RandomState takes seeds below 2**32; a wider seed seeds it with

@@ -117,6 +117,11 @@ class DmcEnv : public Env {
   std::vector<double> GetState() const override;
   void SetState(const std::vector<double>& state) override;
 
+  // dm_control's Physics.render(height, width, camera_id): the free camera
+  // (mjv_defaultFreeCamera: the model's own view) for -1, else the model's
+  // camera; the scene sized as dm_control sizes it, rangefinders hidden.
+  void Render(int width, int height, int camera_id, uint8_t* rgb) override;
+
  protected:
   DmcEnv(const Options& options, const DmcFields& fields,
          const std::string& model_file);
@@ -153,10 +158,18 @@ class DmcEnv : public Env {
   random::RandomState random_{uint32_t{0}};
   std::unique_ptr<mjModel, void (*)(mjModel*)> model_;
   mjData* data_ = nullptr;
+  // A task that rewrites the model's heightfields (Quadruped's escape
+  // terrain) sets a new stamp (NewHfieldStamp) so that the next frame
+  // uploads them again.
+  uint64_t hfield_stamp_ = 0;
+  static uint64_t NewHfieldStamp();
 
  private:
   void OnSeed(uint64_t seed) override;
 
+  // The loaded model model_ was copied from: it lives as long as the
+  // process, and the render contexts are made from it.
+  std::shared_ptr<const mjModel> base_model_;
   DmcFields fields_;
   int n_sub_steps_;
   std::vector<double*> obs_ptrs_;

@@ -50,6 +50,9 @@ class FingerEnv : public DmcEnv {
  protected:
   void InitializeEpisode() override {
     if (task_ == "spin") {
+      // Spin hides the target and the tip (drawn only).
+      model_->site_rgba[4 * Id(mjOBJ_SITE, "target") + 3] = 0;
+      model_->site_rgba[4 * Id(mjOBJ_SITE, "tip") + 3] = 0;
       model_->dof_damping[model_->jnt_dofadr[hinge_joint_]] = .03;
     } else {
       const double target_angle = random_.Uniform(-M_PI, M_PI);

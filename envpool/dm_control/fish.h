@@ -56,6 +56,10 @@ class FishEnv : public DmcEnv {
     for (int adr : joints_) {
       data_->qpos[adr] = random_.Uniform(-.2, .2);
     }
+    if (!swim_) {
+      // Upright hides the target (drawn only: it has no collisions).
+      model_->geom_rgba[4 * target_ + 3] = 0;
+    }
     if (swim_) {
       model_->geom_pos[3 * target_] = random_.Uniform(-.4, .4);
       model_->geom_pos[3 * target_ + 1] = random_.Uniform(-.4, .4);

@@ -1,7 +1,8 @@
 // Quadruped (dm_control suite/quadruped.py): a four-legged ant walks
-// (0.5 m/s), runs (5 m/s) or fetches a ball to the target.  The model is
-// quadruped.xml with the walls, ball, target, terrain and rangefinders the
-// task does not use removed and the floor resized (make_model).
+// (0.5 m/s), runs (5 m/s), escapes a bowl of random bumpy terrain or
+// fetches a ball to the target.  The model is quadruped.xml with the walls,
+// ball, target, terrain and rangefinders the task does not use removed and
+// the floor resized (make_model).
 #ifndef ENVPOOL_DM_CONTROL_QUADRUPED_H_
 #define ENVPOOL_DM_CONTROL_QUADRUPED_H_
 
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "envpool/dm_control/dmc_env.h"
+#include "envpool/dm_control/terrain.h"
 
 namespace envpool::dm_control {
 
@@ -24,7 +26,7 @@ class QuadrupedEnv : public DmcEnv {
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     const std::string task = options.Get<std::string>("task_name");
-    CheckTask("quadruped", task, {"walk", "run", "fetch"});
+    CheckTask("quadruped", task, {"walk", "run", "escape", "fetch"});
     auto model = Model(task);
     std::vector<ObsKey> keys{
         {"egocentric_state", {CountHinges(*model) * 2 + model->na}},
@@ -32,6 +34,11 @@ class QuadrupedEnv : public DmcEnv {
         {"torso_upright", {}},
         {"imu", {SensorDims(*model, {mjSENS_GYRO, mjSENS_ACCELEROMETER})}},
         {"force_torque", {SensorDims(*model, {mjSENS_FORCE, mjSENS_TORQUE})}}};
+    if (task == "escape") {
+      keys.push_back({"origin", {3}});
+      keys.push_back(
+          {"rangefinder", {SensorDims(*model, {mjSENS_RANGEFINDER})}});
+    }
     if (task == "fetch") {
       keys.push_back({"ball_state", {9}});
       keys.push_back({"target_position", {3}});
@@ -42,8 +49,10 @@ class QuadrupedEnv : public DmcEnv {
   static std::shared_ptr<const mjModel> Model(const std::string& task) {
     std::string xml = ReadModelFile("quadruped.xml");
     if (task != "fetch") {
-      // floor_size = time limit (20 s) x speed: f"{size} {size} .5".
-      const std::string size = task == "walk" ? "10.0" : "100";
+      // walk, run: floor_size = time limit (20 s) x speed, escape 40:
+      // f"{size} {size} .5".
+      const std::string size =
+          task == "walk" ? "10.0" : (task == "run" ? "100" : "40");
       Replace(&xml, "<geom name=\"floor\" type=\"plane\" size=\"15 15 .5\"",
               "<geom name=\"floor\" type=\"plane\" size=\"" + size + " " +
                   size + " .5\"");
@@ -53,8 +62,10 @@ class QuadrupedEnv : public DmcEnv {
       RemoveElement(&xml, "body", "ball");
       RemoveElement(&xml, "site", "target");
     }
-    RemoveElement(&xml, "geom", "terrain");
-    RemoveAll(&xml, "rangefinder");
+    if (task != "escape") {
+      RemoveElement(&xml, "geom", "terrain");
+      RemoveAll(&xml, "rangefinder");
+    }
     return LoadModelFromText("quadruped_" + task, xml);
   }
 
@@ -78,6 +89,18 @@ class QuadrupedEnv : public DmcEnv {
         force_torque_.push_back(s);
       }
     }
+    if (task_ == "escape") {
+      for (int s = 0; s < model_->nsensor; ++s) {
+        if (model_->sensor_type[s] == mjSENS_RANGEFINDER) {
+          rangefinders_.push_back(s);
+        }
+      }
+      workspace_ = Id(mjOBJ_SITE, "workspace");
+      hfield_ = Id(mjOBJ_HFIELD, "terrain");
+      if (model_->hfield_nrow[hfield_] != model_->hfield_ncol[hfield_]) {
+        throw std::runtime_error("quadruped escape: the terrain is not square");
+      }
+    }
     if (task_ == "fetch") {
       ball_ = Id(mjOBJ_BODY, "ball");
       ball_root_ = Id(mjOBJ_JOINT, "ball_root");
@@ -90,6 +113,9 @@ class QuadrupedEnv : public DmcEnv {
 
  protected:
   void InitializeEpisode() override {
+    if (task_ == "escape") {
+      MakeTerrain();
+    }
     if (task_ != "fetch") {
       double orientation[4];
       for (double& q : orientation) {
@@ -119,6 +145,18 @@ class QuadrupedEnv : public DmcEnv {
   }
 
   double GetReward() override {
+    if (task_ == "escape") {
+      // _upright_reward(deviation_angle=20) times the escape term: the
+      // workspace's distance from the origin past the terrain's half size.
+      const double deviation = std::cos(20.0 * (M_PI / 180.0));
+      const double upright = Tolerance(Xmat(torso_, 8), deviation, kInf,
+                                       1 + deviation, Sigmoid::kLinear, 0.0);
+      const double half_size = model_->hfield_size[4 * hfield_];
+      const double distance = Norm(data_->site_xpos + 3 * workspace_, 3);
+      const double escape = Tolerance(distance, half_size, kInf, half_size,
+                                      Sigmoid::kLinear, 0.0);
+      return upright * escape;
+    }
     // _upright_reward: cos(deg2rad(0)) = 1.
     const double upright =
         Tolerance(Xmat(torso_, 8), 1.0, kInf, 2.0, Sigmoid::kLinear, 0.0);
@@ -167,6 +205,21 @@ class QuadrupedEnv : public DmcEnv {
       const double* v = data_->sensordata + model_->sensor_adr[s];
       for (int i = 0; i < model_->sensor_dim[s]; ++i) {
         *ft++ = std::asinh(v[i]);
+      }
+    }
+    if (task_ == "escape") {
+      // origin: -torso_pos . torso_frame; rangefinder: tanh of each
+      // reading, 1 where the ray hits nothing (-1).
+      const double* frame = data_->xmat + 9 * torso_;
+      const double* torso = data_->xpos + 3 * torso_;
+      InFrame(torso, frame, obs[5]);
+      for (int j = 0; j < 3; ++j) {
+        obs[5][j] = -obs[5][j];
+      }
+      double* rf = obs[6];
+      for (int s : rangefinders_) {
+        const double r = data_->sensordata[model_->sensor_adr[s]];
+        *rf++ = r == -1.0 ? 1.0 : std::tanh(r);
       }
     }
     if (task_ == "fetch") {
@@ -219,6 +272,25 @@ class QuadrupedEnv : public DmcEnv {
     }
   }
 
+  // Escape.initialize_episode's terrain: uniform(.15, 1, (n, n)) bumps
+  // (n = terrain size / 2 m), smoothed and shaped as in terrain.h, written
+  // into the model's heightfield as float32; the next frame uploads it.
+  void MakeTerrain() {
+    const int res = model_->hfield_nrow[hfield_];
+    const double terrain_size = 2 * model_->hfield_size[4 * hfield_];
+    const int bump_res = static_cast<int>(terrain_size / 2);
+    std::vector<double> bumps(static_cast<std::size_t>(bump_res) * bump_res);
+    for (double& b : bumps) {
+      b = random_.Uniform(0.15, 1);
+    }
+    const std::vector<double> terrain = EscapeTerrain(bumps, bump_res, res);
+    float* heights = model_->hfield_data + model_->hfield_adr[hfield_];
+    for (std::size_t i = 0; i < terrain.size(); ++i) {
+      heights[i] = static_cast<float>(terrain[i]);
+    }
+    hfield_stamp_ = NewHfieldStamp();
+  }
+
   // dm_control's _find_non_contacting_height: from z = 0 up in 1 cm steps,
   // a fresh reset with the root at (x, y, z) and the given orientation,
   // until nothing touches.
@@ -252,6 +324,8 @@ class QuadrupedEnv : public DmcEnv {
   std::vector<int> hinges_;
   std::vector<int> imu_;
   std::vector<int> force_torque_;
+  std::vector<int> rangefinders_;
+  int hfield_ = -1;
   int ball_ = -1;
   int ball_root_ = -1;
   int floor_ = -1;

@@ -49,7 +49,11 @@ TASKS: list[tuple[str, str, dict[str, str]]] = [
     ),
     ("DmcPendulum", "Pendulum", {"swingup": "Swingup"}),
     ("DmcPointMass", "PointMass", {"easy": "Easy", "hard": "Hard"}),
-    ("DmcQuadruped", "Quadruped", {"walk": "Walk", "run": "Run", "fetch": "Fetch"}),
+    (
+        "DmcQuadruped",
+        "Quadruped",
+        {"walk": "Walk", "run": "Run", "escape": "Escape", "fetch": "Fetch"},
+    ),
     ("DmcReacher", "Reacher", {"easy": "Easy", "hard": "Hard"}),
     ("DmcStacker", "Stacker", {"stack_2": "Stack2", "stack_4": "Stack4"}),
     ("DmcSwimmer", "Swimmer", {"swimmer6": "Swimmer6", "swimmer15": "Swimmer15"}),

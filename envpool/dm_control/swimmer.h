@@ -60,6 +60,23 @@ class SwimmerEnv : public DmcEnv {
             "<site name=\"head\"/>" + bodies + closing);
     Replace(&xml, "</mujoco>",
             actuators + "</actuator>" + sensors + "</sensor></mujoco>");
+    // The tracking cameras move away with the length: pos * n / 6.
+    struct Camera {
+      const char* name;
+      const char* pos;
+      double xyz[3];
+    };
+    const double scale = n_bodies / 6.0;
+    for (const Camera& camera :
+         {Camera{"tracking1", "0 -.2 .5", {0, -.2, .5}},
+          Camera{"tracking2", "-.9 .5 .15", {-.9, .5, .15}}}) {
+      const std::string head =
+          std::string("<camera name=\"") + camera.name + "\" pos=\"";
+      Replace(&xml, head + camera.pos + "\"",
+              head + XmlNumber(camera.xyz[0] * scale) + " " +
+                  XmlNumber(camera.xyz[1] * scale) + " " +
+                  XmlNumber(camera.xyz[2] * scale) + "\"");
+    }
     return LoadModelFromText("swimmer_" + std::to_string(n_bodies), xml);
   }
 

@@ -20,9 +20,15 @@
 #include <vector>
 
 #include "envpool/core/env.h"
-#include "envpool/mujoco/render.h"
+#include "envpool/render/mujoco_egl.h"
 
 namespace envpool::mujoco {
+
+// gymnasium's camera and frames (envpool/render/mujoco_egl.h).
+using render::CameraConfig;
+using render::InitialCamera;
+using render::NoCameraConfig;
+using render::RenderFrame;
 
 // Model files named without a directory ("ant.xml") are looked up here:
 // gymnasium's MuJoCo asset folder, set by the Python module at import.
@@ -109,8 +115,9 @@ class MujocoEnv : public Env {
   std::vector<double> GetState() const override;
   void SetState(const std::vector<double>& state) override;
 
-  // gymnasium's rgb_array frame (see render.h): its free camera, placed at
-  // this env's first frame, or the model's fixed camera camera_id.
+  // gymnasium's rgb_array frame (see envpool/render/mujoco_egl.h): its free
+  // camera, placed at this env's first frame, or the model's fixed camera
+  // camera_id.
   void Render(int width, int height, int camera_id, uint8_t* rgb) override;
 
  protected:

@@ -1,4 +1,4 @@
-#include "envpool/mujoco/render.h"
+#include "envpool/render/mujoco_egl.h"
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -16,7 +16,7 @@
 #include <tuple>
 #include <vector>
 
-namespace envpool::mujoco {
+namespace envpool::render {
 namespace {
 
 constexpr char kInstallHint[] =
@@ -122,6 +122,7 @@ struct ModelGl {
   mjModel* model = nullptr;
   mjrContext context;
   mjvScene scene;
+  uint64_t hfield_stamp = 0;  // of the heightfields last uploaded
 };
 
 // The EGL context of one thread, with its MuJoCo render contexts.
@@ -184,8 +185,8 @@ class ThreadGl {
   EGLContext context() const { return context_; }
 
   // Requires the context to be current.
-  ModelGl* For(const mjModel* model, int width, int height) {
-    auto key = std::make_tuple(model, width, height);
+  ModelGl* For(const mjModel* model, int width, int height, int max_geom) {
+    auto key = std::make_tuple(model, width, height, max_geom);
     auto it = models_.find(key);
     if (it != models_.end()) {
       return it->second.get();
@@ -200,7 +201,7 @@ class ThreadGl {
     gl->model->vis.global.offheight =
         std::max(gl->model->vis.global.offheight, height);
     mjv_defaultScene(&gl->scene);
-    mjv_makeScene(gl->model, &gl->scene, 1000);
+    mjv_makeScene(gl->model, &gl->scene, max_geom);
     mjr_defaultContext(&gl->context);
     mjr_makeContext(gl->model, &gl->context, mjFONTSCALE_150);
     mjr_setBuffer(mjFB_OFFSCREEN, &gl->context);
@@ -214,7 +215,7 @@ class ThreadGl {
 
  private:
   EGLContext context_ = EGL_NO_CONTEXT;
-  std::map<std::tuple<const mjModel*, int, int>, std::unique_ptr<ModelGl>>
+  std::map<std::tuple<const mjModel*, int, int, int>, std::unique_ptr<ModelGl>>
       models_;
 };
 
@@ -271,8 +272,18 @@ mjvCamera InitialCamera(const mjModel* model, const mjData* data,
   return camera;
 }
 
-void RenderFrame(const mjModel* model, const mjData* data,
-                 const mjvCamera& camera, int camera_id, int width, int height,
+int DmControlMaxGeom(const mjModel* m) {
+  const int frames =
+      std::max({m->nbody, m->ngeom, m->nsite, m->ncam, m->nlight});
+  const int estimate = 3 * frames + 4 * m->ngeom + 3 * m->nbody + m->nsite +
+                       m->ntendon + m->njnt + m->nu + m->nskin + m->ncam +
+                       m->nlight;
+  return std::max(1000, estimate);
+}
+
+void RenderFrame(const mjModel* context_model, const mjModel* model,
+                 const mjData* data, const mjvCamera& camera, int camera_id,
+                 int width, int height, const SceneSettings& settings,
                  uint8_t* rgb) {
   const Egl& egl = GetEgl();
   // Whatever context the thread had (mujoco.egl's, say) is current again
@@ -302,7 +313,13 @@ void RenderFrame(const mjModel* model, const mjData* data,
     }
   } restore{egl, egl.display, old_display, old_context, old_draw, old_read};
 
-  ModelGl* gl = thread_gl.For(model, width, height);
+  ModelGl* gl = thread_gl.For(context_model, width, height, settings.max_geom);
+  if (settings.hfield_stamp != gl->hfield_stamp) {
+    for (int i = 0; i < model->nhfield; ++i) {
+      mjr_uploadHField(model, &gl->context, i);
+    }
+    gl->hfield_stamp = settings.hfield_stamp;
+  }
   mjvCamera cam = camera;
   if (camera_id >= 0) {
     cam.type = mjCAMERA_FIXED;
@@ -313,6 +330,7 @@ void RenderFrame(const mjModel* model, const mjData* data,
   }
   mjvOption option;
   mjv_defaultOption(&option);
+  option.flags[mjVIS_RANGEFINDER] = settings.rangefinders ? 1 : 0;
   mjvPerturb perturb;
   mjv_defaultPerturb(&perturb);
   mjv_updateScene(model, const_cast<mjData*>(data), &option, &perturb, &cam,
@@ -331,4 +349,4 @@ void RenderFrame(const mjModel* model, const mjData* data,
   }
 }
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::render

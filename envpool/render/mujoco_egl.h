@@ -1,0 +1,81 @@
+// MuJoCo's own offscreen renderer, headless through EGL, shared by the
+// MuJoCo-based families. A frame is what gymnasium's MujocoRenderer
+// (rgb_array, its OffScreenViewer) and dm_control's Physics.render draw:
+// mjv_updateScene (every category; the scene's geom budget and the
+// rangefinder flag are the caller's: gymnasium keeps 1000 geoms and the
+// default options, dm_control sizes the scene from the model and hides
+// rangefinders), mjr_render into the offscreen buffer of a context made with
+// font scale 150 on the model grown to the frame size, mjr_readPixels, and
+// the rows flipped.
+//
+// Each thread that renders has its own EGL context (and, in it, one MuJoCo
+// render context per model and frame size), made on its first frame and
+// freed when the thread ends. libEGL is loaded when the first frame is
+// drawn, so the family imports and steps without it; the context that was
+// current on the thread before a frame is current again after it.
+#ifndef ENVPOOL_RENDER_MUJOCO_EGL_H_
+#define ENVPOOL_RENDER_MUJOCO_EGL_H_
+
+#include <mujoco/mujoco.h>
+
+#include <cstdint>
+
+namespace envpool::render {
+
+// gymnasium's free camera for a task: mjv_defaultCamera, then lookat at the
+// median of the geoms' positions and distance model.stat.extent (at the
+// first frame, as gymnasium's viewer is made then), then the task's
+// DEFAULT_CAMERA_CONFIG: NaN (or has_lookat false) keeps the value.
+struct CameraConfig {
+  double distance;
+  double elevation;
+  double azimuth;
+  bool has_lookat;
+  double lookat[3];
+};
+CameraConfig NoCameraConfig();
+
+// The free camera of `config` for the current state of `data`.
+mjvCamera InitialCamera(const mjModel* model, const mjData* data,
+                        const CameraConfig& config);
+
+// What differs between the references' scenes.
+struct SceneSettings {
+  // The scene's geom budget (mjv_makeScene's maxgeom).
+  int max_geom = 1000;
+  // mjVIS_RANGEFINDER of the scene's options.
+  bool rangefinders = true;
+  // Heightfields: the render context holds the ones of the model it was
+  // made from; a stamp other than the one of the last upload into this
+  // thread's context uploads `model`'s again (mjr_uploadHField), as
+  // dm_control does after changing a terrain. 0: never.
+  uint64_t hfield_stamp = 0;
+};
+
+// dm_control's scene budget for `model`: max(1000, its estimate of the
+// renderable geoms).
+int DmControlMaxGeom(const mjModel* model);
+
+// Draws `data` of `model` seen by `camera` (camera_id -1) or by the model's
+// fixed camera `camera_id`, into rgb (height x width x 3, top row first).
+// The GPU resources (meshes, textures, heightfields) come from a render
+// context made, once per thread, frame size and budget, from
+// `context_model`: a model that lives as long as the process (the family's
+// loaded one, of which `model` may be a copy with other positions, sizes or
+// colours). Throws std::runtime_error saying what is missing when EGL cannot
+// be used.
+void RenderFrame(const mjModel* context_model, const mjModel* model,
+                 const mjData* data, const mjvCamera& camera, int camera_id,
+                 int width, int height, const SceneSettings& settings,
+                 uint8_t* rgb);
+// The same with `model` as its own context model and gymnasium's scene.
+inline void RenderFrame(const mjModel* model, const mjData* data,
+                        const mjvCamera& camera, int camera_id, int width,
+                        int height, uint8_t* rgb) {
+  RenderFrame(model, model, data, camera, camera_id, width, height,
+              SceneSettings{}, rgb);
+}
+
+}  // namespace envpool::render
+
+#endif  // ENVPOOL_RENDER_MUJOCO_EGL_H_
