@@ -107,9 +107,10 @@ def test_make_vec_gives_gymnasiums_batched_spaces():
     assert obs.shape == (3, 3)
 
 
-def test_envpools_sb3_vec_adapter_runs_unchanged():
+def test_envpools_sb3_vec_adapter_runs_unchanged(tmp_path, monkeypatch):
     """EnvPool's documented Stable-Baselines3 adapter (a VecEnvWrapper over a gym pool)."""
     sb3 = pytest.importorskip("stable_baselines3")
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))  # SB3's logger folder, else /tmp/SB3-<date>
     from stable_baselines3.common.vec_env import VecEnvWrapper, VecMonitor
 
     from envpool.python.protocol import EnvPool

@@ -97,9 +97,11 @@ def test_async_pools_are_rejected():
         VecEnv(pool)
 
 
-def test_ppo_learns_cartpole_through_the_adapter():
+def test_ppo_learns_cartpole_through_the_adapter(tmp_path, monkeypatch):
     """A shortened version of examples/sb3_ppo_cartpole.py: clear progress."""
     import torch
+
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))  # SB3's logger folder, else /tmp/SB3-<date>
 
     torch.set_num_threads(1)
     env = make(num_envs=8, seed=0, episode_statistics=True)

@@ -57,18 +57,52 @@ def train(params, tmp_path):
     return observer.algo
 
 
-def test_halfcheetah_envpool_config_sizes_its_network_for_one_env(tmp_path):
+@pytest.mark.parametrize(
+    ("task_id", "env_type"),
+    [("HalfCheetah-v5", None), ("HalfCheetah-v4", "gymnasium")],
+    ids=["v5-gym", "v4-gymnasium"],
+)
+def test_halfcheetah_envpool_config_sizes_its_network_for_one_env(tmp_path, task_id, env_type):
+    """The shipped config, its `env_type` left to the wrapper's default
+    (`"gym"`) or set to `"gymnasium"` in `env_config`."""
     params = yaml.safe_load((CONFIGS / "mujoco" / "halfcheetah_envpool.yaml").read_text())["params"]
     config = params["config"]
-    config["env_config"]["env_name"] = "HalfCheetah-v5"
+    config["env_config"]["env_name"] = task_id
+    if env_type is not None:
+        config["env_config"]["env_type"] = env_type
     config.update(num_actors=4, horizon_length=64, minibatch_size=128, mini_epochs=1, max_epochs=3)
     algo = train(params, tmp_path)
-    assert isinstance(algo.vec_env.env, envpool.GymnasiumEnvPool)
+    pool = algo.vec_env.env
+    assert isinstance(pool, envpool.GymnasiumEnvPool)
+    assert pool.spec.id == task_id and pool.num_envs == 4
     assert algo.obs_shape == (17,)
     first = next(m for m in algo.model.modules() if isinstance(m, torch.nn.Linear))
     assert first.in_features == 17
     assert algo.actions_num == 6
     assert algo.frame == 3 * 4 * 64
+    # HalfCheetah never terminates: 1000-step episodes, none finished in 192 steps
+    assert algo.game_rewards.current_size == 0
+
+
+def test_pong_envpool_config_builds_its_cnn_for_one_envs_frames(tmp_path):
+    """The shipped `configs/atari/ppo_pong_envpool.yaml` (shortened): the CNN
+    sees one env's (4, 84, 84) stack, 6 actions; the wrapper's scores come
+    from `info["reward"]` (`has_lives: False` drops `info["lives"]`)."""
+    params = yaml.safe_load((CONFIGS / "atari" / "ppo_pong_envpool.yaml").read_text())["params"]
+    config = params["config"]
+    assert config["env_config"]["env_name"] == "Pong-v5"
+    config.update(num_actors=4, horizon_length=32, minibatch_size=64, mini_epochs=1, max_epochs=2)
+    algo = train(params, tmp_path)
+    wrapper = algo.vec_env
+    assert isinstance(wrapper.env, envpool.GymnasiumEnvPool)
+    assert algo.obs_shape == (4, 84, 84)
+    conv = next(m for m in algo.model.modules() if isinstance(m, torch.nn.Conv2d))
+    assert conv.in_channels == 4
+    assert algo.actions_num == 6
+    assert algo.frame == 2 * 4 * 32
+    # Pong's scores only fall (-1 a point) before the agent learns anything;
+    # they are the pool's unclipped rewards summed per env
+    assert (wrapper.scores <= 0).all() and wrapper.scores.min() < 0
 
 
 def test_cartpole_ppo_through_the_runner_beats_a_random_policy(tmp_path):

@@ -107,6 +107,38 @@ def test_high_level_ppo_on_a_mujoco_task_trains(tmp_path):
     assert world.training_collector.collect_step >= 1024
 
 
+def test_high_level_ppo_on_pendulum_trains(tmp_path):
+    """Pendulum-v1, the classic-control continuous task: a 3-input actor
+    for a 1-d action in [-2, 2]. A few thousand steps do not learn the
+    swing-up, so the run is checked for what it collected and updated."""
+    result = run_experiment(
+        tmp_path,
+        "Pendulum-v1",
+        OnPolicyTrainingConfig(
+            max_epochs=1,
+            epoch_num_steps=1600,
+            num_training_envs=8,
+            num_test_envs=2,
+            test_step_num_episodes=2,
+            collection_step_num_env_steps=800,
+            update_step_num_repetitions=2,
+            batch_size=200,
+            buffer_size=800,
+        ),
+        PPOParams(lr=1e-3, gamma=0.9),
+    )
+    world = result.world
+    envs = world.envs.training_envs
+    assert isinstance(envs, envpool.GymnasiumEnvPool)
+    assert envs.spec.id == "Pendulum-v1" and envs.num_envs == 8
+    assert envs.observation_space.shape == (3,) and envs.action_space.shape == (1,)
+    stats = result.trainer_result
+    assert stats.update_step >= 2
+    assert world.training_collector.collect_step >= 1600
+    # 200-step episodes of reward in [-16.3, 0]
+    assert -16.3 * 200 <= stats.best_reward <= 0, stats.best_reward
+
+
 def load_example():
     path = Path(__file__).resolve().parents[4] / "examples" / "tianshou" / "mujoco_ppo.py"
     spec = importlib.util.spec_from_file_location("tianshou_mujoco_ppo", path)
