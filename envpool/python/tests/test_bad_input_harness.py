@@ -18,9 +18,6 @@ RuntimeError. The seed of each case is in its id, so a failure replays.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -199,22 +196,6 @@ CASES = [
         (t, e, a) for t in TASKS for e in ("gymnasium", "dm") for a in (False, True)
     )
 ]
-# ViZDoom's cases run in a fresh interpreter of their own
-# (test_vizdoom_cases_in_a_fresh_interpreter): made after the 36 cases of the
-# other families in one process, a ViZDoom pool crashed at make in 2 of 6
-# full runs (a segmentation fault in the pool's construction, not
-# reproduced with ViZDoom after any single other family, nor under gdb).
-FRESH_INTERPRETER = ("Basic-v1",)
-IN_FRESH = os.environ.get("ENVPOOL_HARNESS_FRESH") == "1"
-PARAMS = [
-    pytest.param(
-        *case,
-        marks=pytest.mark.skipif(
-            (case[0] in FRESH_INTERPRETER) != IN_FRESH, reason="runs in its own interpreter"
-        ),
-    )
-    for case in CASES
-]
 
 
 def _rows(out: Any, env_type: str) -> dict[int, list[np.ndarray]]:
@@ -264,7 +245,7 @@ class Driver:
             self._record(self.pool.step(act, ids))
 
 
-@pytest.mark.parametrize(("task", "env_type", "is_async", "seed"), PARAMS)
+@pytest.mark.parametrize(("task", "env_type", "is_async", "seed"), CASES)
 def test_random_bad_calls_raise_and_lose_nothing(task, env_type, is_async, seed):
     rng = np.random.default_rng(seed)
     env = Driver(_make(task, env_type, is_async), task, env_type, is_async, seed)
@@ -326,28 +307,3 @@ def test_random_bad_calls_raise_and_lose_nothing(task, env_type, is_async, seed)
     ]:
         with pytest.raises(RuntimeError):
             after_close()
-
-
-@pytest.mark.skipif(IN_FRESH, reason="the outer run")
-def test_vizdoom_cases_in_a_fresh_interpreter():
-    """The FRESH_INTERPRETER ids' cases, in a new process (a crash fails here)."""
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-P",
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            __file__,
-            "-k",
-            " or ".join(FRESH_INTERPRETER),
-        ],
-        env=dict(os.environ, ENVPOOL_HARNESS_FRESH="1"),
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
-    assert f"{4 * len(FRESH_INTERPRETER)} passed" in proc.stdout, proc.stdout[-2000:]
