@@ -20,14 +20,14 @@ import numpy as np
 import pytest
 
 import envpool
-from envpool.vizdoom.registration import D_SCENARIOS, SCENARIOS
+from envpool.vizdoom.registration import SCENARIOS
 
 vzd = pytest.importorskip("vizdoom")
 pytest.importorskip("pygame")  # the wrapper's render() makes a pygame clock
 from vizdoom.gymnasium_wrapper.base_gymnasium_env import VizdoomEnv  # noqa: E402
 
 SCENARIOS_DIR = Path(vzd.__file__).parent / "scenarios"
-IDS = [f"{name}-v1" for name, _ in SCENARIOS + D_SCENARIOS] + ["VizdoomCustom-v1"]
+IDS = [f"{name}-v1" for name, _ in SCENARIOS] + ["VizdoomCustom-v1"]
 
 
 def _wrapper(config: dict, frame_skip: int) -> VizdoomEnv:
