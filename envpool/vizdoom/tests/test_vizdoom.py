@@ -365,6 +365,33 @@ def test_killed_python_process_leaves_no_engine(sig):
     assert _shm_names() <= before
 
 
+
+def test_pool_starts_its_engines_while_openblas_threads_run():
+    """A pool forks its engines in parallel: fork() runs OpenBLAS's atfork
+    handler (it joins BLAS's worker threads), and two at once hung the pool's
+    construction, or crashed it, once numpy's or scipy's BLAS threads ran."""
+    script = textwrap.dedent(
+        """
+        import numpy as np, scipy.linalg, envpool
+        a = np.random.default_rng(0).random((300, 300))
+        scipy.linalg.inv(a); a @ a  # both BLAS libraries start their threads
+        for seed in range(3):
+            env = envpool.make_gymnasium("Basic-v1", num_envs=8, seed=seed)
+            env.reset(); env.close()
+            scipy.linalg.inv(a)
+        print("made")
+        """
+    )
+    pytest.importorskip("scipy")
+    try:
+        out = subprocess.run(
+            [sys.executable, "-P", "-c", script], capture_output=True, text=True, timeout=120
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("making a pool hung with OpenBLAS threads running")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "made"
+
 SPECS = json.loads(
     (Path(__file__).resolve().parents[2] / "testing" / "reference" / "env_specs.json").read_text()
 )
