@@ -10,17 +10,28 @@
 #ifndef ENVPOOL_VIZDOOM_VIZDOOM_ENV_H_
 #define ENVPOOL_VIZDOOM_VIZDOOM_ENV_H_
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <boost/interprocess/ipc/message_queue.hpp>
 #include <boost/interprocess/shared_memory_object.hpp>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -28,7 +39,157 @@
 #include "envpool/atari/image.h"
 #include "envpool/core/env.h"
 
+namespace vizdoom {
+// third_party/vizdoom/watched_receive.inc: asked every second the client
+// waits for its engine.
+extern std::string (*receiveStallHook)(const std::string& queue, int seconds);
+}  // namespace vizdoom
+
 namespace envpool::vizdoom {
+
+// The client waits for its engine without a timeout (ViZDoom's message
+// queues), so an engine that stops answering would hang its env, and the
+// pool, for good.  The client's receive (patched, see
+// third_party/vizdoom/vizdoom.BUILD) asks EngineStall every second it
+// waits: once the engine has neither answered nor used any CPU time for
+// kStallSeconds while it sleeps or is stopped, it cannot be working on an
+// answer (an engine only sleeps waiting for its client); it is killed and
+// the wait ends with an error, which the pool raises at recv.  An engine
+// that never appears (kMissingSeconds) ends the wait too.
+constexpr int kStallSeconds = 10;
+constexpr int kMissingSeconds = 30;
+
+struct EngineProcess {
+  pid_t pid = -1;
+  char state = '?';
+  uint64_t cpu_ticks = 0;
+  std::string wchan;
+};
+
+// The engine child of this process started for ViZDoom instance `id` (its
+// command line holds "+viz_instance_id <id>"); pid -1 when there is none.
+inline EngineProcess FindEngineOrThrow(const std::string& id) {
+  EngineProcess found;
+  const pid_t self = getpid();
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() ||
+        name.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    std::ifstream stat_file(entry.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(stat_file)),
+                     std::istreambuf_iterator<char>());
+    const std::size_t close = stat.rfind(')');
+    if (close == std::string::npos) {
+      continue;
+    }
+    // After "pid (comm)": state ppid pgrp session tty tpgid flags minflt
+    // cminflt majflt cmajflt utime stime ...
+    std::istringstream fields(stat.substr(close + 2));
+    char state = '?';
+    long ppid = 0;
+    fields >> state >> ppid;
+    if (ppid != self) {
+      continue;
+    }
+    std::ifstream cmd_file(entry.path() / "cmdline");
+    std::string cmdline((std::istreambuf_iterator<char>(cmd_file)),
+                        std::istreambuf_iterator<char>());
+    if (cmdline.find(std::string("+viz_instance_id") + '\0' + id + '\0') ==
+        std::string::npos) {
+      continue;
+    }
+    std::string skip;
+    for (int i = 0; i < 9; ++i) {
+      fields >> skip;
+    }
+    uint64_t utime = 0, stime = 0;
+    fields >> utime >> stime;
+    found.pid = static_cast<pid_t>(std::stol(name));
+    found.state = state;
+    found.cpu_ticks = utime + stime;
+    std::ifstream wchan_file(entry.path() / "wchan");
+    std::getline(wchan_file, found.wchan);
+    break;
+  }
+  return found;
+}
+
+inline EngineProcess FindEngine(const std::string& id) noexcept {
+  try {
+    return FindEngineOrThrow(id);
+  } catch (...) {
+    return EngineProcess();  // /proc unreadable: treated as not found
+  }
+}
+
+inline std::string EngineStall(const std::string& queue, int seconds) {
+  struct Watch {
+    int last_seconds = 0;  // of the current wait
+    int since = 0;         // the engine last ran (or answered) then
+    uint64_t cpu_ticks = 0;
+  };
+  static std::mutex mu;
+  static std::map<std::string, Watch> watches;
+  if (seconds < 2) {
+    return std::string();
+  }
+  // "ViZDoomMQCtr<id>": the controller's queue of instance <id>.
+  const std::string prefix = "ViZDoomMQCtr";
+  const std::string id =
+      queue.rfind(prefix, 0) == 0 ? queue.substr(prefix.size()) : queue;
+  const EngineProcess engine = FindEngine(id);
+  std::lock_guard<std::mutex> lock(mu);
+  Watch& w = watches[queue];
+  if (seconds <= w.last_seconds) {
+    w = Watch();  // a new wait
+  }
+  w.last_seconds = seconds;
+  if (engine.pid < 0) {
+    if (seconds < kMissingSeconds) {
+      return std::string();
+    }
+    watches.erase(queue);
+    return "ViZDoom instance " + id + " has no engine process after " +
+           std::to_string(seconds) + " s (it did not start or was reaped)";
+  }
+  const bool asleep =
+      engine.state == 'S' || engine.state == 'T' || engine.state == 't';
+  if (!asleep || engine.cpu_ticks != w.cpu_ticks) {
+    w.cpu_ticks = engine.cpu_ticks;
+    w.since = seconds;
+    return std::string();
+  }
+  if (seconds - w.since < kStallSeconds) {
+    return std::string();
+  }
+  watches.erase(queue);
+  kill(engine.pid, SIGKILL);
+  return "the ViZDoom engine (pid " + std::to_string(engine.pid) +
+         ", instance " + id + ") stopped answering: it neither answered nor " +
+         "ran for " + std::to_string(kStallSeconds) + " s (state " +
+         std::string(1, engine.state) +
+         (engine.wchan.empty() ? std::string()
+                               : ", waiting in " + engine.wchan) +
+         ") and was killed; reset the env to start a new engine";
+}
+
+// The hook: a failure of the check itself never ends a wait.
+inline std::string EngineStallHook(const std::string& queue,
+                                   int seconds) noexcept {
+  try {
+    return EngineStall(queue, seconds);
+  } catch (...) {
+    return std::string();
+  }
+}
+
+inline void WatchEngines() {
+  static std::once_flag once;
+  std::call_once(once, [] { ::vizdoom::receiveStallHook = &EngineStallHook; });
+}
 
 // The game variables every env reports in its info, besides those its cfg
 // lists (EnvPool 1.2.5's layout: D1Basic-v1 reports USER2, which its cfg
@@ -153,6 +314,8 @@ struct ScenarioInfo {
   std::vector<std::string> info_variables;  // sorted by name
   int screen_height = 0, screen_width = 0, channels = 0;
   bool planar = false;  // CRCGCB/CBCGCR: channel planes, else interleaved
+  ::vizdoom::ScreenFormat format = ::vizdoom::CRCGCB;
+  bool depth = false, labels = false, automap = false;  // extra buffers
 
   explicit ScenarioInfo(const Options& options) {
     const std::string cfg = options.Get<std::string>("cfg_path");
@@ -183,10 +346,81 @@ struct ScenarioInfo {
     screen_height = game.getScreenHeight();
     screen_width = game.getScreenWidth();
     channels = game.getScreenChannels();
-    ::vizdoom::ScreenFormat format = game.getScreenFormat();
+    format = game.getScreenFormat();
     planar = format == ::vizdoom::CRCGCB || format == ::vizdoom::CBCGCR;
+    depth = game.isDepthBufferEnabled();
+    labels = game.isLabelsBufferEnabled();
+    automap = game.isAutomapBufferEnabled();
+  }
+
+  // The render frame: vizdoom's gymnasium wrapper puts the screen and then
+  // the depth, labels and automap buffers the cfg enables side by side.
+  int RenderWidth() const {
+    return screen_width *
+           (1 + static_cast<int>(depth) + static_cast<int>(labels) +
+            static_cast<int>(automap));
   }
 };
+
+// Where red, green and blue are in one pixel of a screen-format buffer:
+// byte (plane) offsets and the step between pixels.  planar: the offsets
+// are of whole planes.
+struct PixelLayout {
+  int r = 0, g = 0, b = 0, step = 1;
+  bool planar = false;
+  bool gray = false;
+};
+
+inline PixelLayout LayoutOf(::vizdoom::ScreenFormat format) {
+  switch (format) {
+    case ::vizdoom::CRCGCB:
+      return {0, 1, 2, 1, true, false};
+    case ::vizdoom::CBCGCR:
+      return {2, 1, 0, 1, true, false};
+    case ::vizdoom::RGB24:
+      return {0, 1, 2, 3, false, false};
+    case ::vizdoom::BGR24:
+      return {2, 1, 0, 3, false, false};
+    case ::vizdoom::RGBA32:
+      return {0, 1, 2, 4, false, false};
+    case ::vizdoom::ARGB32:
+      return {1, 2, 3, 4, false, false};
+    case ::vizdoom::BGRA32:
+      return {2, 1, 0, 4, false, false};
+    case ::vizdoom::ABGR32:
+      return {3, 2, 1, 4, false, false};
+    case ::vizdoom::GRAY8:
+      return {0, 0, 0, 1, false, true};
+    default:
+      throw std::invalid_argument(
+          "render_mode 'rgb_array': the cfg's screen_format "
+          "DOOM_256_COLORS8 (Doom palette indices) is not rendered; use "
+          "RGB24, CRCGCB or GRAY8");
+  }
+}
+
+// Copies an h x w screen-format buffer as RGB into columns [x0, x0 + w) of
+// a frame `frame_width` pixels wide.
+inline void BlitRgb(const uint8_t* src, const PixelLayout& layout, int h, int w,
+                    int frame_width, int x0, uint8_t* rgb) {
+  const std::size_t plane = static_cast<std::size_t>(h) * w;
+  for (int y = 0; y < h; ++y) {
+    uint8_t* dst = rgb + (static_cast<std::size_t>(y) * frame_width + x0) * 3;
+    for (int x = 0; x < w; ++x, dst += 3) {
+      const std::size_t i = static_cast<std::size_t>(y) * w + x;
+      if (layout.planar) {
+        dst[0] = src[layout.r * plane + i];
+        dst[1] = src[layout.g * plane + i];
+        dst[2] = src[layout.b * plane + i];
+      } else {
+        const uint8_t* px = src + i * layout.step;
+        dst[0] = px[layout.r];
+        dst[1] = px[layout.g];
+        dst[2] = px[layout.b];
+      }
+    }
+  }
+}
 
 class VizdoomEnv : public Env {
  public:
@@ -237,6 +471,24 @@ class VizdoomEnv : public Env {
     for (const std::string& name : scenario->info_variables) {
       fields->variables.push_back(spec->state.Add<double>("info:" + name, {}));
     }
+    // vizdoom's gymnasium wrapper: render() is the state's screen (and the
+    // depth and automap buffers the cfg enables) at the cfg's resolution,
+    // DEFAULT_TICRATE (35) frames per second.
+    const bool rgb_array =
+        options.Has("render_mode") &&
+        options.Get<std::string>("render_mode") == "rgb_array";
+    if (rgb_array) {
+      LayoutOf(scenario->format);  // throws for the palette format
+      if (scenario->labels) {
+        throw std::invalid_argument(
+            "render_mode 'rgb_array': the cfg enables labels_buffer, which "
+            "vizdoom's wrapper colours with its own table; it is not "
+            "rendered here (disable labels_buffer_enabled)");
+      }
+    }
+    DeclareRendering(options, spec, {"rgb_array"}, scenario->RenderWidth(),
+                     scenario->screen_height,
+                     static_cast<int>(::vizdoom::DEFAULT_TICRATE));
     int64_t num_buttons = static_cast<int64_t>(scenario->buttons.size());
     if (options.Get<bool>("use_combined_action")) {
       fields->combined =
@@ -275,15 +527,85 @@ class VizdoomEnv : public Env {
       }
     }
     values_.assign(variables_.size(), 0.0);
+    WatchEngines();
   }
 
-  ~VizdoomEnv() override {
-    if (game_ != nullptr) {
-      game_->close();
+  ~VizdoomEnv() override { DiscardEngine(); }
+
+  void Reset() override {
+    try {
+      ResetEngine();
+    } catch (...) {
+      DiscardEngine();
+      throw;
     }
   }
 
-  void Reset() override {
+  void Step(const ActionView& action) override {
+    if (game_ == nullptr) {
+      throw std::runtime_error(
+          "this env's ViZDoom engine ended after an error: reset the env "
+          "(reset(env_id=...)) to start a new one");
+    }
+    try {
+      StepEngine(action);
+    } catch (...) {
+      DiscardEngine();
+      throw;
+    }
+  }
+
+ private:
+  // An engine that failed is closed (it may be dead or killed); the next
+  // reset starts a new one.
+  void DiscardEngine() noexcept {
+    CloseEngine();
+    fresh_ = false;
+  }
+
+  // DoomGame::close() asks the engine to quit and waits for it to end; an
+  // engine that does not (stopped, or stuck) is killed after
+  // kStallSeconds, so a close never hangs either.
+  void CloseEngine() noexcept {
+    if (game_ == nullptr) {
+      return;
+    }
+    std::mutex mu;
+    std::condition_variable cv;
+    bool closed = false;
+    std::thread killer;
+    if (engine_pid_ > 0) {
+      try {
+        killer =
+            std::thread([&, pid = engine_pid_, id = game_->getInstanceId()] {
+              std::unique_lock<std::mutex> lock(mu);
+              if (!cv.wait_for(lock, std::chrono::seconds(kStallSeconds),
+                               [&] { return closed; }) &&
+                  FindEngine(id).pid == pid) {  // that engine, not a reuse
+                kill(pid, SIGKILL);
+              }
+            });
+      } catch (...) {
+        // no thread to spare: a plain close
+      }
+    }
+    try {
+      game_->close();
+    } catch (...) {
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      closed = true;
+    }
+    cv.notify_all();
+    if (killer.joinable()) {
+      killer.join();
+    }
+    game_.reset();
+    engine_pid_ = -1;
+  }
+
+  void ResetEngine() {
     if (fresh_) {
       // The engine OnSeed started is at its first episode's first state.
       fresh_ = false;
@@ -304,7 +626,7 @@ class VizdoomEnv : public Env {
     terminated_ = false;
   }
 
-  void Step(const ActionView& action) override {
+  void StepEngine(const ActionView& action) {
     if (combined_) {
       int64_t index = action.Scalar(fields_.combined);
       std::fill(buttons_.begin(), buttons_.end(), 0.0);
@@ -337,6 +659,46 @@ class VizdoomEnv : public Env {
     ReadVariables();
   }
 
+ public:
+  // What vizdoom's gymnasium wrapper's render() returns: the current
+  // state's screen buffer as RGB (GRAY8 repeated in the three channels),
+  // then the depth buffer (repeated) and the automap; all black when there
+  // is no state (the step that ended the episode, before the next reset).
+  void Render(int width, int height, int /*camera_id*/, uint8_t* rgb) override {
+    const int h = scenario_->screen_height;
+    const int w = scenario_->screen_width;
+    if (width != scenario_->RenderWidth() || height != h) {
+      throw std::logic_error("the ViZDoom frame is not " +
+                             std::to_string(width) + "x" +
+                             std::to_string(height));
+    }
+    const std::size_t bytes = static_cast<std::size_t>(width) * height * 3;
+    ::vizdoom::GameStatePtr state =
+        game_ != nullptr ? game_->getState() : nullptr;
+    if (state == nullptr || state->screenBuffer == nullptr) {
+      std::memset(rgb, 0, bytes);
+      return;
+    }
+    const PixelLayout layout = LayoutOf(scenario_->format);
+    int x0 = 0;
+    BlitRgb(state->screenBuffer->data(), layout, h, w, width, x0, rgb);
+    x0 += w;
+    if (scenario_->depth) {
+      if (state->depthBuffer == nullptr) {
+        throw std::runtime_error("ViZDoom returned no depth buffer");
+      }
+      BlitRgb(state->depthBuffer->data(), PixelLayout{0, 0, 0, 1, false, true},
+              h, w, width, x0, rgb);
+      x0 += w;
+    }
+    if (scenario_->automap) {
+      if (state->automapBuffer == nullptr) {
+        throw std::runtime_error("ViZDoom returned no automap buffer");
+      }
+      BlitRgb(state->automapBuffer->data(), layout, h, w, width, x0, rgb);
+    }
+  }
+
   void Write(const Output& out) override {
     stack_.CopyTo(out.Get(fields_.obs));
     for (std::size_t i = 0; i < values_.size(); ++i) {
@@ -367,10 +729,7 @@ class VizdoomEnv : public Env {
   }
 
   void RestartEngine() {
-    if (game_ != nullptr) {
-      game_->close();
-      game_.reset();
-    }
+    CloseEngine();
     auto game = std::make_unique<::vizdoom::DoomGame>();
     game->loadConfig(options_.Get<std::string>("cfg_path"));
     game->setViZDoomPath(options_.Get<std::string>("vzd_path"));
@@ -385,24 +744,22 @@ class VizdoomEnv : public Env {
     game->setMode(::vizdoom::PLAYER);
     game->setWindowVisible(false);
     game->setSoundEnabled(false);
-    // The engine saves its settings on exit: into the temp folder rather
-    // than the working directory.
-    game->setDoomConfigPath(ConfigPath());
+    // The engine reads its settings at start and writes them back at exit
+    // (ZDoom's ini, rewritten in place): /dev/null, so that every engine
+    // starts from the defaults and no engine reads what another one (of
+    // any process) is writing, or the cvars it saved.
+    game->setDoomConfigPath("/dev/null");
     game->setSeed(seed_);
     if (!game->init()) {
       throw std::runtime_error("the ViZDoom engine did not start");
     }
     game_ = std::move(game);
+    engine_pid_ = FindEngine(game_->getInstanceId()).pid;
     UnlinkSharedNames();
     std::string recording = NextRecording();
     if (!recording.empty()) {
       game_->newEpisode(recording);
     }
-  }
-
-  static std::string ConfigPath() {
-    return (std::filesystem::temp_directory_path() / "envpool_vizdoom.ini")
-        .string();
   }
 
   // Both processes hold the shared memory and message queues open once the
@@ -472,6 +829,7 @@ class VizdoomEnv : public Env {
   std::vector<::vizdoom::GameVariable> variables_;
   std::vector<double> values_;
   std::unique_ptr<::vizdoom::DoomGame> game_;
+  pid_t engine_pid_ = -1;  // the engine process of game_
   unsigned int seed_ = 0;
   bool reseeded_ = false;
   bool fresh_ = false;  // the engine has just started: no new_episode needed

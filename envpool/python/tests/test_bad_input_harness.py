@@ -3,7 +3,7 @@
 For one id of every family (CartPole-v1: Discrete, Pendulum-v1: Box,
 Taxi-v3: Discrete observation, Pong-v5: images, Ant-v5: a large Box,
 CheetahRun-v1: a dict observation, CoinrunEasy-v0, MiniGrid-DoorKey-5x5-v0,
-LunarLanderContinuous-v3; not yet ViZDoom, see TASKS) in the gymnasium and
+LunarLanderContinuous-v3, Basic-v1: ViZDoom) in the gymnasium and
 dm types, sync and async, a pool under test gets between
 good calls a random number of bad ones drawn from the generators below
 (wrong shape, a dtype numpy cannot cast safely, out-of-range, fractional and
@@ -27,7 +27,7 @@ import pytest
 
 import envpool
 
-# One id of every family but ViZDoom (see below).
+# One id of every family.
 TASKS = [
     "CartPole-v1",
     "Pendulum-v1",
@@ -38,8 +38,7 @@ TASKS = [
     "CoinrunEasy-v0",
     "MiniGrid-DoorKey-5x5-v0",
     "LunarLanderContinuous-v3",
-    # ViZDoom's Basic-v1 is left out while its hang is open: one of its
-    # cases (engine processes idle, the pool waiting) hung in a full run.
+    "Basic-v1",
 ]
 NUM_ENVS = 4
 ITERATIONS = {

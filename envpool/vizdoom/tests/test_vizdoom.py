@@ -24,7 +24,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -39,7 +38,7 @@ vzd = pytest.importorskip("vizdoom")
 
 PACKAGE = Path(vzd.__file__).parent
 SCENARIOS = PACKAGE / "scenarios"
-CONFIG_PATH = os.path.join(tempfile.gettempdir(), "envpool_vizdoom.ini")
+CONFIG_PATH = os.devnull  # as the env: settings neither read nor saved
 
 
 class Reference:
@@ -307,22 +306,28 @@ def _alive(pid: int) -> bool:
     return status.exists() and "State:\tZ" not in status.read_text()
 
 
-def _shm_names() -> set[str]:
-    return (
+def _shm_names(engines: list[int]) -> set[str]:
+    """The /dev/shm names of these engines' instances (other processes'
+    engines may come and go meanwhile)."""
+    ids = []
+    for pid in engines:
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        ids.append(args[args.index(b"+viz_instance_id") + 1].decode())
+    names = (
         {p.name for p in Path("/dev/shm").glob("ViZDoom*")} if Path("/dev/shm").is_dir() else set()
     )
+    return {n for n in names if any(n.endswith(i) for i in ids)}
 
 
 def test_close_and_garbage_collection_end_every_engine():
     import gc
 
-    before = _shm_names()
     running = tuple(_engines(os.getpid()))
     env = envpool.make_gymnasium("Basic-v1", num_envs=2)
     env.reset()
     engines = _engines(os.getpid(), running)
     assert len(engines) == 2
-    assert _shm_names() == before  # the names are gone while the engines run
+    assert not _shm_names(engines)  # the names are gone while the engines run
     env.close()
     assert not any(_alive(p) for p in engines)
     env = envpool.make_gymnasium("Basic-v1", num_envs=2)
@@ -348,12 +353,13 @@ def test_killed_python_process_leaves_no_engine(sig):
         time.sleep(120)
         """
     )
-    before = _shm_names()
     proc = subprocess.Popen([sys.executable, "-P", "-c", script], stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout.readline().strip() == "ready"
         engines = _engines(proc.pid)
         assert len(engines) == 2
+        ids = [Path(f"/proc/{p}/cmdline").read_bytes().split(b"\0") for p in engines]
+        ids = [a[a.index(b"+viz_instance_id") + 1].decode() for a in ids]
         proc.send_signal(sig)
         proc.wait(timeout=30)
     finally:
@@ -362,7 +368,8 @@ def test_killed_python_process_leaves_no_engine(sig):
     while any(_alive(p) for p in engines) and time.time() < deadline:
         time.sleep(0.1)
     assert not any(_alive(p) for p in engines)
-    assert _shm_names() <= before
+    left = {p.name for p in Path("/dev/shm").glob("ViZDoom*")}
+    assert not {n for n in left if any(n.endswith(i) for i in ids)}
 
 
 
@@ -429,3 +436,41 @@ def test_defaults_and_spaces_are_envpools(task_id):
     assert list(spec.observation_space.shape) == ref["observation_space"]["shape"]
     assert list(spec.action_space.shape) == ref["action_space"]["shape"]
     assert spec.action_space.dtype == np.dtype(ref["action_space"]["dtype"])
+
+
+def test_an_engine_that_stops_answering_is_an_error_not_a_hang_nor_a_stuck_close():
+    # A stopped engine neither answers nor runs: after 10 s of that the
+    # client's wait ends, the engine is killed and the step raises, naming
+    # it; a reset starts a new engine and the pool goes on. A close does not
+    # wait for a stopped engine either.
+    running = tuple(_engines(os.getpid()))
+    env = envpool.make_gymnasium("Basic-v1", num_envs=2, seed=4)
+    try:
+        env.reset()
+        engines = _engines(os.getpid(), running)
+        assert len(engines) == 2
+        os.kill(engines[0], signal.SIGSTOP)
+        start = time.time()
+        with pytest.raises(RuntimeError, match=r"stopped answering.*state T.*was killed"):
+            env.step(np.ones((2, 3)))
+        assert 10 <= time.time() - start < 60
+        deadline = time.time() + 10
+        while _alive(engines[0]) and time.time() < deadline:
+            time.sleep(0.1)
+        assert not _alive(engines[0])
+        with pytest.raises(RuntimeError, match="reset the env"):
+            env.step(np.ones((2, 3)))
+        env.reset()
+        for _ in range(3):
+            _, _, _, _, info = env.step(np.ones((2, 3)))
+        assert list(info["env_id"]) == [0, 1]
+        engines = _engines(os.getpid(), running)
+        assert len(engines) == 2
+        # A stopped engine does not quit when asked: close kills it after 10 s.
+        os.kill(engines[1], signal.SIGSTOP)
+        start = time.time()
+        env.close()
+        assert time.time() - start < 60
+        assert not any(_alive(p) for p in engines)
+    finally:
+        env.close()
