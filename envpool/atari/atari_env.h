@@ -25,10 +25,14 @@
 
 #include "ale/ale_interface.hpp"
 #include "ale/emucore/MD5.hxx"
-#include "envpool/atari/image.h"
 #include "envpool/core/env.h"
+#include "envpool/render/frames.h"
 
 namespace envpool::atari {
+
+using ::envpool::render::FramePool;
+using ::envpool::render::FrameStack;
+using ::envpool::render::Resizer;
 
 // What a ROM tells before the emulator starts: its action sets, modes and
 // difficulties.  Throws std::invalid_argument naming the missing file.

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 
+from envpool.python.packages import package_dir
 from envpool.python.registry import register
 
 # (id without "-v5", ALE ROM name) of every game.
@@ -125,10 +125,8 @@ def rom_dir() -> str:
     override = os.environ.get("ALE_ROMS_DIR")
     if override:
         return override
-    spec = importlib.util.find_spec("ale_py")
-    if spec is None or not spec.submodule_search_locations:
-        return ""
-    return os.path.join(next(iter(spec.submodule_search_locations)), "roms")
+    ale_py = package_dir("ale_py")
+    return "" if ale_py is None else os.path.join(ale_py, "roms")
 
 
 _ROM_DIR = rom_dir()

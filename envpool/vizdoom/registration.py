@@ -10,9 +10,9 @@ D1Basic-v1 .. D4Battle2-v1 are not vizdoom's: this package ships them
 
 from __future__ import annotations
 
-import importlib.util
 import os
 
+from envpool.python.packages import package_dir as located
 from envpool.python.registry import register
 
 # Deathmatch maps without a single-player start: ViZDoom 1.3.2's client (and
@@ -42,10 +42,7 @@ SCENARIOS = (
 
 def package_dir() -> str:
     """The folder of the installed vizdoom package ("" when it is missing)."""
-    spec = importlib.util.find_spec("vizdoom")
-    if spec is None or not spec.submodule_search_locations:
-        return ""
-    return next(iter(spec.submodule_search_locations))
+    return located("vizdoom") or ""
 
 
 def _path(*parts: str) -> str:

@@ -36,8 +36,8 @@
 #include <vector>
 
 #include "ViZDoom.h"
-#include "envpool/atari/image.h"
 #include "envpool/core/env.h"
+#include "envpool/render/frames.h"
 
 namespace vizdoom {
 // third_party/vizdoom/watched_receive.inc: asked every second the client
@@ -820,8 +820,8 @@ class VizdoomEnv : public Env {
   int stack_num_, frame_skip_, height_, width_;
   bool episodic_life_, combined_;
   std::string lmp_dir_;
-  atari::Resizer resizer_;
-  atari::FrameStack stack_;
+  render::Resizer resizer_;
+  render::FrameStack stack_;
   std::size_t plane_;
   std::vector<uint8_t> plane_buffer_;
   std::vector<double> buttons_;

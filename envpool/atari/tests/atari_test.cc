@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "envpool/atari/atari_env.h"
-#include "envpool/atari/image.h"
+#include "envpool/render/frames.h"
 
 namespace envpool::atari {
 namespace {

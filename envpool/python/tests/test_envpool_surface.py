@@ -107,50 +107,8 @@ def test_make_vec_gives_gymnasiums_batched_spaces():
     assert obs.shape == (3, 3)
 
 
-def test_envpools_sb3_vec_adapter_runs_unchanged(tmp_path, monkeypatch):
-    """EnvPool's documented Stable-Baselines3 adapter (a VecEnvWrapper over a gym pool)."""
-    sb3 = pytest.importorskip("stable_baselines3")
-    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))  # SB3's logger folder, else /tmp/SB3-<date>
-    from stable_baselines3.common.vec_env import VecEnvWrapper, VecMonitor
-
-    from envpool.python.protocol import EnvPool
-
-    class VecAdapter(VecEnvWrapper):
-        def __init__(self, venv: EnvPool):
-            venv.num_envs = venv.spec.config.num_envs
-            super().__init__(venv=venv)
-
-        def step_async(self, actions):
-            self.actions = actions
-
-        def reset(self):
-            return self.venv.reset()[0]
-
-        def seed(self, seed=None):
-            pass
-
-        def step_wait(self):
-            obs, rewards, terms, truncs, info_dict = self.venv.step(self.actions)
-            dones = terms + truncs
-            infos = []
-            for i in range(len(info_dict["env_id"])):
-                infos.append(
-                    {
-                        key: info_dict[key][i]
-                        for key in info_dict.keys()
-                        if isinstance(info_dict[key], np.ndarray)
-                    }
-                )
-                if dones[i]:
-                    infos[i]["terminal_observation"] = obs[i]
-                    obs[i] = self.venv.reset(np.array([i]))[0]
-            return obs, rewards, dones, infos
-
-    env = envpool.make("CartPole-v1", env_type="gym", num_envs=4, seed=0)
-    env = VecMonitor(VecAdapter(env))
-    model = sb3.PPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1, seed=0)
-    model.learn(512)
-    assert env.observation_space.shape == (4,)
+# EnvPool's documented Stable-Baselines3 VecAdapter trains in
+# integrations/test_sb3_vec_adapter.py.
 
 
 def test_code_sizing_networks_from_observation_space_sees_one_env():

@@ -372,7 +372,6 @@ def test_killed_python_process_leaves_no_engine(sig):
     assert not {n for n in left if any(n.endswith(i) for i in ids)}
 
 
-
 def test_pool_starts_its_engines_while_openblas_threads_run():
     """A pool forks its engines in parallel: fork() runs OpenBLAS's atfork
     handler (it joins BLAS's worker threads), and two at once hung the pool's
@@ -398,6 +397,7 @@ def test_pool_starts_its_engines_while_openblas_threads_run():
         pytest.fail("making a pool hung with OpenBLAS threads running")
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "made"
+
 
 SPECS = json.loads(
     (Path(__file__).resolve().parents[2] / "testing" / "reference" / "env_specs.json").read_text()

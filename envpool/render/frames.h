@@ -1,4 +1,5 @@
-// Image kernels of the Atari preprocessing: resize, max-pool, frame stack.
+// Image kernels of the pixel observations (Atari's preprocessing, ViZDoom's
+// screens): resize, max-pool, frame stack.
 //
 // `Resizer` reproduces OpenCV's cv::resize on 8-bit images bit for bit (as
 // measured against opencv-python 5.0 on x86-64), one channel plane at a time:
@@ -19,8 +20,8 @@
 //     drops 4 bits from each row, keeps the high 16 bits of each product and
 //     rounds the sum of the two with (s + 2) >> 2.
 //   - the same size: a copy.
-#ifndef ENVPOOL_ATARI_IMAGE_H_
-#define ENVPOOL_ATARI_IMAGE_H_
+#ifndef ENVPOOL_RENDER_FRAMES_H_
+#define ENVPOOL_RENDER_FRAMES_H_
 
 #include <algorithm>
 #include <cfloat>
@@ -34,7 +35,7 @@
 #include <xmmintrin.h>
 #endif
 
-namespace envpool::atari {
+namespace envpool::render {
 
 class Resizer {
  public:
@@ -539,6 +540,6 @@ class FrameStack {
   int oldest_ = 0;
 };
 
-}  // namespace envpool::atari
+}  // namespace envpool::render
 
-#endif  // ENVPOOL_ATARI_IMAGE_H_
+#endif  // ENVPOOL_RENDER_FRAMES_H_
