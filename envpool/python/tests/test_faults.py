@@ -70,16 +70,17 @@ import numpy as np
 import envpool
 
 envpool.register(
-    "TestSleepyCounter-v0", family="testing", env_class="TestCounter", sleep_us=1_500_000
+    "TestSleepyCounter-v0", family="testing", env_class="TestCounter", sleep_us=3_000_000
 )
 env = envpool.make("TestSleepyCounter-v0", num_envs=2, batch_size=1, num_threads=2)
 env.async_reset()
 env.recv()
 env.recv()
-env.send(np.zeros(2, np.int64), np.arange(2))  # each step sleeps 1.5 s in a worker
+env.send(np.zeros(2, np.int64), np.arange(2))  # each step sleeps 3 s in a worker
 # Both taken by the workers (a recv that finds a step queued runs it itself,
-# and a step cannot be interrupted), then the signal, long before they end.
-time.sleep(0.4)
+# and a step cannot be interrupted: 0.4 s was too short once on a loaded
+# machine), then the signal, long before they end.
+time.sleep(1.0)
 threading.Timer(0.1, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
 start = time.monotonic()
 try:
@@ -87,7 +88,7 @@ try:
     raise SystemExit("recv returned: the SIGINT did not interrupt it")
 except KeyboardInterrupt:
     waited = time.monotonic() - start
-assert waited < 0.9, waited  # not after the 1.5 s steps
+assert waited < 1.5, waited  # not when the steps end, 2 s after the recv began
 seen = [env.recv()[4] for _ in range(2)]  # nothing was lost
 assert sorted(int(i["env_id"][0]) for i in seen) == [0, 1], seen
 assert all(i["elapsed_step"][0] == 1 for i in seen), seen
