@@ -220,16 +220,27 @@ def bench_dm_control_loop(
 
 
 def _vizdoom_scenario(task: str) -> str | None:
-    """The vizdoom scenario of a ViZDoom id ("DefendTheCenter-v1": "defend_the_center")."""
+    """The scenario cfg of a ViZDoom id: the one the id's spec names (its wad
+    beside it), so the D scenarios, which ship with envpool and not with
+    vizdoom, are found too; else vizdoom's own ("DefendTheCenter-v1":
+    scenarios/defend_the_center.cfg)."""
     import importlib.util
     import os
     import re
 
-    spec = importlib.util.find_spec("vizdoom")
-    if spec is None or not spec.submodule_search_locations:
+    try:
+        import envpool
+
+        spec = envpool.make_spec(task)
+        if spec.entry.family == "vizdoom" and os.path.isfile(spec.config.cfg_path):
+            return spec.config.cfg_path
+    except Exception:  # envpool missing here, or not one of its ids
+        pass
+    found = importlib.util.find_spec("vizdoom")
+    if found is None or not found.submodule_search_locations:
         return None
     name = re.sub(r"(?<!^)(?=[A-Z])", "_", task[: -len("-v1")]).lower()
-    cfg = os.path.join(next(iter(spec.submodule_search_locations)), "scenarios", name + ".cfg")
+    cfg = os.path.join(next(iter(found.submodule_search_locations)), "scenarios", name + ".cfg")
     return cfg if os.path.isfile(cfg) else None
 
 
