@@ -65,9 +65,16 @@ def test_pools_made_and_dropped_leave_no_threads_or_memory(task_id, pools):
 
 
 CTRL_C_CHILD = """
-import os, signal, threading, time
+import os, signal, sys, threading, time
 import numpy as np
 import envpool
+
+# What this process inherited (an ignored SIGINT survives exec): printed on a
+# failure; then Python's own Ctrl-C handler, as in a terminal.
+status = open("/proc/self/status").read()
+inherited = [l for l in status.splitlines() if l.startswith(("SigBlk", "SigIgn"))]
+signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 envpool.register(
     "TestSleepyCounter-v0", family="testing", env_class="TestCounter", sleep_us=3_000_000
@@ -85,7 +92,7 @@ threading.Timer(0.1, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
 start = time.monotonic()
 try:
     env.recv()
-    raise SystemExit("recv returned: the SIGINT did not interrupt it")
+    raise SystemExit(f"recv returned: the SIGINT did not interrupt it ({inherited})")
 except KeyboardInterrupt:
     waited = time.monotonic() - start
 assert waited < 1.5, waited  # not when the steps end, 2 s after the recv began
