@@ -137,6 +137,8 @@ class Env {
   bool terminated() const { return terminated_; }
   bool truncated() const { return truncated_; }
   double reward() const { return reward_; }
+  // The pool tells each env its index (env_id) before seeding it.
+  void SetEnvId(int env_id) { env_id_ = env_id; }
 
  protected:
   // Called after each Seed, for envs whose reference derives its generators
@@ -149,6 +151,7 @@ class Env {
   random::Generator np_random_{uint64_t{0}};
   // For envs whose reference draws are not numpy's.
   std::mt19937_64 rng_;
+  int env_id_ = 0;
   double reward_ = 0.0;
   bool terminated_ = false;
   // Set by an env whose reference ends episodes on a step limit of its own

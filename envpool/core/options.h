@@ -3,6 +3,7 @@
 #define ENVPOOL_CORE_OPTIONS_H_
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -11,7 +12,13 @@
 
 namespace envpool {
 
-using OptionValue = std::variant<bool, int64_t, double, std::string>;
+// A table option: rows of numbers by name, a Python dict whose keys are
+// str or int (kept as their decimal text) and whose values are a number or
+// a sequence of numbers (e.g. ViZDoom's {"HEALTH": [0.005, -0.003]}).
+using OptionTable = std::map<std::string, std::vector<double>>;
+
+using OptionValue =
+    std::variant<bool, int64_t, double, std::string, OptionTable>;
 
 // An ordered set of options.  The type of each option is fixed by its
 // default; `Set` with another type is an error that names the option.
@@ -55,7 +62,7 @@ class Options {
       throw std::logic_error("option '" + name + "' is not defined");
     }
     if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string> ||
-                  std::is_same_v<T, double>) {
+                  std::is_same_v<T, double> || std::is_same_v<T, OptionTable>) {
       return std::get<T>(*v);
     } else if constexpr (std::is_floating_point_v<T>) {
       return static_cast<T>(std::get<double>(*v));
@@ -69,7 +76,7 @@ class Options {
   }
 
   static const char* TypeName(const OptionValue& v) {
-    static const char* names[] = {"bool", "int", "float", "str"};
+    static const char* names[] = {"bool", "int", "float", "str", "dict"};
     return names[v.index()];
   }
 

@@ -172,6 +172,7 @@ Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
       try {
         for (int i = b; i < n; i += builders) {
           envs_[i] = factory.create();
+          envs_[i]->SetEnvId(i);
           envs_[i]->Seed(config_.seeds.at(i));
         }
       } catch (...) {

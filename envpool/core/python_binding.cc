@@ -14,6 +14,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -33,9 +34,87 @@ namespace {
 
 py::dtype NumpyDType(DType dtype) { return py::dtype(DTypeName(dtype)); }
 
+// A table's keys that are decimal integers come back as ints (ViZDoom's
+// selected_weapon_reward_config {2: 0.0002}); a row of one number as that
+// number, a longer row as a list.
+py::object TableToPython(const OptionTable& table) {
+  py::dict d;
+  for (const auto& [key, row] : table) {
+    bool integer = !key.empty() && key.size() < 18 &&
+                   key.find_first_not_of("-0123456789") == std::string::npos &&
+                   key.find('-', 1) == std::string::npos && key != "-";
+    py::object k = integer ? py::object(py::int_(std::stoll(key)))
+                           : py::object(py::str(key));
+    if (row.size() == 1) {
+      d[k] = py::float_(row[0]);
+    } else {
+      py::list values;
+      for (double v : row) {
+        values.append(py::float_(v));
+      }
+      d[k] = values;
+    }
+  }
+  return d;
+}
+
 py::object ToPython(const OptionValue& value) {
-  return std::visit([](const auto& v) -> py::object { return py::cast(v); },
-                    value);
+  return std::visit(
+      [](const auto& v) -> py::object {
+        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, OptionTable>) {
+          return TableToPython(v);
+        } else {
+          return py::cast(v);
+        }
+      },
+      value);
+}
+
+double TableNumber(const std::string& name, const py::handle& value) {
+  if (py::isinstance<py::bool_>(value) ||
+      !(py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value) ||
+        (py::hasattr(value, "dtype") && py::hasattr(value, "item")))) {
+    throw py::type_error("option '" + name +
+                         "' takes a dict of numbers or sequences of numbers, "
+                         "got a value " +
+                         std::string(py::repr(value)));
+  }
+  return value.cast<double>();
+}
+
+OptionTable TableFromPython(const std::string& name, const py::dict& dict) {
+  OptionTable table;
+  for (const auto& [key, value] : dict) {
+    std::string k;
+    if (py::isinstance<py::str>(key)) {
+      k = key.cast<std::string>();
+    } else if (py::isinstance<py::int_>(key) &&
+               !py::isinstance<py::bool_>(key)) {
+      k = std::to_string(key.cast<int64_t>());
+    } else {
+      throw py::type_error("option '" + name +
+                           "' takes a dict with str or int keys, got the key " +
+                           std::string(py::repr(key)));
+    }
+    std::vector<double> row;
+    if (py::isinstance<py::str>(value) || py::isinstance<py::dict>(value)) {
+      TableNumber(name, value);  // raises
+    }
+    if (py::isinstance<py::sequence>(value) && !py::hasattr(value, "item")) {
+      for (const auto& item : value.cast<py::sequence>()) {
+        row.push_back(TableNumber(name, item));
+      }
+    } else if (py::hasattr(value, "tolist") && py::hasattr(value, "ndim") &&
+               value.attr("ndim").cast<int>() == 1) {
+      for (const auto& item : value.attr("tolist")().cast<py::sequence>()) {
+        row.push_back(TableNumber(name, item));
+      }
+    } else {
+      row.push_back(TableNumber(name, value));
+    }
+    table[k] = std::move(row);
+  }
+  return table;
 }
 
 OptionValue FromPython(const std::string& name, const py::handle& value) {
@@ -50,6 +129,9 @@ OptionValue FromPython(const std::string& name, const py::handle& value) {
   }
   if (py::isinstance<py::str>(value)) {
     return value.cast<std::string>();
+  }
+  if (py::isinstance<py::dict>(value)) {
+    return TableFromPython(name, value.cast<py::dict>());
   }
   // numpy scalars
   if (py::hasattr(value, "dtype") && py::hasattr(value, "item")) {

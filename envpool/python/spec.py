@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import collections.abc
 import importlib
 import math
 import numbers
@@ -128,6 +129,11 @@ def _check_type(name: str, value: Any, default: Any) -> Any:
     elif isinstance(default, str):
         if isinstance(value, str):
             return value
+    elif isinstance(default, dict):
+        # A table option (e.g. ViZDoom's reward_config): the core checks the
+        # keys and numbers, the family what they mean.
+        if isinstance(value, collections.abc.Mapping):
+            return dict(value)
     else:
         return value
     raise TypeError(

@@ -307,6 +307,204 @@ inline void RequireFile(const std::string& option, const std::string& path,
   }
 }
 
+inline ::vizdoom::Button ButtonNamed(const std::string& option,
+                                     const std::string& name) {
+  for (int b = 0; b <= static_cast<int>(::vizdoom::MOVE_UP_DOWN_DELTA); ++b) {
+    auto button = static_cast<::vizdoom::Button>(b);
+    if (::vizdoom::buttonToString(button) == name) {
+      return button;
+    }
+  }
+  throw std::invalid_argument("option '" + option +
+                              "': ViZDoom has no button named " + name);
+}
+
+// EnvPool's reward shaping, added to the scenario's reward (docs/vizdoom.md):
+// for every game variable of reward_config, {gain, loss}, a step adds
+// gain * d when the variable rose by d and loss * d when it fell by d; and
+// selected_weapon_reward_config[w] when weapon slot w has been the selected
+// weapon for weapon_duration observations in a row (the reset's counts) and
+// its ammo is above 0.  The step that ends the episode adds nothing.
+struct RewardShaping {
+  std::vector<::vizdoom::GameVariable> variables;
+  std::vector<double> gain, loss;
+  std::map<int, double> weapon;
+  int weapon_duration = 0;
+
+  explicit RewardShaping(const Options& options) {
+    std::vector<std::pair<::vizdoom::GameVariable, std::pair<double, double>>>
+        rows;
+    for (const auto& [name, row] : options.Get<OptionTable>("reward_config")) {
+      ::vizdoom::GameVariable v;
+      try {
+        v = GameVariableNamed(name);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("option 'reward_config': " +
+                                    std::string(e.what()));
+      }
+      if (row.size() != 2 || !std::isfinite(row[0]) || !std::isfinite(row[1])) {
+        throw std::invalid_argument(
+            "option 'reward_config': " + name +
+            " takes [reward per unit of increase, reward per unit of "
+            "decrease], two finite numbers");
+      }
+      rows.emplace_back(v, std::make_pair(row[0], row[1]));
+    }
+    // Summed in ViZDoom's game-variable order (as EnvPool sums them).
+    std::sort(rows.begin(), rows.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [v, row] : rows) {
+      variables.push_back(v);
+      gain.push_back(row.first);
+      loss.push_back(row.second);
+    }
+    for (const auto& [slot, row] :
+         options.Get<OptionTable>("selected_weapon_reward_config")) {
+      int w = -1;
+      if (slot.size() == 1 && slot[0] >= '0' && slot[0] <= '9') {
+        w = slot[0] - '0';
+      }
+      if (w < 0 || row.size() != 1 || !std::isfinite(row[0])) {
+        throw std::invalid_argument(
+            "option 'selected_weapon_reward_config' maps a weapon slot "
+            "0..9 to one finite reward, got " +
+            slot + ": " + std::to_string(row.size()) + " numbers");
+      }
+      weapon[w] = row[0];
+    }
+    int64_t duration = options.Get<int64_t>("weapon_duration");
+    if (duration < 0 || duration > (int64_t{1} << 30)) {
+      throw std::invalid_argument(
+          "option 'weapon_duration' must be 0 or more, got " +
+          std::to_string(duration));
+    }
+    weapon_duration = static_cast<int>(duration);
+  }
+};
+
+// EnvPool's combined actions: Discrete(n) over every combination of the
+// cfg's buttons in which buttons that undo each other are not pressed
+// together.  One digit per group of the buttons the cfg lists: a binary
+// button (ATTACK, USE, JUMP, CROUCH, TURN180, ALTATTACK, RELOAD, ZOOM, SPEED,
+// STRAFE, LAND) is off or on; a pair (MOVE_RIGHT/MOVE_LEFT,
+// MOVE_BACKWARD/MOVE_FORWARD, TURN_RIGHT/TURN_LEFT, LOOK_UP/LOOK_DOWN,
+// MOVE_UP/MOVE_DOWN, SELECT_NEXT/PREV_WEAPON, SELECT_NEXT/PREV_ITEM) and the
+// weapon slots SELECT_WEAPON1..SELECT_WEAPON0 are none or one of them; a
+// delta button named in delta_button_config {name: [n, low, high]} takes one
+// of n evenly spaced values from low to high.  The drop and activate buttons
+// and the other delta buttons stay 0.  Digits are in ViZDoom's button order,
+// the first the most significant; a group's choices are none, then its
+// buttons in that order.
+struct ComboDigit {
+  int group = 0;             // the smallest button value of the group
+  std::vector<int> members;  // indices into the cfg's buttons, pressed with 1
+  int delta = -1;            // or: the index of a delta button
+  std::vector<double> values;
+  int64_t Radix() const {
+    return delta >= 0 ? static_cast<int64_t>(values.size())
+                      : static_cast<int64_t>(members.size()) + 1;
+  }
+};
+
+inline int ComboGroup(::vizdoom::Button button) {
+  const int b = static_cast<int>(button);
+  switch (button) {
+    case ::vizdoom::MOVE_LEFT:
+    case ::vizdoom::MOVE_FORWARD:
+    case ::vizdoom::TURN_LEFT:
+    case ::vizdoom::LOOK_DOWN:
+    case ::vizdoom::MOVE_DOWN:
+    case ::vizdoom::SELECT_PREV_WEAPON:
+    case ::vizdoom::SELECT_PREV_ITEM:
+      return b - 1;  // the pair of the button before it
+    case ::vizdoom::DROP_SELECTED_WEAPON:
+    case ::vizdoom::ACTIVATE_SELECTED_ITEM:
+    case ::vizdoom::DROP_SELECTED_ITEM:
+      return -1;  // never pressed
+    default:
+      break;
+  }
+  if (b >= ::vizdoom::SELECT_WEAPON1 && b <= ::vizdoom::SELECT_WEAPON0) {
+    return ::vizdoom::SELECT_WEAPON1;
+  }
+  return b;
+}
+
+inline std::vector<ComboDigit> CombinedActionDigits(
+    const std::vector<::vizdoom::Button>& buttons, const Options& options) {
+  const OptionTable& deltas = options.Get<OptionTable>("delta_button_config");
+  for (const auto& [name, row] : deltas) {
+    ::vizdoom::Button button = ButtonNamed("delta_button_config", name);
+    if (!::vizdoom::isDeltaButton(button)) {
+      throw std::invalid_argument("option 'delta_button_config': " + name +
+                                  " is not a delta button");
+    }
+    if (std::find(buttons.begin(), buttons.end(), button) == buttons.end()) {
+      throw std::invalid_argument("option 'delta_button_config': " + name +
+                                  " is not among the cfg's available_buttons");
+    }
+    if (row.size() != 3 || row[0] < 1 || row[0] > 1e6 ||
+        row[0] != std::floor(row[0]) || !std::isfinite(row[1]) ||
+        !std::isfinite(row[2])) {
+      throw std::invalid_argument(
+          "option 'delta_button_config': " + name +
+          " takes [number of values (1 or more), lowest, highest]");
+    }
+  }
+  std::map<int, ComboDigit> digits;
+  for (std::size_t i = 0; i < buttons.size(); ++i) {
+    const ::vizdoom::Button button = buttons[i];
+    if (::vizdoom::isDeltaButton(button)) {
+      auto it = deltas.find(::vizdoom::buttonToString(button));
+      if (it == deltas.end()) {
+        continue;
+      }
+      ComboDigit& digit = digits[static_cast<int>(button)];
+      digit.group = static_cast<int>(button);
+      digit.delta = static_cast<int>(i);
+      const int n = static_cast<int>(it->second[0]);
+      const double low = it->second[1], high = it->second[2];
+      for (int k = 0; k < n; ++k) {
+        digit.values.push_back(n == 1       ? low
+                               : k == n - 1 ? high
+                                            : low + (high - low) / (n - 1) * k);
+      }
+      continue;
+    }
+    const int group = ComboGroup(button);
+    if (group < 0) {
+      continue;
+    }
+    ComboDigit& digit = digits[group];
+    digit.group = group;
+    if (std::find_if(digit.members.begin(), digit.members.end(), [&](int m) {
+          return buttons[m] == button;
+        }) == digit.members.end()) {
+      digit.members.push_back(static_cast<int>(i));
+    }
+  }
+  std::vector<ComboDigit> out;
+  for (auto& [group, digit] : digits) {
+    std::sort(digit.members.begin(), digit.members.end(),
+              [&](int a, int b) { return buttons[a] < buttons[b]; });
+    out.push_back(std::move(digit));
+  }
+  return out;
+}
+
+inline int64_t CombinedActionCount(const std::vector<ComboDigit>& digits) {
+  int64_t n = 1;
+  for (const ComboDigit& digit : digits) {
+    if (n > (int64_t{1} << 31) / digit.Radix()) {
+      throw std::invalid_argument(
+          "use_combined_action: the cfg's buttons make more than 2^31 "
+          "combinations; list fewer buttons or use the Box action");
+    }
+    n *= digit.Radix();
+  }
+  return n;
+}
+
 // What the cfg tells before an engine starts: buttons, game variables and
 // the screen layout.  Read once per pool.
 struct ScenarioInfo {
@@ -430,18 +628,34 @@ class VizdoomEnv : public Env {
     Field<double> action;     // use_combined_action=False
     Field<int64_t> combined;  // use_combined_action=True
     std::shared_ptr<const ScenarioInfo> scenario;
+    std::shared_ptr<const std::vector<ComboDigit>> digits;
   };
 
   static Options DefaultOptions() {
     return Options{
-        {"cfg_path", std::string()},      {"wad_path", std::string()},
-        {"iwad_path", std::string()},     {"vzd_path", std::string()},
-        {"map_id", std::string("map01")}, {"game_args", std::string()},
-        {"lmp_save_dir", std::string()},  {"img_height", int64_t{84}},
-        {"img_width", int64_t{84}},       {"stack_num", int64_t{4}},
-        {"frame_skip", int64_t{4}},       {"episodic_life", false},
-        {"use_combined_action", false},   {"force_speed", false},
-        {"use_inter_area_resize", true},  {"max_episode_steps", int64_t{525}}};
+        {"cfg_path", std::string()},
+        {"wad_path", std::string()},
+        {"iwad_path", std::string()},
+        {"vzd_path", std::string()},
+        {"map_id", std::string("map01")},
+        {"game_args", std::string()},
+        {"lmp_save_dir", std::string()},
+        {"img_height", int64_t{84}},
+        {"img_width", int64_t{84}},
+        {"stack_num", int64_t{4}},
+        {"frame_skip", int64_t{4}},
+        {"episodic_life", false},
+        {"use_combined_action", false},
+        {"force_speed", false},
+        {"use_inter_area_resize", true},
+        {"max_episode_steps", int64_t{525}},
+        // EnvPool's shaping and combined-action options (RewardShaping,
+        // CombinedActionDigits).  Without shaping the reward is the
+        // scenario's, as ViZDoom's DoomGame gives it.
+        {"reward_config", OptionTable()},
+        {"selected_weapon_reward_config", OptionTable()},
+        {"weapon_duration", int64_t{5}},
+        {"delta_button_config", OptionTable()}};
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
@@ -490,9 +704,13 @@ class VizdoomEnv : public Env {
                      scenario->screen_height,
                      static_cast<int>(::vizdoom::DEFAULT_TICRATE));
     int64_t num_buttons = static_cast<int64_t>(scenario->buttons.size());
+    RewardShaping check(options);  // a bad option is an error at make
+    auto digits = std::make_shared<const std::vector<ComboDigit>>(
+        CombinedActionDigits(scenario->buttons, options));
+    fields->digits = digits;
     if (options.Get<bool>("use_combined_action")) {
-      fields->combined =
-          spec->action.AddDiscrete<int64_t>("action", num_buttons + 1);
+      fields->combined = spec->action.AddDiscrete<int64_t>(
+          "action", CombinedActionCount(*digits));
     } else {
       fields->action = spec->action.Add<double>("action", {num_buttons});
     }
@@ -515,7 +733,10 @@ class VizdoomEnv : public Env {
                                height_ * width_),
         plane_(static_cast<std::size_t>(scenario_->screen_height) *
                scenario_->screen_width),
-        buttons_(scenario_->buttons.size(), 0.0) {
+        buttons_(scenario_->buttons.size(), 0.0),
+        shaping_(options) {
+    shaped_ = !shaping_.variables.empty() || !shaping_.weapon.empty();
+    shaping_values_.assign(shaping_.variables.size(), 0.0);
     for (const std::string& name : scenario_->info_variables) {
       variables_.push_back(GameVariableNamed(name));
     }
@@ -622,6 +843,9 @@ class VizdoomEnv : public Env {
     PushScreen();
     stack_.FillWithNewest();
     ReadVariables();
+    if (shaped_) {
+      StartShaping();
+    }
     reward_ = 0.0;
     terminated_ = false;
   }
@@ -630,8 +854,16 @@ class VizdoomEnv : public Env {
     if (combined_) {
       int64_t index = action.Scalar(fields_.combined);
       std::fill(buttons_.begin(), buttons_.end(), 0.0);
-      if (index > 0) {
-        buttons_[index - 1] = 1.0;
+      const std::vector<ComboDigit>& digits = *fields_.digits;
+      for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
+        const int64_t radix = it->Radix();
+        const auto choice = static_cast<std::size_t>(index % radix);
+        index /= radix;
+        if (it->delta >= 0) {
+          buttons_[it->delta] = it->values[choice];
+        } else if (choice > 0) {
+          buttons_[it->members[choice - 1]] = 1.0;
+        }
       }
     } else {
       const double* values = action.Get(fields_.action);
@@ -657,6 +889,47 @@ class VizdoomEnv : public Env {
       PushScreen();
     }
     ReadVariables();
+    if (shaped_ && !finished) {
+      // EnvPool shapes no step that ends the episode (it reads no game
+      // variables without a state): that step's shaping is 0.
+      reward_ += Shaping();
+    }
+  }
+
+  void StartShaping() {
+    for (std::size_t i = 0; i < shaping_values_.size(); ++i) {
+      shaping_values_[i] = game_->getGameVariable(shaping_.variables[i]);
+    }
+    weapon_ = game_->getGameVariable(::vizdoom::SELECTED_WEAPON);
+    weapon_run_ = 1;
+  }
+
+  // In EnvPool's precision: each term in double, summed into a float in
+  // ViZDoom's game-variable order, the weapon's reward added last.
+  float Shaping() {
+    float r = 0.0F;
+    for (std::size_t i = 0; i < shaping_values_.size(); ++i) {
+      const double now = game_->getGameVariable(shaping_.variables[i]);
+      const double d = now - shaping_values_[i];
+      r = static_cast<float>(
+          static_cast<double>(r) +
+          (d > 0 ? d * shaping_.gain[i] : -d * shaping_.loss[i]));
+      shaping_values_[i] = now;
+    }
+    const double weapon = game_->getGameVariable(::vizdoom::SELECTED_WEAPON);
+    if (weapon == weapon_) {
+      ++weapon_run_;
+    } else {
+      weapon_ = weapon;
+      weapon_run_ = 1;
+    }
+    auto it = shaping_.weapon.find(static_cast<int>(weapon));
+    if (it != shaping_.weapon.end() &&
+        weapon_run_ >= shaping_.weapon_duration &&
+        game_->getGameVariable(::vizdoom::SELECTED_WEAPON_AMMO) > 0) {
+      r += static_cast<float>(it->second);
+    }
+    return r;
   }
 
  public:
@@ -778,8 +1051,11 @@ class VizdoomEnv : public Env {
     if (lmp_dir_.empty()) {
       return std::string();
     }
+    // EnvPool's names: env_<env_id>_<episode>.lmp, so the envs of a pool
+    // (and their episodes) write distinct files.
     return (std::filesystem::path(lmp_dir_) /
-            ("episode_" + std::to_string(episode_++) + ".lmp"))
+            ("env_" + std::to_string(env_id_) + "_" +
+             std::to_string(episode_++) + ".lmp"))
         .string();
   }
 
@@ -825,6 +1101,11 @@ class VizdoomEnv : public Env {
   std::size_t plane_;
   std::vector<uint8_t> plane_buffer_;
   std::vector<double> buttons_;
+  RewardShaping shaping_;
+  bool shaped_ = false;
+  std::vector<double> shaping_values_;  // at the last observation
+  double weapon_ = -1;                  // SELECTED_WEAPON then
+  int64_t weapon_run_ = 0;              // observations in a row with it
   int speed_index_ = -1;
   std::vector<::vizdoom::GameVariable> variables_;
   std::vector<double> values_;

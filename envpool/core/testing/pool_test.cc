@@ -315,5 +315,31 @@ TEST_F(PoolTest, AsyncRenderOfReturnedEnvsWhileOthersStep) {
   }
 }
 
+TEST(OptionsTest, TableOptionsKeepTheirRowsAndRefuseOtherTypes) {
+  Options options{{"table", OptionTable()}, {"flag", false}};
+  OptionTable table{{"HEALTH", {0.005, -0.003}}, {"2", {0.5}}};
+  options.Set("table", table);
+  EXPECT_EQ(options.Get<OptionTable>("table"), table);
+  EXPECT_THROW(options.Set("table", OptionValue(int64_t{1})),
+               std::invalid_argument);
+  EXPECT_THROW(options.Set("flag", OptionValue(table)), std::invalid_argument);
+  EXPECT_STREQ(Options::TypeName(OptionValue(table)), "dict");
+}
+
+class IdEnv : public Env {
+ public:
+  int id() const { return env_id_; }
+  void Reset() override {}
+  void Step(const ActionView& /*action*/) override {}
+  void Write(const Output& /*out*/) override {}
+};
+
+TEST(EnvTest, SetEnvIdIsWhatTheEnvSees) {
+  IdEnv env;
+  EXPECT_EQ(env.id(), 0);
+  env.SetEnvId(5);
+  EXPECT_EQ(env.id(), 5);
+}
+
 }  // namespace
 }  // namespace envpool

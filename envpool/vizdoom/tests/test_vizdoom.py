@@ -63,6 +63,7 @@ class Reference:
         self.config = config
         self.frames: list[np.ndarray] = []
         self.variables = variables
+        self.shaped_steps = 0
 
     def close(self) -> None:
         self.game.close()
@@ -87,7 +88,40 @@ class Reference:
         if new_episode:
             self.game.new_episode()
         self.frames = [self.frame()] * self.config["stack_num"]
+        self.last = self._shaping_variables()
+        self.weapon = self._variable("SELECTED_WEAPON")
+        self.weapon_run = 1
         return self.obs()
+
+    def _variable(self, name: str) -> float:
+        return self.game.get_game_variable(getattr(vzd.GameVariable, name))
+
+    def _shaping_variables(self) -> dict[str, float]:
+        return {k: self._variable(k) for k in self.config["reward_config"]}
+
+    def shaping(self) -> float:
+        """EnvPool's shaping terms (docs/vizdoom.md), from the game variables:
+        gain * rise or loss * fall per reward_config variable, and the
+        selected weapon's reward once it has been selected weapon_duration
+        observations in a row with ammo left."""
+        now = self._shaping_variables()
+        reward = np.float32(0.0)  # EnvPool's precision: float32 sums of float64 terms
+        table = self.config["reward_config"].items()
+        for k, (gain, loss) in sorted(table, key=lambda kv: int(getattr(vzd.GameVariable, kv[0]))):
+            d = now[k] - self.last[k]
+            reward = np.float32(float(reward) + (d * gain if d > 0 else -d * loss))
+        self.last = now
+        weapon = self._variable("SELECTED_WEAPON")
+        self.weapon_run = self.weapon_run + 1 if weapon == self.weapon else 1
+        self.weapon = weapon
+        table = self.config["selected_weapon_reward_config"]
+        if (
+            int(weapon) in table
+            and self.weapon_run >= self.config["weapon_duration"]
+            and self._variable("SELECTED_WEAPON_AMMO") > 0
+        ):
+            reward = reward + np.float32(table[int(weapon)])
+        return float(reward)
 
     def step(self, buttons: list[float]) -> tuple[np.ndarray, float, bool]:
         reward = self.game.make_action(buttons, self.config["frame_skip"])
@@ -95,6 +129,11 @@ class Reference:
         dead = not done and self.game.is_player_dead()
         if dead and not self.config["episodic_life"]:
             self.game.respawn_player()
+        shaped = self.config["reward_config"] or self.config["selected_weapon_reward_config"]
+        if shaped and not done:  # the step that ends an episode is not shaped
+            shaping = self.shaping()
+            self.shaped_steps += shaping != 0.0
+            reward += shaping
         self.frames.append(self.frames[-1] if done else self.frame())
         return self.obs(), reward, done or (dead and self.config["episodic_life"])
 
@@ -104,8 +143,9 @@ class Reference:
         }
 
 
-def run_aligned(task_id: str, steps: int, seed: int = 7, buttons=None, **kwargs) -> int:
-    """Steps our env and the reference in lockstep; returns the episodes ended."""
+def run_aligned(task_id: str, steps: int, seed: int = 7, buttons=None, stats=None, **kwargs) -> int:
+    """Steps our env and the reference in lockstep; returns the episodes ended
+    (and counts the steps the shaping changed the reward in `stats`)."""
     env = envpool.make_gymnasium(task_id, num_envs=1, seed=seed, **kwargs)
     config = env.spec.config._asdict()
     variables = [k[5:] for k in env.spec.state_array_spec if k.startswith("info:")]
@@ -145,6 +185,8 @@ def run_aligned(task_id: str, steps: int, seed: int = 7, buttons=None, **kwargs)
     finally:
         env.close()
         ref.close()
+    if stats is not None:
+        stats["shaped_steps"] = ref.shaped_steps
     return ended
 
 
@@ -203,19 +245,136 @@ def test_custom_rgb24_cfg_matches_doomgame(tmp_path):
     )
 
 
-def test_combined_action_presses_one_button():
-    env = envpool.make_gymnasium("Basic-v1", use_combined_action=True)
-    assert env.action_space.n == 4  # no-op, then one per button
+# EnvPool's combined actions (docs/vizdoom.md), written out here on their own:
+# one digit per group of the cfg's buttons, in ViZDoom's button order, the
+# first the most significant; a group is none or one of its buttons.
+COMBINED_GROUPS = [
+    *[(b,) for b in ("ATTACK", "USE", "JUMP", "CROUCH", "TURN180", "ALTATTACK")],
+    *[(b,) for b in ("RELOAD", "ZOOM", "SPEED", "STRAFE")],
+    ("MOVE_RIGHT", "MOVE_LEFT"),
+    ("MOVE_BACKWARD", "MOVE_FORWARD"),
+    ("TURN_RIGHT", "TURN_LEFT"),
+    ("LOOK_UP", "LOOK_DOWN"),
+    ("MOVE_UP", "MOVE_DOWN"),
+    ("LAND",),
+    tuple(f"SELECT_WEAPON{k}" for k in (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)),
+    ("SELECT_NEXT_WEAPON", "SELECT_PREV_WEAPON"),
+    ("SELECT_NEXT_ITEM", "SELECT_PREV_ITEM"),
+]
+DELTA_BUTTONS = [
+    "LOOK_UP_DOWN_DELTA",
+    "TURN_LEFT_RIGHT_DELTA",
+    "MOVE_FORWARD_BACKWARD_DELTA",
+    "MOVE_LEFT_RIGHT_DELTA",
+    "MOVE_UP_DOWN_DELTA",
+]
 
-    def one(rng, names):
-        k = int(rng.integers(0, len(names) + 1))
-        pressed = [0.0] * len(names)
-        if k:
-            pressed[k - 1] = 1.0
-        return np.array([k]), pressed
 
-    env.close()
-    run_aligned("Basic-v1", 80, buttons=one, use_combined_action=True)
+def combined_digits(names: list[str], deltas: dict) -> list[list[tuple[str, float]]]:
+    digits = []
+    for group in COMBINED_GROUPS:
+        members = [b for b in group if b in names]
+        if members:
+            digits.append([("", 0.0)] + [(b, 1.0) for b in members])
+    for b in DELTA_BUTTONS:
+        if b in names and b in deltas:
+            n, low, high = deltas[b]
+            digits.append([(b, float(v)) for v in np.linspace(low, high, int(n))])
+    return digits
+
+
+def decode_combined(index: int, names: list[str], deltas: dict) -> list[float]:
+    pressed = [0.0] * len(names)
+    for digit in reversed(combined_digits(names, deltas)):
+        button, value = digit[index % len(digit)]
+        index //= len(digit)
+        if button:
+            pressed[names.index(button)] = value
+    return pressed
+
+
+# Discrete(n) of EnvPool 1.2.5 with use_combined_action=True.
+ENVPOOL_COMBINED_N = {
+    "Basic-v1": 6,
+    "D1Basic-v1": 6,
+    "D3Battle-v1": 108,
+    "TakeCover-v1": 3,
+    "MyWayHome-v1": 18,
+    "DeadlyCorridor-v1": 54,
+    "Deathmatch-v1": 4536,
+}
+
+
+@pytest.mark.parametrize("task_id, n", sorted(ENVPOOL_COMBINED_N.items()))
+def test_combined_action_counts_are_envpools(task_id, n):
+    assert envpool.make_spec(task_id, use_combined_action=True).action_space.n == n
+
+
+def test_combined_action_indices_press_envpools_buttons():
+    # D3_battle.cfg lists MOVE_FORWARD MOVE_BACKWARD MOVE_RIGHT MOVE_LEFT
+    # TURN_LEFT TURN_RIGHT ATTACK SPEED; the buttons EnvPool 1.2.5 pressed for
+    # these indices (read back from the demo it recorded).
+    names = "MOVE_FORWARD MOVE_BACKWARD MOVE_RIGHT MOVE_LEFT TURN_LEFT TURN_RIGHT ATTACK SPEED"
+    names = names.split()
+    seen = {
+        0: [],
+        1: ["TURN_RIGHT"],
+        2: ["TURN_LEFT"],
+        3: ["MOVE_BACKWARD"],
+        6: ["MOVE_FORWARD"],
+        9: ["MOVE_RIGHT"],
+        18: ["MOVE_LEFT"],
+        27: ["SPEED"],
+        54: ["ATTACK"],
+        107: ["MOVE_FORWARD", "MOVE_LEFT", "TURN_LEFT", "ATTACK", "SPEED"],
+    }
+    for index, buttons in seen.items():
+        want = [1.0 if b in buttons else 0.0 for b in names]
+        assert decode_combined(index, names, {}) == want, index
+
+
+def _combined(deltas: dict):
+    def pick(rng, names):
+        n = int(np.prod([len(d) for d in combined_digits(names, deltas)]))
+        index = int(rng.integers(0, n))
+        return np.array([index]), decode_combined(index, names, deltas)
+
+    return pick
+
+
+def test_combined_actions_match_doomgame():
+    run_aligned("D3Battle-v1", 80, buttons=_combined({}), use_combined_action=True)
+    run_aligned("Basic-v1", 80, buttons=_combined({}), use_combined_action=True)
+
+
+def test_combined_delta_buttons_match_doomgame():
+    deltas = {"TURN_LEFT_RIGHT_DELTA": [5, -10, 10], "LOOK_UP_DOWN_DELTA": [3, -2.5, 4]}
+    spec = envpool.make_spec("Deathmatch-v1", use_combined_action=True, delta_button_config=deltas)
+    assert spec.action_space.n == 4536 * 5 * 3
+    run_aligned(
+        "Deathmatch-v1",
+        60,
+        seed=3,
+        buttons=_combined(deltas),
+        use_combined_action=True,
+        delta_button_config=deltas,
+    )
+
+
+def test_envpools_reward_shaping_is_added_to_the_scenarios_reward():
+    from envpool.vizdoom import ENVPOOL_REWARD_CONFIG, ENVPOOL_SELECTED_WEAPON_REWARD_CONFIG
+
+    shaping = {
+        "reward_config": ENVPOOL_REWARD_CONFIG,
+        "selected_weapon_reward_config": ENVPOOL_SELECTED_WEAPON_REWARD_CONFIG,
+    }
+    stats: dict = {}
+    # Deathmatch: weapons switch, ammo is spent, health and armour change.
+    run_aligned("Deathmatch-v1", 120, seed=5, stats=stats, weapon_duration=3, **shaping)
+    assert stats["shaped_steps"] > 20, stats
+    # Basic (living reward -1, kills): the scenario's reward and the shaping.
+    run_aligned("Basic-v1", 120, stats=stats, **shaping)
+    assert stats["shaped_steps"] > 60, stats
 
 
 def test_force_speed_holds_speed():
@@ -232,15 +391,33 @@ def test_force_speed_holds_speed():
     run_aligned("Deathmatch-v1", 40, buttons=no_speed, force_speed=True)
 
 
-def test_lmp_save_dir_records_each_episode(tmp_path):
-    env = envpool.make_gymnasium("Basic-v1", lmp_save_dir=str(tmp_path), frame_skip=8)
+def test_lmp_save_dir_records_each_episode_of_each_env(tmp_path):
+    env = envpool.make_gymnasium("Basic-v1", num_envs=2, lmp_save_dir=str(tmp_path), frame_skip=8)
     env.reset()
     for _ in range(100):  # about 38 steps an episode: two ended, a third begun
-        env.step(np.zeros((1, 3)))
+        env.step(np.zeros((2, 3)))
     env.close()
     files = sorted(p.name for p in tmp_path.iterdir())
-    assert files[:2] == ["episode_0.lmp", "episode_1.lmp"], files
-    assert all((tmp_path / f).stat().st_size > 0 for f in files[:2])
+    want = ["env_0_0.lmp", "env_0_1.lmp", "env_1_0.lmp", "env_1_1.lmp"]
+    assert [f for f in files if f in want] == want, files
+    assert all((tmp_path / f).stat().st_size > 0 for f in want)
+    # A recorded episode replays in ViZDoom's own DoomGame.
+    game = vzd.DoomGame()
+    game.load_config(str(SCENARIOS / "basic.cfg"))
+    game.set_doom_scenario_path(str(SCENARIOS / "basic.wad"))
+    game.set_doom_config_path(CONFIG_PATH)
+    game.set_window_visible(False)
+    game.set_sound_enabled(False)
+    game.init()
+    try:
+        game.replay_episode(str(tmp_path / "env_1_0.lmp"))
+        tics = 0
+        while not game.is_episode_finished():
+            game.advance_action()
+            tics += 1
+        assert tics > 100
+    finally:
+        game.close()
 
 
 def test_episode_ends_at_the_scenarios_timeout_not_525_steps():
@@ -269,11 +446,44 @@ def test_episode_ends_at_the_scenarios_timeout_not_525_steps():
         ({"frame_skip": 0}, "frame_skip"),
         ({"img_height": -1}, "img_height"),
         ({"lmp_save_dir": "/nonexistent/dir"}, "lmp_save_dir"),
+        ({"reward_config": {"NOPE": [1, 2]}}, "reward_config.*no game variable named NOPE"),
+        ({"reward_config": {"HEALTH": [1]}}, "reward_config.*HEALTH"),
+        ({"reward_config": {"HEALTH": [1, float("nan")]}}, "reward_config.*HEALTH"),
+        ({"selected_weapon_reward_config": {12: 1.0}}, "selected_weapon_reward_config"),
+        ({"selected_weapon_reward_config": {2: [1.0, 2.0]}}, "selected_weapon_reward_config"),
+        ({"weapon_duration": -1}, "weapon_duration"),
+        ({"delta_button_config": {"ATTACK": [3, -1, 1]}}, "ATTACK is not a delta button"),
+        ({"delta_button_config": {"TURN_LEFT_RIGHT_DELTA": [3, -1, 1]}}, "available_buttons"),
+        ({"delta_button_config": {"FOO": [3, -1, 1]}}, "no button named FOO"),
     ],
 )
 def test_bad_options_name_the_option(kwargs, match):
     with pytest.raises(ValueError, match=match):
         envpool.make_gymnasium("Basic-v1", **kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"reward_config": [("HEALTH", 1.0, 2.0)]},
+        {"reward_config": {"HEALTH": ["a", "b"]}},
+        {"reward_config": {("HEALTH",): [1, 2]}},
+        {"delta_button_config": "TURN_LEFT_RIGHT_DELTA"},
+    ],
+)
+def test_table_options_of_the_wrong_type_are_type_errors(kwargs):
+    with pytest.raises(TypeError, match=next(iter(kwargs))):
+        envpool.make_spec("Deathmatch-v1", **kwargs)
+
+
+def test_delta_button_config_counts_of_values_are_checked():
+    for row in ([0, -1, 1], [2.5, -1, 1], [3, -1]):
+        with pytest.raises(ValueError, match="delta_button_config"):
+            envpool.make_spec(
+                "Deathmatch-v1",
+                use_combined_action=True,
+                delta_button_config={"TURN_LEFT_RIGHT_DELTA": row},
+            )
 
 
 def test_spaces_follow_the_cfg():
@@ -403,13 +613,9 @@ SPECS = json.loads(
     (Path(__file__).resolve().parents[2] / "testing" / "reference" / "env_specs.json").read_text()
 )
 OURS = [t for t in envpool.list_all_envs() if envpool.make_spec(t).entry.family == "vizdoom"]
-# EnvPool options not taken here (docs/vizdoom.md: dict-valued reward shaping).
-NOT_TAKEN = {
-    "reward_config",
-    "selected_weapon_reward_config",
-    "delta_button_config",
-    "weapon_duration",
-}
+# Defaults that differ from EnvPool's by design (docs/vizdoom.md): no reward
+# shaping unless asked for (the reward is the scenario's, as DoomGame's).
+NOT_DEFAULT = {"reward_config", "selected_weapon_reward_config"}
 # Paths differ (EnvPool's own asset folder); pool options are the core's.
 OWN_VALUES = {"cfg_path", "wad_path", "iwad_path", "vzd_path", "env_seed", "max_num_players"}
 
@@ -426,7 +632,10 @@ def test_defaults_and_spaces_are_envpools(task_id):
     ref = SPECS[task_id]
     config = envpool.make_spec(task_id).config._asdict()
     for key, value in ref["config"].items():
-        if key in NOT_TAKEN or key in OWN_VALUES:
+        if key in OWN_VALUES:
+            continue
+        if key in NOT_DEFAULT:
+            assert config[key] == {}, key
             continue
         if key == "game_args" and task_id in ("Cig-v1", "MultiDuel-v1"):
             assert config[key] == "-host 1 -deathmatch"
@@ -474,3 +683,19 @@ def test_an_engine_that_stops_answering_is_an_error_not_a_hang_nor_a_stuck_close
         assert not any(_alive(p) for p in engines)
     finally:
         env.close()
+
+
+def test_envpools_shaping_tables_are_its_defaults():
+    from envpool.vizdoom import ENVPOOL_REWARD_CONFIG, ENVPOOL_SELECTED_WEAPON_REWARD_CONFIG
+
+    ref = SPECS["D3Battle-v1"]["config"]
+    assert ENVPOOL_REWARD_CONFIG == ref["reward_config"]
+    weapons = {str(k): v for k, v in ENVPOOL_SELECTED_WEAPON_REWARD_CONFIG.items()}
+    assert weapons == ref["selected_weapon_reward_config"]
+    config = envpool.make_spec(
+        "D3Battle-v1",
+        reward_config=ENVPOOL_REWARD_CONFIG,
+        selected_weapon_reward_config=ENVPOOL_SELECTED_WEAPON_REWARD_CONFIG,
+    ).config
+    assert config.reward_config == ENVPOOL_REWARD_CONFIG
+    assert config.selected_weapon_reward_config == ENVPOOL_SELECTED_WEAPON_REWARD_CONFIG
