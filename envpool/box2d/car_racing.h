@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -200,8 +201,8 @@ class CarRacingEnv : public Env {
     double phase = 0.0;
     double omega = 0.0;
     bool has_skid_start = false;
-    b2Vec2 skid_start{0.0F, 0.0F};
-    int skid_particle = -1;  // index into particles_, -1: none
+    // The mark it extends; it may have left particles_ and still grow.
+    std::shared_ptr<Particle> skid_particle;
     std::set<int> tiles;
   };
   struct TrackPoint {
@@ -637,21 +638,21 @@ class CarRacingEnv : public Env {
 
       if (std::fabs(force) > 2.0 * friction_limit) {
         const b2Vec2 pos = w.body->GetPosition();
-        if (w.skid_particle >= 0 &&
-            particles_[w.skid_particle].grass == grass &&
-            particles_[w.skid_particle].poly.size() < 30) {
-          particles_[w.skid_particle].poly.push_back(
+        if (w.skid_particle && w.skid_particle->grass == grass &&
+            w.skid_particle->poly.size() < 30) {
+          w.skid_particle->poly.push_back(
               {static_cast<double>(pos.x), static_cast<double>(pos.y)});
         } else if (!w.has_skid_start) {
           w.has_skid_start = true;
-          w.skid_start = pos;
         } else {
-          w.skid_particle = CreateParticle(w.skid_start, pos, grass);
+          // skid_start is pybox2d's live view of the wheel's position, so
+          // the mark starts with two copies of the current one.
+          w.skid_particle = CreateParticle(pos, pos, grass);
           w.has_skid_start = false;
         }
       } else {
         w.has_skid_start = false;
-        w.skid_particle = -1;
+        w.skid_particle.reset();
       }
 
       if (std::fabs(force) > friction_limit) {
@@ -668,32 +669,18 @@ class CarRacingEnv : public Env {
     }
   }
 
-  // car_dynamics.Car._create_particle: at most 30 skid marks, the oldest
-  // dropped first (a wheel's reference to a dropped one stays valid in
-  // gymnasium; here indices shift with the drop).
-  int CreateParticle(b2Vec2 p1, b2Vec2 p2, bool grass) {
-    particles_.push_back(
-        {grass,
-         {{static_cast<double>(p1.x), static_cast<double>(p1.y)},
-          {static_cast<double>(p2.x), static_cast<double>(p2.y)}}});
-    int dropped = 0;
+  // car_dynamics.Car._create_particle: at most 30 skid marks are kept
+  // (and drawn), the oldest dropped first.
+  std::shared_ptr<Particle> CreateParticle(b2Vec2 p1, b2Vec2 p2, bool grass) {
+    auto p = std::make_shared<Particle>(Particle{
+        grass,
+        {{static_cast<double>(p1.x), static_cast<double>(p1.y)},
+         {static_cast<double>(p2.x), static_cast<double>(p2.y)}}});
+    particles_.push_back(p);
     while (particles_.size() > 30) {
-      particles_.erase(particles_.begin());
-      dropped += 1;
+      particles_.pop_front();
     }
-    if (dropped > 0) {
-      for (Wheel& w : wheels_) {
-        if (w.skid_particle >= 0) {
-          w.skid_particle -= dropped;
-          // A dropped mark still grows in gymnasium, unseen: keep a detached
-          // copy so the length rule (< 30 points) plays out the same.
-          if (w.skid_particle < 0) {
-            w.skid_particle = -1;
-          }
-        }
-      }
-    }
-    return static_cast<int>(particles_.size()) - 1;
+    return p;
   }
 
   // One gymnasium step; `action` null for the reset's step(None).
@@ -811,7 +798,8 @@ class CarRacingEnv : public Env {
       *sy = ry * zoom + ty;
     };
     if (draw_particles) {
-      for (const Particle& p : particles_) {
+      for (const auto& particle : particles_) {
+        const Particle& p = *particle;
         std::vector<int> xs;
         std::vector<int> ys;
         for (const auto& c : p.poly) {
@@ -823,7 +811,7 @@ class CarRacingEnv : public Env {
         }
         const render::Rgb color =
             p.grass ? render::Rgb{102, 102, 0} : render::Rgb{0, 0, 0};
-        canvas.PgLines1(xs, ys, false, Canvas::Pack(color));
+        canvas.PgLinesWidth(xs, ys, 2, Canvas::Pack(color));
       }
     }
     auto draw_body = [&](b2Body* body, render::Rgb color, const Wheel* wheel) {
@@ -1010,7 +998,7 @@ class CarRacingEnv : public Env {
   std::vector<RoadPoly> road_poly_;
   std::vector<TrackPoint> track_;
   std::array<Wheel, 4> wheels_{};
-  std::vector<Particle> particles_;
+  std::deque<std::shared_ptr<Particle>> particles_;
   b2Body* hull_ = nullptr;
   double start_alpha_ = 0.0;
   double reward_sum_ = 0.0;

@@ -201,3 +201,40 @@ def test_car_racing_spaces_match_gymnasium() -> None:
     assert config.reward_threshold == 900.0
     assert config.lap_complete_percent == 0.95
     assert config.continuous and not config.domain_randomize
+
+
+def test_car_racing_rgb_array_frames_match_gymnasium() -> None:
+    """render(): gymnasium's 600x400 frame, the skid marks included (drawn
+    only there, 2 pixels wide), every 5th step of two 150-step episodes."""
+    seed = 7
+    env = envpool.make(
+        "CarRacing-v3", num_envs=2, seed=seed, max_episode_steps=150, render_mode="rgb_array"
+    )
+    assert env.metadata["render_fps"] == 50
+    refs = [
+        TimeLimit(car_racing.CarRacing(render_mode="rgb_array"), max_episode_steps=150)
+        for _ in range(2)
+    ]
+    obs, _ = env.reset()
+    for i, ref in enumerate(refs):
+        np.testing.assert_array_equal(obs[i], ref.reset(seed=seed + i)[0])
+    policy = _random_policy(True, 4)
+    skids = 0
+    for t in range(301):
+        actions = np.stack([policy(None, t) for _ in refs])
+        obs, _, term, trunc, _ = env.step(actions)
+        for i, ref in enumerate(refs):
+            r_obs = ref.reset()[0] if t == 150 else ref.step(actions[i])[0]
+            np.testing.assert_array_equal(obs[i], r_obs, err_msg=f"env {i} step {t}")
+        if t % 5 == 0 or t == 149:
+            frames = env.render(env_ids=[0, 1])
+            for i, ref in enumerate(refs):
+                expected = ref.render()
+                assert frames[i].shape == expected.shape == (400, 600, 3)
+                diff = np.abs(frames[i].astype(np.int16) - expected).max(axis=-1)
+                assert not diff.any(), (
+                    f"env {i} step {t}: {int((diff > 0).sum())} pixels differ by up to {diff.max()}"
+                )
+                skids += len(ref.unwrapped.car.particles)
+    assert skids > 0
+    env.close()
