@@ -12,7 +12,9 @@ def main() -> None:
         for i in range(0, len(data), 16):
             out.write(",".join(str(b) for b in data[i : i + 16]) + ",\n")
         out.write("};\n")
-        out.write(f"const size_t kFreeSansBoldSize = {len(data)};\n\n}}  // namespace envpool::box2d\n")
+        out.write(
+            f"const size_t kFreeSansBoldSize = {len(data)};\n\n}}  // namespace envpool::box2d\n"
+        )
 
 
 if __name__ == "__main__":

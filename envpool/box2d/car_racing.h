@@ -57,8 +57,8 @@ class CarRacingEnv : public Env {
       throw std::invalid_argument(
           "option 'lap_complete_percent' must be a finite number");
     }
-    fields->obs = spec->state.Add<uint8_t>("obs", {kStateH, kStateW, 3},
-                                           {0.0}, {255.0});
+    fields->obs =
+        spec->state.Add<uint8_t>("obs", {kStateH, kStateW, 3}, {0.0}, {255.0});
     if (options.Get<bool>("continuous")) {
       fields->continuous_action = spec->action.Add<float>(
           "action", {3}, {-1.0F, 0.0F, 0.0F}, {1.0F, 1.0F, 1.0F});
@@ -283,8 +283,7 @@ class CarRacingEnv : public Env {
   bool CreateTrack() {
     std::array<std::array<double, 3>, kCheckpoints> checkpoints{};
     for (int c = 0; c < kCheckpoints; ++c) {
-      const double noise =
-          np_random_.Uniform(0, 2 * M_PI * 1 / kCheckpoints);
+      const double noise = np_random_.Uniform(0, 2 * M_PI * 1 / kCheckpoints);
       double alpha = 2 * M_PI * c / kCheckpoints + noise;
       double rad = np_random_.Uniform(kTrackRad / 3, kTrackRad);
       if (c == 0) {
@@ -378,8 +377,8 @@ class CarRacingEnv : public Env {
       if (i == 0) {
         return false;
       }
-      const bool pass_through_start = track[i].alpha > start_alpha_ &&
-                                      track[i - 1].alpha <= start_alpha_;
+      const bool pass_through_start =
+          track[i].alpha > start_alpha_ && track[i - 1].alpha <= start_alpha_;
       if (pass_through_start && i2 == -1) {
         i2 = i;
       } else if (pass_through_start && i1 == -1) {
@@ -461,9 +460,9 @@ class CarRacingEnv : public Env {
       tile.idx = k;
       body->GetFixtureList()->SetSensor(true);
       tile.poly = road_poly_.size();
-      road_poly_.push_back({{road1_l, road1_r, road2_r, road2_l},
-                            {road_color_[0] + c, road_color_[1] + c,
-                             road_color_[2] + c}});
+      road_poly_.push_back(
+          {{road1_l, road1_r, road2_r, road2_l},
+           {road_color_[0] + c, road_color_[1] + c, road_color_[2] + c}});
       if (border[k]) {
         const double side = Sign(beta2 - beta1);
         const std::array<double, 2> b1_l{
@@ -478,10 +477,9 @@ class CarRacingEnv : public Env {
         const std::array<double, 2> b2_r{
             x2 + side * (kTrackWidth + kBorder) * std::cos(beta2),
             y2 + side * (kTrackWidth + kBorder) * std::sin(beta2)};
-        road_poly_.push_back(
-            {{b1_l, b1_r, b2_r, b2_l},
-             k % 2 == 0 ? std::array<double, 3>{255, 255, 255}
-                        : std::array<double, 3>{255, 0, 0}});
+        road_poly_.push_back({{b1_l, b1_r, b2_r, b2_l},
+                              k % 2 == 0 ? std::array<double, 3>{255, 255, 255}
+                                         : std::array<double, 3>{255, 0, 0}});
       }
     }
     track_ = loop;
@@ -511,13 +509,12 @@ class CarRacingEnv : public Env {
   }
 
   void CreateCar(double init_angle, double init_x, double init_y) {
-    hull_ = CreatePolygonBody(
-        {{-60, +130, +60, +130, +60, +110, -60, +110},
-         {-15, +120, +15, +120, +20, +20, -20, 20},
-         {+25, +20, +50, -10, +50, -40, +20, -90, -20, -90, -50, -40, -50, -10,
-          -25, +20},
-         {-50, -120, +50, -120, +50, -90, -50, -90}},
-        init_x, init_y, init_angle);
+    hull_ = CreatePolygonBody({{-60, +130, +60, +130, +60, +110, -60, +110},
+                               {-15, +120, +15, +120, +20, +20, -20, 20},
+                               {+25, +20, +50, -10, +50, -40, +20, -90, -20,
+                                -90, -50, -40, -50, -10, -25, +20},
+                               {-50, -120, +50, -120, +50, -90, -50, -90}},
+                              init_x, init_y, init_angle);
     particles_.clear();
     static constexpr std::array<std::array<double, 2>, 4> kWheelPos{
         {{-55, +80}, {+55, +80}, {-55, -82}, {+55, -82}}};
@@ -598,22 +595,22 @@ class CarRacingEnv : public Env {
       const double joint_angle = w.joint->GetJointAngle();
       const double dir = Sign(w.steer - joint_angle);
       const double val = std::fabs(w.steer - joint_angle);
-      w.joint->SetMotorSpeed(static_cast<float>(dir * std::min(50.0 * val, 3.0)));
+      w.joint->SetMotorSpeed(
+          static_cast<float>(dir * std::min(50.0 * val, 3.0)));
 
       bool grass = true;
       double friction_limit = kFrictionLimit * 0.6;
-      for (int tile : w.tiles) {
-        (void)tile;
+      if (!w.tiles.empty()) {  // every tile's road_friction is 1.0
         friction_limit = std::max(friction_limit, kFrictionLimit * 1.0);
         grass = false;
       }
       const b2Vec2 forw = w.body->GetWorldVector(b2Vec2(0.0F, 1.0F));
       const b2Vec2 side = w.body->GetWorldVector(b2Vec2(1.0F, 0.0F));
       const b2Vec2 v = w.body->GetLinearVelocity();
-      const double vf = static_cast<double>(forw.x) * v.x +
-                        static_cast<double>(forw.y) * v.y;
-      const double vs = static_cast<double>(side.x) * v.x +
-                        static_cast<double>(side.y) * v.y;
+      const double vf =
+          static_cast<double>(forw.x) * v.x + static_cast<double>(forw.y) * v.y;
+      const double vs =
+          static_cast<double>(side.x) * v.x + static_cast<double>(side.y) * v.y;
       w.omega += dt * kEnginePower * w.gas / kWheelMomentOfInertia /
                  (std::fabs(w.omega) + 5.0);
       if (w.brake >= 0.9) {
@@ -672,10 +669,10 @@ class CarRacingEnv : public Env {
   // car_dynamics.Car._create_particle: at most 30 skid marks are kept
   // (and drawn), the oldest dropped first.
   std::shared_ptr<Particle> CreateParticle(b2Vec2 p1, b2Vec2 p2, bool grass) {
-    auto p = std::make_shared<Particle>(Particle{
-        grass,
-        {{static_cast<double>(p1.x), static_cast<double>(p1.y)},
-         {static_cast<double>(p2.x), static_cast<double>(p2.y)}}});
+    auto p = std::make_shared<Particle>(
+        Particle{grass,
+                 {{static_cast<double>(p1.x), static_cast<double>(p1.y)},
+                  {static_cast<double>(p2.x), static_cast<double>(p2.y)}}});
     particles_.push_back(p);
     while (particles_.size() > 30) {
       particles_.pop_front();
@@ -733,8 +730,7 @@ class CarRacingEnv : public Env {
         std::sqrt(2.0) * kZoom * kScale;
 
     auto colored_polygon = [&](const std::array<std::array<double, 2>, 4>& poly,
-                               const std::array<double, 3>& color, bool clip,
-                               bool int_color) {
+                               const std::array<double, 3>& color, bool clip) {
       std::vector<double> px(4);
       std::vector<double> py(4);
       bool visible = !clip;
@@ -752,7 +748,6 @@ class CarRacingEnv : public Env {
       if (!visible) {
         return;
       }
-      (void)int_color;
       render::Rgb c{static_cast<uint8_t>(static_cast<int>(color[0])),
                     static_cast<uint8_t>(static_cast<int>(color[1])),
                     static_cast<uint8_t>(static_cast<int>(color[2]))};
@@ -772,21 +767,21 @@ class CarRacingEnv : public Env {
                       {bounds, -bounds},
                       {-bounds, -bounds},
                       {-bounds, bounds}}},
-                    bg_color_, false, false);
+                    bg_color_, false);
     for (int gxi = -20; gxi < 20; gxi += 2) {
       for (int gyi = -20; gyi < 20; gyi += 2) {
         const double gx = gxi;
         const double gy = gyi;
-        colored_polygon({{{kGrassDim * gx + kGrassDim, kGrassDim * gy + 0},
-                          {kGrassDim * gx + 0, kGrassDim * gy + 0},
-                          {kGrassDim * gx + 0, kGrassDim * gy + kGrassDim},
-                          {kGrassDim * gx + kGrassDim,
-                           kGrassDim * gy + kGrassDim}}},
-                        grass_color_, true, false);
+        colored_polygon(
+            {{{kGrassDim * gx + kGrassDim, kGrassDim * gy + 0},
+              {kGrassDim * gx + 0, kGrassDim * gy + 0},
+              {kGrassDim * gx + 0, kGrassDim * gy + kGrassDim},
+              {kGrassDim * gx + kGrassDim, kGrassDim * gy + kGrassDim}}},
+            grass_color_, true);
       }
     }
     for (const RoadPoly& rp : road_poly_) {
-      colored_polygon(rp.points, rp.color, true, true);
+      colored_polygon(rp.points, rp.color, true);
     }
 
     // Car.draw
@@ -874,10 +869,10 @@ class CarRacingEnv : public Env {
     // pygame.transform.flip(surf, False, True)
     std::vector<uint32_t>& px = canvas.pixels();
     for (int y = 0; y < kWindowH / 2; ++y) {
-      std::swap_ranges(px.begin() + static_cast<ptrdiff_t>(y) * kWindowW,
-                       px.begin() + static_cast<ptrdiff_t>(y + 1) * kWindowW,
-                       px.begin() + static_cast<ptrdiff_t>(kWindowH - 1 - y) *
-                                        kWindowW);
+      std::swap_ranges(
+          px.begin() + static_cast<ptrdiff_t>(y) * kWindowW,
+          px.begin() + static_cast<ptrdiff_t>(y + 1) * kWindowW,
+          px.begin() + static_cast<ptrdiff_t>(kWindowH - 1 - y) * kWindowW);
     }
 
     RenderIndicators(&canvas);
@@ -889,8 +884,8 @@ class CarRacingEnv : public Env {
     std::snprintf(text, sizeof(text), "%04.0f", reward_sum_);
     const ScoreText::Image image = Font().Render(text);
     const int x0 = 60 - image.width / 2;
-    const int y0 = static_cast<int>(kWindowH - kWindowH * 2.5 / 40.0) -
-                   image.height / 2;
+    const int y0 =
+        static_cast<int>(kWindowH - kWindowH * 2.5 / 40.0) - image.height / 2;
     for (int y = 0; y < image.height; ++y) {
       for (int x = 0; x < image.width; ++x) {
         const uint8_t v = image.shade[static_cast<size_t>(y) * image.width + x];

@@ -57,12 +57,11 @@ class ScoreText {
     ascent_ = Ceil(FT_MulFix(face_->ascender, y_scale));
     height_ = Ceil(FT_MulFix(face_->ascender - face_->descender, y_scale));
     // HarfBuzz's hb_ft font: x_scale in 26.6 and its 16.16 multiplier.
-    const int64_t x_scale =
-        static_cast<int64_t>((static_cast<uint64_t>(
-                                  face_->size->metrics.x_scale) *
-                                  face_->units_per_EM +
-                              (1U << 15)) >>
-                             16);
+    const int64_t x_scale = static_cast<int64_t>(
+        (static_cast<uint64_t>(face_->size->metrics.x_scale) *
+             face_->units_per_EM +
+         (1U << 15)) >>
+        16);
     x_mult_ = (x_scale << 16) / face_->units_per_EM;
   }
   ScoreText(const ScoreText&) = delete;

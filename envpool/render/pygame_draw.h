@@ -773,8 +773,7 @@ class Canvas {
   // minor axis ((w - 1) / 2 before the point, w / 2 after), from the clipped
   // start to the clipped end, then on toward the unclipped end while a span
   // end is still on the surface.
-  void PgLineWidth(int x1, int y1, int x2, int y2, int width,
-                   uint32_t color) {
+  void PgLineWidth(int x1, int y1, int x2, int y2, int width, uint32_t color) {
     const int end_x = x2;
     const int end_y = y2;
     const bool xinc = std::abs(x1 - x2) <= std::abs(y1 - y2);

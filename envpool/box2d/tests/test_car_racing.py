@@ -185,7 +185,7 @@ def test_car_racing_full_lap_matches_gymnasium() -> None:
         max_episode_steps=1500,
         lap_complete_percent=0.5,
     )
-    (ret, terminated), = episodes[0]
+    ((ret, terminated),) = episodes[0]
     assert terminated and ret > 850, episodes
 
 
@@ -222,7 +222,7 @@ def test_car_racing_rgb_array_frames_match_gymnasium() -> None:
     skids = 0
     for t in range(301):
         actions = np.stack([policy(None, t) for _ in refs])
-        obs, _, term, trunc, _ = env.step(actions)
+        obs = env.step(actions)[0]
         for i, ref in enumerate(refs):
             r_obs = ref.reset()[0] if t == 150 else ref.step(actions[i])[0]
             np.testing.assert_array_equal(obs[i], r_obs, err_msg=f"env {i} step {t}")
