@@ -2,7 +2,7 @@
 # make test  - the same set-up, then lint and every C++ and Python test
 PYTHON ?= python3
 BAZEL ?= bazel
-DEB_PACKAGES = bazel-bootstrap bazel-rules-java libgtest-dev clang-format zlib1g-dev \
+DEB_PACKAGES = bazel-bootstrap bazel-rules-java libgtest-dev clang-format zlib1g-dev libfreetype-dev \
   libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri \
   libboost-dev libboost-filesystem-dev libboost-thread-dev libboost-system-dev libboost-chrono-dev
 WHEEL_DIR = dist

@@ -34,3 +34,11 @@ register(
     reward_threshold=300.0,
     hardcore=True,
 )
+for version in ("v2", "v3"):
+    register(
+        f"CarRacing-{version}",
+        family="box2d",
+        env_class="CarRacing",
+        max_episode_steps=1000,
+        reward_threshold=900.0,
+    )

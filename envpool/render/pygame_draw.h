@@ -768,6 +768,91 @@ class Canvas {
     }
   }
 
+  // pygame.draw.line(width=w), draw_line_width: Bresenham steps from the
+  // unclipped ends, each drawing a span w pixels wide across the line's
+  // minor axis ((w - 1) / 2 before the point, w / 2 after), from the clipped
+  // start to the clipped end, then on toward the unclipped end while a span
+  // end is still on the surface.
+  void PgLineWidth(int x1, int y1, int x2, int y2, int width, uint32_t color) {
+    const int end_x = x2;
+    const int end_y = y2;
+    const bool xinc = std::abs(x1 - x2) <= std::abs(y1 - y2);
+    const int dx = std::abs(x2 - x1);
+    const int sx = x1 < x2 ? 1 : -1;
+    const int dy = std::abs(y2 - y1);
+    const int sy = y1 < y2 ? 1 : -1;
+    int err = (dx > dy ? dx : -dy) / 2;
+    if (!PgClipLine(&x1, &y1, &x2, &y2)) {
+      return;
+    }
+    if (width == 1) {
+      PgLine(x1, y1, x2, y2, color);
+      return;
+    }
+    auto sign = [](int v, int fallback) {
+      return v > 0 ? 1 : (v < 0 ? -1 : fallback);
+    };
+    auto inside = [&](int x, int y) {
+      return x >= 0 && x < w_ && y >= 0 && y < h_;
+    };
+    int left_top = (xinc ? x1 : y1) - (width - 1) / 2;
+    int right_bottom = (xinc ? x1 : y1) + width / 2;
+    auto span = [&]() {
+      if (xinc) {
+        PgHLine(left_top, y1, right_bottom, color);
+      } else {
+        for (int y = left_top; y <= right_bottom; ++y) {
+          PgSet(x1, y, color);
+        }
+      }
+    };
+    auto advance = [&]() {
+      const int e2 = err;
+      if (e2 > -dx) {
+        err -= dy;
+        x1 += sx;
+        if (xinc) {
+          left_top += sx;
+          right_bottom += sx;
+        }
+      }
+      if (e2 < dy) {
+        err += dx;
+        y1 += sy;
+        if (!xinc) {
+          left_top += sy;
+          right_bottom += sy;
+        }
+      }
+    };
+    while (sign(x1 - x2, sx) != sx || sign(y1 - y2, sy) != sy) {
+      span();
+      advance();
+    }
+    if (xinc) {
+      while (y1 != end_y &&
+             (inside(left_top, y1) || inside(right_bottom, y1))) {
+        span();
+        advance();
+      }
+    } else {
+      while (x1 != end_x &&
+             (inside(x1, left_top) || inside(x1, right_bottom))) {
+        span();
+        advance();
+      }
+    }
+    span();
+  }
+
+  // pygame.draw.lines(width=w > 1), open.
+  void PgLinesWidth(const std::vector<int>& xs, const std::vector<int>& ys,
+                    int width, uint32_t color) {
+    for (size_t i = 1; i < xs.size(); ++i) {
+      PgLineWidth(xs[i - 1], ys[i - 1], xs[i], ys[i], width, color);
+    }
+  }
+
   // pygame.draw.lines(width=1), closed or not.
   void PgLines1(const std::vector<int>& xs, const std::vector<int>& ys,
                 bool closed, uint32_t color) {

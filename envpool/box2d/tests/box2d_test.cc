@@ -1,15 +1,19 @@
 // Rules of the box2d envs on the env classes themselves: first observations
 // that gymnasium 1.4.0 (box2d 2.3.10) gives for seed 0, how an episode of
-// LunarLander without thrust ends, and what BipedalWalker's lidar sees.
+// LunarLander without thrust ends, what BipedalWalker's lidar sees, and the
+// sizes of CarRacing's score text as pygame 2.6.1 renders it.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "envpool/box2d/bipedal_walker.h"
 #include "envpool/box2d/lunar_lander.h"
+#include "envpool/box2d/score_text.h"
 #include "envpool/core/env.h"
 
 namespace envpool::box2d {
@@ -119,6 +123,25 @@ TEST(BipedalWalkerTest, LidarFractionsGrowAwayFromTheVertical) {
   }
   // On the flat start pad the downward rays hit closer than slanted ones.
   EXPECT_LT(obs[14], obs[18]);
+}
+
+// pygame.font.Font(get_default_font(), 42).render(text, True, white, black)
+// .get_size() in pygame 2.6.1: kerning and the pen's end decide the widths.
+TEST(ScoreTextTest, SurfaceSizesArePygames) {
+  ScoreText font;
+  const std::vector<std::pair<std::string, int>> widths{
+      {"0000", 99}, {"-012", 83}, {"0123", 94}, {"1111", 81}, {"0907", 95}};
+  for (const auto& [text, width] : widths) {
+    const ScoreText::Image image = font.Render(text);
+    EXPECT_EQ(image.width, width) << text;
+    EXPECT_EQ(image.height, 42) << text;
+  }
+  const ScoreText::Image zeros = font.Render("0000");
+  int lit = 0;
+  for (uint8_t v : zeros.shade) {
+    lit += v > 0 ? 1 : 0;
+  }
+  EXPECT_GT(lit, 0);
 }
 
 }  // namespace
