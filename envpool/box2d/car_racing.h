@@ -712,7 +712,10 @@ class CarRacingEnv : public Env {
     using render::RotateRad;
     using render::ToInt;
     using render::ToShort;
-    Canvas canvas(kWindowW, kWindowH);
+    if (!canvas_) {
+      canvas_ = std::make_unique<Canvas>(kWindowW, kWindowH);
+    }
+    Canvas& canvas = *canvas_;
     canvas.Fill({0, 0, 0});
     const double angle = -static_cast<double>(hull_->GetAngle());
     const double zoom = 0.1 * kScale * std::max(1 - t_, 0.0) +
@@ -731,8 +734,8 @@ class CarRacingEnv : public Env {
 
     auto colored_polygon = [&](const std::array<std::array<double, 2>, 4>& poly,
                                const std::array<double, 3>& color, bool clip) {
-      std::vector<double> px(4);
-      std::vector<double> py(4);
+      std::array<double, 4> px{};
+      std::array<double, 4> py{};
       bool visible = !clip;
       for (int k = 0; k < 4; ++k) {
         double rx = 0;
@@ -751,14 +754,14 @@ class CarRacingEnv : public Env {
       render::Rgb c{static_cast<uint8_t>(static_cast<int>(color[0])),
                     static_cast<uint8_t>(static_cast<int>(color[1])),
                     static_cast<uint8_t>(static_cast<int>(color[2]))};
-      std::vector<int16_t> sx(4);
-      std::vector<int16_t> sy(4);
+      std::array<int16_t, 4> sx{};
+      std::array<int16_t, 4> sy{};
       for (int k = 0; k < 4; ++k) {
         sx[k] = ToShort(px[k]);
         sy[k] = ToShort(py[k]);
       }
-      canvas.AAPolygon(sx, sy, Canvas::Pack(c));
-      canvas.FilledPolygon(sx, sy, Canvas::Pack(c));
+      canvas.AAPolygon(sx.data(), sy.data(), 4, Canvas::Pack(c));
+      canvas.FilledPolygon(sx.data(), sy.data(), 4, Canvas::Pack(c));
     };
 
     // _render_road
@@ -893,24 +896,14 @@ class CarRacingEnv : public Env {
       }
     }
 
-    // smoothscale to width x height, per channel.
-    const size_t n = px.size();
-    std::array<std::vector<uint8_t>, 3> planes;
-    for (int ch = 0; ch < 3; ++ch) {
-      planes[ch].resize(n);
-      const int shift = 16 - 8 * ch;
-      for (size_t k = 0; k < n; ++k) {
-        planes[ch][k] = static_cast<uint8_t>(px[k] >> shift);
-      }
-      planes[ch] =
-          render::SmoothShrink(planes[ch], kWindowW, kWindowH, width, height);
+    // smoothscale to width x height (the three channels at once).
+    std::array<const uint32_t*, kWindowH> rows{};
+    for (int y = 0; y < kWindowH; ++y) {
+      rows[y] = px.data() + static_cast<size_t>(y) * kWindowW;
     }
-    const size_t m = static_cast<size_t>(width) * height;
-    for (size_t k = 0; k < m; ++k) {
-      rgb[3 * k] = planes[0][k];
-      rgb[3 * k + 1] = planes[1][k];
-      rgb[3 * k + 2] = planes[2][k];
-    }
+    render::SmoothShrinker& shrinker =
+        width == kStateW && height == kStateH ? shrink_state_ : shrink_render_;
+    shrinker.Shrink(rows.data(), kWindowW, kWindowH, width, height, rgb);
   }
 
   void RenderIndicators(render::Canvas* canvas) {
@@ -986,6 +979,11 @@ class CarRacingEnv : public Env {
   FrictionDetector listener_{this};
   std::unique_ptr<b2World> world_;
   std::unique_ptr<ScoreText> font_;
+  // Reused from frame to frame: the 1000x800 surface and the shrink's
+  // tables and rows.
+  std::unique_ptr<render::Canvas> canvas_;
+  render::SmoothShrinker shrink_state_;
+  render::SmoothShrinker shrink_render_;
   std::array<double, 3> road_color_{102, 102, 102};
   std::array<double, 3> bg_color_{102, 204, 102};
   std::array<double, 3> grass_color_{102, 230, 102};

@@ -116,6 +116,163 @@ inline std::vector<uint8_t> SmoothShrink(const std::vector<uint8_t>& src,
   return out;
 }
 
+// SmoothShrink for the three channels of 0x00RRGGBB pixels in one pass,
+// written as packed RGB bytes; the source rows are given by pointer (a
+// flipped surface needs no copy). Byte for byte SmoothShrink per channel:
+// its X pass splits a row into the same runs at every y (whole pixels,
+// then one boundary pixel shared with the next column), so the runs are
+// tabled per output column and per output row once; a run's sums are
+// taken in 64-bit adds on the packed pixels (exact while a run has at most
+// 257 pixels: else the plain per-channel path), the 16-bit wrap-around and
+// high-half products applied as SmoothShrink applies them. Source pixels
+// after the last boundary, which only feed an accumulator never written
+// out, are skipped.
+class SmoothShrinker {
+ public:
+  void Shrink(const uint32_t* const* rows, int sw, int sh, int dw, int dh,
+              uint8_t* rgb) {
+    if (sw != sw_ || sh != sh_ || dw != dw_ || dh != dh_) {
+      Plan(sw, sh, dw, dh);
+    }
+    const size_t row_bytes = static_cast<size_t>(dw) * 3;
+    if (!fast_) {
+      std::vector<uint8_t> plane(static_cast<size_t>(sw) * sh);
+      for (int ch = 0; ch < 3; ++ch) {
+        const int shift = 16 - 8 * ch;
+        for (int y = 0; y < sh; ++y) {
+          for (int x = 0; x < sw; ++x) {
+            plane[static_cast<size_t>(y) * sw + x] =
+                static_cast<uint8_t>(rows[y][x] >> shift);
+          }
+        }
+        const std::vector<uint8_t> out = SmoothShrink(plane, sw, sh, dw, dh);
+        for (size_t k = 0; k < out.size(); ++k) {
+          rgb[3 * k + ch] = out[k];
+        }
+      }
+      return;
+    }
+    std::fill(line_.begin(), line_.end(), 0);
+    std::fill(rgb, rgb + row_bytes * dh, 0);
+    for (size_t i = 0; i < yruns_.size(); ++i) {
+      const Run& r = yruns_[i];
+      for (int y = r.begin; y < r.end; ++y) {
+        XPass(rows[y]);
+        for (size_t k = 0; k < row_bytes; ++k) {
+          line_[k] = static_cast<uint16_t>(line_[k] + tmp_[k]);
+        }
+      }
+      XPass(rows[r.end]);
+      uint8_t* d = rgb + i * row_bytes;
+      for (size_t k = 0; k < row_bytes; ++k) {
+        const uint32_t s4 = static_cast<uint32_t>(tmp_[k]) << 2;
+        const auto sum = static_cast<uint16_t>(line_[k] + MulHi(s4, r.counter));
+        d[k] = Sat(MulHi(sum, yrecip_));
+        line_[k] = MulHi(s4, r.frac);
+      }
+    }
+  }
+
+ private:
+  // Whole pixels [begin, end), then the boundary pixel `end`.
+  struct Run {
+    int begin;
+    int end;
+    uint32_t counter;
+    uint32_t frac;
+  };
+
+  static uint16_t MulHi(uint32_t a, uint32_t b) {
+    return static_cast<uint16_t>(((a & 0xffff) * (b & 0xffff)) >> 16);
+  }
+  static uint8_t Sat(uint32_t v) {
+    return static_cast<uint8_t>(std::min<uint32_t>(v, 255));
+  }
+
+  // SmoothShrink's counter walk along n source pixels, at most `cap` runs.
+  static std::vector<Run> Runs(int n, uint32_t space, int cap) {
+    std::vector<Run> runs;
+    uint32_t counter = space;
+    int begin = 0;
+    for (int x = 0; x < n && static_cast<int>(runs.size()) < cap; ++x) {
+      if (counter > 0x4000) {
+        counter -= 0x4000;
+      } else {
+        runs.push_back({begin, x, counter, (0x4000 - counter) & 0xffff});
+        begin = x + 1;
+        counter = counter + space - 0x4000;
+      }
+    }
+    return runs;
+  }
+
+  void Plan(int sw, int sh, int dw, int dh) {
+    sw_ = sw;
+    sh_ = sh;
+    dw_ = dw;
+    dh_ = dh;
+    const uint32_t xspace = 0x4000 * sw / dw;
+    const uint32_t yspace = 0x4000 * sh / dh;
+    xrecip_ = (0x40000000 / xspace) & 0xffff;
+    yrecip_ = (0x40000000 / yspace) & 0xffff;
+    xruns_ = Runs(sw, xspace, dw);
+    yruns_ = Runs(sh, yspace, dh);
+    fast_ = true;
+    for (const Run& r : xruns_) {
+      fast_ = fast_ && r.end - r.begin <= 257;
+    }
+    tmp_.assign(static_cast<size_t>(dw) * 3, 0);
+    line_.assign(static_cast<size_t>(dw) * 3, 0);
+  }
+
+  // One source row through the X pass into tmp_ (RGB bytes per column).
+  void XPass(const uint32_t* s) {
+    uint32_t acc_r = 0;
+    uint32_t acc_g = 0;
+    uint32_t acc_b = 0;
+    uint8_t* d = tmp_.data();
+    for (const Run& r : xruns_) {
+      uint64_t all = 0;
+      uint64_t rb = 0;
+      for (int x = r.begin; x < r.end; ++x) {
+        all += s[x] & 0xffffffu;
+        rb += s[x] & 0xff00ffu;
+      }
+      const uint32_t p = s[r.end];
+      const uint32_t r4 = (p >> 14) & 0x3fc;
+      const uint32_t g4 = (p >> 6) & 0x3fc;
+      const uint32_t b4 = (p << 2) & 0x3fc;
+      const auto sum_r = static_cast<uint16_t>(
+          acc_r + static_cast<uint32_t>(rb >> 16) + ((r4 * r.counter) >> 16));
+      const auto sum_g =
+          static_cast<uint16_t>(acc_g + static_cast<uint32_t>((all - rb) >> 8) +
+                                ((g4 * r.counter) >> 16));
+      const auto sum_b =
+          static_cast<uint16_t>(acc_b + static_cast<uint32_t>(rb & 0xffff) +
+                                ((b4 * r.counter) >> 16));
+      d[0] = Sat((sum_r * xrecip_) >> 16);
+      d[1] = Sat((sum_g * xrecip_) >> 16);
+      d[2] = Sat((sum_b * xrecip_) >> 16);
+      acc_r = (r4 * r.frac) >> 16;
+      acc_g = (g4 * r.frac) >> 16;
+      acc_b = (b4 * r.frac) >> 16;
+      d += 3;
+    }
+  }
+
+  int sw_ = 0;
+  int sh_ = 0;
+  int dw_ = 0;
+  int dh_ = 0;
+  bool fast_ = false;
+  uint32_t xrecip_ = 0;
+  uint32_t yrecip_ = 0;
+  std::vector<Run> xruns_;
+  std::vector<Run> yruns_;
+  std::vector<uint8_t> tmp_;
+  std::vector<uint16_t> line_;
+};
+
 // A pygame-like surface: 0x00RRGGBB pixels, y down, clipped to its size.
 class Canvas {
  public:
@@ -317,8 +474,10 @@ class Canvas {
   // gfxdraw.aapolygon: closed Wu outline, no endpoints.
   void AAPolygon(const std::vector<int16_t>& vx, const std::vector<int16_t>& vy,
                  uint32_t color) {
-    size_t n = vx.size();
-    for (size_t i = 1; i < n; ++i) {
+    AAPolygon(vx.data(), vy.data(), static_cast<int>(vx.size()), color);
+  }
+  void AAPolygon(const int16_t* vx, const int16_t* vy, int n, uint32_t color) {
+    for (int i = 1; i < n; ++i) {
       AALine(vx[i - 1], vy[i - 1], vx[i], vy[i], color, false);
     }
     AALine(vx[n - 1], vy[n - 1], vx[0], vy[0], color, false);
@@ -327,7 +486,11 @@ class Canvas {
   // gfxdraw.filled_polygon: SDL_gfx's 16.16 fixed-point scanline fill.
   void FilledPolygon(const std::vector<int16_t>& vx,
                      const std::vector<int16_t>& vy, uint32_t color) {
-    int n = static_cast<int>(vx.size());
+    FilledPolygon(vx.data(), vy.data(), static_cast<int>(vx.size()), color);
+  }
+  // Scanlines off the surface are skipped: HLine would clip them away.
+  void FilledPolygon(const int16_t* vx, const int16_t* vy, int n,
+                     uint32_t color) {
     int miny = vy[0];
     int maxy = vy[0];
     for (int i = 1; i < n; ++i) {
@@ -337,8 +500,8 @@ class Canvas {
         maxy = vy[i];
       }
     }
-    std::vector<int> xs;
-    for (int y = miny; y <= maxy; ++y) {
+    std::vector<int>& xs = scanline_xs_;
+    for (int y = std::max(miny, 0); y <= std::min(maxy, h_ - 1); ++y) {
       xs.clear();
       for (int i = 0; i < n; ++i) {
         int a = i == 0 ? n - 1 : i - 1;
@@ -1120,6 +1283,7 @@ class Canvas {
 
   int w_, h_;
   std::vector<uint32_t> px_;
+  std::vector<int> scanline_xs_;
 };
 
 }  // namespace envpool::render
