@@ -869,18 +869,14 @@ class CarRacingEnv : public Env {
     }
     draw_body(hull_, {204, 0, 0}, nullptr);
 
-    // pygame.transform.flip(surf, False, True)
+    // pygame.transform.flip(surf, False, True), then the indicators and the
+    // score. The drawings after the flip touch rows from `top` down only
+    // (pygame's polygon stays within its points' rows): when that is the
+    // lower half, only the rows from `top` down are flipped in place (their
+    // old content kept in flip_rows_ for the rows it becomes) and the
+    // shrink reads the others through row pointers, a copy of a quarter of
+    // the surface instead of the swap of all of it.
     std::vector<uint32_t>& px = canvas.pixels();
-    for (int y = 0; y < kWindowH / 2; ++y) {
-      std::swap_ranges(
-          px.begin() + static_cast<ptrdiff_t>(y) * kWindowW,
-          px.begin() + static_cast<ptrdiff_t>(y + 1) * kWindowW,
-          px.begin() + static_cast<ptrdiff_t>(kWindowH - 1 - y) * kWindowW);
-    }
-
-    RenderIndicators(&canvas);
-
-    // The score, blitted centred at (60, 750).
     // f"{reward:04.0f}": Python and C both round the binary value to
     // nearest, ties to even.
     char text[64];
@@ -889,6 +885,41 @@ class CarRacingEnv : public Env {
     const int x0 = 60 - image.width / 2;
     const int y0 =
         static_cast<int>(kWindowH - kWindowH * 2.5 / 40.0) - image.height / 2;
+    int top = std::min(y0, RenderIndicators(nullptr));
+    top = std::max(top, 0);
+    std::array<const uint32_t*, kWindowH> rows{};
+    auto row = [&](int y) {
+      return px.data() + static_cast<ptrdiff_t>(y) * kWindowW;
+    };
+    if (2 * top >= kWindowH) {
+      const int n = kWindowH - top;
+      flip_rows_.resize(static_cast<size_t>(n) * kWindowW);
+      std::copy(row(top), row(kWindowH), flip_rows_.begin());
+      for (int y = top; y < kWindowH; ++y) {
+        std::copy(row(kWindowH - 1 - y), row(kWindowH - y), row(y));
+      }
+      for (int y = 0; y < kWindowH; ++y) {
+        if (y < n) {
+          rows[y] = flip_rows_.data() +
+                    static_cast<ptrdiff_t>(kWindowH - 1 - y - top) * kWindowW;
+        } else if (y < top) {
+          rows[y] = row(kWindowH - 1 - y);
+        } else {
+          rows[y] = row(y);
+        }
+      }
+    } else {
+      for (int y = 0; y < kWindowH / 2; ++y) {
+        std::swap_ranges(row(y), row(y + 1), row(kWindowH - 1 - y));
+      }
+      for (int y = 0; y < kWindowH; ++y) {
+        rows[y] = row(y);
+      }
+    }
+
+    RenderIndicators(&canvas);
+
+    // The score, blitted centred at (60, 750).
     for (int y = 0; y < image.height; ++y) {
       for (int x = 0; x < image.width; ++x) {
         const uint8_t v = image.shade[static_cast<size_t>(y) * image.width + x];
@@ -897,22 +928,21 @@ class CarRacingEnv : public Env {
     }
 
     // smoothscale to width x height (the three channels at once).
-    std::array<const uint32_t*, kWindowH> rows{};
-    for (int y = 0; y < kWindowH; ++y) {
-      rows[y] = px.data() + static_cast<size_t>(y) * kWindowW;
-    }
     render::SmoothShrinker& shrinker =
         width == kStateW && height == kStateH ? shrink_state_ : shrink_render_;
     shrinker.Shrink(rows.data(), kWindowW, kWindowH, width, height, rgb);
   }
 
-  void RenderIndicators(render::Canvas* canvas) {
+  // Draws the indicators (on canvas, when given); returns the smallest row
+  // of their points.
+  int RenderIndicators(render::Canvas* canvas) {
     using render::Canvas;
     using render::ToInt;
     const double W = kWindowW;
     const double H = kWindowH;
     const double s = W / 40.0;
     const double h = H / 40.0;
+    int min_y = kWindowH;
     auto polygon = [&](const std::array<std::array<double, 2>, 4>& pts,
                        render::Rgb color) {
       std::vector<int> xs;
@@ -920,8 +950,11 @@ class CarRacingEnv : public Env {
       for (const auto& p : pts) {
         xs.push_back(ToInt(p[0]));
         ys.push_back(ToInt(p[1]));
+        min_y = std::min(min_y, ys.back());
       }
-      canvas->PgPolygon(xs, ys, Canvas::Pack(color));
+      if (canvas != nullptr) {
+        canvas->PgPolygon(xs, ys, Canvas::Pack(color));
+      }
     };
     polygon({{{W, H}, {W, H - 5 * h}, {0, H - 5 * h}, {0, H}}}, {0, 0, 0});
     auto vertical_ind = [&](double place, double val) {
@@ -963,6 +996,7 @@ class CarRacingEnv : public Env {
     render_if_min(joint_angle, horiz_ind(20, -10.0 * joint_angle), {0, 255, 0});
     const double av = hull_->GetAngularVelocity();
     render_if_min(av, horiz_ind(30, -0.8 * av), {255, 0, 0});
+    return min_y;
   }
 
   ScoreText& Font() {
@@ -984,6 +1018,7 @@ class CarRacingEnv : public Env {
   std::unique_ptr<render::Canvas> canvas_;
   render::SmoothShrinker shrink_state_;
   render::SmoothShrinker shrink_render_;
+  std::vector<uint32_t> flip_rows_;
   std::array<double, 3> road_color_{102, 102, 102};
   std::array<double, 3> bg_color_{102, 204, 102};
   std::array<double, 3> grass_color_{102, 230, 102};
