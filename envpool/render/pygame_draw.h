@@ -10,7 +10,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace envpool::render {
 
@@ -121,12 +126,11 @@ inline std::vector<uint8_t> SmoothShrink(const std::vector<uint8_t>& src,
 // flipped surface needs no copy). Byte for byte SmoothShrink per channel:
 // its X pass splits a row into the same runs at every y (whole pixels,
 // then one boundary pixel shared with the next column), so the runs are
-// tabled per output column and per output row once; a run's sums are
-// taken in 64-bit adds on the packed pixels (exact while a run has at most
-// 257 pixels: else the plain per-channel path), the 16-bit wrap-around and
-// high-half products applied as SmoothShrink applies them. Source pixels
-// after the last boundary, which only feed an accumulator never written
-// out, are skipped.
+// tabled per output column and per output row once. The X pass takes two
+// rows at once, their channels in the 16-bit lanes of one SSE2 register
+// (the same wrap-around adds and high-half products as SmoothShrink's).
+// Source pixels after the last boundary, which only feed an accumulator
+// never written out, are skipped.
 class SmoothShrinker {
  public:
   void Shrink(const uint32_t* const* rows, int sw, int sh, int dw, int dh,
@@ -135,40 +139,37 @@ class SmoothShrinker {
       Plan(sw, sh, dw, dh);
     }
     const size_t row_bytes = static_cast<size_t>(dw) * 3;
-    if (!fast_) {
-      std::vector<uint8_t> plane(static_cast<size_t>(sw) * sh);
-      for (int ch = 0; ch < 3; ++ch) {
-        const int shift = 16 - 8 * ch;
-        for (int y = 0; y < sh; ++y) {
-          for (int x = 0; x < sw; ++x) {
-            plane[static_cast<size_t>(y) * sw + x] =
-                static_cast<uint8_t>(rows[y][x] >> shift);
-          }
-        }
-        const std::vector<uint8_t> out = SmoothShrink(plane, sw, sh, dw, dh);
-        for (size_t k = 0; k < out.size(); ++k) {
-          rgb[3 * k + ch] = out[k];
-        }
-      }
-      return;
-    }
     std::fill(line_.begin(), line_.end(), 0);
     std::fill(rgb, rgb + row_bytes * dh, 0);
+    const size_t lanes = static_cast<size_t>(dw) * 4;
     for (size_t i = 0; i < yruns_.size(); ++i) {
       const Run& r = yruns_[i];
-      for (int y = r.begin; y < r.end; ++y) {
-        XPass(rows[y]);
-        for (size_t k = 0; k < row_bytes; ++k) {
-          line_[k] = static_cast<uint16_t>(line_[k] + tmp_[k]);
-        }
-      }
-      XPass(rows[r.end]);
       uint8_t* d = rgb + i * row_bytes;
-      for (size_t k = 0; k < row_bytes; ++k) {
-        const uint32_t s4 = static_cast<uint32_t>(tmp_[k]) << 2;
-        const auto sum = static_cast<uint16_t>(line_[k] + MulHi(s4, r.counter));
-        d[k] = Sat(MulHi(sum, yrecip_));
-        line_[k] = MulHi(s4, r.frac);
+      // Rows r.begin .. r.end, two at a time; r.end is the boundary row.
+      for (int y = r.begin; y <= r.end; y += 2) {
+        const bool pair = y + 1 <= r.end;
+        XPass(rows[y], rows[pair ? y + 1 : y]);
+        for (int k = 0; k < (pair ? 2 : 1); ++k) {
+          const uint8_t* t = tmp_.data() + k * lanes;
+          if (y + k < r.end) {
+            for (size_t j = 0; j < lanes; ++j) {
+              line_[j] = static_cast<uint16_t>(line_[j] + t[j]);
+            }
+            continue;
+          }
+          // Lanes B, G, R, 0 per column; the output is R, G, B.
+          for (size_t j = 0; j < lanes; ++j) {
+            const uint32_t s4 = static_cast<uint32_t>(t[j]) << 2;
+            const auto sum =
+                static_cast<uint16_t>(line_[j] + MulHi(s4, r.counter));
+            const size_t x = j >> 2;
+            const size_t c = j & 3;
+            if (c < 3) {
+              d[3 * x + 2 - c] = Sat(MulHi(sum, yrecip_));
+            }
+            line_[j] = MulHi(s4, r.frac);
+          }
+        }
       }
     }
   }
@@ -217,54 +218,80 @@ class SmoothShrinker {
     yrecip_ = (0x40000000 / yspace) & 0xffff;
     xruns_ = Runs(sw, xspace, dw);
     yruns_ = Runs(sh, yspace, dh);
-    fast_ = true;
-    for (const Run& r : xruns_) {
-      fast_ = fast_ && r.end - r.begin <= 257;
-    }
-    tmp_.assign(static_cast<size_t>(dw) * 3, 0);
-    line_.assign(static_cast<size_t>(dw) * 3, 0);
+    tmp_.assign(static_cast<size_t>(dw) * 8, 0);
+    line_.assign(static_cast<size_t>(dw) * 4, 0);
   }
 
-  // One source row through the X pass into tmp_ (RGB bytes per column).
-  void XPass(const uint32_t* s) {
-    uint32_t acc_r = 0;
-    uint32_t acc_g = 0;
-    uint32_t acc_b = 0;
-    uint8_t* d = tmp_.data();
+  // Source rows a and b through the X pass into tmp_: per column the bytes
+  // B, G, R, 0 of a, then those of b (dw * 4 bytes further).
+  void XPass(const uint32_t* a, const uint32_t* b) {
+    uint8_t* da = tmp_.data();
+    uint8_t* db = da + xruns_.size() * 4;
+#if defined(__SSE2__)
+    // Both rows in one register, 16-bit lanes B, G, R, 0 of a then of b:
+    // paddw wraps as the 16-bit accumulators, pmulhuw is the high-half
+    // product.
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i recip = _mm_set1_epi16(static_cast<int16_t>(xrecip_));
+    const __m128i c255 = _mm_set1_epi16(255);
+    auto load = [&](int x) {
+      const __m128i p =
+          _mm_unpacklo_epi32(_mm_cvtsi32_si128(static_cast<int>(a[x])),
+                             _mm_cvtsi32_si128(static_cast<int>(b[x])));
+      return _mm_unpacklo_epi8(p, zero);
+    };
+    __m128i acc = zero;
     for (const Run& r : xruns_) {
-      uint64_t all = 0;
-      uint64_t rb = 0;
+      __m128i sum = acc;
       for (int x = r.begin; x < r.end; ++x) {
-        all += s[x] & 0xffffffu;
-        rb += s[x] & 0xff00ffu;
+        sum = _mm_add_epi16(sum, load(x));
       }
-      const uint32_t p = s[r.end];
-      const uint32_t r4 = (p >> 14) & 0x3fc;
-      const uint32_t g4 = (p >> 6) & 0x3fc;
-      const uint32_t b4 = (p << 2) & 0x3fc;
-      const auto sum_r = static_cast<uint16_t>(
-          acc_r + static_cast<uint32_t>(rb >> 16) + ((r4 * r.counter) >> 16));
-      const auto sum_g =
-          static_cast<uint16_t>(acc_g + static_cast<uint32_t>((all - rb) >> 8) +
-                                ((g4 * r.counter) >> 16));
-      const auto sum_b =
-          static_cast<uint16_t>(acc_b + static_cast<uint32_t>(rb & 0xffff) +
-                                ((b4 * r.counter) >> 16));
-      d[0] = Sat((sum_r * xrecip_) >> 16);
-      d[1] = Sat((sum_g * xrecip_) >> 16);
-      d[2] = Sat((sum_b * xrecip_) >> 16);
-      acc_r = (r4 * r.frac) >> 16;
-      acc_g = (g4 * r.frac) >> 16;
-      acc_b = (b4 * r.frac) >> 16;
-      d += 3;
+      const __m128i s4 = _mm_slli_epi16(load(r.end), 2);
+      sum = _mm_add_epi16(
+          sum,
+          _mm_mulhi_epu16(s4, _mm_set1_epi16(static_cast<int16_t>(r.counter))));
+      __m128i out = _mm_mulhi_epu16(sum, recip);
+      out = _mm_sub_epi16(out, _mm_subs_epu16(out, c255));  // min(out, 255)
+      out = _mm_packus_epi16(out, out);
+      const auto va = static_cast<uint32_t>(_mm_cvtsi128_si32(out));
+      const auto vb =
+          static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(out, 4)));
+      std::memcpy(da, &va, 4);
+      std::memcpy(db, &vb, 4);
+      da += 4;
+      db += 4;
+      acc = _mm_mulhi_epu16(s4, _mm_set1_epi16(static_cast<int16_t>(r.frac)));
     }
+#else
+    for (int k = 0; k < 2; ++k) {
+      const uint32_t* s = k == 0 ? a : b;
+      uint8_t* d = k == 0 ? da : db;
+      uint32_t acc[3] = {0, 0, 0};
+      for (const Run& r : xruns_) {
+        uint32_t sums[3] = {0, 0, 0};
+        for (int x = r.begin; x < r.end; ++x) {
+          for (int c = 0; c < 3; ++c) {
+            sums[c] += (s[x] >> (8 * c)) & 0xff;
+          }
+        }
+        for (int c = 0; c < 3; ++c) {
+          const uint32_t s4 = ((s[r.end] >> (8 * c)) & 0xff) << 2;
+          const auto sum =
+              static_cast<uint16_t>(acc[c] + sums[c] + MulHi(s4, r.counter));
+          d[c] = Sat(MulHi(sum, xrecip_));
+          acc[c] = MulHi(s4, r.frac);
+        }
+        d[3] = 0;
+        d += 4;
+      }
+    }
+#endif
   }
 
   int sw_ = 0;
   int sh_ = 0;
   int dw_ = 0;
   int dh_ = 0;
-  bool fast_ = false;
   uint32_t xrecip_ = 0;
   uint32_t yrecip_ = 0;
   std::vector<Run> xruns_;
