@@ -716,7 +716,6 @@ class CarRacingEnv : public Env {
       canvas_ = std::make_unique<Canvas>(kWindowW, kWindowH);
     }
     Canvas& canvas = *canvas_;
-    canvas.Fill({0, 0, 0});
     const double angle = -static_cast<double>(hull_->GetAngle());
     const double zoom = 0.1 * kScale * std::max(1 - t_, 0.0) +
                         kZoom * kScale * std::min(t_, 1.0);
@@ -733,7 +732,8 @@ class CarRacingEnv : public Env {
         std::sqrt(2.0) * kZoom * kScale;
 
     auto colored_polygon = [&](const std::array<std::array<double, 2>, 4>& poly,
-                               const std::array<double, 3>& color, bool clip) {
+                               const std::array<double, 3>& color, bool clip,
+                               bool background = false) {
       std::array<double, 4> px{};
       std::array<double, 4> py{};
       bool visible = !clip;
@@ -760,6 +760,15 @@ class CarRacingEnv : public Env {
         sx[k] = ToShort(px[k]);
         sy[k] = ToShort(py[k]);
       }
+      // The field, first on the black surface: when its fill paints every
+      // pixel, neither the black nor its outline can show.
+      if (background) {
+        if (canvas.FilledPolygonCovers(sx.data(), sy.data(), 4)) {
+          canvas.FilledPolygon(sx.data(), sy.data(), 4, Canvas::Pack(c));
+          return;
+        }
+        canvas.Fill({0, 0, 0});
+      }
       canvas.AAPolygon(sx.data(), sy.data(), 4, Canvas::Pack(c));
       canvas.FilledPolygon(sx.data(), sy.data(), 4, Canvas::Pack(c));
     };
@@ -770,7 +779,7 @@ class CarRacingEnv : public Env {
                       {bounds, -bounds},
                       {-bounds, -bounds},
                       {-bounds, bounds}}},
-                    bg_color_, false);
+                    bg_color_, false, true);
     for (int gxi = -20; gxi < 20; gxi += 2) {
       for (int gyi = -20; gyi < 20; gyi += 2) {
         const double gx = gxi;

@@ -152,22 +152,15 @@ class SmoothShrinker {
         for (int k = 0; k < (pair ? 2 : 1); ++k) {
           const uint8_t* t = tmp_.data() + k * lanes;
           if (y + k < r.end) {
-            for (size_t j = 0; j < lanes; ++j) {
-              line_[j] = static_cast<uint16_t>(line_[j] + t[j]);
+            AddRow(t, lanes);
+          } else {
+            BoundaryRow(t, lanes, r);
+            // Lanes B, G, R, 0 per column; the output is R, G, B.
+            for (int x = 0; x < dw; ++x) {
+              d[3 * x] = yout_[4 * x + 2];
+              d[3 * x + 1] = yout_[4 * x + 1];
+              d[3 * x + 2] = yout_[4 * x];
             }
-            continue;
-          }
-          // Lanes B, G, R, 0 per column; the output is R, G, B.
-          for (size_t j = 0; j < lanes; ++j) {
-            const uint32_t s4 = static_cast<uint32_t>(t[j]) << 2;
-            const auto sum =
-                static_cast<uint16_t>(line_[j] + MulHi(s4, r.counter));
-            const size_t x = j >> 2;
-            const size_t c = j & 3;
-            if (c < 3) {
-              d[3 * x + 2 - c] = Sat(MulHi(sum, yrecip_));
-            }
-            line_[j] = MulHi(s4, r.frac);
           }
         }
       }
@@ -182,6 +175,57 @@ class SmoothShrinker {
     uint32_t counter;
     uint32_t frac;
   };
+
+  // line_ += t.
+  void AddRow(const uint8_t* t, size_t lanes) {
+    size_t j = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    for (; j + 16 <= lanes; j += 16) {
+      const __m128i v =
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + j));
+      auto* l = reinterpret_cast<__m128i*>(line_.data() + j);
+      _mm_storeu_si128(
+          l, _mm_add_epi16(_mm_loadu_si128(l), _mm_unpacklo_epi8(v, zero)));
+      _mm_storeu_si128(l + 1, _mm_add_epi16(_mm_loadu_si128(l + 1),
+                                            _mm_unpackhi_epi8(v, zero)));
+    }
+#endif
+    for (; j < lanes; ++j) {
+      line_[j] = static_cast<uint16_t>(line_[j] + t[j]);
+    }
+  }
+
+  // The Y pass's boundary row t: yout_ written, line_ restarted.
+  void BoundaryRow(const uint8_t* t, size_t lanes, const Run& r) {
+    size_t j = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i recip = _mm_set1_epi16(static_cast<int16_t>(yrecip_));
+    const __m128i counter = _mm_set1_epi16(static_cast<int16_t>(r.counter));
+    const __m128i frac = _mm_set1_epi16(static_cast<int16_t>(r.frac));
+    const __m128i c255 = _mm_set1_epi16(255);
+    for (; j + 8 <= lanes; j += 8) {
+      const __m128i v = _mm_unpacklo_epi8(
+          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(t + j)), zero);
+      const __m128i s4 = _mm_slli_epi16(v, 2);
+      auto* l = reinterpret_cast<__m128i*>(line_.data() + j);
+      const __m128i sum =
+          _mm_add_epi16(_mm_loadu_si128(l), _mm_mulhi_epu16(s4, counter));
+      __m128i out = _mm_mulhi_epu16(sum, recip);
+      out = _mm_sub_epi16(out, _mm_subs_epu16(out, c255));  // min(out, 255)
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(yout_.data() + j),
+                       _mm_packus_epi16(out, out));
+      _mm_storeu_si128(l, _mm_mulhi_epu16(s4, frac));
+    }
+#endif
+    for (; j < lanes; ++j) {
+      const uint32_t s4 = static_cast<uint32_t>(t[j]) << 2;
+      const auto sum = static_cast<uint16_t>(line_[j] + MulHi(s4, r.counter));
+      yout_[j] = Sat(MulHi(sum, yrecip_));
+      line_[j] = MulHi(s4, r.frac);
+    }
+  }
 
   static uint16_t MulHi(uint32_t a, uint32_t b) {
     return static_cast<uint16_t>(((a & 0xffff) * (b & 0xffff)) >> 16);
@@ -220,6 +264,7 @@ class SmoothShrinker {
     yruns_ = Runs(sh, yspace, dh);
     tmp_.assign(static_cast<size_t>(dw) * 8, 0);
     line_.assign(static_cast<size_t>(dw) * 4, 0);
+    yout_.assign(static_cast<size_t>(dw) * 4, 0);
   }
 
   // Source rows a and b through the X pass into tmp_: per column the bytes
@@ -298,6 +343,7 @@ class SmoothShrinker {
   std::vector<Run> yruns_;
   std::vector<uint8_t> tmp_;
   std::vector<uint16_t> line_;
+  std::vector<uint8_t> yout_;
 };
 
 // A pygame-like surface: 0x00RRGGBB pixels, y down, clipped to its size.
@@ -518,6 +564,30 @@ class Canvas {
   // Scanlines off the surface are skipped: HLine would clip them away.
   void FilledPolygon(const int16_t* vx, const int16_t* vy, int n,
                      uint32_t color) {
+    FilledPolygonSpans(vx, vy, n, [&](int xa, int xb, int y) {
+      HLine(xa, xb, y, color);
+      return true;
+    });
+  }
+  // Whether FilledPolygon would paint every pixel of the surface.
+  bool FilledPolygonCovers(const int16_t* vx, const int16_t* vy, int n) {
+    int next_row = 0;
+    FilledPolygonSpans(vx, vy, n, [&](int xa, int xb, int y) {
+      if (y == next_row && std::min(xa, xb) <= 0 &&
+          std::max(xa, xb) >= w_ - 1) {
+        ++next_row;
+      }
+      return true;
+    });
+    return next_row == h_;
+  }
+
+ private:
+  // FilledPolygon's spans (HLine's x1, x2, y) on the surface's rows, in
+  // row order.
+  template <typename F>
+  void FilledPolygonSpans(const int16_t* vx, const int16_t* vy, int n,
+                          F&& span) {
     int miny = vy[0];
     int maxy = vy[0];
     for (int i = 1; i < n; ++i) {
@@ -556,11 +626,12 @@ class Canvas {
         xa = (xa >> 16) + ((xa & 32768) >> 15);
         int xb = xs[i + 1] - 1;
         xb = (xb >> 16) + ((xb & 32768) >> 15);
-        HLine(static_cast<int16_t>(xa), static_cast<int16_t>(xb), y, color);
+        span(static_cast<int16_t>(xa), static_cast<int16_t>(xb), y);
       }
     }
   }
 
+ public:
   // gfxdraw.aacircle (SDL_gfx's aaellipse with equal radii).
   void AACircle(int16_t x, int16_t y, int16_t rad, uint32_t color) {
     AAEllipse(x, y, rad, rad, color);
@@ -917,10 +988,7 @@ class Canvas {
       return;
     }
     if (y1 == y2) {
-      int d = x1 < x2 ? 1 : -1;
-      for (int i = 0; i <= std::abs(x1 - x2); ++i) {
-        PgSet(x1 + d * i, y1, color);
-      }
+      HLine(x1, x2, y1, color);  // the same clipped span
       return;
     }
     if (x1 == x2) {
