@@ -352,7 +352,21 @@ class Canvas {
   Canvas(int width, int height)
       : w_(width), h_(height), px_(static_cast<size_t>(width) * height) {}
 
-  void Fill(Rgb c) { std::fill(px_.begin(), px_.end(), Pack(c)); }
+  void Fill(Rgb c) { FillSpan(px_.data(), px_.size(), Pack(c)); }
+
+  // n pixels of one colour (std::fill's loop is not vectorized at -O2).
+  static void FillSpan(uint32_t* p, size_t n, uint32_t color) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i v = _mm_set1_epi32(static_cast<int>(color));
+    for (; i + 4 <= n; i += 4) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p + i), v);
+    }
+#endif
+    for (; i < n; ++i) {
+      p[i] = color;
+    }
+  }
 
   // SDL_gfx pixel writes: opaque stores, or a blend by alpha (0..254) done
   // in the surface's 32-bit arithmetic (unsigned wrap-around included).
@@ -395,8 +409,8 @@ class Canvas {
     }
     x1 = std::max(x1, 0);
     x2 = std::min(x2, w_ - 1);
-    std::fill(px_.begin() + static_cast<size_t>(y) * w_ + x1,
-              px_.begin() + static_cast<size_t>(y) * w_ + x2 + 1, color);
+    FillSpan(px_.data() + static_cast<size_t>(y) * w_ + x1,
+             static_cast<size_t>(x2 - x1 + 1), color);
   }
   void VLine(int x, int y1, int y2, uint32_t color) {
     if (y1 > y2) {
@@ -977,8 +991,8 @@ class Canvas {
     if (x2 < 0 || x1 >= w_) {
       return;
     }
-    std::fill(px_.begin() + static_cast<size_t>(y) * w_ + x1,
-              px_.begin() + static_cast<size_t>(y) * w_ + x2 + 1, color);
+    FillSpan(px_.data() + static_cast<size_t>(y) * w_ + x1,
+             static_cast<size_t>(x2 - x1 + 1), color);
   }
 
   // draw_line: Bresenham from (x1, y1) to (x2, y2), both ends drawn.
