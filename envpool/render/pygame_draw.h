@@ -288,7 +288,16 @@ class SmoothShrinker {
     __m128i acc = zero;
     for (const Run& r : xruns_) {
       __m128i sum = acc;
-      for (int x = r.begin; x < r.end; ++x) {
+      int x = r.begin;
+      for (; x + 2 <= r.end; x += 2) {
+        // Pixels x and x + 1 of both rows: a0 b0 a1 b1.
+        const __m128i p = _mm_unpacklo_epi32(
+            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(a + x)),
+            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + x)));
+        sum = _mm_add_epi16(sum, _mm_add_epi16(_mm_unpacklo_epi8(p, zero),
+                                               _mm_unpackhi_epi8(p, zero)));
+      }
+      if (x < r.end) {
         sum = _mm_add_epi16(sum, load(x));
       }
       const __m128i s4 = _mm_slli_epi16(load(r.end), 2);
