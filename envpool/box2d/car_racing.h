@@ -712,8 +712,10 @@ class CarRacingEnv : public Env {
     using render::RotateRad;
     using render::ToInt;
     using render::ToShort;
-    Canvas canvas(kWindowW, kWindowH);
-    canvas.Fill({0, 0, 0});
+    if (!canvas_) {
+      canvas_ = std::make_unique<Canvas>(kWindowW, kWindowH);
+    }
+    Canvas& canvas = *canvas_;
     const double angle = -static_cast<double>(hull_->GetAngle());
     const double zoom = 0.1 * kScale * std::max(1 - t_, 0.0) +
                         kZoom * kScale * std::min(t_, 1.0);
@@ -730,9 +732,10 @@ class CarRacingEnv : public Env {
         std::sqrt(2.0) * kZoom * kScale;
 
     auto colored_polygon = [&](const std::array<std::array<double, 2>, 4>& poly,
-                               const std::array<double, 3>& color, bool clip) {
-      std::vector<double> px(4);
-      std::vector<double> py(4);
+                               const std::array<double, 3>& color, bool clip,
+                               bool background = false) {
+      std::array<double, 4> px{};
+      std::array<double, 4> py{};
       bool visible = !clip;
       for (int k = 0; k < 4; ++k) {
         double rx = 0;
@@ -751,14 +754,23 @@ class CarRacingEnv : public Env {
       render::Rgb c{static_cast<uint8_t>(static_cast<int>(color[0])),
                     static_cast<uint8_t>(static_cast<int>(color[1])),
                     static_cast<uint8_t>(static_cast<int>(color[2]))};
-      std::vector<int16_t> sx(4);
-      std::vector<int16_t> sy(4);
+      std::array<int16_t, 4> sx{};
+      std::array<int16_t, 4> sy{};
       for (int k = 0; k < 4; ++k) {
         sx[k] = ToShort(px[k]);
         sy[k] = ToShort(py[k]);
       }
-      canvas.AAPolygon(sx, sy, Canvas::Pack(c));
-      canvas.FilledPolygon(sx, sy, Canvas::Pack(c));
+      // The field, first on the black surface: when its fill paints every
+      // pixel, neither the black nor its outline can show.
+      if (background) {
+        if (canvas.FilledPolygonCovers(sx.data(), sy.data(), 4)) {
+          canvas.FilledPolygon(sx.data(), sy.data(), 4, Canvas::Pack(c));
+          return;
+        }
+        canvas.Fill({0, 0, 0});
+      }
+      canvas.AAPolygon(sx.data(), sy.data(), 4, Canvas::Pack(c));
+      canvas.FilledPolygon(sx.data(), sy.data(), 4, Canvas::Pack(c));
     };
 
     // _render_road
@@ -767,7 +779,7 @@ class CarRacingEnv : public Env {
                       {bounds, -bounds},
                       {-bounds, -bounds},
                       {-bounds, bounds}}},
-                    bg_color_, false);
+                    bg_color_, false, true);
     for (int gxi = -20; gxi < 20; gxi += 2) {
       for (int gyi = -20; gyi < 20; gyi += 2) {
         const double gx = gxi;
@@ -866,18 +878,14 @@ class CarRacingEnv : public Env {
     }
     draw_body(hull_, {204, 0, 0}, nullptr);
 
-    // pygame.transform.flip(surf, False, True)
+    // pygame.transform.flip(surf, False, True), then the indicators and the
+    // score. The drawings after the flip touch rows from `top` down only
+    // (pygame's polygon stays within its points' rows): when that is the
+    // lower half, only the rows from `top` down are flipped in place (their
+    // old content kept in flip_rows_ for the rows it becomes) and the
+    // shrink reads the others through row pointers, a copy of a quarter of
+    // the surface instead of the swap of all of it.
     std::vector<uint32_t>& px = canvas.pixels();
-    for (int y = 0; y < kWindowH / 2; ++y) {
-      std::swap_ranges(
-          px.begin() + static_cast<ptrdiff_t>(y) * kWindowW,
-          px.begin() + static_cast<ptrdiff_t>(y + 1) * kWindowW,
-          px.begin() + static_cast<ptrdiff_t>(kWindowH - 1 - y) * kWindowW);
-    }
-
-    RenderIndicators(&canvas);
-
-    // The score, blitted centred at (60, 750).
     // f"{reward:04.0f}": Python and C both round the binary value to
     // nearest, ties to even.
     char text[64];
@@ -886,6 +894,41 @@ class CarRacingEnv : public Env {
     const int x0 = 60 - image.width / 2;
     const int y0 =
         static_cast<int>(kWindowH - kWindowH * 2.5 / 40.0) - image.height / 2;
+    int top = std::min(y0, RenderIndicators(nullptr));
+    top = std::max(top, 0);
+    std::array<const uint32_t*, kWindowH> rows{};
+    auto row = [&](int y) {
+      return px.data() + static_cast<ptrdiff_t>(y) * kWindowW;
+    };
+    if (2 * top >= kWindowH) {
+      const int n = kWindowH - top;
+      flip_rows_.resize(static_cast<size_t>(n) * kWindowW);
+      std::copy(row(top), row(kWindowH), flip_rows_.begin());
+      for (int y = top; y < kWindowH; ++y) {
+        std::copy(row(kWindowH - 1 - y), row(kWindowH - y), row(y));
+      }
+      for (int y = 0; y < kWindowH; ++y) {
+        if (y < n) {
+          rows[y] = flip_rows_.data() +
+                    static_cast<ptrdiff_t>(kWindowH - 1 - y - top) * kWindowW;
+        } else if (y < top) {
+          rows[y] = row(kWindowH - 1 - y);
+        } else {
+          rows[y] = row(y);
+        }
+      }
+    } else {
+      for (int y = 0; y < kWindowH / 2; ++y) {
+        std::swap_ranges(row(y), row(y + 1), row(kWindowH - 1 - y));
+      }
+      for (int y = 0; y < kWindowH; ++y) {
+        rows[y] = row(y);
+      }
+    }
+
+    RenderIndicators(&canvas);
+
+    // The score, blitted centred at (60, 750).
     for (int y = 0; y < image.height; ++y) {
       for (int x = 0; x < image.width; ++x) {
         const uint8_t v = image.shade[static_cast<size_t>(y) * image.width + x];
@@ -893,33 +936,22 @@ class CarRacingEnv : public Env {
       }
     }
 
-    // smoothscale to width x height, per channel.
-    const size_t n = px.size();
-    std::array<std::vector<uint8_t>, 3> planes;
-    for (int ch = 0; ch < 3; ++ch) {
-      planes[ch].resize(n);
-      const int shift = 16 - 8 * ch;
-      for (size_t k = 0; k < n; ++k) {
-        planes[ch][k] = static_cast<uint8_t>(px[k] >> shift);
-      }
-      planes[ch] =
-          render::SmoothShrink(planes[ch], kWindowW, kWindowH, width, height);
-    }
-    const size_t m = static_cast<size_t>(width) * height;
-    for (size_t k = 0; k < m; ++k) {
-      rgb[3 * k] = planes[0][k];
-      rgb[3 * k + 1] = planes[1][k];
-      rgb[3 * k + 2] = planes[2][k];
-    }
+    // smoothscale to width x height (the three channels at once).
+    render::SmoothShrinker& shrinker =
+        width == kStateW && height == kStateH ? shrink_state_ : shrink_render_;
+    shrinker.Shrink(rows.data(), kWindowW, kWindowH, width, height, rgb);
   }
 
-  void RenderIndicators(render::Canvas* canvas) {
+  // Draws the indicators (on canvas, when given); returns the smallest row
+  // of their points.
+  int RenderIndicators(render::Canvas* canvas) {
     using render::Canvas;
     using render::ToInt;
     const double W = kWindowW;
     const double H = kWindowH;
     const double s = W / 40.0;
     const double h = H / 40.0;
+    int min_y = kWindowH;
     auto polygon = [&](const std::array<std::array<double, 2>, 4>& pts,
                        render::Rgb color) {
       std::vector<int> xs;
@@ -927,8 +959,11 @@ class CarRacingEnv : public Env {
       for (const auto& p : pts) {
         xs.push_back(ToInt(p[0]));
         ys.push_back(ToInt(p[1]));
+        min_y = std::min(min_y, ys.back());
       }
-      canvas->PgPolygon(xs, ys, Canvas::Pack(color));
+      if (canvas != nullptr) {
+        canvas->PgPolygon(xs, ys, Canvas::Pack(color));
+      }
     };
     polygon({{{W, H}, {W, H - 5 * h}, {0, H - 5 * h}, {0, H}}}, {0, 0, 0});
     auto vertical_ind = [&](double place, double val) {
@@ -970,6 +1005,7 @@ class CarRacingEnv : public Env {
     render_if_min(joint_angle, horiz_ind(20, -10.0 * joint_angle), {0, 255, 0});
     const double av = hull_->GetAngularVelocity();
     render_if_min(av, horiz_ind(30, -0.8 * av), {255, 0, 0});
+    return min_y;
   }
 
   ScoreText& Font() {
@@ -986,6 +1022,12 @@ class CarRacingEnv : public Env {
   FrictionDetector listener_{this};
   std::unique_ptr<b2World> world_;
   std::unique_ptr<ScoreText> font_;
+  // Reused from frame to frame: the 1000x800 surface and the shrink's
+  // tables and rows.
+  std::unique_ptr<render::Canvas> canvas_;
+  render::SmoothShrinker shrink_state_;
+  render::SmoothShrinker shrink_render_;
+  std::vector<uint32_t> flip_rows_;
   std::array<double, 3> road_color_{102, 102, 102};
   std::array<double, 3> bg_color_{102, 204, 102};
   std::array<double, 3> grass_color_{102, 230, 102};

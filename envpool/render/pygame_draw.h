@@ -10,7 +10,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace envpool::render {
 
@@ -116,13 +121,261 @@ inline std::vector<uint8_t> SmoothShrink(const std::vector<uint8_t>& src,
   return out;
 }
 
+// SmoothShrink for the three channels of 0x00RRGGBB pixels in one pass,
+// written as packed RGB bytes; the source rows are given by pointer (a
+// flipped surface needs no copy). Byte for byte SmoothShrink per channel:
+// its X pass splits a row into the same runs at every y (whole pixels,
+// then one boundary pixel shared with the next column), so the runs are
+// tabled per output column and per output row once. The X pass takes two
+// rows at once, their channels in the 16-bit lanes of one SSE2 register
+// (the same wrap-around adds and high-half products as SmoothShrink's).
+// Source pixels after the last boundary, which only feed an accumulator
+// never written out, are skipped.
+class SmoothShrinker {
+ public:
+  void Shrink(const uint32_t* const* rows, int sw, int sh, int dw, int dh,
+              uint8_t* rgb) {
+    if (sw != sw_ || sh != sh_ || dw != dw_ || dh != dh_) {
+      Plan(sw, sh, dw, dh);
+    }
+    const size_t row_bytes = static_cast<size_t>(dw) * 3;
+    std::fill(line_.begin(), line_.end(), 0);
+    std::fill(rgb, rgb + row_bytes * dh, 0);
+    const size_t lanes = static_cast<size_t>(dw) * 4;
+    for (size_t i = 0; i < yruns_.size(); ++i) {
+      const Run& r = yruns_[i];
+      uint8_t* d = rgb + i * row_bytes;
+      // Rows r.begin .. r.end, two at a time; r.end is the boundary row.
+      for (int y = r.begin; y <= r.end; y += 2) {
+        const bool pair = y + 1 <= r.end;
+        XPass(rows[y], rows[pair ? y + 1 : y]);
+        for (int k = 0; k < (pair ? 2 : 1); ++k) {
+          const uint8_t* t = tmp_.data() + k * lanes;
+          if (y + k < r.end) {
+            AddRow(t, lanes);
+          } else {
+            BoundaryRow(t, lanes, r);
+            // Lanes B, G, R, 0 per column; the output is R, G, B.
+            for (int x = 0; x < dw; ++x) {
+              d[3 * x] = yout_[4 * x + 2];
+              d[3 * x + 1] = yout_[4 * x + 1];
+              d[3 * x + 2] = yout_[4 * x];
+            }
+          }
+        }
+      }
+    }
+  }
+
+ private:
+  // Whole pixels [begin, end), then the boundary pixel `end`.
+  struct Run {
+    int begin;
+    int end;
+    uint32_t counter;
+    uint32_t frac;
+  };
+
+  // line_ += t.
+  void AddRow(const uint8_t* t, size_t lanes) {
+    size_t j = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    for (; j + 16 <= lanes; j += 16) {
+      const __m128i v =
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + j));
+      auto* l = reinterpret_cast<__m128i*>(line_.data() + j);
+      _mm_storeu_si128(
+          l, _mm_add_epi16(_mm_loadu_si128(l), _mm_unpacklo_epi8(v, zero)));
+      _mm_storeu_si128(l + 1, _mm_add_epi16(_mm_loadu_si128(l + 1),
+                                            _mm_unpackhi_epi8(v, zero)));
+    }
+#endif
+    for (; j < lanes; ++j) {
+      line_[j] = static_cast<uint16_t>(line_[j] + t[j]);
+    }
+  }
+
+  // The Y pass's boundary row t: yout_ written, line_ restarted.
+  void BoundaryRow(const uint8_t* t, size_t lanes, const Run& r) {
+    size_t j = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i recip = _mm_set1_epi16(static_cast<int16_t>(yrecip_));
+    const __m128i counter = _mm_set1_epi16(static_cast<int16_t>(r.counter));
+    const __m128i frac = _mm_set1_epi16(static_cast<int16_t>(r.frac));
+    const __m128i c255 = _mm_set1_epi16(255);
+    for (; j + 8 <= lanes; j += 8) {
+      const __m128i v = _mm_unpacklo_epi8(
+          _mm_loadl_epi64(reinterpret_cast<const __m128i*>(t + j)), zero);
+      const __m128i s4 = _mm_slli_epi16(v, 2);
+      auto* l = reinterpret_cast<__m128i*>(line_.data() + j);
+      const __m128i sum =
+          _mm_add_epi16(_mm_loadu_si128(l), _mm_mulhi_epu16(s4, counter));
+      __m128i out = _mm_mulhi_epu16(sum, recip);
+      out = _mm_sub_epi16(out, _mm_subs_epu16(out, c255));  // min(out, 255)
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(yout_.data() + j),
+                       _mm_packus_epi16(out, out));
+      _mm_storeu_si128(l, _mm_mulhi_epu16(s4, frac));
+    }
+#endif
+    for (; j < lanes; ++j) {
+      const uint32_t s4 = static_cast<uint32_t>(t[j]) << 2;
+      const auto sum = static_cast<uint16_t>(line_[j] + MulHi(s4, r.counter));
+      yout_[j] = Sat(MulHi(sum, yrecip_));
+      line_[j] = MulHi(s4, r.frac);
+    }
+  }
+
+  static uint16_t MulHi(uint32_t a, uint32_t b) {
+    return static_cast<uint16_t>(((a & 0xffff) * (b & 0xffff)) >> 16);
+  }
+  static uint8_t Sat(uint32_t v) {
+    return static_cast<uint8_t>(std::min<uint32_t>(v, 255));
+  }
+
+  // SmoothShrink's counter walk along n source pixels, at most `cap` runs.
+  static std::vector<Run> Runs(int n, uint32_t space, int cap) {
+    std::vector<Run> runs;
+    uint32_t counter = space;
+    int begin = 0;
+    for (int x = 0; x < n && static_cast<int>(runs.size()) < cap; ++x) {
+      if (counter > 0x4000) {
+        counter -= 0x4000;
+      } else {
+        runs.push_back({begin, x, counter, (0x4000 - counter) & 0xffff});
+        begin = x + 1;
+        counter = counter + space - 0x4000;
+      }
+    }
+    return runs;
+  }
+
+  void Plan(int sw, int sh, int dw, int dh) {
+    sw_ = sw;
+    sh_ = sh;
+    dw_ = dw;
+    dh_ = dh;
+    const uint32_t xspace = 0x4000 * sw / dw;
+    const uint32_t yspace = 0x4000 * sh / dh;
+    xrecip_ = (0x40000000 / xspace) & 0xffff;
+    yrecip_ = (0x40000000 / yspace) & 0xffff;
+    xruns_ = Runs(sw, xspace, dw);
+    yruns_ = Runs(sh, yspace, dh);
+    tmp_.assign(static_cast<size_t>(dw) * 8, 0);
+    line_.assign(static_cast<size_t>(dw) * 4, 0);
+    yout_.assign(static_cast<size_t>(dw) * 4, 0);
+  }
+
+  // Source rows a and b through the X pass into tmp_: per column the bytes
+  // B, G, R, 0 of a, then those of b (dw * 4 bytes further).
+  void XPass(const uint32_t* a, const uint32_t* b) {
+    uint8_t* da = tmp_.data();
+    uint8_t* db = da + xruns_.size() * 4;
+#if defined(__SSE2__)
+    // Both rows in one register, 16-bit lanes B, G, R, 0 of a then of b:
+    // paddw wraps as the 16-bit accumulators, pmulhuw is the high-half
+    // product.
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i recip = _mm_set1_epi16(static_cast<int16_t>(xrecip_));
+    const __m128i c255 = _mm_set1_epi16(255);
+    auto load = [&](int x) {
+      const __m128i p =
+          _mm_unpacklo_epi32(_mm_cvtsi32_si128(static_cast<int>(a[x])),
+                             _mm_cvtsi32_si128(static_cast<int>(b[x])));
+      return _mm_unpacklo_epi8(p, zero);
+    };
+    __m128i acc = zero;
+    for (const Run& r : xruns_) {
+      __m128i sum = acc;
+      int x = r.begin;
+      for (; x + 2 <= r.end; x += 2) {
+        // Pixels x and x + 1 of both rows: a0 b0 a1 b1.
+        const __m128i p = _mm_unpacklo_epi32(
+            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(a + x)),
+            _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + x)));
+        sum = _mm_add_epi16(sum, _mm_add_epi16(_mm_unpacklo_epi8(p, zero),
+                                               _mm_unpackhi_epi8(p, zero)));
+      }
+      if (x < r.end) {
+        sum = _mm_add_epi16(sum, load(x));
+      }
+      const __m128i s4 = _mm_slli_epi16(load(r.end), 2);
+      sum = _mm_add_epi16(
+          sum,
+          _mm_mulhi_epu16(s4, _mm_set1_epi16(static_cast<int16_t>(r.counter))));
+      __m128i out = _mm_mulhi_epu16(sum, recip);
+      out = _mm_sub_epi16(out, _mm_subs_epu16(out, c255));  // min(out, 255)
+      out = _mm_packus_epi16(out, out);
+      const auto va = static_cast<uint32_t>(_mm_cvtsi128_si32(out));
+      const auto vb =
+          static_cast<uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(out, 4)));
+      std::memcpy(da, &va, 4);
+      std::memcpy(db, &vb, 4);
+      da += 4;
+      db += 4;
+      acc = _mm_mulhi_epu16(s4, _mm_set1_epi16(static_cast<int16_t>(r.frac)));
+    }
+#else
+    for (int k = 0; k < 2; ++k) {
+      const uint32_t* s = k == 0 ? a : b;
+      uint8_t* d = k == 0 ? da : db;
+      uint32_t acc[3] = {0, 0, 0};
+      for (const Run& r : xruns_) {
+        uint32_t sums[3] = {0, 0, 0};
+        for (int x = r.begin; x < r.end; ++x) {
+          for (int c = 0; c < 3; ++c) {
+            sums[c] += (s[x] >> (8 * c)) & 0xff;
+          }
+        }
+        for (int c = 0; c < 3; ++c) {
+          const uint32_t s4 = ((s[r.end] >> (8 * c)) & 0xff) << 2;
+          const auto sum =
+              static_cast<uint16_t>(acc[c] + sums[c] + MulHi(s4, r.counter));
+          d[c] = Sat(MulHi(sum, xrecip_));
+          acc[c] = MulHi(s4, r.frac);
+        }
+        d[3] = 0;
+        d += 4;
+      }
+    }
+#endif
+  }
+
+  int sw_ = 0;
+  int sh_ = 0;
+  int dw_ = 0;
+  int dh_ = 0;
+  uint32_t xrecip_ = 0;
+  uint32_t yrecip_ = 0;
+  std::vector<Run> xruns_;
+  std::vector<Run> yruns_;
+  std::vector<uint8_t> tmp_;
+  std::vector<uint16_t> line_;
+  std::vector<uint8_t> yout_;
+};
+
 // A pygame-like surface: 0x00RRGGBB pixels, y down, clipped to its size.
 class Canvas {
  public:
   Canvas(int width, int height)
       : w_(width), h_(height), px_(static_cast<size_t>(width) * height) {}
 
-  void Fill(Rgb c) { std::fill(px_.begin(), px_.end(), Pack(c)); }
+  void Fill(Rgb c) { FillSpan(px_.data(), px_.size(), Pack(c)); }
+
+  // n pixels of one colour (std::fill's loop is not vectorized at -O2).
+  static void FillSpan(uint32_t* p, size_t n, uint32_t color) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i v = _mm_set1_epi32(static_cast<int>(color));
+    for (; i + 4 <= n; i += 4) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p + i), v);
+    }
+#endif
+    for (; i < n; ++i) {
+      p[i] = color;
+    }
+  }
 
   // SDL_gfx pixel writes: opaque stores, or a blend by alpha (0..254) done
   // in the surface's 32-bit arithmetic (unsigned wrap-around included).
@@ -165,8 +418,8 @@ class Canvas {
     }
     x1 = std::max(x1, 0);
     x2 = std::min(x2, w_ - 1);
-    std::fill(px_.begin() + static_cast<size_t>(y) * w_ + x1,
-              px_.begin() + static_cast<size_t>(y) * w_ + x2 + 1, color);
+    FillSpan(px_.data() + static_cast<size_t>(y) * w_ + x1,
+             static_cast<size_t>(x2 - x1 + 1), color);
   }
   void VLine(int x, int y1, int y2, uint32_t color) {
     if (y1 > y2) {
@@ -317,8 +570,10 @@ class Canvas {
   // gfxdraw.aapolygon: closed Wu outline, no endpoints.
   void AAPolygon(const std::vector<int16_t>& vx, const std::vector<int16_t>& vy,
                  uint32_t color) {
-    size_t n = vx.size();
-    for (size_t i = 1; i < n; ++i) {
+    AAPolygon(vx.data(), vy.data(), static_cast<int>(vx.size()), color);
+  }
+  void AAPolygon(const int16_t* vx, const int16_t* vy, int n, uint32_t color) {
+    for (int i = 1; i < n; ++i) {
       AALine(vx[i - 1], vy[i - 1], vx[i], vy[i], color, false);
     }
     AALine(vx[n - 1], vy[n - 1], vx[0], vy[0], color, false);
@@ -327,7 +582,35 @@ class Canvas {
   // gfxdraw.filled_polygon: SDL_gfx's 16.16 fixed-point scanline fill.
   void FilledPolygon(const std::vector<int16_t>& vx,
                      const std::vector<int16_t>& vy, uint32_t color) {
-    int n = static_cast<int>(vx.size());
+    FilledPolygon(vx.data(), vy.data(), static_cast<int>(vx.size()), color);
+  }
+  // Scanlines off the surface are skipped: HLine would clip them away.
+  void FilledPolygon(const int16_t* vx, const int16_t* vy, int n,
+                     uint32_t color) {
+    FilledPolygonSpans(vx, vy, n, [&](int xa, int xb, int y) {
+      HLine(xa, xb, y, color);
+      return true;
+    });
+  }
+  // Whether FilledPolygon would paint every pixel of the surface.
+  bool FilledPolygonCovers(const int16_t* vx, const int16_t* vy, int n) {
+    int next_row = 0;
+    FilledPolygonSpans(vx, vy, n, [&](int xa, int xb, int y) {
+      if (y == next_row && std::min(xa, xb) <= 0 &&
+          std::max(xa, xb) >= w_ - 1) {
+        ++next_row;
+      }
+      return true;
+    });
+    return next_row == h_;
+  }
+
+ private:
+  // FilledPolygon's spans (HLine's x1, x2, y) on the surface's rows, in
+  // row order.
+  template <typename F>
+  void FilledPolygonSpans(const int16_t* vx, const int16_t* vy, int n,
+                          F&& span) {
     int miny = vy[0];
     int maxy = vy[0];
     for (int i = 1; i < n; ++i) {
@@ -337,8 +620,8 @@ class Canvas {
         maxy = vy[i];
       }
     }
-    std::vector<int> xs;
-    for (int y = miny; y <= maxy; ++y) {
+    std::vector<int>& xs = scanline_xs_;
+    for (int y = std::max(miny, 0); y <= std::min(maxy, h_ - 1); ++y) {
       xs.clear();
       for (int i = 0; i < n; ++i) {
         int a = i == 0 ? n - 1 : i - 1;
@@ -366,11 +649,12 @@ class Canvas {
         xa = (xa >> 16) + ((xa & 32768) >> 15);
         int xb = xs[i + 1] - 1;
         xb = (xb >> 16) + ((xb & 32768) >> 15);
-        HLine(static_cast<int16_t>(xa), static_cast<int16_t>(xb), y, color);
+        span(static_cast<int16_t>(xa), static_cast<int16_t>(xb), y);
       }
     }
   }
 
+ public:
   // gfxdraw.aacircle (SDL_gfx's aaellipse with equal radii).
   void AACircle(int16_t x, int16_t y, int16_t rad, uint32_t color) {
     AAEllipse(x, y, rad, rad, color);
@@ -716,8 +1000,8 @@ class Canvas {
     if (x2 < 0 || x1 >= w_) {
       return;
     }
-    std::fill(px_.begin() + static_cast<size_t>(y) * w_ + x1,
-              px_.begin() + static_cast<size_t>(y) * w_ + x2 + 1, color);
+    FillSpan(px_.data() + static_cast<size_t>(y) * w_ + x1,
+             static_cast<size_t>(x2 - x1 + 1), color);
   }
 
   // draw_line: Bresenham from (x1, y1) to (x2, y2), both ends drawn.
@@ -727,10 +1011,7 @@ class Canvas {
       return;
     }
     if (y1 == y2) {
-      int d = x1 < x2 ? 1 : -1;
-      for (int i = 0; i <= std::abs(x1 - x2); ++i) {
-        PgSet(x1 + d * i, y1, color);
-      }
+      HLine(x1, x2, y1, color);  // the same clipped span
       return;
     }
     if (x1 == x2) {
@@ -1120,6 +1401,7 @@ class Canvas {
 
   int w_, h_;
   std::vector<uint32_t> px_;
+  std::vector<int> scanline_xs_;
 };
 
 }  // namespace envpool::render
