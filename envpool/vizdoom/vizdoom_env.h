@@ -1022,6 +1022,13 @@ class VizdoomEnv : public Env {
     // starts from the defaults and no engine reads what another one (of
     // any process) is writing, or the cvars it saved.
     game->setDoomConfigPath("/dev/null");
+    // The engine makes its user folder ./_vizdoom at start: a check, then a
+    // mkdir that is fatal when the folder appeared in between, so engines
+    // starting together in a folder without it could kill each other
+    // ("Failed to create ./_vizdoom/ directory: File exists").  It is made
+    // here first (nothing happens when it exists, or cannot be made).
+    std::error_code ec;
+    std::filesystem::create_directory("_vizdoom", ec);
     game->setSeed(seed_);
     if (!game->init()) {
       throw std::runtime_error("the ViZDoom engine did not start");

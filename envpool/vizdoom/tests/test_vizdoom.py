@@ -582,6 +582,32 @@ def test_killed_python_process_leaves_no_engine(sig):
     assert not {n for n in left if any(n.endswith(i) for i in ids)}
 
 
+def test_engines_starting_together_in_a_new_folder_all_start(tmp_path):
+    """Each engine makes ./_vizdoom at start (a check, then a mkdir that is
+    fatal if the folder appeared meanwhile): a pool of engines started in a
+    folder without it lost one now and then until the env made it first."""
+    script = textwrap.dedent(
+        """
+        import envpool
+        env = envpool.make_gymnasium("Basic-v1", num_envs=8)
+        env.reset(); env.close()
+        print("made")
+        """
+    )
+    for k in range(3):
+        cwd = tmp_path / str(k)
+        cwd.mkdir()
+        out = subprocess.run(
+            [sys.executable, "-P", "-c", script],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert out.returncode == 0 and out.stdout.strip() == "made", out.stderr[-2000:]
+        assert (cwd / "_vizdoom").is_dir()
+
+
 def test_pool_starts_its_engines_while_openblas_threads_run():
     """A pool forks its engines in parallel: fork() runs OpenBLAS's atfork
     handler (it joins BLAS's worker threads), and two at once hung the pool's
