@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -40,11 +41,16 @@ py::dtype NumpyDType(DType dtype) { return py::dtype(DTypeName(dtype)); }
 py::object TableToPython(const OptionTable& table) {
   py::dict d;
   for (const auto& [key, row] : table) {
-    bool integer = !key.empty() && key.size() < 18 &&
-                   key.find_first_not_of("-0123456789") == std::string::npos &&
-                   key.find('-', 1) == std::string::npos && key != "-";
-    py::object k = integer ? py::object(py::int_(std::stoll(key)))
-                           : py::object(py::str(key));
+    // An int's key is its decimal text (TableFromPython), so a key is an
+    // int exactly when it reads back as the same text.
+    int64_t number = 0;
+    const auto [end, error] =
+        std::from_chars(key.data(), key.data() + key.size(), number);
+    const bool integer = error == std::errc() &&
+                         end == key.data() + key.size() &&
+                         std::to_string(number) == key;
+    py::object k =
+        integer ? py::object(py::int_(number)) : py::object(py::str(key));
     if (row.size() == 1) {
       d[k] = py::float_(row[0]);
     } else {
@@ -97,10 +103,9 @@ OptionTable TableFromPython(const std::string& name, const py::dict& dict) {
                            std::string(py::repr(key)));
     }
     std::vector<double> row;
-    if (py::isinstance<py::str>(value) || py::isinstance<py::dict>(value)) {
-      TableNumber(name, value);  // raises
-    }
-    if (py::isinstance<py::sequence>(value) && !py::hasattr(value, "item")) {
+    // A str is a sequence too: it goes to TableNumber, which refuses it.
+    if (py::isinstance<py::sequence>(value) &&
+        !py::isinstance<py::str>(value) && !py::hasattr(value, "item")) {
       for (const auto& item : value.cast<py::sequence>()) {
         row.push_back(TableNumber(name, item));
       }

@@ -331,6 +331,8 @@ struct RewardShaping {
   std::map<int, double> weapon;
   int weapon_duration = 0;
 
+  bool active() const { return !variables.empty() || !weapon.empty(); }
+
   explicit RewardShaping(const Options& options) {
     std::vector<std::pair<::vizdoom::GameVariable, std::pair<double, double>>>
         rows;
@@ -396,7 +398,6 @@ struct RewardShaping {
 // the first the most significant; a group's choices are none, then its
 // buttons in that order.
 struct ComboDigit {
-  int group = 0;             // the smallest button value of the group
   std::vector<int> members;  // indices into the cfg's buttons, pressed with 1
   int delta = -1;            // or: the index of a delta button
   std::vector<double> values;
@@ -460,7 +461,6 @@ inline std::vector<ComboDigit> CombinedActionDigits(
         continue;
       }
       ComboDigit& digit = digits[static_cast<int>(button)];
-      digit.group = static_cast<int>(button);
       digit.delta = static_cast<int>(i);
       const int n = static_cast<int>(it->second[0]);
       const double low = it->second[1], high = it->second[2];
@@ -476,7 +476,6 @@ inline std::vector<ComboDigit> CombinedActionDigits(
       continue;
     }
     ComboDigit& digit = digits[group];
-    digit.group = group;
     if (std::find_if(digit.members.begin(), digit.members.end(), [&](int m) {
           return buttons[m] == button;
         }) == digit.members.end()) {
@@ -629,6 +628,7 @@ class VizdoomEnv : public Env {
     Field<int64_t> combined;  // use_combined_action=True
     std::shared_ptr<const ScenarioInfo> scenario;
     std::shared_ptr<const std::vector<ComboDigit>> digits;
+    std::shared_ptr<const RewardShaping> shaping;
   };
 
   static Options DefaultOptions() {
@@ -704,7 +704,8 @@ class VizdoomEnv : public Env {
                      scenario->screen_height,
                      static_cast<int>(::vizdoom::DEFAULT_TICRATE));
     int64_t num_buttons = static_cast<int64_t>(scenario->buttons.size());
-    RewardShaping check(options);  // a bad option is an error at make
+    // Both read once per pool; a bad option is an error at make.
+    fields->shaping = std::make_shared<const RewardShaping>(options);
     auto digits = std::make_shared<const std::vector<ComboDigit>>(
         CombinedActionDigits(scenario->buttons, options));
     fields->digits = digits;
@@ -734,8 +735,7 @@ class VizdoomEnv : public Env {
         plane_(static_cast<std::size_t>(scenario_->screen_height) *
                scenario_->screen_width),
         buttons_(scenario_->buttons.size(), 0.0),
-        shaping_(options) {
-    shaped_ = !shaping_.variables.empty() || !shaping_.weapon.empty();
+        shaping_(*fields_.shaping) {
     shaping_values_.assign(shaping_.variables.size(), 0.0);
     for (const std::string& name : scenario_->info_variables) {
       variables_.push_back(GameVariableNamed(name));
@@ -843,7 +843,7 @@ class VizdoomEnv : public Env {
     PushScreen();
     stack_.FillWithNewest();
     ReadVariables();
-    if (shaped_) {
+    if (shaping_.active()) {
       StartShaping();
     }
     reward_ = 0.0;
@@ -889,7 +889,7 @@ class VizdoomEnv : public Env {
       PushScreen();
     }
     ReadVariables();
-    if (shaped_ && !finished) {
+    if (shaping_.active() && !finished) {
       // EnvPool shapes no step that ends the episode (it reads no game
       // variables without a state): that step's shaping is 0.
       reward_ += Shaping();
@@ -1108,8 +1108,7 @@ class VizdoomEnv : public Env {
   std::size_t plane_;
   std::vector<uint8_t> plane_buffer_;
   std::vector<double> buttons_;
-  RewardShaping shaping_;
-  bool shaped_ = false;
+  const RewardShaping& shaping_;        // the pool's (fields_.shaping)
   std::vector<double> shaping_values_;  // at the last observation
   double weapon_ = -1;                  // SELECTED_WEAPON then
   int64_t weapon_run_ = 0;              // observations in a row with it
