@@ -31,6 +31,7 @@ from gymnasium.envs.box2d import bipedal_walker, lunar_lander
 from gymnasium.wrappers import TimeLimit
 
 import envpool
+from envpool.testing.lockstep import check_step
 
 Policy = Callable[[np.ndarray, int], np.ndarray]
 
@@ -69,7 +70,7 @@ def _run_aligned(
         **options,
     )
     refs = [_reference(task_id, max_episode_steps, **options) for _ in range(num_envs)]
-    obs, info = env.reset()
+    obs, _ = env.reset()
     ref_obs = [ref.reset(seed=seed + i)[0] for i, ref in enumerate(refs)]
     for i in range(num_envs):
         np.testing.assert_array_equal(obs[i], ref_obs[i], err_msg=f"{task_id} env {i} reset")
@@ -83,31 +84,19 @@ def _run_aligned(
         if all(len(r) >= episodes for r in returns):
             break
         actions = np.stack([policy(obs[i], i) for i in range(num_envs)])
-        obs, rew, term, trunc, info = env.step(actions)
+        batch = env.step(actions)
+        obs, rew, _, _, _ = batch
         for i, ref in enumerate(refs):
             where = f"{task_id} env {i} step {steps[i]}"
-            if done[i]:
-                # next-step autoreset: the reference's reset without a seed
-                r_obs, _ = ref.reset()
-                np.testing.assert_array_equal(obs[i], r_obs, err_msg=where)
-                assert rew[i] == 0 and not term[i] and not trunc[i], where
-                assert info["elapsed_step"][i] == 0, where
-                done[i] = False
-                steps[i] = 0
-                continue
-            r_obs, r_rew, r_term, r_trunc, _ = ref.step(actions[i])
-            steps[i] += 1
-            np.testing.assert_array_equal(obs[i], r_obs, err_msg=where)
-            assert rew[i] == np.float32(r_rew), (where, rew[i], r_rew)
-            assert bool(term[i]) == r_term and bool(trunc[i]) == r_trunc, where
-            assert info["elapsed_step"][i] == steps[i], where
+            r_rew = check_step(i, ref, actions[i], batch, done, steps, where)
+            if r_rew is None:
+                continue  # the next-step autoreset: the reference's reset without a seed
             running[i] += rew[i]
             ref_running[i] += np.float32(r_rew)
-            if term[i] or trunc[i]:
+            if done[i]:
                 returns[i].append(float(running[i]))
                 ref_returns[i].append(float(ref_running[i]))
                 running[i] = ref_running[i] = 0.0
-                done[i] = True
     assert all(len(r) >= episodes for r in returns), returns
     assert returns == ref_returns
     env.close()

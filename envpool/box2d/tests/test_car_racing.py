@@ -29,6 +29,7 @@ from gymnasium.envs.box2d import car_racing
 from gymnasium.wrappers import TimeLimit
 
 import envpool
+from envpool.testing.lockstep import check_step
 
 # policy(reference env, step of the episode) -> action
 Policy = Callable[[car_racing.CarRacing, int], Any]
@@ -70,28 +71,16 @@ def _run_aligned(
     steps = np.zeros(num_envs, dtype=np.int64)
     while not all(len(e) >= episodes for e in episodes_done):
         actions = np.stack([policy(ref.unwrapped, int(steps[i])) for i, ref in enumerate(refs)])
-        obs, rew, term, trunc, info = env.step(actions)
+        batch = env.step(actions)
+        _, rew, term, _, _ = batch
         for i, ref in enumerate(refs):
             where = f"{task_id} env {i} episode {len(episodes_done[i])} step {steps[i]}"
-            if done[i]:
-                r_obs, _ = ref.reset()
-                np.testing.assert_array_equal(obs[i], r_obs, err_msg=where)
-                assert rew[i] == 0 and not term[i] and not trunc[i], where
-                assert info["elapsed_step"][i] == 0, where
-                done[i] = False
-                steps[i] = 0
-                continue
-            r_obs, r_rew, r_term, r_trunc, _ = ref.step(actions[i])
-            steps[i] += 1
-            np.testing.assert_array_equal(obs[i], r_obs, err_msg=where)
-            assert rew[i] == np.float32(r_rew), (where, rew[i], r_rew)
-            assert bool(term[i]) == r_term and bool(trunc[i]) == r_trunc, where
-            assert info["elapsed_step"][i] == steps[i], where
+            if check_step(i, ref, actions[i], batch, done, steps, where) is None:
+                continue  # the autoreset
             running[i] += rew[i]
-            if term[i] or trunc[i]:
+            if done[i]:
                 episodes_done[i].append((float(running[i]), bool(term[i])))
                 running[i] = 0.0
-                done[i] = True
     env.close()
     return episodes_done
 
