@@ -72,8 +72,7 @@ inline void DrawCartPole(const double* state, int width, int height,
   std::vector<int16_t> vy = {ToShort(b + carty), ToShort(t + carty),
                              ToShort(t + carty), ToShort(b + carty)};
   uint32_t black = Canvas::Pack({0, 0, 0});
-  canvas.AAPolygon(vx, vy, black);
-  canvas.FilledPolygon(vx, vy, black);
+  canvas.AAFilledPolygon(vx, vy, black);
   l = -polewidth / 2;
   r = polewidth / 2;
   t = polelen - polewidth / 2;
@@ -86,8 +85,7 @@ inline void DrawCartPole(const double* state, int width, int height,
     vy[i] = ToShort(py + carty + axleoffset);
   }
   uint32_t pole = Canvas::Pack({202, 152, 101});
-  canvas.AAPolygon(vx, vy, pole);
-  canvas.FilledPolygon(vx, vy, pole);
+  canvas.AAFilledPolygon(vx, vy, pole);
   uint32_t axle = Canvas::Pack({129, 132, 203});
   auto ax = static_cast<int16_t>(static_cast<int64_t>(cartx));
   auto ay = static_cast<int16_t>(static_cast<int64_t>(carty + axleoffset));
@@ -153,8 +151,7 @@ inline void DrawMountainCar(double pos, double goal_position, bool single,
     vy[i] = ToShort(add(cy + clearance, car_y));
   }
   uint32_t black = Canvas::Pack({0, 0, 0});
-  canvas.AAPolygon(vx, vy, black);
-  canvas.FilledPolygon(vx, vy, black);
+  canvas.AAFilledPolygon(vx, vy, black);
   uint32_t grey = Canvas::Pack({128, 128, 128});
   const double wheels[2][2] = {{carwidth / 4, 0}, {-carwidth / 4, 0}};
   for (const auto& w : wheels) {
@@ -178,8 +175,7 @@ inline void DrawMountainCar(double pos, double goal_position, bool single,
                              static_cast<int16_t>(flagy2 - 10),
                              static_cast<int16_t>(flagy2 - 5)};
   uint32_t yellow = Canvas::Pack({204, 204, 0});
-  canvas.AAPolygon(fx, fy, yellow);
-  canvas.FilledPolygon(fx, fy, yellow);
+  canvas.AAFilledPolygon(fx, fy, yellow);
   canvas.WriteFlipped(rgb);
 }
 
@@ -234,8 +230,7 @@ inline void DrawAcrobot(const double* state, bool single, int width, int height,
       vx[i] = ToShort(cx + x);
       vy[i] = ToShort(cy + y);
     }
-    canvas.AAPolygon(vx, vy, link);
-    canvas.FilledPolygon(vx, vy, link);
+    canvas.AAFilledPolygon(vx, vy, link);
     auto jx = static_cast<int16_t>(static_cast<int64_t>(x));
     auto jy = static_cast<int16_t>(static_cast<int64_t>(y));
     auto jr = static_cast<int16_t>(0.1 * scale);
@@ -269,8 +264,7 @@ inline void DrawPendulum(double theta, bool has_last_u, float last_u, int width,
     vy[i] = ToShort(cy + offset);
   }
   const uint32_t red = Canvas::Pack({204, 77, 77});
-  canvas.AAPolygon(vx, vy, red);
-  canvas.FilledPolygon(vx, vy, red);
+  canvas.AAFilledPolygon(vx, vy, red);
   const auto end_rad = static_cast<int16_t>(rod_width / 2);
   const auto center = static_cast<int16_t>(offset);
   canvas.AACircle(center, center, end_rad, red);

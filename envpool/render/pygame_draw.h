@@ -24,33 +24,64 @@ struct Rgb {
 };
 
 // pygame.math.Vector2(x, y).rotate_rad(angle): the angle is reduced to
-// [0, 2*pi) and quarter turns are exact.
+// [0, 2*pi) and quarter turns are exact. Made once for an angle that turns
+// many points (the reduction, cos and sin are then paid once).
+class Rotation {
+ public:
+  explicit Rotation(double angle) {
+    constexpr double kTwoPi = 2 * M_PI;
+    constexpr double kEps = 1e-12;
+    double a = std::fmod(angle, kTwoPi);
+    if (a < 0) {
+      a += kTwoPi;
+    }
+    if (std::fabs(a) < kEps || std::fabs(a - kTwoPi) < kEps) {
+      quarter_ = 0;
+    } else if (std::fabs(a - M_PI / 2) < kEps) {
+      quarter_ = 1;
+    } else if (std::fabs(a - M_PI) < kEps) {
+      quarter_ = 2;
+    } else if (std::fabs(a - 3 * M_PI / 2) < kEps) {
+      quarter_ = 3;
+    } else {
+      c_ = std::cos(a);
+      s_ = std::sin(a);
+    }
+  }
+
+  void Apply(double x, double y, double* ox, double* oy) const {
+    switch (quarter_) {
+      case 0:
+        *ox = x;
+        *oy = y;
+        return;
+      case 1:
+        *ox = -y;
+        *oy = x;
+        return;
+      case 2:
+        *ox = -x;
+        *oy = -y;
+        return;
+      case 3:
+        *ox = y;
+        *oy = -x;
+        return;
+      default:
+        *ox = x * c_ - y * s_;
+        *oy = x * s_ + y * c_;
+    }
+  }
+
+ private:
+  int quarter_ = -1;  // an exact quarter turn, or -1 for cos and sin
+  double c_ = 0;
+  double s_ = 0;
+};
+
 inline void RotateRad(double x, double y, double angle, double* ox,
                       double* oy) {
-  constexpr double kTwoPi = 2 * M_PI;
-  constexpr double kEps = 1e-12;
-  double a = std::fmod(angle, kTwoPi);
-  if (a < 0) {
-    a += kTwoPi;
-  }
-  if (std::fabs(a) < kEps || std::fabs(a - kTwoPi) < kEps) {
-    *ox = x;
-    *oy = y;
-  } else if (std::fabs(a - M_PI / 2) < kEps) {
-    *ox = -y;
-    *oy = x;
-  } else if (std::fabs(a - M_PI) < kEps) {
-    *ox = -x;
-    *oy = -y;
-  } else if (std::fabs(a - 3 * M_PI / 2) < kEps) {
-    *ox = y;
-    *oy = -x;
-  } else {
-    double c = std::cos(a);
-    double s = std::sin(a);
-    *ox = x * c - y * s;
-    *oy = x * s + y * c;
-  }
+  Rotation(angle).Apply(x, y, ox, oy);
 }
 
 // Python's int(float) as a C int, as pygame.draw parses its points.
@@ -486,6 +517,14 @@ class Canvas {
   // SDL_gfx's Wu line (_aalineColor) with its endpoint control.
   void AALine(int16_t x1, int16_t y1, int16_t x2, int16_t y2, uint32_t color,
               bool draw_endpoint) {
+    AALine(x1, y1, x2, y2, color, draw_endpoint,
+           [](int /*x*/, int /*y*/) { return false; });
+  }
+  // The same, but the blended pixels where hidden(x, y) are left alone (a
+  // later opaque write paints them).
+  template <typename Hidden>
+  void AALine(int16_t x1, int16_t y1, int16_t x2, int16_t y2, uint32_t color,
+              bool draw_endpoint, Hidden&& hidden) {
     if (!ClipLine(&x1, &y1, &x2, &y2)) {
       return;
     }
@@ -539,10 +578,14 @@ class Canvas {
         }
         ++yy0;
         uint32_t wgt = (erracc >> 24) & 255;
-        Weighted(static_cast<int16_t>(xx0), static_cast<int16_t>(yy0), color,
-                 255 - wgt);
-        Weighted(static_cast<int16_t>(x0pxdir), static_cast<int16_t>(yy0),
-                 color, wgt);
+        if (!hidden(xx0, yy0)) {
+          Weighted(static_cast<int16_t>(xx0), static_cast<int16_t>(yy0), color,
+                   255 - wgt);
+        }
+        if (!hidden(x0pxdir, yy0)) {
+          Weighted(static_cast<int16_t>(x0pxdir), static_cast<int16_t>(yy0),
+                   color, wgt);
+        }
       }
     } else {
       uint32_t erradj = static_cast<uint32_t>((dy << 16) / dx) << 16;
@@ -556,10 +599,14 @@ class Canvas {
         }
         xx0 += xdir;
         uint32_t wgt = (erracc >> 24) & 255;
-        Weighted(static_cast<int16_t>(xx0), static_cast<int16_t>(yy0), color,
-                 255 - wgt);
-        Weighted(static_cast<int16_t>(xx0), static_cast<int16_t>(y0p1), color,
-                 wgt);
+        if (!hidden(xx0, yy0)) {
+          Weighted(static_cast<int16_t>(xx0), static_cast<int16_t>(yy0), color,
+                   255 - wgt);
+        }
+        if (!hidden(xx0, y0p1)) {
+          Weighted(static_cast<int16_t>(xx0), static_cast<int16_t>(y0p1), color,
+                   wgt);
+        }
       }
     }
     if (draw_endpoint) {
@@ -584,33 +631,66 @@ class Canvas {
                      const std::vector<int16_t>& vy, uint32_t color) {
     FilledPolygon(vx.data(), vy.data(), static_cast<int>(vx.size()), color);
   }
-  // Scanlines off the surface are skipped: HLine would clip them away.
   void FilledPolygon(const int16_t* vx, const int16_t* vy, int n,
                      uint32_t color) {
-    FilledPolygonSpans(vx, vy, n, [&](int xa, int xb, int y) {
-      HLine(xa, xb, y, color);
-      return true;
-    });
+    PlanFill(vx, vy, n);
+    FillPlanned(color);
   }
-  // Whether FilledPolygon would paint every pixel of the surface.
-  bool FilledPolygonCovers(const int16_t* vx, const int16_t* vy, int n) {
-    int next_row = 0;
-    FilledPolygonSpans(vx, vy, n, [&](int xa, int xb, int y) {
-      if (y == next_row && std::min(xa, xb) <= 0 &&
-          std::max(xa, xb) >= w_ - 1) {
-        ++next_row;
+  // gfxdraw.aapolygon, then gfxdraw.filled_polygon of the same points and
+  // colour (as gymnasium draws a polygon). The outline's blends on pixels
+  // the fill then paints are skipped: the fill's opaque writes hide them.
+  void AAFilledPolygon(const std::vector<int16_t>& vx,
+                       const std::vector<int16_t>& vy, uint32_t color) {
+    AAFilledPolygon(vx.data(), vy.data(), static_cast<int>(vx.size()), color);
+  }
+  void AAFilledPolygon(const int16_t* vx, const int16_t* vy, int n,
+                       uint32_t color) {
+    PlanFill(vx, vy, n);
+    auto hidden = [this](int x, int y) { return Filled(x, y); };
+    for (int i = 1; i < n; ++i) {
+      AALine(vx[i - 1], vy[i - 1], vx[i], vy[i], color, false, hidden);
+    }
+    AALine(vx[n - 1], vy[n - 1], vx[0], vy[0], color, false, hidden);
+    FillPlanned(color);
+  }
+  // The same as a colour fill of the whole surface followed by
+  // AAFilledPolygon, done as the fill of the polygon alone when it paints
+  // every pixel.
+  void AAFilledPolygonOver(Rgb background, const int16_t* vx,
+                           const int16_t* vy, int n, uint32_t color) {
+    PlanFill(vx, vy, n);
+    if (!FillCovers()) {
+      Fill(background);
+      auto hidden = [this](int x, int y) { return Filled(x, y); };
+      for (int i = 1; i < n; ++i) {
+        AALine(vx[i - 1], vy[i - 1], vx[i], vy[i], color, false, hidden);
       }
-      return true;
-    });
-    return next_row == h_;
+      AALine(vx[n - 1], vy[n - 1], vx[0], vy[0], color, false, hidden);
+    }
+    FillPlanned(color);
   }
 
  private:
-  // FilledPolygon's spans (HLine's x1, x2, y) on the surface's rows, in
-  // row order.
-  template <typename F>
-  void FilledPolygonSpans(const int16_t* vx, const int16_t* vy, int n,
-                          F&& span) {
+  // One span of a planned fill: HLine(lo, hi, y).
+  struct Span {
+    int lo;
+    int hi;
+  };
+  // A polygon edge in the scanline walk: its 16.16 x at the current row is
+  // q * dx + 65536 * x1 with q = (65536 * (y - y1)) / (y2 - y1), kept as
+  // quotient and remainder stepped row by row (the same q as the division).
+  struct ScanEdge {
+    int y1, y2, x1, dx;
+    int start;  // the first row q is kept for
+    int q, r, qstep, rstep;
+  };
+
+  // FilledPolygon's spans on the surface's rows, as SDL_gfx's
+  // filledPolygonColor finds them (the sorted edge crossings paired,
+  // rounded as it rounds them), into fill_rows_/fill_spans_.
+  void PlanFill(const int16_t* vx, const int16_t* vy, int n) {
+    fill_spans_.clear();
+    fill_rows_.clear();
     int miny = vy[0];
     int maxy = vy[0];
     for (int i = 1; i < n; ++i) {
@@ -620,36 +700,109 @@ class Canvas {
         maxy = vy[i];
       }
     }
+    fill_y0_ = std::max(miny, 0);
+    const int last = std::min(maxy, h_ - 1);
+    std::vector<ScanEdge>& edges = scan_edges_;
+    edges.clear();
+    for (int i = 0; i < n; ++i) {
+      int a = i == 0 ? n - 1 : i - 1;
+      int b = i;
+      ScanEdge e{};
+      if (vy[a] < vy[b]) {
+        e.y1 = vy[a];
+        e.y2 = vy[b];
+        e.x1 = vx[a];
+        e.dx = vx[b] - vx[a];
+      } else if (vy[a] > vy[b]) {
+        e.y1 = vy[b];
+        e.y2 = vy[a];
+        e.x1 = vx[b];
+        e.dx = vx[a] - vx[b];
+      } else {
+        continue;
+      }
+      const int d = e.y2 - e.y1;
+      e.start = std::max(e.y1, fill_y0_);
+      e.q = (65536 * (e.start - e.y1)) / d;
+      e.r = (65536 * (e.start - e.y1)) % d;
+      e.qstep = 65536 / d;
+      e.rstep = 65536 % d;
+      edges.push_back(e);
+    }
     std::vector<int>& xs = scanline_xs_;
-    for (int y = std::max(miny, 0); y <= std::min(maxy, h_ - 1); ++y) {
+    for (int y = fill_y0_; y <= last; ++y) {
+      fill_rows_.push_back(static_cast<int>(fill_spans_.size()));
       xs.clear();
-      for (int i = 0; i < n; ++i) {
-        int a = i == 0 ? n - 1 : i - 1;
-        int b = i;
-        int y1 = vy[a], y2 = vy[b], x1, x2;
-        if (y1 < y2) {
-          x1 = vx[a];
-          x2 = vx[b];
-        } else if (y1 > y2) {
-          y2 = vy[a];
-          y1 = vy[b];
-          x2 = vx[a];
-          x1 = vx[b];
-        } else {
-          continue;
+      for (ScanEdge& e : edges) {
+        if ((y >= e.y1 && y < e.y2) || (y == maxy && y > e.y1 && y <= e.y2)) {
+          xs.push_back(e.q * e.dx + 65536 * e.x1);
         }
-        if ((y >= y1 && y < y2) || (y == maxy && y > y1 && y <= y2)) {
-          xs.push_back(((65536 * (y - y1)) / (y2 - y1)) * (x2 - x1) +
-                       65536 * x1);
+        if (y >= e.start) {
+          e.q += e.qstep;
+          e.r += e.rstep;
+          if (e.r >= e.y2 - e.y1) {
+            ++e.q;
+            e.r -= e.y2 - e.y1;
+          }
         }
       }
-      std::sort(xs.begin(), xs.end());
+      // Insertion sort: a handful of crossings.
+      for (size_t i = 1; i < xs.size(); ++i) {
+        for (size_t j = i; j > 0 && xs[j - 1] > xs[j]; --j) {
+          std::swap(xs[j - 1], xs[j]);
+        }
+      }
       for (size_t i = 0; i + 1 < xs.size(); i += 2) {
         int xa = xs[i] + 1;
         xa = (xa >> 16) + ((xa & 32768) >> 15);
         int xb = xs[i + 1] - 1;
         xb = (xb >> 16) + ((xb & 32768) >> 15);
-        span(static_cast<int16_t>(xa), static_cast<int16_t>(xb), y);
+        // SDL_gfx keeps them as Sint16; HLine orders them.
+        const auto sa = static_cast<int16_t>(xa);
+        const auto sb = static_cast<int16_t>(xb);
+        fill_spans_.push_back({std::min<int>(sa, sb), std::max<int>(sa, sb)});
+      }
+    }
+    fill_rows_.push_back(static_cast<int>(fill_spans_.size()));
+  }
+
+  // Whether the planned fill paints pixel (x, y) of the surface.
+  bool Filled(int x, int y) const {
+    const int row = y - fill_y0_;
+    if (row < 0 || row + 1 >= static_cast<int>(fill_rows_.size())) {
+      return false;
+    }
+    for (int k = fill_rows_[row]; k < fill_rows_[row + 1]; ++k) {
+      if (fill_spans_[k].lo <= x && x <= fill_spans_[k].hi) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Whether the planned fill paints every pixel of the surface.
+  bool FillCovers() const {
+    if (fill_y0_ != 0 || static_cast<int>(fill_rows_.size()) != h_ + 1) {
+      return false;
+    }
+    for (int row = 0; row < h_; ++row) {
+      bool full = false;
+      for (int k = fill_rows_[row]; k < fill_rows_[row + 1]; ++k) {
+        full = full || (fill_spans_[k].lo <= 0 && fill_spans_[k].hi >= w_ - 1);
+      }
+      if (!full) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The planned fill, in colour.
+  void FillPlanned(uint32_t color) {
+    for (size_t row = 0; row + 1 < fill_rows_.size(); ++row) {
+      const int y = fill_y0_ + static_cast<int>(row);
+      for (int k = fill_rows_[row]; k < fill_rows_[row + 1]; ++k) {
+        HLine(fill_spans_[k].lo, fill_spans_[k].hi, y, color);
       }
     }
   }
@@ -1402,6 +1555,10 @@ class Canvas {
   int w_, h_;
   std::vector<uint32_t> px_;
   std::vector<int> scanline_xs_;
+  std::vector<ScanEdge> scan_edges_;
+  std::vector<Span> fill_spans_;
+  std::vector<int> fill_rows_;  // per row from fill_y0_: its first span
+  int fill_y0_ = 0;
 };
 
 }  // namespace envpool::render
