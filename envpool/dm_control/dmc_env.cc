@@ -258,10 +258,22 @@ double NumpySum(const double* x, int n) { return PairwiseSum(x, n); }
 
 double NumpyMean(const double* x, int n) { return PairwiseSum(x, n) / n; }
 
+namespace {
+std::atomic<bool> norm_fused{true};
+}  // namespace
+
+void SetNormFused(bool fused) { norm_fused.store(fused); }
+
 double Norm(const double* x, int n) {
   double sum = 0.0;
-  for (int i = 0; i < n; ++i) {
-    sum = std::fma(x[i], x[i], sum);
+  if (norm_fused.load(std::memory_order_relaxed)) {
+    for (int i = 0; i < n; ++i) {
+      sum = std::fma(x[i], x[i], sum);
+    }
+  } else {
+    for (int i = 0; i < n; ++i) {
+      sum += x[i] * x[i];  // built without -mfma: never contracted
+    }
   }
   return std::sqrt(sum);
 }

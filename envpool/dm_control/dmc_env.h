@@ -68,11 +68,15 @@ double Tolerance(double x, double lower, double upper, double margin = 0.0,
                  double value_at_margin = 0.1);
 
 // numpy's float64 sum (pairwise, eight partial sums per block of 128) and
-// mean; np.linalg.norm of a short vector (sqrt of a dot product accumulated
-// by fused multiply-adds, as numpy's OpenBLAS does).
+// mean; np.linalg.norm of a short vector: the sqrt of a dot product
+// accumulated in order, by fused multiply-adds or by products and sums,
+// whichever the numpy of this process does (its OpenBLAS picks its dot
+// kernel by CPU: the FMA one on most x86-64 CPUs, a plain one on others;
+// SetNormFused is told at import which, by envpool.dm_control).
 double NumpySum(const double* x, int n);
 double NumpyMean(const double* x, int n);
 double Norm(const double* x, int n);
+void SetNormFused(bool fused);
 
 // One observation entry: its name (dm_control's key) and shape.
 struct ObsKey {

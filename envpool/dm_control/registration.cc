@@ -30,9 +30,9 @@ namespace py = pybind11;
 PYBIND11_MODULE(_dm_control, m) {
   using namespace envpool::dm_control;  // NOLINT
   InstallMessageHandlers();
-  SetAssetDir(py::module_::import("envpool.dm_control")
-                  .attr("asset_dir")()
-                  .cast<std::string>());
+  py::module_ package = py::module_::import("envpool.dm_control");
+  SetAssetDir(package.attr("asset_dir")().cast<std::string>());
+  SetNormFused(package.attr("numpy_norm_is_fused")().cast<bool>());
   envpool::RegisterEnv<AcrobotEnv>("DmcAcrobot");
   envpool::RegisterEnv<BallInCupEnv>("DmcBallInCup");
   envpool::RegisterEnv<CartpoleEnv>("DmcCartpole");
