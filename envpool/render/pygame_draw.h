@@ -721,10 +721,16 @@ class Canvas {
     AAPolygon(vx.data(), vy.data(), static_cast<int>(vx.size()), color);
   }
   void AAPolygon(const int16_t* vx, const int16_t* vy, int n, uint32_t color) {
+    AAPolygon(vx, vy, n, color, [](int /*x*/, int /*y*/) { return false; });
+  }
+  // The same, leaving alone the blends on pixels where hidden(x, y).
+  template <typename Hidden>
+  void AAPolygon(const int16_t* vx, const int16_t* vy, int n, uint32_t color,
+                 const Hidden& hidden) {
     for (int i = 1; i < n; ++i) {
-      AALine(vx[i - 1], vy[i - 1], vx[i], vy[i], color, false);
+      AALine(vx[i - 1], vy[i - 1], vx[i], vy[i], color, false, hidden);
     }
-    AALine(vx[n - 1], vy[n - 1], vx[0], vy[0], color, false);
+    AALine(vx[n - 1], vy[n - 1], vx[0], vy[0], color, false, hidden);
   }
 
   // gfxdraw.filled_polygon: SDL_gfx's 16.16 fixed-point scanline fill.
@@ -747,11 +753,7 @@ class Canvas {
   void AAFilledPolygon(const int16_t* vx, const int16_t* vy, int n,
                        uint32_t color) {
     PlanFill(vx, vy, n);
-    auto hidden = [this](int x, int y) { return Filled(x, y); };
-    for (int i = 1; i < n; ++i) {
-      AALine(vx[i - 1], vy[i - 1], vx[i], vy[i], color, false, hidden);
-    }
-    AALine(vx[n - 1], vy[n - 1], vx[0], vy[0], color, false, hidden);
+    AAPolygon(vx, vy, n, color, [this](int x, int y) { return Filled(x, y); });
     FillPlanned(color);
   }
   // The same as a colour fill of the whole surface followed by
@@ -762,11 +764,8 @@ class Canvas {
     PlanFill(vx, vy, n);
     if (!FillCovers()) {
       Fill(background);
-      auto hidden = [this](int x, int y) { return Filled(x, y); };
-      for (int i = 1; i < n; ++i) {
-        AALine(vx[i - 1], vy[i - 1], vx[i], vy[i], color, false, hidden);
-      }
-      AALine(vx[n - 1], vy[n - 1], vx[0], vy[0], color, false, hidden);
+      AAPolygon(vx, vy, n, color,
+                [this](int x, int y) { return Filled(x, y); });
     }
     FillPlanned(color);
   }
