@@ -21,7 +21,11 @@ The gymnasium backends step the task's reference env (`worker.gym_reference`:
 envpool's defaults do); the results file names it. When N=1 is measured, the
 file also states the limit of the machine, usable cores x the raw rate of one
 env (`envpool_sync` at N=1, which steps inline on the calling thread), and how
-close each envpool backend comes to it at the largest N.
+close each envpool backend comes to it at every N >= 8. Those medians come
+from separate processes, up to minutes apart, and this machine's speed drifts
+between them; so this project's backends are also timed against one env in
+alternation inside one process (`worker.py limit`, `--paired-rounds`), which
+states the share with the drift cancelled in each ratio.
 """
 
 from __future__ import annotations
@@ -116,6 +120,10 @@ class Results:
     """What failed (a job, or an import measurement), with the last line of its error."""
     reference: str | None = None
     """How the gymnasium backends built their env, as the worker described it."""
+    paired: dict[Job, dict[str, list[float]]] = field(default_factory=dict)
+    """`worker.py limit` per (this project's backend, N >= 8): its rounds' shares and rates."""
+    paired_seconds: float = 0.0
+    """The length of one slice of those measurements."""
 
 
 class WorkerError(RuntimeError):
@@ -230,6 +238,66 @@ def measure(args: argparse.Namespace, backends: list[str], venvs: dict[str, str]
     return results
 
 
+PAIRED_BACKENDS = ("envpool_sync", "envpool_async")
+"""The backends of this engine, whose share of its own limit `measure_paired` times."""
+PAIRED_MIN_N = 8
+"""The checklist's limit target holds from N=8 on."""
+
+
+def paired_ns(ns: list[int]) -> list[int]:
+    """The N at which the limit's share is stated: every N >= 8, else the largest."""
+    return [n for n in ns if n >= PAIRED_MIN_N] or [max(ns)]
+
+
+def measure_paired(args: argparse.Namespace, backends: list[str], results: Results) -> None:
+    """Time each of this engine's backends against one env in alternation (`worker.py limit`).
+
+    One process per (backend, N): `args.paired_rounds` slices of the pool of
+    N envs, each between two slices of a pool of one env (the raw rate), so
+    each ratio compares rates timed seconds apart.
+    """
+    if args.paired_rounds < 1:
+        return
+    jobs = [
+        Job(b, n)
+        for b in PAIRED_BACKENDS
+        if b in backends
+        for n in paired_ns(args.num_envs)
+        if n > 1
+    ]
+    timeout = (2 * args.paired_rounds + 1) * args.paired_seconds + 2 * args.warmup + 180.0
+    for k, job in enumerate(jobs, 1):
+        label = f"limit {job.backend} N={job.num_envs}"
+        worker_args = [
+            "limit",
+            f"--backend={job.backend}",
+            f"--task={args.task}",
+            f"--num-envs={job.num_envs}",
+            f"--num-threads={args.num_threads.get(job.backend, 0)}",
+            f"--cores={usable_cores()}",
+            f"--rounds={args.paired_rounds}",
+            f"--seconds={args.paired_seconds}",
+            f"--warmup={args.warmup}",
+        ]
+        try:
+            result = run_worker(args.envpool_python, worker_args, timeout)
+        except WorkerError as error:
+            results.failures[label] = last_line(error)
+            print(f"[{k}/{len(jobs)}] {label} FAILED:\n{error}", file=sys.stderr, flush=True)
+            continue
+        results.paired[job] = result
+        share = statistics.median(result["shares"])
+        print(f"[{k}/{len(jobs)}] {label}: share {share:.3f}", file=sys.stderr, flush=True)
+
+
+def quartiles(values: list[float]) -> tuple[float, float, float]:
+    """(first quartile, median, third quartile) of `values`."""
+    if len(values) == 1:
+        return values[0], values[0], values[0]
+    q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return q1, q2, q3
+
+
 def median_rate(results: Results, backend: str, num_envs: int) -> float | None:
     """Median steps/s of one cell (`loop` is the same cell at every N), None if unmeasured."""
     rates = results.steps.get(Job(backend, 1 if backend == "loop" else num_envs))
@@ -255,29 +323,66 @@ def limit_lines(results: Results, backends: list[str], ns: list[int]) -> list[st
     The raw rate is `envpool_sync` at N=1, which steps inline on the calling
     thread; it still pays one Python call per step, so at large N, where that
     call is shared by many envs, a backend can come slightly above the limit.
-    Empty when `envpool_sync` wasn't measured at N=1.
+    The shares are stated at every N >= 8 (`paired_ns`): from the table's
+    medians when `envpool_sync` was measured at N=1, and from the paired
+    measurements (`measure_paired`) when they ran.
     """
     raw = median_rate(results, "envpool_sync", 1) if 1 in ns else None
-    if raw is None:
-        return []
+    lines: list[str] = []
     cores = usable_cores()
-    limit = cores * raw
-    largest = max(ns)
-    lines = [
-        "## Against the machine's limit",
-        "",
-        f"Raw step rate of one env in this engine (`envpool_sync`, N=1, stepped inline on "
-        f"the calling thread): {raw:,.0f} steps/s. Limit = {cores} usable cores x that "
-        f"= {limit:,.0f} steps/s. At the largest N={largest}:",
-        "",
-        "| backend | steps/s | share of the limit |",
-        "|---|---:|---:|",
-    ]
-    for backend in backends:
-        rate = median_rate(results, backend, largest)
-        if backend in ENVPOOL_BACKENDS and rate is not None:
-            lines.append(f"| {backend} | {rate:,.0f} | {rate / limit:.2f} |")
-    return [*lines, ""]
+    at = paired_ns(ns)
+    header = "| backend | " + " | ".join(f"N={n}" for n in at) + " |"
+    rule = "|---|" + "---:|" * len(at)
+    if raw is not None:
+        limit = cores * raw
+        lines += [
+            "## Against the machine's limit",
+            "",
+            f"Raw step rate of one env in this engine (`envpool_sync`, N=1, stepped inline on "
+            f"the calling thread): {raw:,.0f} steps/s. Limit = {cores} usable cores x that "
+            f"= {limit:,.0f} steps/s. Share of it, from the medians of the table above:",
+            "",
+            header,
+            rule,
+        ]
+        for backend in backends:
+            if backend not in ENVPOOL_BACKENDS:
+                continue
+            cells = []
+            for n in at:
+                rate = median_rate(results, backend, n)
+                cells.append("-" if rate is None else f"{rate:,.0f} ({rate / limit:.2f})")
+            lines.append(f"| {backend} | " + " | ".join(cells) + " |")
+        lines.append("")
+    if results.paired:
+        rounds = len(next(iter(results.paired.values()))["shares"])
+        seconds = results.paired_seconds
+        if not lines:
+            lines += ["## Against the machine's limit", ""]
+        lines += [
+            f"Timed in alternation (`worker.py limit`): one process per cell holds a pool of "
+            f"one env and the pool of N, and times {rounds} slices of {seconds:g} s of the "
+            f"pool, each between two slices of the one env; each slice's share is its rate / "
+            f"({cores} cores x the mean of the two one-env rates beside it). Median share of "
+            "the slices, first to third quartile in brackets, and the median one-env rate:",
+            "",
+            header,
+            rule,
+        ]
+        for backend in PAIRED_BACKENDS:
+            cells = []
+            for n in at:
+                result = results.paired.get(Job(backend, n))
+                if result is None:
+                    cells.append("-")
+                    continue
+                q1, q2, q3 = quartiles(result["shares"])
+                single = statistics.median(result["single_rates"])
+                cells.append(f"{q2:.2f} ({q1:.2f}-{q3:.2f}), one env {single:,.0f}")
+            if any(c != "-" for c in cells):
+                lines.append(f"| {backend} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return lines
 
 
 def format_threads(num_threads: dict[str, int], backends: list[str]) -> str:
@@ -506,6 +611,16 @@ def parse_args() -> argparse.Namespace:
         help="what to measure; `loop`, the reference of the ratios, always runs",
     )
     parser.add_argument("--import-runs", type=int, default=7)
+    parser.add_argument(
+        "--paired-rounds",
+        type=int,
+        default=10,
+        help="slices of each of this project's pools at N >= 8 timed in alternation with one "
+        "env for the limit's share (`worker.py limit`); 0 = none",
+    )
+    parser.add_argument(
+        "--paired-seconds", type=float, default=0.5, help="length of one such slice"
+    )
     for prefix, (version, python) in PUBLISHED.items():
         parser.add_argument(
             f"--{prefix}-python",
@@ -560,6 +675,8 @@ def main() -> None:
     load_before = os.getloadavg()
     start = time.perf_counter()
     results = measure(args, backends, venvs)
+    measure_paired(args, backends, results)
+    results.paired_seconds = args.paired_seconds
     elapsed = time.perf_counter() - start
     load_after = os.getloadavg()
     notes.append(

@@ -394,13 +394,16 @@ def bench_gym_vector(
         env.close()
 
 
-def bench_envpool(
-    task: str, num_envs: int, seconds: float, warmup: float, asynchronous: bool, num_threads: int
-) -> tuple[int, float]:
-    """Step an envpool pool: sync `step`, or async `send`/`recv` with batch_size = num_envs // 2.
+def envpool_stepper(
+    task: str, num_envs: int, asynchronous: bool, num_threads: int
+) -> tuple[Any, Callable[[int], int]]:
+    """An envpool pool and its step function, as `bench_envpool` times them.
 
-    Works with this project and with the published EnvPool alike, whichever
-    `envpool` the running interpreter imports.
+    Sync: `step` of every env (batch_size = num_envs). Async: `recv` then
+    `send` with batch_size = num_envs // 2. Works with this project and with
+    the published EnvPool alike, whichever `envpool` the running interpreter
+    imports. Returns (the pool, a function stepping one batch and returning
+    how many env steps it made).
     """
     import envpool
 
@@ -430,10 +433,55 @@ def bench_envpool(
             env.step(actions[i % NUM_ACTION_SETS])
             return num_envs
 
+    return env, step
+
+
+def bench_envpool(
+    task: str, num_envs: int, seconds: float, warmup: float, asynchronous: bool, num_threads: int
+) -> tuple[int, float]:
+    """Step an envpool pool: sync `step`, or async `send`/`recv` with batch_size = num_envs // 2."""
+    env, step = envpool_stepper(task, num_envs, asynchronous, num_threads)
     try:
         return timed(step, seconds, warmup)
     finally:
         env.close()
+
+
+def measure_paired_limit(args: argparse.Namespace) -> dict[str, Any]:
+    """This engine's share of the machine's limit, timed in alternation in one process.
+
+    The limit is `cores` x the raw rate of one env (an `envpool_sync` pool of
+    one env, which steps inline on the calling thread). One process holds
+    that pool and the measured pool (`args.backend` with `args.num_envs`) and
+    times slices of `args.seconds` in the order one env, the pool, one env,
+    the pool, ..., one env. Each of the `args.rounds` slices of the pool is
+    divided by `cores` x the mean of the two one-env slices beside it, so
+    that the machine's drift from minute to minute, which moves both rates,
+    cancels in each ratio instead of landing in one of two separately timed
+    medians.
+    """
+    one, step_one = envpool_stepper(args.task, 1, False, 0)
+    pool, step_pool = envpool_stepper(
+        args.task, args.num_envs, args.backend == "envpool_async", args.num_threads
+    )
+    try:
+        timed(step_one, args.warmup, 0.0)
+        timed(step_pool, args.warmup, 0.0)
+        singles = [timed(step_one, args.seconds, 0.0)]
+        pooled = []
+        for _ in range(args.rounds):
+            pooled.append(timed(step_pool, args.seconds, 0.0))
+            singles.append(timed(step_one, args.seconds, 0.0))
+    finally:
+        pool.close()
+        one.close()
+    single_rates = [steps / elapsed for steps, elapsed in singles]
+    pool_rates = [steps / elapsed for steps, elapsed in pooled]
+    shares = [
+        rate / (args.cores * (single_rates[k] + single_rates[k + 1]) / 2)
+        for k, rate in enumerate(pool_rates)
+    ]
+    return {"single_rates": single_rates, "pool_rates": pool_rates, "shares": shares}
 
 
 def measure_steps(args: argparse.Namespace) -> dict[str, Any]:
@@ -525,10 +573,26 @@ def main() -> None:
     step.add_argument("--num-threads", type=int, default=0, help="envpool threads; 0 = its default")
     step.add_argument("--seconds", type=float, default=1.0)
     step.add_argument("--warmup", type=float, default=0.2)
+    paired = sub.add_parser(
+        "limit", help="an envpool pool's share of cores x one env's rate, timed in alternation"
+    )
+    paired.add_argument("--backend", choices=("envpool_sync", "envpool_async"), required=True)
+    paired.add_argument("--task", default="CartPole-v1")
+    paired.add_argument("--num-envs", type=int, default=8)
+    paired.add_argument("--num-threads", type=int, default=0, help="0 = envpool's default")
+    paired.add_argument("--cores", type=int, required=True, help="usable cores of the limit")
+    paired.add_argument("--rounds", type=int, default=10)
+    paired.add_argument("--seconds", type=float, default=0.5, help="length of one slice")
+    paired.add_argument("--warmup", type=float, default=0.2)
     imp = sub.add_parser("import", help="measure `import envpool` time and memory")
     imp.add_argument("--task", default="CartPole-v1")
     args = parser.parse_args()
-    result = measure_steps(args) if args.command == "step" else measure_import(args.task)
+    if args.command == "step":
+        result = measure_steps(args)
+    elif args.command == "limit":
+        result = measure_paired_limit(args)
+    else:
+        result = measure_import(args.task)
     print(json.dumps(result))
 
 
