@@ -120,8 +120,8 @@ class Results:
     """What failed (a job, or an import measurement), with the last line of its error."""
     reference: str | None = None
     """How the gymnasium backends built their env, as the worker described it."""
-    paired: dict[Job, dict[str, list[float]]] = field(default_factory=dict)
-    """`worker.py limit` per (this project's backend, N >= 8): its rounds' shares and rates."""
+    paired: dict[Job, list[dict[str, list[float]]]] = field(default_factory=dict)
+    """`worker.py limit` runs per (this project's backend, N >= 8): slices' shares, rates."""
     paired_seconds: float = 0.0
     """The length of one slice of those measurements."""
 
@@ -252,11 +252,15 @@ def paired_ns(ns: list[int]) -> list[int]:
 def measure_paired(args: argparse.Namespace, backends: list[str], results: Results) -> None:
     """Time each of this engine's backends against one env in alternation (`worker.py limit`).
 
-    One process per (backend, N): `args.paired_rounds` slices of the pool of
-    N envs, each between two slices of a pool of one env (the raw rate), so
-    each ratio compares rates timed seconds apart.
+    `args.paired_runs` processes per (backend, N), round-robin over the
+    cells: each times `args.paired_rounds` slices of the pool of N envs, each
+    between two slices of a pool of one env (the raw rate), so each ratio
+    compares rates timed a second apart. Several processes, since one
+    process's rates also depend on where its envs landed in memory (the
+    same cell's medians differ by up to 0.2 from process to process here,
+    while one process's slices agree within a few hundredths).
     """
-    if args.paired_rounds < 1:
+    if args.paired_rounds < 1 or args.paired_runs < 1:
         return
     jobs = [
         Job(b, n)
@@ -266,8 +270,11 @@ def measure_paired(args: argparse.Namespace, backends: list[str], results: Resul
         if n > 1
     ]
     timeout = (2 * args.paired_rounds + 1) * args.paired_seconds + 2 * args.warmup + 180.0
-    for k, job in enumerate(jobs, 1):
+    runs = [job for _ in range(args.paired_runs) for job in jobs]
+    for k, job in enumerate(runs, 1):
         label = f"limit {job.backend} N={job.num_envs}"
+        if label in results.failures:
+            continue
         worker_args = [
             "limit",
             f"--backend={job.backend}",
@@ -283,11 +290,11 @@ def measure_paired(args: argparse.Namespace, backends: list[str], results: Resul
             result = run_worker(args.envpool_python, worker_args, timeout)
         except WorkerError as error:
             results.failures[label] = last_line(error)
-            print(f"[{k}/{len(jobs)}] {label} FAILED:\n{error}", file=sys.stderr, flush=True)
+            print(f"[{k}/{len(runs)}] {label} FAILED:\n{error}", file=sys.stderr, flush=True)
             continue
-        results.paired[job] = result
+        results.paired.setdefault(job, []).append(result)
         share = statistics.median(result["shares"])
-        print(f"[{k}/{len(jobs)}] {label}: share {share:.3f}", file=sys.stderr, flush=True)
+        print(f"[{k}/{len(runs)}] {label}: share {share:.3f}", file=sys.stderr, flush=True)
 
 
 def quartiles(values: list[float]) -> tuple[float, float, float]:
@@ -355,16 +362,18 @@ def limit_lines(results: Results, backends: list[str], ns: list[int]) -> list[st
             lines.append(f"| {backend} | " + " | ".join(cells) + " |")
         lines.append("")
     if results.paired:
-        rounds = len(next(iter(results.paired.values()))["shares"])
+        some = next(iter(results.paired.values()))
+        rounds = len(some[0]["shares"])
         seconds = results.paired_seconds
         if not lines:
             lines += ["## Against the machine's limit", ""]
         lines += [
-            f"Timed in alternation (`worker.py limit`): one process per cell holds a pool of "
-            f"one env and the pool of N, and times {rounds} slices of {seconds:g} s of the "
-            f"pool, each between two slices of the one env; each slice's share is its rate / "
-            f"({cores} cores x the mean of the two one-env rates beside it). Median share of "
-            "the slices, first to third quartile in brackets, and the median one-env rate:",
+            f"Timed in alternation (`worker.py limit`): {len(some)} processes per cell, each "
+            f"holding a pool of one env and the pool of N, each timing {rounds} slices of "
+            f"{seconds:g} s of the pool between slices of the one env; a slice's share is its "
+            f"rate / ({cores} cores x the mean of the two one-env rates beside it). Median "
+            "share of all the cell's slices, first to third quartile in brackets, the range "
+            "of the processes' own medians, and the median one-env rate:",
             "",
             header,
             rule,
@@ -372,13 +381,17 @@ def limit_lines(results: Results, backends: list[str], ns: list[int]) -> list[st
         for backend in PAIRED_BACKENDS:
             cells = []
             for n in at:
-                result = results.paired.get(Job(backend, n))
-                if result is None:
+                runs = results.paired.get(Job(backend, n))
+                if not runs:
                     cells.append("-")
                     continue
-                q1, q2, q3 = quartiles(result["shares"])
-                single = statistics.median(result["single_rates"])
-                cells.append(f"{q2:.2f} ({q1:.2f}-{q3:.2f}), one env {single:,.0f}")
+                q1, q2, q3 = quartiles([x for run in runs for x in run["shares"]])
+                per_run = [statistics.median(run["shares"]) for run in runs]
+                single = statistics.median(x for run in runs for x in run["single_rates"])
+                cells.append(
+                    f"{q2:.2f} ({q1:.2f}-{q3:.2f}; runs {min(per_run):.2f}-{max(per_run):.2f}), "
+                    f"one env {single:,.0f}"
+                )
             if any(c != "-" for c in cells):
                 lines.append(f"| {backend} | " + " | ".join(cells) + " |")
         lines.append("")
@@ -612,14 +625,17 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--import-runs", type=int, default=7)
     parser.add_argument(
-        "--paired-rounds",
+        "--paired-runs",
         type=int,
-        default=10,
-        help="slices of each of this project's pools at N >= 8 timed in alternation with one "
-        "env for the limit's share (`worker.py limit`); 0 = none",
+        default=3,
+        help="processes per cell timing this project's pools at N >= 8 in alternation with "
+        "one env for the limit's share (`worker.py limit`); 0 = none",
     )
     parser.add_argument(
-        "--paired-seconds", type=float, default=0.5, help="length of one such slice"
+        "--paired-rounds", type=int, default=6, help="slices of the pool per such process"
+    )
+    parser.add_argument(
+        "--paired-seconds", type=float, default=0.4, help="length of one such slice"
     )
     for prefix, (version, python) in PUBLISHED.items():
         parser.add_argument(

@@ -599,6 +599,7 @@ void Pool::CountRowIn(Block* block) {
   if (block->written_.fetch_add(1) + 1 == target) {
     std::lock_guard<std::mutex> lock(mu_);
     block->ready_ = true;
+    ready_blocks_.fetch_add(1, std::memory_order_release);
     ready_cv_.notify_all();
   }
 }
@@ -639,6 +640,7 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
       std::chrono::nanoseconds(std::max<int64_t>(timeout_ns, 0));
   // Help the workers while the batch is being filled.
   std::vector<Task> chunk;
+  bool polled = false;
   while (true) {
     {
       std::unique_lock<std::mutex> lock(mu_);
@@ -651,6 +653,24 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
       if (timeout_ns >= 0 && std::chrono::steady_clock::now() >= deadline) {
         return nullptr;  // nothing taken: a later Recv gets the batch
       }
+      if (num_tasks_.load() == 0 && is_sync() && !polled) {
+        // The rest of a sync batch is on the workers' last envs. The caller
+        // is one of the stepping threads (a core of its own), so it polls
+        // for a while, as an idle worker does, before it sleeps: waking a
+        // sleeping thread costs tens of microseconds on a virtual machine,
+        // a good part of a batch of cheap envs.
+        polled = true;
+        const uint64_t seen = ready_blocks_.load(std::memory_order_acquire);
+        lock.unlock();
+        for (int i = 0; i < kSpinRounds && !closed_.load() &&
+                        num_tasks_.load(std::memory_order_relaxed) == 0 &&
+                        ready_blocks_.load(std::memory_order_acquire) == seen;
+             ++i) {
+          CpuRelax();
+        }
+        continue;
+      }
+      polled = false;
       if (num_tasks_.load() == 0) {
         if (timeout_ns < 0) {
           ready_cv_.wait(lock, wakeup);

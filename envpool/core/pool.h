@@ -224,6 +224,9 @@ class Pool {
   std::deque<Task> tasks_;
   std::atomic<int> num_tasks_{0};
   std::atomic<int> sleeping_workers_{0};
+  // Counts the blocks that became ready: a sync Recv polls it briefly
+  // before it sleeps on ready_cv_.
+  std::atomic<uint64_t> ready_blocks_{0};
   std::vector<std::thread> workers_;
   std::atomic<bool> closed_{false};
   std::atomic<int> recv_callers_{0};  // threads inside Recv (they step envs)
