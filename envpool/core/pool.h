@@ -227,6 +227,8 @@ class Pool {
   // Counts the blocks that became ready: a sync Recv polls it briefly
   // before it sleeps on ready_cv_.
   std::atomic<uint64_t> ready_blocks_{0};
+  // Whether Recv steps queued envs while it waits (see the constructor).
+  bool caller_steps_ = true;
   std::vector<std::thread> workers_;
   std::atomic<bool> closed_{false};
   std::atomic<int> recv_callers_{0};  // threads inside Recv (they step envs)
