@@ -649,7 +649,13 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
   const auto deadline =
       std::chrono::steady_clock::now() +
       std::chrono::nanoseconds(std::max<int64_t>(timeout_ns, 0));
-  // Help the workers while the batch is being filled (where caller_steps_).
+  // Help the workers while the batch is being filled: where caller_steps_,
+  // and wherever a Send may step its envs inline (cheap envs), since those
+  // envs then come back ahead of the queued ones, which the caller must
+  // drain too or a queued env could wait for a slow worker indefinitely.
+  const int64_t cost = step_cost_ns_.load(std::memory_order_relaxed);
+  const bool steps = caller_steps_ ||
+                     (cost > 0 && cost * config_.batch_size < kInlineBudgetNs);
   std::vector<Task> chunk;
   bool polled = false;
   while (true) {
@@ -660,7 +666,7 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
       }
       auto wakeup = [&] {
         return front_ready() || closed_.load() ||
-               (caller_steps_ && num_tasks_.load() > 0);
+               (steps && num_tasks_.load() > 0);
       };
       if (timeout_ns >= 0 && std::chrono::steady_clock::now() >= deadline) {
         return nullptr;  // nothing taken: a later Recv gets the batch
@@ -683,7 +689,7 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
         continue;
       }
       polled = false;
-      if (!caller_steps_ || num_tasks_.load() == 0) {
+      if (!steps || num_tasks_.load() == 0) {
         if (timeout_ns < 0) {
           ready_cv_.wait(lock, wakeup);
         } else if (!ready_cv_.wait_until(lock, deadline, wakeup)) {
