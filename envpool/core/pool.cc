@@ -189,17 +189,29 @@ Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
     }
   }
 
+  const int cores =
+      std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   int num_threads = config_.num_threads;
-  if (num_threads <= 0) {
-    num_threads = std::min(
-        config_.batch_size,
-        std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
+  const bool default_threads = num_threads <= 0;
+  if (default_threads) {
+    num_threads = std::min(config_.batch_size, cores);
   }
   // num_threads counts the threads that step envs. In sync mode the calling
   // thread is one of them: it steps envs while it waits in Recv, so one
-  // worker fewer keeps the threads from outnumbering the cores. In async
-  // mode the caller is busy with its own work between send and recv.
-  int workers = is_sync() ? num_threads - 1 : num_threads;
+  // worker fewer keeps the threads from outnumbering the cores. An async
+  // pool given num_threads has that many workers. By default it has one
+  // worker fewer too, and the caller steps queued envs in Recv (below): the
+  // caller's own work between recv and send needs a core, and with a worker
+  // on every core it takes one from a worker, so that each batch handed to
+  // the caller costs two context switches (CheetahRun at num_envs=8,
+  // batch_size=4 on 2 cores: 0.67-0.74 of the machine's limit with two
+  // workers, 0.83 with one worker and the caller, timed in alternation).
+  int workers = num_threads;
+  if (is_sync()) {
+    workers = num_threads - 1;
+  } else if (default_threads) {
+    workers = std::max(1, num_threads - 1);
+  }
   for (int i = 0; i < workers; ++i) {
     workers_.emplace_back([this, i] { WorkerLoop(i); });
   }
@@ -211,8 +223,6 @@ Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
   // the caller stepping, 0.93 without). But a batch smaller than the
   // workers leaves a worker with nothing queued while the caller wakes up
   // to send (num_envs=2, batch_size=1: 0.81 stepping, 0.51 not).
-  const int cores =
-      std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   caller_steps_ = is_sync() || workers < cores || config_.batch_size < workers;
 }
 

@@ -311,6 +311,38 @@ def test_context_manager_and_garbage_collection_join_threads():
     assert num_threads_of_process() == before
 
 
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"num_envs": 8, "batch_size": 4},
+        {"num_envs": 8, "batch_size": 1},
+        {"num_envs": 8, "batch_size": 4, "num_threads": 2},
+        {"num_envs": 8, "batch_size": 4, "num_threads": 3},
+        {"num_envs": 8},
+        {"num_envs": 8, "num_threads": 2},
+    ],
+)
+def test_worker_threads_per_mode(kwargs):
+    # Sync mode: the caller is one of num_threads. Async by default: one
+    # worker fewer than min(batch_size, cores), the caller stepping in recv.
+    # Async with num_threads given: that many workers.
+    cores = os.cpu_count() or 1
+    batch_size = kwargs.get("batch_size", kwargs["num_envs"])
+    sync = batch_size == kwargs["num_envs"]
+    threads = kwargs.get("num_threads") or min(batch_size, cores)
+    if sync:
+        expected = threads - 1
+    elif "num_threads" in kwargs:
+        expected = threads
+    else:
+        expected = max(1, threads - 1)
+    gc.collect()
+    before = num_threads_of_process()
+    with cartpole(**kwargs):
+        assert num_threads_of_process() - before == expected
+    assert num_threads_of_process() == before
+
+
 # -- gym and dm front-ends ---------------------------------------------------------
 
 
