@@ -25,7 +25,10 @@ close each envpool backend comes to it at every N >= 8. Those medians come
 from separate processes, up to minutes apart, and this machine's speed drifts
 between them; so this project's backends are also timed against one env in
 alternation inside one process (`worker.py limit`, `--paired-rounds`), which
-states the share with the drift cancelled in each ratio.
+states the share with the drift cancelled in each ratio, and the machine's
+own ceiling is timed the same way (`worker.py ceiling`: every usable core
+stepping one env at once, with no pool), since the limit assumes independent
+cores and a virtual machine's vCPUs may not be.
 """
 
 from __future__ import annotations
@@ -122,8 +125,8 @@ class Results:
     """How the gymnasium backends built their env, as the worker described it."""
     paired: dict[Job, list[dict[str, list[float]]]] = field(default_factory=dict)
     """`worker.py limit` runs per (this project's backend, N >= 8): slices' shares, rates."""
-    paired_seconds: float = 0.0
-    """The length of one slice of those measurements."""
+    ceiling: list[dict[str, Any]] = field(default_factory=list)
+    """`worker.py ceiling` runs: what the cores give one env each at once, against one alone."""
 
 
 class WorkerError(RuntimeError):
@@ -297,6 +300,37 @@ def measure_paired(args: argparse.Namespace, backends: list[str], results: Resul
         print(f"[{k}/{len(runs)}] {label}: share {share:.3f}", file=sys.stderr, flush=True)
 
 
+def measure_ceiling(args: argparse.Namespace, results: Results) -> None:
+    """Time the machine's own parallel ceiling for the task (`worker.py ceiling`).
+
+    `args.paired_runs` processes, each timing `args.paired_rounds` slices of
+    all usable cores stepping one env each at once, between slices of one
+    core alone: the share of the limit that the hardware gives with no pool.
+    """
+    cores = usable_cores()
+    if args.paired_rounds < 1 or args.paired_runs < 1 or cores < 2:
+        return
+    timeout = (2 * args.paired_rounds + 1) * args.paired_seconds + 2 * args.warmup + 180.0
+    for k in range(1, args.paired_runs + 1):
+        worker_args = [
+            "ceiling",
+            f"--task={args.task}",
+            f"--cores={cores}",
+            f"--rounds={args.paired_rounds}",
+            f"--seconds={args.paired_seconds}",
+            f"--warmup={args.warmup}",
+        ]
+        try:
+            result = run_worker(args.envpool_python, worker_args, timeout)
+        except WorkerError as error:
+            results.failures["ceiling"] = last_line(error)
+            print(f"[{k}/{args.paired_runs}] ceiling FAILED:\n{error}", file=sys.stderr)
+            return
+        results.ceiling.append(result)
+        share = statistics.median(result["shares"])
+        print(f"[{k}/{args.paired_runs}] ceiling: share {share:.3f}", file=sys.stderr, flush=True)
+
+
 def quartiles(values: list[float]) -> tuple[float, float, float]:
     """(first quartile, median, third quartile) of `values`."""
     if len(values) == 1:
@@ -364,7 +398,7 @@ def limit_lines(results: Results, backends: list[str], ns: list[int]) -> list[st
     if results.paired:
         some = next(iter(results.paired.values()))
         rounds = len(some[0]["shares"])
-        seconds = results.paired_seconds
+        seconds = some[0]["seconds"]
         if not lines:
             lines += ["## Against the machine's limit", ""]
         lines += [
@@ -395,6 +429,22 @@ def limit_lines(results: Results, backends: list[str], ns: list[int]) -> list[st
             if any(c != "-" for c in cells):
                 lines.append(f"| {backend} | " + " | ".join(cells) + " |")
         lines.append("")
+    if results.ceiling:
+        q1, q2, q3 = quartiles([x for run in results.ceiling for x in run["shares"]])
+        per_run = [statistics.median(run["shares"]) for run in results.ceiling]
+        rounds = len(results.ceiling[0]["shares"])
+        seconds = results.ceiling[0]["seconds"]
+        if not lines:
+            lines += ["## Against the machine's limit", ""]
+        lines += [
+            f"The limit assumes {cores} independent cores. What this machine gives with no "
+            f"pool at all (`worker.py ceiling`): {cores} processes, each stepping one env "
+            f"inline, timed at once in {rounds} slices of {seconds:g} s between slices of one "
+            f"alone, in {len(results.ceiling)} runs, reach a median {q2:.2f} of the limit "
+            f"({q1:.2f}-{q3:.2f}; runs {min(per_run):.2f}-{max(per_run):.2f}). A share of "
+            "the limit near that is as high as this hardware allows for this task.",
+            "",
+        ]
     return lines
 
 
@@ -692,7 +742,7 @@ def main() -> None:
     start = time.perf_counter()
     results = measure(args, backends, venvs)
     measure_paired(args, backends, results)
-    results.paired_seconds = args.paired_seconds
+    measure_ceiling(args, results)
     elapsed = time.perf_counter() - start
     load_after = os.getloadavg()
     notes.append(

@@ -7,6 +7,9 @@ virtual environment) and prints one JSON object on stdout:
     python3 -P benchmark/worker.py step --backend envpool_sync --task CartPole-v1 \
         --num-envs 8 --seconds 1
     python3 -P benchmark/worker.py import
+    python3 -P benchmark/worker.py limit --backend envpool_async --task CheetahRun-v1 \
+        --num-envs 8 --cores 2
+    python3 -P benchmark/worker.py ceiling --task CheetahRun-v1 --cores 2
 
 The gymnasium backends step the reference env of the task, see
 `gym_reference`: `gymnasium.make(task)` where gymnasium registers the id
@@ -481,7 +484,82 @@ def measure_paired_limit(args: argparse.Namespace) -> dict[str, Any]:
         rate / (args.cores * (single_rates[k] + single_rates[k + 1]) / 2)
         for k, rate in enumerate(pool_rates)
     ]
-    return {"single_rates": single_rates, "pool_rates": pool_rates, "shares": shares}
+    return {
+        "single_rates": single_rates,
+        "pool_rates": pool_rates,
+        "shares": shares,
+        "seconds": args.seconds,
+    }
+
+
+def _ceiling_child(task: str, ready: Any, go: Any, done: Any) -> None:
+    """One process of `measure_parallel_ceiling`: step one env for each slice it is sent."""
+    _, step = envpool_stepper(task, 1, False, 0)
+    timed(step, 0.2, 0.0)
+    ready.put(True)
+    while (seconds := go.get()) is not None:
+        steps, elapsed = timed(step, seconds, 0.0)
+        done.put(steps / elapsed)
+
+
+def measure_parallel_ceiling(args: argparse.Namespace) -> dict[str, Any]:
+    """What `cores` cores give one task at once, against `cores` x one core alone.
+
+    The limit of `measure_paired_limit` assumes that the cores are
+    independent: `cores` envs stepping at once each as fast as one alone.
+    On a virtual machine whose vCPUs share physical cores, caches or memory
+    bandwidth, they are not, and no engine reaches that limit. This times
+    `cores` processes, each stepping one env inline (a pool of one env, no
+    thread of the pool), in the order one alone, all at once, one alone, ...
+    and divides each slice's summed rate of all the processes at once by
+    `cores` x the mean of the two one-alone slices beside it: the share of
+    the limit that the machine itself gives, with no pool at all.
+    """
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")  # before this process makes an env
+    ready, go, done = context.Queue(), context.Queue(), context.Queue()
+    children = [
+        context.Process(target=_ceiling_child, args=(args.task, ready, go, done), daemon=True)
+        for _ in range(args.cores - 1)
+    ]
+    for child in children:
+        child.start()
+    try:
+        for _ in children:
+            ready.get(timeout=120)
+        _, step = envpool_stepper(args.task, 1, False, 0)
+        timed(step, args.warmup, 0.0)
+
+        def alone() -> float:
+            steps, elapsed = timed(step, args.seconds, 0.0)
+            return steps / elapsed
+
+        singles = [alone()]
+        together = []
+        for _ in range(args.rounds):
+            for _ in children:
+                go.put(args.seconds)
+            steps, elapsed = timed(step, args.seconds, 0.0)
+            rates = [steps / elapsed] + [done.get(timeout=60) for _ in children]
+            together.append(sum(rates))
+            singles.append(alone())
+    finally:
+        for _ in children:
+            go.put(None)
+        for child in children:
+            child.join(timeout=10)
+            if child.is_alive():
+                child.terminate()
+    shares = [
+        rate / (args.cores * (singles[k] + singles[k + 1]) / 2) for k, rate in enumerate(together)
+    ]
+    return {
+        "single_rates": singles,
+        "together_rates": together,
+        "shares": shares,
+        "seconds": args.seconds,
+    }
 
 
 def measure_steps(args: argparse.Namespace) -> dict[str, Any]:
@@ -584,6 +662,14 @@ def main() -> None:
     paired.add_argument("--rounds", type=int, default=10)
     paired.add_argument("--seconds", type=float, default=0.5, help="length of one slice")
     paired.add_argument("--warmup", type=float, default=0.2)
+    ceiling = sub.add_parser(
+        "ceiling", help="cores processes each stepping one env at once, against one alone"
+    )
+    ceiling.add_argument("--task", default="CartPole-v1")
+    ceiling.add_argument("--cores", type=int, required=True, help="processes stepping at once")
+    ceiling.add_argument("--rounds", type=int, default=10)
+    ceiling.add_argument("--seconds", type=float, default=0.5, help="length of one slice")
+    ceiling.add_argument("--warmup", type=float, default=0.2)
     imp = sub.add_parser("import", help="measure `import envpool` time and memory")
     imp.add_argument("--task", default="CartPole-v1")
     args = parser.parse_args()
@@ -591,6 +677,8 @@ def main() -> None:
         result = measure_steps(args)
     elif args.command == "limit":
         result = measure_paired_limit(args)
+    elif args.command == "ceiling":
+        result = measure_parallel_ceiling(args)
     else:
         result = measure_import(args.task)
     print(json.dumps(result))

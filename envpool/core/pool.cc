@@ -22,6 +22,12 @@ constexpr int kSpinRounds = 2000;
 // A worker takes at most about this much work from the queue at once.
 constexpr int64_t kChunkNs = 10000;
 
+// Whether a batch of n envs, each estimated to cost cost_ns per step (0
+// until steps have been timed), is cheaper to step on the calling thread.
+bool CheaperInline(int64_t cost_ns, int n) {
+  return cost_ns > 0 && cost_ns * n < kInlineBudgetNs;
+}
+
 int64_t NowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -347,8 +353,7 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
   // leaves nothing to run in parallel (the caller would only wait for the
   // worker).
   const int64_t cost = step_cost_ns_.load(std::memory_order_relaxed);
-  if ((cost > 0 && cost * n < kInlineBudgetNs) || (is_sync() && n == 1) ||
-      workers_.empty()) {
+  if (CheaperInline(cost, n) || (is_sync() && n == 1) || workers_.empty()) {
     RunInline(&tasks);
     return;
   }
@@ -664,8 +669,7 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
   // envs then come back ahead of the queued ones, which the caller must
   // drain too or a queued env could wait for a slow worker indefinitely.
   const int64_t cost = step_cost_ns_.load(std::memory_order_relaxed);
-  const bool steps = caller_steps_ ||
-                     (cost > 0 && cost * config_.batch_size < kInlineBudgetNs);
+  const bool steps = caller_steps_ || CheaperInline(cost, config_.batch_size);
   std::vector<Task> chunk;
   bool polled = false;
   while (true) {
