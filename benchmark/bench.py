@@ -252,6 +252,35 @@ def paired_ns(ns: list[int]) -> list[int]:
     return [n for n in ns if n >= PAIRED_MIN_N] or [max(ns)]
 
 
+def run_alternation(
+    args: argparse.Namespace, results: Results, label: str, progress: str, worker_args: list[str]
+) -> dict[str, Any] | None:
+    """One `worker.py` process timing slices in alternation with one env (`limit`, `ceiling`).
+
+    `worker_args` are the command and its own options; the task, the cores
+    and the slices' count and length are added here. A failure is recorded
+    under `label` and gives None.
+    """
+    worker_args = [
+        *worker_args,
+        f"--task={args.task}",
+        f"--cores={usable_cores()}",
+        f"--rounds={args.paired_rounds}",
+        f"--seconds={args.paired_seconds}",
+        f"--warmup={args.warmup}",
+    ]
+    timeout = (2 * args.paired_rounds + 1) * args.paired_seconds + 2 * args.warmup + 180.0
+    try:
+        result = run_worker(args.envpool_python, worker_args, timeout)
+    except WorkerError as error:
+        results.failures[label] = last_line(error)
+        print(f"{progress} {label} FAILED:\n{error}", file=sys.stderr, flush=True)
+        return None
+    share = statistics.median(result["shares"])
+    print(f"{progress} {label}: share {share:.3f}", file=sys.stderr, flush=True)
+    return result
+
+
 def measure_paired(args: argparse.Namespace, backends: list[str], results: Results) -> None:
     """Time each of this engine's backends against one env in alternation (`worker.py limit`).
 
@@ -272,7 +301,6 @@ def measure_paired(args: argparse.Namespace, backends: list[str], results: Resul
         for n in paired_ns(args.num_envs)
         if n > 1
     ]
-    timeout = (2 * args.paired_rounds + 1) * args.paired_seconds + 2 * args.warmup + 180.0
     runs = [job for _ in range(args.paired_runs) for job in jobs]
     for k, job in enumerate(runs, 1):
         label = f"limit {job.backend} N={job.num_envs}"
@@ -281,23 +309,12 @@ def measure_paired(args: argparse.Namespace, backends: list[str], results: Resul
         worker_args = [
             "limit",
             f"--backend={job.backend}",
-            f"--task={args.task}",
             f"--num-envs={job.num_envs}",
             f"--num-threads={args.num_threads.get(job.backend, 0)}",
-            f"--cores={usable_cores()}",
-            f"--rounds={args.paired_rounds}",
-            f"--seconds={args.paired_seconds}",
-            f"--warmup={args.warmup}",
         ]
-        try:
-            result = run_worker(args.envpool_python, worker_args, timeout)
-        except WorkerError as error:
-            results.failures[label] = last_line(error)
-            print(f"[{k}/{len(runs)}] {label} FAILED:\n{error}", file=sys.stderr, flush=True)
-            continue
-        results.paired.setdefault(job, []).append(result)
-        share = statistics.median(result["shares"])
-        print(f"[{k}/{len(runs)}] {label}: share {share:.3f}", file=sys.stderr, flush=True)
+        result = run_alternation(args, results, label, f"[{k}/{len(runs)}]", worker_args)
+        if result is not None:
+            results.paired.setdefault(job, []).append(result)
 
 
 def measure_ceiling(args: argparse.Namespace, results: Results) -> None:
@@ -307,28 +324,13 @@ def measure_ceiling(args: argparse.Namespace, results: Results) -> None:
     all usable cores stepping one env each at once, between slices of one
     core alone: the share of the limit that the hardware gives with no pool.
     """
-    cores = usable_cores()
-    if args.paired_rounds < 1 or args.paired_runs < 1 or cores < 2:
+    if args.paired_rounds < 1 or args.paired_runs < 1 or usable_cores() < 2:
         return
-    timeout = (2 * args.paired_rounds + 1) * args.paired_seconds + 2 * args.warmup + 180.0
     for k in range(1, args.paired_runs + 1):
-        worker_args = [
-            "ceiling",
-            f"--task={args.task}",
-            f"--cores={cores}",
-            f"--rounds={args.paired_rounds}",
-            f"--seconds={args.paired_seconds}",
-            f"--warmup={args.warmup}",
-        ]
-        try:
-            result = run_worker(args.envpool_python, worker_args, timeout)
-        except WorkerError as error:
-            results.failures["ceiling"] = last_line(error)
-            print(f"[{k}/{args.paired_runs}] ceiling FAILED:\n{error}", file=sys.stderr)
+        result = run_alternation(args, results, "ceiling", f"[{k}/{args.paired_runs}]", ["ceiling"])
+        if result is None:
             return
         results.ceiling.append(result)
-        share = statistics.median(result["shares"])
-        print(f"[{k}/{args.paired_runs}] ceiling: share {share:.3f}", file=sys.stderr, flush=True)
 
 
 def quartiles(values: list[float]) -> tuple[float, float, float]:
