@@ -493,10 +493,17 @@ def measure_paired_limit(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _ceiling_child(task: str, ready: Any, go: Any, done: Any) -> None:
-    """One process of `measure_parallel_ceiling`: step one env for each slice it is sent."""
-    _, step = envpool_stepper(task, 1, False, 0)
-    timed(step, 0.2, 0.0)
-    ready.put(True)
+    """One process of `measure_parallel_ceiling`: step one env for each slice it is sent.
+
+    It puts None on `ready` once it can step, or the error that stopped it.
+    """
+    try:
+        _, step = envpool_stepper(task, 1, False, 0)
+        timed(step, 0.2, 0.0)
+    except Exception as error:  # handed to the parent, which raises it
+        ready.put(f"{type(error).__name__}: {error}")
+        return
+    ready.put(None)
     while (seconds := go.get()) is not None:
         steps, elapsed = timed(step, seconds, 0.0)
         done.put(steps / elapsed)
@@ -527,7 +534,8 @@ def measure_parallel_ceiling(args: argparse.Namespace) -> dict[str, Any]:
         child.start()
     try:
         for _ in children:
-            ready.get(timeout=120)
+            if (error := ready.get(timeout=120)) is not None:
+                raise RuntimeError(f"a ceiling process could not step {args.task}: {error}")
         _, step = envpool_stepper(args.task, 1, False, 0)
         timed(step, args.warmup, 0.0)
 
