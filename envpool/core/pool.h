@@ -191,6 +191,8 @@ class Pool {
   void CheckRenderable(const int* env_ids, int n);  // requires mu_
   // Takes one or more queued tasks (several when envs are cheap).
   bool PopTasks(std::vector<Task>* chunk, bool wait);
+  // How long an idle thread polls before it sleeps (see pool.cc).
+  int64_t SpinNs() const;
   void RunChunk(const std::vector<Task>& chunk);
   void RunInline(std::vector<Task>* tasks);
 
