@@ -13,18 +13,16 @@
 namespace envpool {
 namespace {
 
-// A batch is stepped on the calling thread where that is estimated to be
-// cheaper than sharing it with the workers: a hand-off costs about
-// kHandOffNs a batch and kHandOffPerEnvNs an env, and saves about half the
-// batch's work on two threads, so a batch of n envs is stepped inline below
-// 2 x (kHandOffNs + n x kHandOffPerEnvNs) of work. On 2 cores, timed in
-// alternation: CheetahRun (about 6 us a step) async num_envs=8,
-// batch_size=4: 0.83 -> 0.97 of the machine's limit, sync num_envs=2: 0.55
-// -> 0.64; CartPole (0.3 us) sync num_envs=32 and 64 still inline, as fast
-// as before. (It was a flat 20 us, which stepped CheetahRun's batches of up
-// to 4 envs on one thread whenever the estimate fell below 5 us.)
-constexpr int64_t kHandOffNs = 5000;
-constexpr int64_t kHandOffPerEnvNs = 150;
+// A batch is stepped on the calling thread below this estimated work: a
+// hand-off to a worker and back costs about 5 us, and on two threads saves
+// about half the batch's work. On 2 cores, timed in alternation against the
+// former 20 us: CheetahRun (about 6 us a step) async num_envs=8,
+// batch_size=4: 0.95 -> 0.98 of the machine's limit, sync num_envs=2: 0.55
+// -> 0.78, sync num_envs=8: 1.01 -> 1.06; CartPole (0.3 us) sync
+// num_envs=16 the same (inline either way), num_envs=64 0.97x of inline.
+// (With 20 us, CheetahRun's batches of up to 4 envs ran on one thread
+// whenever its estimate fell below 5 us, while the worker slept.)
+constexpr int64_t kInlineBudgetNs = 10000;
 // An idle worker polls for new tasks before it sleeps, and a sync Recv polls
 // for the workers' last envs, for kSpinSteps x the estimated step cost,
 // within [kMinSpinNs, kMaxSpinNs]. Waking a sleeping thread costs about
@@ -42,8 +40,7 @@ constexpr int64_t kChunkNs = 10000;
 // Whether a batch of n envs, each estimated to cost cost_ns per step (0
 // until steps have been timed), is cheaper to step on the calling thread.
 bool CheaperInline(int64_t cost_ns, int n) {
-  return cost_ns > 0 &&
-         cost_ns * n < 2 * (kHandOffNs + kHandOffPerEnvNs * int64_t{n});
+  return cost_ns > 0 && cost_ns * n < kInlineBudgetNs;
 }
 
 int64_t NowNs() {
