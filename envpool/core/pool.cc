@@ -63,6 +63,21 @@ inline void CpuRelax() {
 #endif
 }
 
+// Polls done() until it holds or the clock passes until_ns (read every 16
+// pauses); returns whether done() held.
+template <typename Done>
+bool PollUntil(int64_t until_ns, Done done) {
+  for (int i = 1;; ++i) {
+    if (done()) {
+      return true;
+    }
+    CpuRelax();
+    if (i % 16 == 0 && NowNs() >= until_ns) {
+      return false;
+    }
+  }
+}
+
 std::string EnvName(int env_id) { return "env " + std::to_string(env_id); }
 
 }  // namespace
@@ -468,16 +483,10 @@ void Pool::WorkerLoop(int index) {
   std::vector<Task> chunk;
   while (!closed_.load()) {
     bool got = false;
-    const int64_t until = NowNs() + SpinNs();
-    for (int i = 1; !got && !closed_.load(); ++i) {
+    PollUntil(NowNs() + SpinNs(), [&] {
       got = PopTasks(&chunk, false);
-      if (!got) {
-        CpuRelax();
-        if (i % 16 == 0 && NowNs() >= until) {
-          break;
-        }
-      }
-    }
+      return got || closed_.load();
+    });
     if (!got) {
       got = PopTasks(&chunk, true);
     }
@@ -713,9 +722,8 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
         // The rest of a sync batch is on the workers' last envs. The caller
         // is one of the stepping threads (a core of its own), so it polls
         // for a while, as an idle worker does, before it sleeps: waking a
-        // sleeping thread costs tens of microseconds on a virtual machine,
-        // a good part of a batch of cheap envs. It polls no later than the
-        // deadline of a timeout.
+        // sleeping thread costs about 100 us on a virtual machine (see
+        // kMinSpinNs). It polls no later than the deadline of a timeout.
         polled = true;
         const uint64_t seen = ready_blocks_.load(std::memory_order_acquire);
         lock.unlock();
@@ -726,15 +734,11 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
                          deadline.time_since_epoch())
                          .count());
         }
-        for (int i = 1; !closed_.load() &&
-                        num_tasks_.load(std::memory_order_relaxed) == 0 &&
-                        ready_blocks_.load(std::memory_order_acquire) == seen;
-             ++i) {
-          CpuRelax();
-          if (i % 16 == 0 && NowNs() >= until) {
-            break;
-          }
-        }
+        PollUntil(until, [&] {
+          return closed_.load() ||
+                 num_tasks_.load(std::memory_order_relaxed) != 0 ||
+                 ready_blocks_.load(std::memory_order_acquire) != seen;
+        });
         continue;
       }
       polled = false;
