@@ -416,7 +416,7 @@ void Pool::RunInline(std::vector<Task>* tasks) {
                       std::memory_order_relaxed);
 }
 
-bool Pool::PopTasks(std::vector<Task>* chunk, bool wait) {
+bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, bool back) {
   chunk->clear();
   if (!wait && num_tasks_.load() == 0) {
     return false;
@@ -439,8 +439,13 @@ bool Pool::PopTasks(std::vector<Task>* chunk, bool wait) {
   std::size_t take = std::clamp<std::size_t>(
       static_cast<std::size_t>(kChunkNs / cost), 1, share);
   for (std::size_t i = 0; i < take; ++i) {
-    chunk->push_back(tasks_.front());
-    tasks_.pop_front();
+    if (back) {
+      chunk->push_back(tasks_.back());
+      tasks_.pop_back();
+    } else {
+      chunk->push_back(tasks_.front());
+      tasks_.pop_front();
+    }
   }
   num_tasks_.fetch_sub(static_cast<int>(take));
   return true;
@@ -488,11 +493,11 @@ void Pool::WorkerLoop(int index) {
   while (!closed_.load()) {
     bool got = false;
     PollUntil(NowNs() + SpinNs(), [&] {
-      got = PopTasks(&chunk, false);
+      got = PopTasks(&chunk, false, false);
       return got || closed_.load();
     });
     if (!got) {
-      got = PopTasks(&chunk, true);
+      got = PopTasks(&chunk, true, false);
     }
     if (got) {
       RunChunk(chunk);
@@ -755,7 +760,12 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
         continue;
       }
     }
-    if (PopTasks(&chunk, false)) {
+    // A sync caller takes envs from the queue's back, the workers from its
+    // front: each env then tends to be stepped by the same thread every
+    // step, and its state stays in that core's cache. A sync batch waits
+    // for all of its envs, so the order is free; an async one keeps the
+    // order of its sends.
+    if (PopTasks(&chunk, false, is_sync())) {
       RunChunk(chunk);
     }
   }

@@ -189,8 +189,9 @@ class Pool {
   void WorkerLoop(int index);
   void RunRender(const Task& task);
   void CheckRenderable(const int* env_ids, int n);  // requires mu_
-  // Takes one or more queued tasks (several when envs are cheap).
-  bool PopTasks(std::vector<Task>* chunk, bool wait);
+  // Takes one or more queued tasks (several when envs are cheap), from the
+  // queue's front, or from its back where `back`.
+  bool PopTasks(std::vector<Task>* chunk, bool wait, bool back);
   // How long an idle thread polls before it sleeps (see pool.cc).
   int64_t SpinNs() const;
   void RunChunk(const std::vector<Task>& chunk);
