@@ -16,6 +16,7 @@ import pytest
 from gymnasium.vector.utils import batch_space
 
 import envpool
+from envpool.testing import pool_threads
 
 REFERENCE = Path(__file__).resolve().parents[2] / "testing" / "reference"
 
@@ -23,19 +24,6 @@ REFERENCE = Path(__file__).resolve().parents[2] / "testing" / "reference"
 def cartpole(**kwargs):
     kwargs.setdefault("num_envs", 4)
     return envpool.make("CartPole-v1", env_type="gymnasium", **kwargs)
-
-
-def num_threads_of_process() -> int:
-    # The pool's own threads, by name: a test runner's (pytest-timeout's
-    # timer per test) come and go on their own.
-    count = 0
-    for task in os.listdir("/proc/self/task"):
-        try:
-            with open(f"/proc/self/task/{task}/comm") as f:
-                count += f.read().startswith("envpool-")
-        except OSError:  # the thread ended while listed
-            pass
-    return count
 
 
 # -- registry and options ----------------------------------------------------
@@ -308,16 +296,16 @@ def test_every_call_after_close_raises_and_close_is_idempotent():
 
 def test_context_manager_and_garbage_collection_join_threads():
     gc.collect()  # pools left by earlier tests must not close during the count
-    before = num_threads_of_process()
+    before = pool_threads(expect=0)  # a pool closed just before may still be ending
     with cartpole(num_envs=4, batch_size=2, num_threads=2) as env:
         env.async_reset()
-        assert num_threads_of_process() == before + 2
-    assert num_threads_of_process() == before
+        assert pool_threads(expect=before + 2) == before + 2
+    assert pool_threads(expect=before) == before
     env = cartpole(num_envs=4, batch_size=2, num_threads=2)
     env.async_reset()
     del env
     gc.collect()
-    assert num_threads_of_process() == before
+    assert pool_threads(expect=before) == before
 
 
 @pytest.mark.parametrize(
@@ -346,10 +334,10 @@ def test_worker_threads_per_mode(kwargs):
     else:
         expected = max(1, threads - 1)
     gc.collect()
-    before = num_threads_of_process()
+    before = pool_threads(expect=0)  # a pool closed just before may still be ending
     with cartpole(**kwargs):
-        assert num_threads_of_process() - before == expected
-    assert num_threads_of_process() == before
+        assert pool_threads(expect=before + expected) - before == expected
+    assert pool_threads(expect=before) == before
 
 
 # -- gym and dm front-ends ---------------------------------------------------------

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import envpool
+from envpool.testing import pool_threads
 
 envpool.register("TestFailingCounter-v0", family="testing", env_class="TestCounter", fail_at_step=2)
 
@@ -16,19 +17,6 @@ envpool.register("TestFailingCounter-v0", family="testing", env_class="TestCount
 def rss_mib() -> float:
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
-def threads() -> int:
-    # The pool's own threads, by name: a test runner's (pytest-timeout's
-    # timer per test) come and go on their own.
-    count = 0
-    for task in os.listdir("/proc/self/task"):
-        try:
-            with open(f"/proc/self/task/{task}/comm") as f:
-                count += f.read().startswith("envpool-")
-        except OSError:  # the thread ended while listed
-            pass
-    return count
 
 
 def test_an_exception_in_step_reaches_python_and_the_pool_goes_on():
@@ -65,11 +53,11 @@ def test_pools_made_and_dropped_leave_no_threads_or_memory(task_id, pools):
     for k in range(20):
         cycle(k)
     gc.collect()
-    rss, count = rss_mib(), threads()
+    rss, count = rss_mib(), pool_threads(expect=0)  # the last threads may still be ending
     for k in range(pools):
         cycle(k)
     gc.collect()
-    assert threads() == count
+    assert pool_threads(expect=count) == count
     assert rss_mib() - rss < 8.0
 
 
