@@ -249,6 +249,7 @@ Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
   } else if (default_threads) {
     workers = std::max(1, num_threads - 1);
   }
+  queues_.resize(static_cast<std::size_t>(workers) + 1);
   for (int i = 0; i < workers; ++i) {
     workers_.emplace_back([this, i] { WorkerLoop(i); });
   }
@@ -261,6 +262,13 @@ Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
   // workers leaves a worker with nothing queued while the caller wakes up
   // to send (num_envs=2, batch_size=1: 0.81 stepping, 0.51 not).
   caller_steps_ = is_sync() || workers < cores || config_.batch_size < workers;
+  // The first homes deal the envs out in turn to the threads that step.
+  const int homes = workers + (caller_steps_ || workers == 0 ? 1 : 0);
+  std::lock_guard<std::mutex> lock(task_mu_);
+  home_.resize(envs_.size());
+  for (std::size_t id = 0; id < home_.size(); ++id) {
+    home_[id] = static_cast<int>(id % static_cast<std::size_t>(homes));
+  }
 }
 
 Pool::~Pool() { Close(); }
@@ -271,7 +279,9 @@ void Pool::Close() {
   }
   {
     std::lock_guard<std::mutex> lock(task_mu_);
-    tasks_.clear();
+    for (auto& queue : queues_) {
+      queue.clear();
+    }
     num_tasks_.store(0);
   }
   task_cv_.notify_all();
@@ -388,13 +398,7 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
     RunInline(&tasks);
     return;
   }
-  {
-    std::lock_guard<std::mutex> lock(task_mu_);
-    for (const Task& t : tasks) {
-      tasks_.push_back(t);
-    }
-    num_tasks_.fetch_add(n);
-  }
+  Enqueue(tasks.data(), n);
   if (sleeping_workers_.load() > 0) {
     task_cv_.notify_all();
   }
@@ -416,7 +420,15 @@ void Pool::RunInline(std::vector<Task>* tasks) {
                       std::memory_order_relaxed);
 }
 
-bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, bool back) {
+void Pool::Enqueue(const Task* tasks, int n) {
+  std::lock_guard<std::mutex> lock(task_mu_);
+  for (int k = 0; k < n; ++k) {
+    queues_[home_[tasks[k].env_id]].push_back(tasks[k]);
+  }
+  num_tasks_.fetch_add(n);
+}
+
+bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, int self) {
   chunk->clear();
   if (!wait && num_tasks_.load() == 0) {
     return false;
@@ -424,28 +436,49 @@ bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, bool back) {
   std::unique_lock<std::mutex> lock(task_mu_);
   if (wait) {
     sleeping_workers_.fetch_add(1);
-    task_cv_.wait(lock, [this] { return !tasks_.empty() || closed_.load(); });
+    task_cv_.wait(lock,
+                  [this] { return num_tasks_.load() > 0 || closed_.load(); });
     sleeping_workers_.fetch_sub(1);
   }
-  if (tasks_.empty()) {
+  const int queued = num_tasks_.load();
+  if (queued == 0) {
     return false;
   }
+  // The thread's own queue, else the fullest other one.
+  std::deque<Task>* source = &queues_[self];
+  const bool own = !source->empty();
+  if (!own) {
+    for (auto& queue : queues_) {
+      if (queue.size() > source->size()) {
+        source = &queue;
+      }
+    }
+  }
+  if (source->empty()) {
+    return false;  // not reached: num_tasks_ counts the queues' tasks
+  }
   // Cheap envs are taken several at a time, so that the queue's lock is not
-  // paid per env; a chunk stays a fair share of what is queued.
+  // paid per env; a chunk stays a fair share of what is queued, and a thread
+  // takes at most half of another's queue.
   int64_t cost =
       std::max<int64_t>(step_cost_ns_.load(std::memory_order_relaxed), 1);
-  std::size_t share =
-      std::max<std::size_t>(1, tasks_.size() / (workers_.size() + 1));
+  std::size_t share = std::max<std::size_t>(
+      1, static_cast<std::size_t>(queued) / queues_.size());
+  std::size_t most = own ? source->size() : (source->size() + 1) / 2;
   std::size_t take = std::clamp<std::size_t>(
-      static_cast<std::size_t>(kChunkNs / cost), 1, share);
+      static_cast<std::size_t>(kChunkNs / cost), 1, std::min(share, most));
+  // The owner takes its oldest tasks, another thread the newest ones, which
+  // the owner would come to last: the two then do not take turns at the
+  // same end, where each turn would move an env to the other thread.
   for (std::size_t i = 0; i < take; ++i) {
-    if (back) {
-      chunk->push_back(tasks_.back());
-      tasks_.pop_back();
+    if (own) {
+      chunk->push_back(source->front());
+      source->pop_front();
     } else {
-      chunk->push_back(tasks_.front());
-      tasks_.pop_front();
+      chunk->push_back(source->back());
+      source->pop_back();
     }
+    home_[chunk->back().env_id] = self;
   }
   num_tasks_.fetch_sub(static_cast<int>(take));
   return true;
@@ -493,11 +526,11 @@ void Pool::WorkerLoop(int index) {
   while (!closed_.load()) {
     bool got = false;
     PollUntil(NowNs() + SpinNs(), [&] {
-      got = PopTasks(&chunk, false, false);
+      got = PopTasks(&chunk, false, index);
       return got || closed_.load();
     });
     if (!got) {
-      got = PopTasks(&chunk, true, false);
+      got = PopTasks(&chunk, true, index);
     }
     if (got) {
       RunChunk(chunk);
@@ -760,12 +793,7 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
         continue;
       }
     }
-    // A sync caller takes envs from the queue's back, the workers from its
-    // front: each env then tends to be stepped by the same thread every
-    // step, and its state stays in that core's cache. A sync batch waits
-    // for all of its envs, so the order is free; an async one keeps the
-    // order of its sends.
-    if (PopTasks(&chunk, false, is_sync())) {
+    if (PopTasks(&chunk, false, callers_home())) {
       RunChunk(chunk);
     }
   }
@@ -840,13 +868,12 @@ void Pool::Render(const int* env_ids, int n, int camera_id, uint8_t* rgb) {
       RunRender(Task{env_ids[k], false, false, 0, nullptr, k, true});
     }
   } else {
-    {
-      std::lock_guard<std::mutex> lock(task_mu_);
-      for (int k = 0; k < n; ++k) {
-        tasks_.push_back(Task{env_ids[k], false, false, 0, nullptr, k, true});
-      }
-      num_tasks_.fetch_add(n);
+    std::vector<Task> frames;
+    frames.reserve(n);
+    for (int k = 0; k < n; ++k) {
+      frames.push_back(Task{env_ids[k], false, false, 0, nullptr, k, true});
     }
+    Enqueue(frames.data(), n);
     task_cv_.notify_all();
     std::unique_lock<std::mutex> lock(render_mu_);
     render_cv_.wait(

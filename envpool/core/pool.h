@@ -189,9 +189,14 @@ class Pool {
   void WorkerLoop(int index);
   void RunRender(const Task& task);
   void CheckRenderable(const int* env_ids, int n);  // requires mu_
-  // Takes one or more queued tasks (several when envs are cheap), from the
-  // queue's front, or from its back where `back`.
-  bool PopTasks(std::vector<Task>* chunk, bool wait, bool back);
+  // Queues tasks, each on its env's home queue (see queues_).
+  void Enqueue(const Task* tasks, int n);
+  // Takes one or more queued tasks (several when envs are cheap) for the
+  // thread of home `self` (a worker's index, or callers_home() for a
+  // thread in Recv): from its own queue, or, where that is empty, from the
+  // fullest other one. The tasks' envs then have `self` as their home.
+  bool PopTasks(std::vector<Task>* chunk, bool wait, int self);
+  int callers_home() const { return static_cast<int>(workers_.size()); }
   // How long an idle thread polls before it sleeps (see pool.cc).
   int64_t SpinNs() const;
   void RunChunk(const std::vector<Task>& chunk);
@@ -224,8 +229,14 @@ class Pool {
   // Tasks for the workers.
   std::mutex task_mu_;
   std::condition_variable task_cv_;
-  std::deque<Task> tasks_;
-  std::atomic<int> num_tasks_{0};
+  // One queue per worker and one for the threads in Recv (the last). An
+  // env's task goes on the queue of the thread that took its last task, so
+  // that it tends to be stepped on the same core, where its state is still
+  // in the cache; a thread with nothing of its own queued takes from the
+  // others.
+  std::vector<std::deque<Task>> queues_;
+  std::vector<int> home_;          // per env: its queue, guarded by task_mu_
+  std::atomic<int> num_tasks_{0};  // queued on all queues
   std::atomic<int> sleeping_workers_{0};
   // Counts the blocks that became ready: a sync Recv polls it briefly
   // before it sleeps on ready_cv_.

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <numeric>
 #include <set>
@@ -18,11 +20,43 @@ namespace {
 using testing::CounterEnv;
 using testing::TeamEnv;
 
+// Each step sleeps 300 us; the observation is the index of the thread that
+// ran the env's last turn (threads are numbered as they first run one).
+class ThreadEnv : public Env {
+ public:
+  struct Fields {
+    Field<int32_t> obs;
+    Field<int64_t> action;
+  };
+  static Options DefaultOptions() { return Options{}; }
+  static void Declare(const Options& /*options*/, EnvSpec* spec,
+                      Fields* fields) {
+    fields->obs = spec->state.Add<int32_t>("obs", {});
+    fields->action = spec->action.AddDiscrete<int64_t>("action", 2);
+  }
+  ThreadEnv(const Options& /*options*/, const Fields& fields) {
+    fields_ = fields;
+  }
+  void Reset() override { terminated_ = false; }
+  void Step(const ActionView& /*action*/) override {
+    std::this_thread::sleep_for(std::chrono::microseconds(300));
+  }
+  void Write(const Output& out) override {
+    static std::atomic<int> next{0};
+    thread_local const int mine = next.fetch_add(1);
+    *out.Get(fields_.obs) = mine;
+  }
+
+ private:
+  Fields fields_;
+};
+
 class PoolTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     RegisterEnv<CounterEnv>("Counter");
     RegisterEnv<TeamEnv>("Team");
+    RegisterEnv<ThreadEnv>("Thread");
   }
 
   static std::unique_ptr<Pool> Make(
@@ -273,6 +307,41 @@ TEST_F(PoolTest, AsyncStressEveryEnvStepsInOrder) {
     pool->Release(block->id());
     SetActions(pool.get(), ids, 1);
     pool->Send(ids.data(), 4, false, nullptr);
+  }
+}
+
+TEST_F(PoolTest, EnvsKeepTheirThreadFromStepToStep) {
+  // An env's state stays in one core's cache where the same thread steps it
+  // each turn. One queue that all threads take from gives about one turn in
+  // two on the env's last thread (one in three for the async workers here);
+  // a queue per thread, with stealing only when a thread runs dry, nearly
+  // all of them.
+  const int n = 24;
+  for (int batch : {n, n / 2}) {
+    auto pool = Make(n, batch, 3, AutoresetMode::kNextStep, 0, 0, "Thread");
+    std::vector<int> all(n);
+    std::iota(all.begin(), all.end(), 0);
+    pool->Send(all.data(), n, true, nullptr);
+    std::vector<int> last(n, -1);
+    int same = 0;
+    int turns = 0;
+    for (int round = 0; round < 60 * n / batch; ++round) {
+      auto block = pool->Recv();
+      std::vector<int> ids;
+      for (int k = 0; k < batch; ++k) {
+        const int id = At<int32_t>(block, pool->layout().env_id, k);
+        const int thread = At<int32_t>(block, 0, k);
+        if (round >= 10 * n / batch) {
+          same += thread == last[id] ? 1 : 0;
+          ++turns;
+        }
+        last[id] = thread;
+        ids.push_back(id);
+      }
+      pool->Release(block->id());
+      pool->Send(ids.data(), batch, false, nullptr);
+    }
+    EXPECT_GE(same, turns * 8 / 10) << "batch_size " << batch;
   }
 }
 
