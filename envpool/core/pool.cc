@@ -262,8 +262,9 @@ Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
   // workers leaves a worker with nothing queued while the caller wakes up
   // to send (num_envs=2, batch_size=1: 0.81 stepping, 0.51 not).
   caller_steps_ = is_sync() || workers < cores || config_.batch_size < workers;
-  // The first homes deal the envs out in turn to the threads that step.
-  const int homes = workers + (caller_steps_ || workers == 0 ? 1 : 0);
+  // The first homes deal the envs out in turn to the threads that step. In
+  // async mode Recv takes no envs of its own (see PopTasks).
+  const int homes = workers + (is_sync() || workers == 0 ? 1 : 0);
   std::lock_guard<std::mutex> lock(task_mu_);
   home_.resize(envs_.size());
   for (std::size_t id = 0; id < home_.size(); ++id) {
@@ -423,7 +424,9 @@ void Pool::RunInline(std::vector<Task>* tasks) {
 void Pool::Enqueue(const Task* tasks, int n) {
   std::lock_guard<std::mutex> lock(task_mu_);
   for (int k = 0; k < n; ++k) {
-    queues_[home_[tasks[k].env_id]].push_back(tasks[k]);
+    Task task = tasks[k];
+    task.order = queued_tasks_++;
+    queues_[home_[task.env_id]].push_back(task);
   }
   num_tasks_.fetch_add(n);
 }
@@ -444,18 +447,45 @@ bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, int self) {
   if (queued == 0) {
     return false;
   }
-  // The thread's own queue, else the fullest other one.
-  std::deque<Task>* source = &queues_[self];
-  const bool own = !source->empty();
-  if (!own) {
-    for (auto& queue : queues_) {
-      if (queue.size() > source->size()) {
-        source = &queue;
-      }
+  // A thread takes the oldest tasks of its own queue, with two exceptions.
+  // - A task queued more than num_envs tasks before that one goes first,
+  //   whoever takes it: a thread that falls behind (descheduled on a core
+  //   it shares) does not hold its envs back while the others go round.
+  // - A thread with nothing of its own takes, in async mode, the oldest
+  //   task; in sync mode, the newest ones of the fullest queue, which the
+  //   owner would come to last: the two then do not take turns at the same
+  //   end, where each turn would move an env to the other thread.
+  std::deque<Task>* own = &queues_[self];
+  std::deque<Task>* oldest = nullptr;
+  std::deque<Task>* fullest = own;
+  for (auto& queue : queues_) {
+    if (!queue.empty() &&
+        (oldest == nullptr || queue.front().order < oldest->front().order)) {
+      oldest = &queue;
+    }
+    if (queue.size() > fullest->size()) {
+      fullest = &queue;
     }
   }
-  if (source->empty()) {
+  if (oldest == nullptr) {
     return false;  // not reached: num_tasks_ counts the queues' tasks
+  }
+  std::deque<Task>* source = own;
+  bool front = true;
+  // An async Recv drains the queues in the order of the sends, as one queue
+  // would, and keeps no envs: the caller steps only while it waits, and a
+  // Send that steps its envs inline (cheap envs) fills the next batch before
+  // the queued ones, which would otherwise wait for a worker (CartPole, 8
+  // envs, batch_size 3: with a worker slow to start, the caller's own four
+  // envs filled 20 batches in a row).
+  const bool keeps = is_sync() || self != callers_home();
+  if (!keeps) {
+    source = oldest;
+  } else if (own->empty()) {
+    source = is_sync() ? fullest : oldest;
+    front = !is_sync();
+  } else if (own->front().order - oldest->front().order > envs_.size()) {
+    source = oldest;
   }
   // Cheap envs are taken several at a time, so that the queue's lock is not
   // paid per env; a chunk stays a fair share of what is queued, and a thread
@@ -464,21 +494,20 @@ bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, int self) {
       std::max<int64_t>(step_cost_ns_.load(std::memory_order_relaxed), 1);
   std::size_t share = std::max<std::size_t>(
       1, static_cast<std::size_t>(queued) / queues_.size());
-  std::size_t most = own ? source->size() : (source->size() + 1) / 2;
+  std::size_t most = source == own ? source->size() : (source->size() + 1) / 2;
   std::size_t take = std::clamp<std::size_t>(
       static_cast<std::size_t>(kChunkNs / cost), 1, std::min(share, most));
-  // The owner takes its oldest tasks, another thread the newest ones, which
-  // the owner would come to last: the two then do not take turns at the
-  // same end, where each turn would move an env to the other thread.
   for (std::size_t i = 0; i < take; ++i) {
-    if (own) {
+    if (front) {
       chunk->push_back(source->front());
       source->pop_front();
     } else {
       chunk->push_back(source->back());
       source->pop_back();
     }
-    home_[chunk->back().env_id] = self;
+    if (keeps) {
+      home_[chunk->back().env_id] = self;
+    }
   }
   num_tasks_.fetch_sub(static_cast<int>(take));
   return true;

@@ -157,6 +157,7 @@ class Pool {
     Block* block;         // sync mode: the batch of this send
     int slot;             // sync mode: the row in it; render: the frame index
     bool render = false;  // a frame to draw (see Render), not a turn
+    uint64_t order = 0;   // when it was queued (see Enqueue)
   };
 
   // What a turn did to the env's episode.
@@ -193,8 +194,8 @@ class Pool {
   void Enqueue(const Task* tasks, int n);
   // Takes one or more queued tasks (several when envs are cheap) for the
   // thread of home `self` (a worker's index, or callers_home() for a
-  // thread in Recv): from its own queue, or, where that is empty, from the
-  // fullest other one. The tasks' envs then have `self` as their home.
+  // thread in Recv): from its own queue, or from another (see pool.cc).
+  // The tasks' envs then have `self` as their home.
   bool PopTasks(std::vector<Task>* chunk, bool wait, int self);
   int callers_home() const { return static_cast<int>(workers_.size()); }
   // How long an idle thread polls before it sleeps (see pool.cc).
@@ -230,12 +231,13 @@ class Pool {
   std::mutex task_mu_;
   std::condition_variable task_cv_;
   // One queue per worker and one for the threads in Recv (the last). An
-  // env's task goes on the queue of the thread that took its last task, so
-  // that it tends to be stepped on the same core, where its state is still
-  // in the cache; a thread with nothing of its own queued takes from the
-  // others.
+  // env's task goes on the queue of the thread that took its last task (an
+  // async Recv keeps none), so that it tends to be stepped on the same core,
+  // where its state is still in the cache; a thread with nothing of its own
+  // queued takes from the others.
   std::vector<std::deque<Task>> queues_;
   std::vector<int> home_;          // per env: its queue, guarded by task_mu_
+  uint64_t queued_tasks_ = 0;      // tasks ever queued, guarded by task_mu_
   std::atomic<int> num_tasks_{0};  // queued on all queues
   std::atomic<int> sleeping_workers_{0};
   // Counts the blocks that became ready: a sync Recv polls it briefly

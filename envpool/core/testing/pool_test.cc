@@ -20,8 +20,9 @@ namespace {
 using testing::CounterEnv;
 using testing::TeamEnv;
 
-// Each step sleeps 300 us; the observation is the index of the thread that
-// ran the env's last turn (threads are numbered as they first run one).
+// Each step sleeps 300 us, but env 0's fifth step 60 ms; the observation is
+// the index of the thread that ran the env's last turn (threads are numbered
+// as they first run one).
 class ThreadEnv : public Env {
  public:
   struct Fields {
@@ -39,7 +40,9 @@ class ThreadEnv : public Env {
   }
   void Reset() override { terminated_ = false; }
   void Step(const ActionView& /*action*/) override {
-    std::this_thread::sleep_for(std::chrono::microseconds(300));
+    ++steps_;
+    std::this_thread::sleep_for(
+        std::chrono::microseconds(env_id_ == 0 && steps_ == 5 ? 60000 : 300));
   }
   void Write(const Output& out) override {
     static std::atomic<int> next{0};
@@ -49,6 +52,7 @@ class ThreadEnv : public Env {
 
  private:
   Fields fields_;
+  int steps_ = 0;
 };
 
 class PoolTest : public ::testing::Test {
@@ -343,6 +347,30 @@ TEST_F(PoolTest, EnvsKeepTheirThreadFromStepToStep) {
     }
     EXPECT_GE(same, turns * 8 / 10) << "batch_size " << batch;
   }
+}
+
+TEST_F(PoolTest, AsyncEnvsBehindASlowStepAreTakenByOtherThreads) {
+  // Env 0's fifth step takes 60 ms, and the envs queued on that thread
+  // behind it must not wait for it while the others go round (about 400
+  // recvs); with one queue each env came back within about num_envs recvs.
+  const int n = 8;
+  auto pool = Make(n, 1, 2, AutoresetMode::kNextStep, 0, 0, "Thread");
+  std::vector<int> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  pool->Send(all.data(), n, true, nullptr);
+  std::vector<int> last(n, -1);
+  int longest = 0;
+  for (int round = 0; round < 1500; ++round) {
+    auto block = pool->Recv();
+    const int id = At<int32_t>(block, pool->layout().env_id, 0);
+    if (id != 0 && last[id] >= 0) {
+      longest = std::max(longest, round - last[id]);
+    }
+    last[id] = round;
+    pool->Release(block->id());
+    pool->Send(&id, 1, false, nullptr);
+  }
+  EXPECT_LT(longest, 60);
 }
 
 TEST_F(PoolTest, AsyncRenderOfReturnedEnvsWhileOthersStep) {
