@@ -28,7 +28,10 @@ alternation inside one process (`worker.py limit`, `--paired-rounds`), which
 states the share with the drift cancelled in each ratio, and the machine's
 own ceiling is timed the same way (`worker.py ceiling`: every usable core
 stepping one env at once, with no pool), since the limit assumes independent
-cores and a virtual machine's vCPUs may not be.
+cores and a virtual machine's vCPUs may not be. Where the largest N is more
+than one env per core, the ceiling is also timed with N / cores envs stepped
+in turn by each process (`worker.py ceiling --games`): envs whose state
+outgrows a core's caches are slower per step whatever steps them.
 """
 
 from __future__ import annotations
@@ -125,8 +128,9 @@ class Results:
     """How the gymnasium backends built their env, as the worker described it."""
     paired: dict[Job, list[dict[str, list[float]]]] = field(default_factory=dict)
     """`worker.py limit` runs per (this project's backend, N >= 8): slices' shares, rates."""
-    ceiling: list[dict[str, Any]] = field(default_factory=list)
-    """`worker.py ceiling` runs: what the cores give one env each at once, against one alone."""
+    ceiling: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    """`worker.py ceiling` runs by envs per process: what the cores give at once, against
+    one env alone."""
 
 
 class WorkerError(RuntimeError):
@@ -323,14 +327,20 @@ def measure_ceiling(args: argparse.Namespace, results: Results) -> None:
     `args.paired_runs` processes, each timing `args.paired_rounds` slices of
     all usable cores stepping one env each at once, between slices of one
     core alone: the share of the limit that the hardware gives with no pool.
+    Where the largest N of the limit's shares is more than one env per core,
+    the same again with N / cores envs stepped in turn by each process.
     """
-    if args.paired_rounds < 1 or args.paired_runs < 1 or usable_cores() < 2:
+    cores = usable_cores()
+    if args.paired_rounds < 1 or args.paired_runs < 1 or cores < 2:
         return
-    for k in range(1, args.paired_runs + 1):
-        result = run_alternation(args, results, "ceiling", f"[{k}/{args.paired_runs}]", ["ceiling"])
-        if result is None:
-            return
-        results.ceiling.append(result)
+    for games in sorted({1, max(1, max(paired_ns(args.num_envs)) // cores)}):
+        label = "ceiling" if games == 1 else f"ceiling games={games}"
+        for k in range(1, args.paired_runs + 1):
+            worker_args = ["ceiling", f"--games={games}"]
+            result = run_alternation(args, results, label, f"[{k}/{args.paired_runs}]", worker_args)
+            if result is None:
+                break
+            results.ceiling.setdefault(games, []).append(result)
 
 
 def quartiles(values: list[float]) -> tuple[float, float, float]:
@@ -431,18 +441,29 @@ def limit_lines(results: Results, backends: list[str], ns: list[int]) -> list[st
             if any(c != "-" for c in cells):
                 lines.append(f"| {backend} | " + " | ".join(cells) + " |")
         lines.append("")
-    if results.ceiling:
-        q1, q2, q3 = quartiles([x for run in results.ceiling for x in run["shares"]])
-        per_run = [statistics.median(run["shares"]) for run in results.ceiling]
-        rounds = len(results.ceiling[0]["shares"])
-        seconds = results.ceiling[0]["seconds"]
+    for games, runs in sorted(results.ceiling.items()):
+        q1, q2, q3 = quartiles([x for run in runs for x in run["shares"]])
+        per_run = [statistics.median(run["shares"]) for run in runs]
+        rounds = len(runs[0]["shares"])
+        seconds = runs[0]["seconds"]
         if not lines:
             lines += ["## Against the machine's limit", ""]
+        if games > 1:
+            lines += [
+                f"With {games} envs stepped in turn by each of the {cores} processes "
+                f"(`worker.py ceiling --games {games}`), the work of N={games * cores} with "
+                f"no pool, timed the same way in {len(runs)} runs: a median {q2:.2f} of the "
+                f"limit ({q1:.2f}-{q3:.2f}; runs {min(per_run):.2f}-{max(per_run):.2f}). "
+                f"A share near that at N={games * cores} is as high as this hardware "
+                "allows for that many envs.",
+                "",
+            ]
+            continue
         lines += [
             f"The limit assumes {cores} independent cores. What this machine gives with no "
             f"pool at all (`worker.py ceiling`): {cores} processes, each stepping one env "
             f"inline, timed at once in {rounds} slices of {seconds:g} s between slices of one "
-            f"alone, in {len(results.ceiling)} runs, reach a median {q2:.2f} of the limit "
+            f"alone, in {len(runs)} runs, reach a median {q2:.2f} of the limit "
             f"({q1:.2f}-{q3:.2f}; runs {min(per_run):.2f}-{max(per_run):.2f}). A share of "
             "the limit near that is as high as this hardware allows for this task.",
             "",

@@ -492,13 +492,22 @@ def measure_paired_limit(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _ceiling_child(task: str, ready: Any, go: Any, done: Any) -> None:
-    """One process of `measure_parallel_ceiling`: step one env for each slice it is sent.
+def inline_stepper(task: str, games: int) -> tuple[Any, Callable[[int], int]]:
+    """`games` envs stepped in turn on the calling thread, with no thread of the pool.
+
+    A sync pool of one env, or of several with `num_threads=1`, steps its
+    envs inline in `send`: one loop over the games, the work of one core.
+    """
+    return envpool_stepper(task, games, False, 0 if games == 1 else 1)
+
+
+def _ceiling_child(task: str, games: int, ready: Any, go: Any, done: Any) -> None:
+    """One process of `measure_parallel_ceiling`: step its games for each slice it is sent.
 
     It puts None on `ready` once it can step, or the error that stopped it.
     """
     try:
-        _, step = envpool_stepper(task, 1, False, 0)
+        _, step = inline_stepper(task, games)
         timed(step, 0.2, 0.0)
     except Exception as error:  # handed to the parent, which raises it
         ready.put(f"{type(error).__name__}: {error}")
@@ -521,13 +530,20 @@ def measure_parallel_ceiling(args: argparse.Namespace) -> dict[str, Any]:
     and divides each slice's summed rate of all the processes at once by
     `cores` x the mean of the two one-alone slices beside it: the share of
     the limit that the machine itself gives, with no pool at all.
+
+    With `games` > 1 each process steps that many envs in turn on its one
+    thread instead (the one-alone slices still step one env): the ceiling
+    for `cores` x `games` envs, where the envs' state, more than one core's
+    caches hold, slows each step whatever steps them.
     """
     import multiprocessing
 
     context = multiprocessing.get_context("fork")  # before this process makes an env
     ready, go, done = context.Queue(), context.Queue(), context.Queue()
     children = [
-        context.Process(target=_ceiling_child, args=(args.task, ready, go, done), daemon=True)
+        context.Process(
+            target=_ceiling_child, args=(args.task, args.games, ready, go, done), daemon=True
+        )
         for _ in range(args.cores - 1)
     ]
     for child in children:
@@ -538,6 +554,8 @@ def measure_parallel_ceiling(args: argparse.Namespace) -> dict[str, Any]:
                 raise RuntimeError(f"a ceiling process could not step {args.task}: {error}")
         _, step = envpool_stepper(args.task, 1, False, 0)
         timed(step, args.warmup, 0.0)
+        _, step_games = inline_stepper(args.task, args.games) if args.games > 1 else (None, step)
+        timed(step_games, args.warmup, 0.0)
 
         def alone() -> float:
             steps, elapsed = timed(step, args.seconds, 0.0)
@@ -548,7 +566,7 @@ def measure_parallel_ceiling(args: argparse.Namespace) -> dict[str, Any]:
         for _ in range(args.rounds):
             for _ in children:
                 go.put(args.seconds)
-            steps, elapsed = timed(step, args.seconds, 0.0)
+            steps, elapsed = timed(step_games, args.seconds, 0.0)
             rates = [steps / elapsed] + [done.get(timeout=60) for _ in children]
             together.append(sum(rates))
             singles.append(alone())
@@ -567,6 +585,7 @@ def measure_parallel_ceiling(args: argparse.Namespace) -> dict[str, Any]:
         "together_rates": together,
         "shares": shares,
         "seconds": args.seconds,
+        "games": args.games,
     }
 
 
@@ -675,6 +694,7 @@ def main() -> None:
     )
     ceiling.add_argument("--task", default="CartPole-v1")
     ceiling.add_argument("--cores", type=int, required=True, help="processes stepping at once")
+    ceiling.add_argument("--games", type=int, default=1, help="envs each process steps in turn")
     ceiling.add_argument("--rounds", type=int, default=10)
     ceiling.add_argument("--seconds", type=float, default=0.5, help="length of one slice")
     ceiling.add_argument("--warmup", type=float, default=0.2)
