@@ -318,7 +318,10 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
   if (n == 0) {
     throw std::invalid_argument("no env ids given");
   }
-  std::vector<uint8_t> seen(config_.num_envs, 0);
+  // Per thread, so that a send does not allocate (several threads may check
+  // at once: the Python binding checks before it takes the pool's lock).
+  thread_local std::vector<uint8_t> seen;
+  seen.assign(config_.num_envs, 0);
   for (int k = 0; k < n; ++k) {
     int id = env_ids[k];
     if (id < 0 || id >= config_.num_envs) {
@@ -407,9 +410,11 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
 
 void Pool::RunInline(std::vector<Task>* tasks) {
   int64_t start = NowNs();
+  RowTally tally(this);
   for (const Task& t : *tasks) {
-    RunTask(t);
+    tally.Add(RunTask(t));
   }
+  tally.Flush();
   // The estimate is of steps: a reset may cost far less (or more) than a
   // step, and the estimate decides what the next steps do.
   if (tasks->front().reset) {
@@ -516,15 +521,17 @@ bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, int self) {
 void Pool::RunChunk(const std::vector<Task>& chunk) {
   int64_t start = NowNs();
   bool steps_only = true;
+  RowTally tally(this);
   for (const Task& task : chunk) {
     if (task.render) {
       RunRender(task);
       steps_only = false;
     } else {
-      RunTask(task);
+      tally.Add(RunTask(task));
       steps_only = steps_only && !task.reset;
     }
   }
+  tally.Flush();
   if (!steps_only) {
     return;  // the estimate is of steps only, as in RunInline
   }
@@ -569,8 +576,9 @@ void Pool::WorkerLoop(int index) {
 
 // One env's turn, in the order of its lifecycle: reset or step, claim a row
 // of a batch, write the env's arrays and the pool's columns, start the next
-// episode at once in same_step mode, then count the row in.
-void Pool::RunTask(const Task& task) {
+// episode at once in same_step mode. Returns the block of the row, which the
+// caller counts in (see RowTally).
+Block* Pool::RunTask(const Task& task) {
   Env& env = *envs_[task.env_id];
   std::string error;
   const Outcome outcome = Advance(task, &env, &error);
@@ -597,7 +605,7 @@ void Pool::RunTask(const Task& task) {
       error_ = error;
     }
   }
-  CountRowIn(row.block);
+  return row.block;
 }
 
 template <typename F>
@@ -722,11 +730,11 @@ void Pool::StartNextEpisode(int id, const Row& row, Env* env, const Output& out,
   *static_cast<int32_t*>(block->Row(layout_.elapsed_step, row.slot)) = 0;
 }
 
-void Pool::CountRowIn(Block* block) {
+void Pool::CountRowsIn(Block* block, int rows) {
   // Read the target first: once the count is in, the block may be received
   // and reused by another batch.
   const int target = block->target_;
-  if (block->written_.fetch_add(1) + 1 == target) {
+  if (block->written_.fetch_add(rows) + rows == target) {
     std::lock_guard<std::mutex> lock(mu_);
     block->ready_ = true;
     ready_blocks_.fetch_add(1, std::memory_order_release);

@@ -175,7 +175,7 @@ class Pool {
   };
 
   std::shared_ptr<Block> TakeFreeBlock(int target);  // requires mu_
-  void RunTask(const Task& task);
+  Block* RunTask(const Task& task);
   // The phases of RunTask.
   Outcome Advance(const Task& task, Env* env, std::string* error);
   Row ClaimRow(const Task& task, const Env& env);
@@ -183,7 +183,35 @@ class Pool {
                         const Env& env);
   void StartNextEpisode(int id, const Row& row, Env* env, const Output& out,
                         std::string* error);
-  void CountRowIn(Block* block);
+  // Counts `rows` written rows into the block; the last makes it ready.
+  void CountRowsIn(Block* block, int rows);
+  // The rows a thread writes, counted in with one atomic add per run of rows
+  // of the same block rather than one per row: the count is a cache line
+  // that every stepping thread writes. A block is counted in at the latest
+  // when the thread's chunk of tasks ends.
+  class RowTally {
+   public:
+    explicit RowTally(Pool* pool) : pool_(pool) {}
+    void Add(Block* block) {
+      if (block != block_) {
+        Flush();
+        block_ = block;
+      }
+      ++rows_;
+    }
+    void Flush() {
+      if (rows_ > 0) {
+        pool_->CountRowsIn(block_, rows_);
+      }
+      block_ = nullptr;
+      rows_ = 0;
+    }
+
+   private:
+    Pool* pool_;
+    Block* block_ = nullptr;
+    int rows_ = 0;
+  };
   // Runs `body`, keeping the first exception's message in `error`.
   template <typename F>
   void Guarded(int env_id, std::string* error, F&& body);
