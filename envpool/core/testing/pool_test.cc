@@ -292,30 +292,51 @@ TEST_F(PoolTest, CloseWhileEnvsAreSteppingJoinsCleanly) {
   EXPECT_THROW(pool->Send(all.data(), 8, false, nullptr), std::runtime_error);
 }
 
-TEST_F(PoolTest, AsyncStressEveryEnvStepsInOrder) {
-  // Many rounds over several threads: each env's step count must advance by
-  // exactly one per send, whatever thread ran it.
-  const int n = 16;
-  auto pool = Make(n, 4, 3, AutoresetMode::kNextStep, 1, 1000000);
+// Many rounds of recv and send: each env's step count must advance by
+// exactly one per send, whatever thread ran it, and each batch must hold
+// batch_size distinct envs.
+void ExpectEveryEnvStepsInOrder(Pool* pool, int rounds) {
+  const int n = pool->config().num_envs;
+  const int batch = pool->config().batch_size;
   std::vector<int> all(n);
   std::iota(all.begin(), all.end(), 0);
   pool->Send(all.data(), n, true, nullptr);
   std::vector<int> steps(n, 0);
-  for (int round = 0; round < 3000; ++round) {
+  for (int round = 0; round < rounds; ++round) {
     auto block = pool->Recv();
     std::vector<int> ids;
-    for (int k = 0; k < 4; ++k) {
-      int id = At<int32_t>(block, pool->layout().env_id, k);
-      int elapsed = At<int32_t>(block, pool->layout().elapsed_step, k);
+    for (int k = 0; k < batch; ++k) {
+      int id =
+          static_cast<const int32_t*>(block->Column(pool->layout().env_id))[k];
+      int elapsed = static_cast<const int32_t*>(
+          block->Column(pool->layout().elapsed_step))[k];
       // reset, 5 steps to the end of the episode, then the autoreset
       EXPECT_EQ(elapsed, steps[id] % 6);
       ids.push_back(id);
       ++steps[id];
     }
+    EXPECT_EQ(std::set<int>(ids.begin(), ids.end()).size(),
+              static_cast<std::size_t>(batch));
     pool->Release(block->id());
-    SetActions(pool.get(), ids, 1);
-    pool->Send(ids.data(), 4, false, nullptr);
+    for (int id : ids) {
+      *static_cast<int64_t*>(pool->ActionRow(id, 0)) = 1;
+    }
+    pool->Send(ids.data(), batch, false, nullptr);
   }
+}
+
+TEST_F(PoolTest, AsyncStressEveryEnvStepsInOrder) {
+  auto pool = Make(16, 4, 3, AutoresetMode::kNextStep, 1, 1000000);
+  ExpectEveryEnvStepsInOrder(pool.get(), 3000);
+}
+
+TEST_F(PoolTest, AsyncCheapEnvsFillEveryBatchAcrossChunks) {
+  // Envs of a few ns a step: a thread runs many turns at once (the first
+  // resets, queued before any step is timed, in chunks; later sends inline),
+  // whose rows run over from one batch into the next (a thread counts its
+  // rows in per run of rows of the same batch, see RowTally).
+  auto pool = Make(64, 5, 3, AutoresetMode::kNextStep, 0, 1000000);
+  ExpectEveryEnvStepsInOrder(pool.get(), 5000);
 }
 
 TEST_F(PoolTest, EnvsKeepTheirThreadFromStepToStep) {
