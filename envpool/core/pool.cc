@@ -250,6 +250,9 @@ Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
     workers = std::max(1, num_threads - 1);
   }
   queues_.resize(static_cast<std::size_t>(workers) + 1);
+  for (TaskRing& queue : queues_) {
+    queue.Reserve(static_cast<std::size_t>(n));
+  }
   for (int i = 0; i < workers; ++i) {
     workers_.emplace_back([this, i] { WorkerLoop(i); });
   }
@@ -460,9 +463,9 @@ bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, int self) {
   //   task; in sync mode, the newest ones of the fullest queue, which the
   //   owner would come to last: the two then do not take turns at the same
   //   end, where each turn would move an env to the other thread.
-  std::deque<Task>* own = &queues_[self];
-  std::deque<Task>* oldest = nullptr;
-  std::deque<Task>* fullest = own;
+  TaskRing* own = &queues_[self];
+  TaskRing* oldest = nullptr;
+  TaskRing* fullest = own;
   for (auto& queue : queues_) {
     if (!queue.empty() &&
         (oldest == nullptr || queue.front().order < oldest->front().order)) {
@@ -475,7 +478,7 @@ bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, int self) {
   if (oldest == nullptr) {
     return false;  // not reached: num_tasks_ counts the queues' tasks
   }
-  std::deque<Task>* source = own;
+  TaskRing* source = own;
   bool front = true;
   // An async Recv drains the queues in the order of the sends, as one queue
   // would, and keeps no envs: the caller steps only while it waits, and a

@@ -13,6 +13,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -160,6 +161,45 @@ class Pool {
     uint64_t order = 0;   // when it was queued (see Enqueue)
   };
 
+  // A queue of tasks in a ring of fixed capacity, so that queueing a task
+  // never allocates (a std::deque allocates a node every few tasks, and
+  // frees it when they are taken). The pool never has more tasks queued than
+  // envs: an env has at most one turn in flight, and a frame is drawn only
+  // of an env that is not in flight.
+  class TaskRing {
+   public:
+    void Reserve(std::size_t capacity) { slots_.resize(capacity); }
+    bool empty() const { return size_ == 0; }
+    std::size_t size() const { return size_; }
+    Task& front() { return slots_[head_]; }
+    Task& back() { return slots_[Index(size_ - 1)]; }
+    void push_back(const Task& task) {
+      if (size_ == slots_.size()) {
+        throw std::logic_error("more tasks queued than envs");
+      }
+      slots_[Index(size_)] = task;
+      ++size_;
+    }
+    void pop_front() {
+      head_ = Index(1);
+      --size_;
+    }
+    void pop_back() { --size_; }
+    void clear() {
+      head_ = 0;
+      size_ = 0;
+    }
+
+   private:
+    std::size_t Index(std::size_t offset) const {
+      std::size_t i = head_ + offset;
+      return i >= slots_.size() ? i - slots_.size() : i;
+    }
+    std::vector<Task> slots_;
+    std::size_t head_ = 0;
+    std::size_t size_ = 0;
+  };
+
   // What a turn did to the env's episode.
   struct Outcome {
     bool started_episode = false;  // reset (asked for, first, or autoreset)
@@ -263,7 +303,7 @@ class Pool {
   // async Recv keeps none), so that it tends to be stepped on the same core,
   // where its state is still in the cache; a thread with nothing of its own
   // queued takes from the others.
-  std::vector<std::deque<Task>> queues_;
+  std::vector<TaskRing> queues_;
   std::vector<int> home_;          // per env: its queue, guarded by task_mu_
   uint64_t queued_tasks_ = 0;      // tasks ever queued, guarded by task_mu_
   std::atomic<int> num_tasks_{0};  // queued on all queues
