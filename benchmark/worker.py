@@ -554,8 +554,10 @@ def measure_parallel_ceiling(args: argparse.Namespace) -> dict[str, Any]:
                 raise RuntimeError(f"a ceiling process could not step {args.task}: {error}")
         _, step = envpool_stepper(args.task, 1, False, 0)
         timed(step, args.warmup, 0.0)
-        _, step_games = inline_stepper(args.task, args.games) if args.games > 1 else (None, step)
-        timed(step_games, args.warmup, 0.0)
+        step_games = step
+        if args.games > 1:
+            _, step_games = inline_stepper(args.task, args.games)
+            timed(step_games, args.warmup, 0.0)
 
         def alone() -> float:
             steps, elapsed = timed(step, args.seconds, 0.0)
