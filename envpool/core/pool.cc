@@ -413,6 +413,7 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
 
 void Pool::RunInline(std::vector<Task>* tasks) {
   int64_t start = NowNs();
+  ClaimRows(tasks);
   RowTally tally(this);
   for (const Task& t : *tasks) {
     tally.Add(RunTask(t));
@@ -521,8 +522,10 @@ bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, int self) {
   return true;
 }
 
-void Pool::RunChunk(const std::vector<Task>& chunk) {
+void Pool::RunChunk(std::vector<Task>* tasks) {
   int64_t start = NowNs();
+  ClaimRows(tasks);
+  const std::vector<Task>& chunk = *tasks;
   bool steps_only = true;
   RowTally tally(this);
   for (const Task& task : chunk) {
@@ -572,7 +575,7 @@ void Pool::WorkerLoop(int index) {
       got = PopTasks(&chunk, true, index);
     }
     if (got) {
-      RunChunk(chunk);
+      RunChunk(&chunk);
     }
   }
 }
@@ -653,22 +656,39 @@ Pool::Outcome Pool::Advance(const Task& task, Env* env, std::string* error) {
   return outcome;
 }
 
+void Pool::NextAsyncRow(Block** block, int* slot) {
+  if (filling_ == nullptr) {
+    auto fresh = TakeFreeBlock(config_.batch_size);
+    filling_ = fresh.get();
+    outstanding_.push_back(std::move(fresh));
+  }
+  *block = filling_;
+  *slot = filling_->acquired_++;
+  if (filling_->acquired_ == filling_->target_) {
+    filling_ = nullptr;
+  }
+}
+
+void Pool::ClaimRows(std::vector<Task>* tasks) {
+  if (is_sync() || tasks->size() < 2) {
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  for (Task& task : *tasks) {
+    if (!task.render && task.block == nullptr) {
+      NextAsyncRow(&task.block, &task.slot);
+    }
+  }
+}
+
 Pool::Row Pool::ClaimRow(const Task& task, const Env& env) {
-  // Sync mode: the row was fixed at send. Async: the next free row of the
-  // batch being filled, now that the result is known.
+  // Sync mode, or a chunk's turn (ClaimRows): the row is fixed already.
+  // Async: the next free row of the batch being filled, now that the result
+  // is known.
   Row row{task.block, task.slot, 0, env.NumPlayers()};
   if (row.block == nullptr) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (filling_ == nullptr) {
-      auto fresh = TakeFreeBlock(config_.batch_size);
-      filling_ = fresh.get();
-      outstanding_.push_back(std::move(fresh));
-    }
-    row.block = filling_;
-    row.slot = row.block->acquired_++;
-    if (row.block->acquired_ == row.block->target_) {
-      filling_ = nullptr;
-    }
+    NextAsyncRow(&row.block, &row.slot);
   }
   row.player_row = layout_.rows_per_env == 1
                        ? row.slot
@@ -834,7 +854,7 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
       }
     }
     if (PopTasks(&chunk, false, callers_home())) {
-      RunChunk(chunk);
+      RunChunk(&chunk);
     }
   }
   std::lock_guard<std::mutex> lock(mu_);

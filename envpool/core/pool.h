@@ -219,6 +219,13 @@ class Pool {
   // The phases of RunTask.
   Outcome Advance(const Task& task, Env* env, std::string* error);
   Row ClaimRow(const Task& task, const Env& env);
+  // Async mode: the next row of the batch being filled (requires mu_).
+  void NextAsyncRow(Block** block, int* slot);
+  // Async mode: claims the rows of a chunk of several turns (cheap envs)
+  // before they run, under one lock, instead of one lock per turn: the rows
+  // come back in the chunk's order, as they would from one thread, and a
+  // chunk is short (about kChunkNs of work), so a batch waits no longer.
+  void ClaimRows(std::vector<Task>* tasks);
   void WritePoolColumns(int id, const Outcome& outcome, const Row& row,
                         const Env& env);
   void StartNextEpisode(int id, const Row& row, Env* env, const Output& out,
@@ -268,7 +275,7 @@ class Pool {
   int callers_home() const { return static_cast<int>(workers_.size()); }
   // How long an idle thread polls before it sleeps (see pool.cc).
   int64_t SpinNs() const;
-  void RunChunk(const std::vector<Task>& chunk);
+  void RunChunk(std::vector<Task>* chunk);
   void RunInline(std::vector<Task>* tasks);
 
   PoolConfig config_;
