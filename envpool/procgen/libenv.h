@@ -12,12 +12,19 @@
 #define ENVPOOL_PROCGEN_LIBENV_H_
 
 #include <dlfcn.h>
+#include <stdlib.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <vector>
 
 namespace envpool::procgen {
 
@@ -68,8 +75,20 @@ struct Buffers {
 
 }  // namespace abi
 
-// The functions of one loaded libenv.so. The first Load of a process opens
-// the library; later calls return the same one.
+// The functions of one loaded libenv.so.
+//
+// procgen's rendering (its Qt, linked into libenv.so) copies and drops
+// shared default pens and brushes many times a frame, each an atomic add on
+// one cache line of the library (on 2 cores a `perf` profile puts most of
+// QBrush's copy on that add), so threads stepping games of one loaded
+// library all write the same lines, where separate processes do not. Envs
+// can be spread over several private copies of the library instead
+// (ENVPOOL_PROCGEN_LIBRARY_COPIES=k, env i on copy i % k): copy j >= 1 is a
+// copy of the file, opened with RTLD_LOCAL (its symbols, Qt and asset cache
+// its own) and then removed. Each copy holds its own decoded assets (about
+// 300 MB), and on 2 cores two copies were 6-8% slower than one (Starpilot
+// sync, 16 envs: each core then runs both copies' code), so the default is
+// one copy.
 struct Libenv {
   int (*version)();
   void* (*make)(int num, abi::OptionList options);
@@ -78,23 +97,93 @@ struct Libenv {
   void (*observe)(void* env);
   void (*act)(void* env);
   void (*close)(void* env);
+  // Making and closing instances of one copy is serialized: the first
+  // instance of a copy loads its global asset cache.
+  mutable std::mutex instance_mu;
 
-  static const Libenv& Load(const std::string& path) {
+  // Copy `copy` of the library at `path`: copy 0 is the file itself. The
+  // first Load of a copy opens it; later calls return the same one. A copy
+  // that cannot be made (no writable temporary folder) is copy 0.
+  static const Libenv& Load(const std::string& path, int copy = 0) {
     static std::mutex mu;
-    static std::unique_ptr<Libenv> loaded;
     std::lock_guard<std::mutex> lock(mu);
-    if (loaded != nullptr) {
-      return *loaded;
+    return LoadLocked(path, copy);
+  }
+
+  // How many copies envs are spread over: ENVPOOL_PROCGEN_LIBRARY_COPIES,
+  // or 1 (every env on the file itself).
+  static int Copies() {
+    static const int copies = [] {
+      const char* text = std::getenv("ENVPOOL_PROCGEN_LIBRARY_COPIES");
+      int n = 1;
+      if (text != nullptr && *text != '\0') {
+        try {
+          n = std::stoi(text);
+        } catch (const std::exception&) {
+          n = 0;
+        }
+        if (n < 1) {
+          throw std::invalid_argument(
+              "ENVPOOL_PROCGEN_LIBRARY_COPIES must be a positive integer, "
+              "got '" +
+              std::string(text) + "'");
+        }
+      }
+      return std::clamp(n, 1, kMaxCopies);
+    }();
+    return copies;
+  }
+
+ private:
+  // RTLD_LOCAL: the Qt linked into the library stays private to it.
+  static constexpr int kFlags = RTLD_NOW | RTLD_LOCAL;
+  static constexpr int kMaxCopies = 256;
+
+  // A private copy of the library: the file copied into a new temporary
+  // folder, opened, and removed again (the mapping keeps it alive).
+  static void* OpenCopy(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path tmp = fs::temp_directory_path(ec);
+    if (ec) {
+      return nullptr;
     }
-    // RTLD_LOCAL: the Qt linked into the library stays private to it.
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    std::string dir = (tmp / "envpool-procgen-XXXXXX").string();
+    if (mkdtemp(dir.data()) == nullptr) {
+      return nullptr;
+    }
+    const fs::path file = fs::path(dir) / "libenv.so";
+    void* handle = nullptr;
+    if (fs::copy_file(path, file, ec) && !ec) {
+      handle = dlopen(file.c_str(), kFlags);
+    }
+    fs::remove_all(dir, ec);
+    return handle;
+  }
+
+  static const Libenv& LoadLocked(const std::string& path, int copy) {
+    static std::map<int, const Libenv*> loaded;
+    static std::vector<std::unique_ptr<Libenv>> opened;  // kept for the process
+    auto found = loaded.find(copy);
+    if (found != loaded.end()) {
+      return *found->second;
+    }
+    void* handle = copy > 0 ? OpenCopy(path) : dlopen(path.c_str(), kFlags);
+    if (copy > 0 && handle == nullptr) {
+      return *(loaded[copy] = &LoadLocked(path, 0));
+    }
+    opened.push_back(Open(path, handle));
+    return *(loaded[copy] = opened.back().get());
+  }
+
+  static std::unique_ptr<Libenv> Open(const std::string& path, void* handle) {
     if (handle == nullptr) {
       const char* why = dlerror();
       throw std::invalid_argument(
           "procgen's game library " + path +
           " could not be loaded: " + (why != nullptr ? why : "unknown error"));
     }
-    auto lib = std::make_unique<Libenv>();  // kept for the process
+    auto lib = std::make_unique<Libenv>();
     Resolve(handle, "libenv_version", &lib->version);
     Resolve(handle, "libenv_make", &lib->make);
     Resolve(handle, "libenv_get_tensortypes", &lib->get_tensortypes);
@@ -108,18 +197,9 @@ struct Libenv {
                                   ", expected " +
                                   std::to_string(abi::kVersion));
     }
-    loaded = std::move(lib);
-    return *loaded;
+    return lib;
   }
 
-  // Creating and closing instances is serialized: the first instance of a
-  // process loads procgen's global asset cache.
-  static std::mutex& InstanceMutex() {
-    static std::mutex mu;
-    return mu;
-  }
-
- private:
   template <typename F>
   static void Resolve(void* handle, const char* name, F* fn) {
     void* symbol = dlsym(handle, name);

@@ -225,7 +225,7 @@ class ProcgenEnv : public Env {
 
   ProcgenEnv(const Options& options, const Fields& fields)
       : fields_(fields),
-        lib_(Libenv::Load(LibraryPath(options))),
+        library_path_(LibraryPath(options)),
         game_(FindGame(options.Get<std::string>("env_name"))),
         asset_dir_(AssetDir(options)),
         channel_first_(options.Get<bool>("channel_first")),
@@ -261,7 +261,7 @@ class ProcgenEnv : public Env {
     } else if (!at_episode_start_) {
       // Action -1 makes procgen end the episode and start the next level.
       action_ = -1;
-      lib_.act(instance_);
+      lib_->act(instance_);
       Observe();
     }
     at_episode_start_ = true;
@@ -272,7 +272,7 @@ class ProcgenEnv : public Env {
 
   void Step(const ActionView& action) override {
     action_ = static_cast<int32_t>(action.Scalar(fields_.action));
-    lib_.act(instance_);
+    lib_->act(instance_);
     Observe();
     ++episode_step_;
     reward_ = reward_buffer_;
@@ -297,7 +297,7 @@ class ProcgenEnv : public Env {
     if (width != kRenderSize || height != kRenderSize) {
       throw std::invalid_argument("procgen renders at 512x512 only");
     }
-    lib_.observe(instance_);
+    lib_->observe(instance_);
     std::memcpy(rgb, info_buffers_[render_index_].data(),
                 static_cast<std::size_t>(kRenderSize) * kRenderSize * 3);
   }
@@ -319,6 +319,10 @@ class ProcgenEnv : public Env {
   void OnSeed(uint64_t seed) override {
     rand_seed_ = RandSeed(seed);
     reseed_ = true;
+    // The pool sets the env's id before its first seed, as it builds it.
+    if (lib_ == nullptr) {
+      lib_ = &Libenv::Load(library_path_, env_id_ % Libenv::Copies());
+    }
   }
 
  private:
@@ -375,9 +379,12 @@ class ProcgenEnv : public Env {
     }
     abi::OptionList list{items.data(), static_cast<int>(items.size())};
 
-    std::lock_guard<std::mutex> lock(Libenv::InstanceMutex());
+    if (lib_ == nullptr) {  // not seeded by a pool
+      lib_ = &Libenv::Load(library_path_, env_id_ % Libenv::Copies());
+    }
+    std::lock_guard<std::mutex> lock(lib_->instance_mu);
     CloseLocked();
-    instance_ = lib_.make(1, list);
+    instance_ = lib_->make(1, list);
     if (instance_ == nullptr) {
       throw std::runtime_error("procgen could not create " +
                                std::string(game_.name));
@@ -390,8 +397,8 @@ class ProcgenEnv : public Env {
   void BindBuffers() {
     auto tensors = [&](int space) {
       std::vector<abi::TensorType> types(
-          lib_.get_tensortypes(instance_, space, nullptr));
-      lib_.get_tensortypes(instance_, space, types.data());
+          lib_->get_tensortypes(instance_, space, nullptr));
+      lib_->get_tensortypes(instance_, space, types.data());
       return types;
     };
     auto bytes_of = [](const abi::TensorType& t) {
@@ -446,7 +453,7 @@ class ProcgenEnv : public Env {
     buffers_ =
         abi::Buffers{ob_pointers_.data(), &reward_buffer_, &first_buffer_,
                      info_pointers_.data(), ac_pointers_.data()};
-    lib_.set_buffers(instance_, &buffers_);
+    lib_->set_buffers(instance_, &buffers_);
   }
 
   int32_t Info(int index) const { return info_buffers_[index][0]; }
@@ -457,26 +464,29 @@ class ProcgenEnv : public Env {
   // is rendered (Render), not after every act.
   void Observe() {
     if (!render_human_) {
-      lib_.observe(instance_);
+      lib_->observe(instance_);
     }
   }
 
   void Close() {
     if (instance_ != nullptr) {
-      std::lock_guard<std::mutex> lock(Libenv::InstanceMutex());
+      std::lock_guard<std::mutex> lock(lib_->instance_mu);
       CloseLocked();
     }
   }
 
   void CloseLocked() {
     if (instance_ != nullptr) {
-      lib_.close(instance_);
+      lib_->close(instance_);
       instance_ = nullptr;
     }
   }
 
   Fields fields_;
-  const Libenv& lib_;
+  std::string library_path_;
+  // The copy of the library this env's games run in (see Libenv), known
+  // once the pool has told the env its id.
+  const Libenv* lib_ = nullptr;
   const Game& game_;
   std::string asset_dir_;
   bool channel_first_;

@@ -551,3 +551,48 @@ def test_many_envs_on_many_threads_step_as_one():
         alone = [single.reset()[0][0]] + [single.step(a[i : i + 1])[0][0] for a in acts]
         for t, frame in enumerate(alone):
             assert np.array_equal(frame, frames[t][i]), (i, t)
+
+
+COPIES_SCRIPT = """
+import sys
+import numpy as np
+import envpool
+
+acts = np.random.default_rng(0).integers(0, 15, (40, 8))
+pool = envpool.make_gymnasium("StarpilotHard-v0", num_envs=8, seed=list(range(8)), num_threads=4)
+frames = [pool.reset()[0]] + [pool.step(a)[0] for a in acts]
+maps = open("/proc/self/maps").read().splitlines()
+libraries = {line.split()[-2] if line.endswith("(deleted)") else line.split()[-1]
+             for line in maps if "libenv.so" in line}
+np.savez(sys.argv[1], frames=np.stack(frames), libraries=len(libraries))
+"""
+
+
+def run_with_copies(copies: str, out: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, ENVPOOL_PROCGEN_LIBRARY_COPIES=copies)
+    return subprocess.run(
+        [os.sys.executable, "-P", "-c", COPIES_SCRIPT, str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_envs_spread_over_library_copies_step_as_on_one(tmp_path):
+    """ENVPOOL_PROCGEN_LIBRARY_COPIES=3 loads three copies of libenv.so and
+    gives every frame that one copy gives."""
+    results = {}
+    for copies in ("1", "3"):
+        proc = run_with_copies(copies, tmp_path / f"{copies}.npz")
+        assert proc.returncode == 0, proc.stderr
+        results[copies] = np.load(tmp_path / f"{copies}.npz")
+    assert int(results["1"]["libraries"]) == 1
+    assert int(results["3"]["libraries"]) == 3
+    assert np.array_equal(results["1"]["frames"], results["3"]["frames"])
+
+
+def test_bad_library_copies_raise(tmp_path):
+    proc = run_with_copies("zero", tmp_path / "x.npz")
+    assert proc.returncode != 0
+    assert "ENVPOOL_PROCGEN_LIBRARY_COPIES must be a positive integer" in proc.stderr
