@@ -670,14 +670,22 @@ void Pool::NextAsyncRow(Block** block, int* slot) {
 }
 
 void Pool::ClaimRows(std::vector<Task>* tasks) {
-  if (is_sync() || tasks->size() < 2) {
+  // Steps only, once steps have been timed: the chunk is then about
+  // kChunkNs of work. Before, or with resets (whose cost the estimate does
+  // not know), a chunk may be a large share of the queue, and one that
+  // claimed a whole batch would hold it until its last env is done.
+  if (is_sync() || tasks->size() < 2 ||
+      step_cost_ns_.load(std::memory_order_relaxed) == 0) {
     return;
+  }
+  for (const Task& task : *tasks) {
+    if (task.reset || task.render || task.block != nullptr) {
+      return;
+    }
   }
   std::lock_guard<std::mutex> lock(mu_);
   for (Task& task : *tasks) {
-    if (!task.render && task.block == nullptr) {
-      NextAsyncRow(&task.block, &task.slot);
-    }
+    NextAsyncRow(&task.block, &task.slot);
   }
 }
 

@@ -221,10 +221,10 @@ class Pool {
   Row ClaimRow(const Task& task, const Env& env);
   // Async mode: the next row of the batch being filled (requires mu_).
   void NextAsyncRow(Block** block, int* slot);
-  // Async mode: claims the rows of a chunk of several turns (cheap envs)
+  // Async mode: claims the rows of a chunk of several steps (cheap envs)
   // before they run, under one lock, instead of one lock per turn: the rows
-  // come back in the chunk's order, as they would from one thread, and a
-  // chunk is short (about kChunkNs of work), so a batch waits no longer.
+  // come back in the chunk's order, as they would from one thread, and the
+  // chunk is short (about kChunkNs of work), so a batch waits little longer.
   void ClaimRows(std::vector<Task>* tasks);
   void WritePoolColumns(int id, const Outcome& outcome, const Row& row,
                         const Env& env);
