@@ -186,6 +186,7 @@ Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
   ended_.assign(n, 0);
   unstarted_.assign(n, 1);
   in_flight_.assign(n, 0);
+  seeds_.assign(n, 0);
   for (const ArraySpec& a : spec_.action.specs()) {
     action_row_bytes_.push_back(a.RowBytes());
     action_data_.push_back(std::make_unique<uint8_t[]>(a.RowBytes() * n));
@@ -389,12 +390,12 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
     }
     pending_ += n;
   }
-  std::vector<Task>& tasks = inline_tasks_;
-  tasks.clear();
-  for (int k = 0; k < n; ++k) {
-    Task t{env_ids[k],           reset,      seeds != nullptr,
-           seeds ? seeds[k] : 0, sync_block, k};
-    tasks.push_back(t);
+  if (seeds != nullptr) {
+    // Read by the env's turn, which the queue's lock (or this thread) orders
+    // after this write.
+    for (int k = 0; k < n; ++k) {
+      seeds_[env_ids[k]] = seeds[k];
+    }
   }
   // Step on the calling thread when a hand-off would cost more than the work
   // (known once steps have been timed), or when a sync batch of one env
@@ -402,10 +403,16 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
   // worker).
   const int64_t cost = step_cost_ns_.load(std::memory_order_relaxed);
   if (CheaperInline(cost, n) || (is_sync() && n == 1) || workers_.empty()) {
+    std::vector<Task>& tasks = inline_tasks_;
+    tasks.clear();
+    for (int k = 0; k < n; ++k) {
+      tasks.push_back(
+          Task{env_ids[k], k, sync_block, 0, reset, seeds != nullptr, false});
+    }
     RunInline(&tasks);
     return;
   }
-  Enqueue(tasks.data(), n);
+  EnqueueTurns(env_ids, n, reset, seeds != nullptr, sync_block);
   if (sleeping_workers_.load() > 0) {
     task_cv_.notify_all();
   }
@@ -440,6 +447,17 @@ void Pool::Enqueue(const Task* tasks, int n) {
   num_tasks_.fetch_add(n);
 }
 
+void Pool::EnqueueTurns(const int* env_ids, int n, bool reset, bool has_seed,
+                        Block* block) {
+  std::lock_guard<std::mutex> lock(task_mu_);
+  for (int k = 0; k < n; ++k) {
+    const int id = env_ids[k];
+    queues_[home_[id]].push_back(
+        Task{id, k, block, queued_tasks_++, reset, has_seed, false});
+  }
+  num_tasks_.fetch_add(n);
+}
+
 bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, int self) {
   chunk->clear();
   if (!wait && num_tasks_.load() == 0) {
@@ -468,8 +486,9 @@ bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, int self) {
   TaskRing* oldest = nullptr;
   TaskRing* fullest = own;
   for (auto& queue : queues_) {
-    if (!queue.empty() &&
-        (oldest == nullptr || queue.front().order < oldest->front().order)) {
+    if (!queue.empty() && (oldest == nullptr ||
+                           static_cast<int32_t>(queue.front().order -
+                                                oldest->front().order) < 0)) {
       oldest = &queue;
     }
     if (queue.size() > fullest->size()) {
@@ -493,7 +512,8 @@ bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, int self) {
   } else if (own->empty()) {
     source = is_sync() ? fullest : oldest;
     front = !is_sync();
-  } else if (own->front().order - oldest->front().order > envs_.size()) {
+  } else if (static_cast<uint32_t>(own->front().order - oldest->front().order) >
+             envs_.size()) {
     source = oldest;
   }
   // Cheap envs are taken several at a time, so that the queue's lock is not
@@ -635,7 +655,7 @@ Pool::Outcome Pool::Advance(const Task& task, Env* env, std::string* error) {
   Guarded(id, error, [&] {
     if (outcome.started_episode) {
       if (task.has_seed) {
-        env->Seed(task.seed);
+        env->Seed(seeds_[id]);
       }
       env->Reset();
       elapsed_[id] = 0;
@@ -933,13 +953,13 @@ void Pool::Render(const int* env_ids, int n, int camera_id, uint8_t* rgb) {
   render_.left = n;
   if (workers_.empty() || n == 1) {
     for (int k = 0; k < n; ++k) {
-      RunRender(Task{env_ids[k], false, false, 0, nullptr, k, true});
+      RunRender(Task{env_ids[k], k, nullptr, 0, false, false, true});
     }
   } else {
     std::vector<Task> frames;
     frames.reserve(n);
     for (int k = 0; k < n; ++k) {
-      frames.push_back(Task{env_ids[k], false, false, 0, nullptr, k, true});
+      frames.push_back(Task{env_ids[k], k, nullptr, 0, false, false, true});
     }
     Enqueue(frames.data(), n);
     task_cv_.notify_all();

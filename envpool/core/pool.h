@@ -150,15 +150,17 @@ class Pool {
   int64_t step_cost_ns() const { return step_cost_ns_.load(); }
 
  private:
+  // 24 bytes: a send of cheap envs writes one per env into the queues and
+  // the thread that steps it reads it back, so its size is cache traffic
+  // between cores (the seed of a reset is in seeds_).
   struct Task {
     int env_id;
-    bool reset;
-    bool has_seed;
-    uint64_t seed;
-    Block* block;         // sync mode: the batch of this send
-    int slot;             // sync mode: the row in it; render: the frame index
-    bool render = false;  // a frame to draw (see Render), not a turn
-    uint64_t order = 0;   // when it was queued (see Enqueue)
+    int slot;      // sync mode (or claimed ahead): the row; render: the frame
+    Block* block;  // sync mode (or claimed ahead, see ClaimRows): the batch
+    uint32_t order = 0;     // when it was queued (see Enqueue), mod 2^32
+    bool reset = false;     // a reset, not a step
+    bool has_seed = false;  // a reset with the seed in seeds_
+    bool render = false;    // a frame to draw (see Render), not a turn
   };
 
   // A queue of tasks in a ring of fixed capacity, so that queueing a task
@@ -267,6 +269,9 @@ class Pool {
   void CheckRenderable(const int* env_ids, int n);  // requires mu_
   // Queues tasks, each on its env's home queue (see queues_).
   void Enqueue(const Task* tasks, int n);
+  // Queues the turns of a send, built in place.
+  void EnqueueTurns(const int* env_ids, int n, bool reset, bool has_seed,
+                    Block* block);
   // Takes one or more queued tasks (several when envs are cheap) for the
   // thread of home `self` (a worker's index, or callers_home() for a
   // thread in Recv): from its own queue, or from another (see pool.cc).
@@ -289,6 +294,7 @@ class Pool {
   // EnvPool (the action is ignored), so no env is ever stepped unstarted.
   std::vector<uint8_t> unstarted_;
   std::vector<uint8_t> in_flight_;  // sent, not yet returned by Recv
+  std::vector<uint64_t> seeds_;     // per env: the seed of its reset in flight
   int pending_ = 0;                 // number of envs in flight
   std::vector<std::unique_ptr<uint8_t[]>> action_data_;
   std::vector<std::size_t> action_row_bytes_;
@@ -312,7 +318,7 @@ class Pool {
   // queued takes from the others.
   std::vector<TaskRing> queues_;
   std::vector<int> home_;          // per env: its queue, guarded by task_mu_
-  uint64_t queued_tasks_ = 0;      // tasks ever queued, guarded by task_mu_
+  uint32_t queued_tasks_ = 0;      // tasks ever queued, guarded by task_mu_
   std::atomic<int> num_tasks_{0};  // queued on all queues
   std::atomic<int> sleeping_workers_{0};
   // Counts the blocks that became ready: a sync Recv polls it briefly

@@ -247,6 +247,16 @@ TEST_F(PoolTest, SeedsMakeRolloutsReproducible) {
   a->Send(ids.data(), 2, true, seeds.data());
   auto again = a->Recv();
   EXPECT_EQ(At<int64_t>(again, 0, 0), At<int64_t>(again, 0, 2));
+  // Each env gets the seed at its position in the send, on a pool whose
+  // worker takes the resets from the queue.
+  b->Release(bb->id());
+  std::vector<int> reversed{1, 0};
+  std::vector<uint64_t> other{5, 9};
+  b->Send(reversed.data(), 2, true, other.data());
+  auto swapped = b->Recv();
+  EXPECT_EQ(At<int32_t>(swapped, b->layout().env_id, 0), 1);
+  EXPECT_EQ(At<int64_t>(swapped, 0, 0), At<int64_t>(again, 0, 0));
+  EXPECT_NE(At<int64_t>(swapped, 0, 2), At<int64_t>(again, 0, 0));
 }
 
 TEST_F(PoolTest, MultiPlayerRowsCarryTheirEnvId) {
