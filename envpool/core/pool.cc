@@ -322,10 +322,18 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
   if (n == 0) {
     throw std::invalid_argument("no env ids given");
   }
-  // Per thread, so that a send does not allocate (several threads may check
-  // at once: the Python binding checks before it takes the pool's lock).
+  // Ids in increasing order (step's, and most sends) cannot repeat; others
+  // are checked against a table, per thread, so that a send does not
+  // allocate (several threads may check at once: the Python binding checks
+  // before it takes the pool's lock).
+  bool increasing = true;
+  for (int k = 1; k < n && increasing; ++k) {
+    increasing = env_ids[k] > env_ids[k - 1];
+  }
   thread_local std::vector<uint8_t> seen;
-  seen.assign(config_.num_envs, 0);
+  if (!increasing) {
+    seen.assign(config_.num_envs, 0);
+  }
   for (int k = 0; k < n; ++k) {
     int id = env_ids[k];
     if (id < 0 || id >= config_.num_envs) {
@@ -334,11 +342,13 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
           " is out of range: " + config_.task_id +
           " has num_envs=" + std::to_string(config_.num_envs));
     }
-    if (seen[id]) {
-      throw std::invalid_argument("env_id " + std::to_string(id) +
-                                  " appears twice in one call");
+    if (!increasing) {
+      if (seen[id]) {
+        throw std::invalid_argument("env_id " + std::to_string(id) +
+                                    " appears twice in one call");
+      }
+      seen[id] = 1;
     }
-    seen[id] = 1;
     if (in_flight_[id]) {
       throw std::runtime_error(
           EnvName(id) +

@@ -573,8 +573,21 @@ class PyPool {
     int size = static_cast<int>(arr.itemsize());
     int64_t per_env = spec.NumElements();
     int64_t total = per_env * n;
-    // Validate everything first: nothing is written on error.
-    if (spec.num_values > 0 || (integral_dst && kind == 'f')) {
+    // Validate everything first: nothing is written on error. int64 values
+    // of a discrete action (what numpy's integers give) are checked in one
+    // branch-free pass first; only if one is out of range does the loop
+    // below run to name it.
+    bool checked = false;
+    if (spec.num_values > 0 && kind == 'i' && size == 8) {
+      const auto* values = reinterpret_cast<const int64_t*>(data);
+      const auto bound = static_cast<uint64_t>(spec.num_values);
+      bool in_range = true;
+      for (int64_t i = 0; i < total; ++i) {
+        in_range &= static_cast<uint64_t>(values[i]) < bound;
+      }
+      checked = in_range;
+    }
+    if (!checked && (spec.num_values > 0 || (integral_dst && kind == 'f'))) {
       for (int64_t i = 0; i < total; ++i) {
         if (kind == 'f') {
           double x = ReadElement<double>(data, kind, size, i);
