@@ -568,8 +568,8 @@ np.savez(sys.argv[1], frames=np.stack(frames), libraries=len(libraries))
 """
 
 
-def run_with_copies(copies: str, out: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, ENVPOOL_PROCGEN_LIBRARY_COPIES=copies)
+def run_with_copies(copies: str, out: Path, **extra: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, ENVPOOL_PROCGEN_LIBRARY_COPIES=copies, **extra)
     return subprocess.run(
         [os.sys.executable, "-P", "-c", COPIES_SCRIPT, str(out)],
         env=env,
@@ -596,3 +596,11 @@ def test_bad_library_copies_raise(tmp_path):
     proc = run_with_copies("zero", tmp_path / "x.npz")
     assert proc.returncode != 0
     assert "ENVPOOL_PROCGEN_LIBRARY_COPIES must be a positive integer" in proc.stderr
+
+
+def test_library_copies_without_a_temporary_folder_use_the_one_library(tmp_path):
+    """Where no copy can be written, every env runs on the shipped library."""
+    out = tmp_path / "x.npz"
+    proc = run_with_copies("3", out, TMPDIR=str(tmp_path / "missing"))
+    assert proc.returncode == 0, proc.stderr
+    assert int(np.load(out)["libraries"]) == 1
