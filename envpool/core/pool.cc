@@ -266,16 +266,13 @@ Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
   // workers leaves a worker with nothing queued while the caller wakes up
   // to send (num_envs=2, batch_size=1: 0.81 stepping, 0.51 not).
   caller_steps_ = is_sync() || workers < cores || config_.batch_size < workers;
-  // The first homes deal the envs out to the threads that step: in sync
-  // mode in blocks of consecutive ids, so that a send's rows fall in long
-  // runs of one home (see Task); in async mode in turn. In async mode Recv
-  // takes no envs of its own (see PopTasks).
+  // The first homes deal the envs out in turn to the threads that step. In
+  // async mode Recv takes no envs of its own (see PopTasks).
   const int homes = workers + (is_sync() || workers == 0 ? 1 : 0);
   std::lock_guard<std::mutex> lock(task_mu_);
   home_.resize(envs_.size());
-  const auto count = static_cast<int64_t>(home_.size());
-  for (int64_t id = 0; id < count; ++id) {
-    home_[id] = static_cast<int>(is_sync() ? id * homes / count : id % homes);
+  for (std::size_t id = 0; id < home_.size(); ++id) {
+    home_[id] = static_cast<int>(id % static_cast<std::size_t>(homes));
   }
 }
 
@@ -396,7 +393,6 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
     if (is_sync()) {
       auto block = TakeFreeBlock(n);
       sync_block = block.get();
-      sync_block->send_ids_.assign(env_ids, env_ids + n);
       outstanding_.push_back(std::move(block));
     }
     for (int k = 0; k < n; ++k) {
@@ -420,8 +416,8 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
     std::vector<Task>& tasks = inline_tasks_;
     tasks.clear();
     for (int k = 0; k < n; ++k) {
-      tasks.push_back(Task{env_ids[k], k, sync_block, 0, 1, reset,
-                           seeds != nullptr, false});
+      tasks.push_back(
+          Task{env_ids[k], k, sync_block, 0, reset, seeds != nullptr, false});
     }
     RunInline(&tasks);
     return;
@@ -464,30 +460,12 @@ void Pool::Enqueue(const Task* tasks, int n) {
 void Pool::EnqueueTurns(const int* env_ids, int n, bool reset, bool has_seed,
                         Block* block) {
   std::lock_guard<std::mutex> lock(task_mu_);
+  for (int k = 0; k < n; ++k) {
+    const int id = env_ids[k];
+    queues_[home_[id]].push_back(
+        Task{id, k, block, queued_tasks_++, reset, has_seed, false});
+  }
   num_tasks_.fetch_add(n);
-  if (block == nullptr) {
-    // Async mode: one task per env (there is no block to read a run's envs
-    // from).
-    for (int k = 0; k < n; ++k) {
-      const int id = env_ids[k];
-      queues_[home_[id]].push_back(
-          Task{id, k, nullptr, queued_tasks_++, 1, reset, has_seed, false});
-    }
-    return;
-  }
-  // Sync mode: consecutive rows of one home as one task (a run).
-  for (int k = 0; k < n;) {
-    const int home = home_[env_ids[k]];
-    int end = k + 1;
-    while (end < n && end - k < Task::kLongestRun &&
-           home_[env_ids[end]] == home) {
-      ++end;
-    }
-    queues_[home].push_back(Task{env_ids[k], k, block, queued_tasks_++,
-                                 static_cast<uint8_t>(end - k), reset, has_seed,
-                                 false});
-    k = end;
-  }
 }
 
 bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, int self) {
@@ -523,7 +501,7 @@ bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, int self) {
                                                 oldest->front().order) < 0)) {
       oldest = &queue;
     }
-    if (queue.rows() > fullest->rows()) {
+    if (queue.size() > fullest->size()) {
       fullest = &queue;
     }
   }
@@ -555,29 +533,22 @@ bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, int self) {
       std::max<int64_t>(step_cost_ns_.load(std::memory_order_relaxed), 1);
   std::size_t share = std::max<std::size_t>(
       1, static_cast<std::size_t>(queued) / queues_.size());
-  std::size_t most = source == own ? source->rows() : (source->rows() + 1) / 2;
+  std::size_t most = source == own ? source->size() : (source->size() + 1) / 2;
   std::size_t take = std::clamp<std::size_t>(
       static_cast<std::size_t>(kChunkNs / cost), 1, std::min(share, most));
-  std::size_t taken = 0;
-  while (taken < take && !source->empty()) {
+  for (std::size_t i = 0; i < take; ++i) {
     if (front) {
-      source->TakeFront(take - taken, chunk);
+      chunk->push_back(source->front());
+      source->pop_front();
     } else {
-      source->TakeBack(take - taken, chunk);
+      chunk->push_back(source->back());
+      source->pop_back();
     }
-    const Task& task = chunk->back();
-    taken += task.count;
     if (keeps) {
-      home_[task.env_id] = self;
-      for (int i = 1; i < task.count; ++i) {
-        int& home = home_[task.block->send_ids_[task.slot + i]];
-        if (home != self) {
-          home = self;
-        }
-      }
+      home_[chunk->back().env_id] = self;
     }
   }
-  num_tasks_.fetch_sub(static_cast<int>(taken));
+  num_tasks_.fetch_sub(static_cast<int>(take));
   return true;
 }
 
@@ -586,27 +557,21 @@ void Pool::RunChunk(std::vector<Task>* tasks) {
   ClaimRows(tasks);
   const std::vector<Task>& chunk = *tasks;
   bool steps_only = true;
-  int64_t rows = 0;
   RowTally tally(this);
   for (const Task& task : chunk) {
     if (task.render) {
       RunRender(task);
       steps_only = false;
-      ++rows;
     } else {
       tally.Add(RunTask(task));
-      for (int i = 1; i < task.count; ++i) {
-        tally.Add(RunTask(task.Row(i)));
-      }
       steps_only = steps_only && !task.reset;
-      rows += task.count;
     }
   }
   tally.Flush();
   if (!steps_only) {
     return;  // the estimate is of steps only, as in RunInline
   }
-  int64_t cost = (NowNs() - start) / std::max<int64_t>(rows, 1);
+  int64_t cost = (NowNs() - start) / static_cast<int64_t>(chunk.size());
   int64_t old = step_cost_ns_.load(std::memory_order_relaxed);
   step_cost_ns_.store(old == 0 ? cost : (old * 15 + cost) / 16,
                       std::memory_order_relaxed);
@@ -998,13 +963,13 @@ void Pool::Render(const int* env_ids, int n, int camera_id, uint8_t* rgb) {
   render_.left = n;
   if (workers_.empty() || n == 1) {
     for (int k = 0; k < n; ++k) {
-      RunRender(Task{env_ids[k], k, nullptr, 0, 1, false, false, true});
+      RunRender(Task{env_ids[k], k, nullptr, 0, false, false, true});
     }
   } else {
     std::vector<Task> frames;
     frames.reserve(n);
     for (int k = 0; k < n; ++k) {
-      frames.push_back(Task{env_ids[k], k, nullptr, 0, 1, false, false, true});
+      frames.push_back(Task{env_ids[k], k, nullptr, 0, false, false, true});
     }
     Enqueue(frames.data(), n);
     task_cv_.notify_all();

@@ -96,9 +96,6 @@ class Block {
   std::atomic<int> written_{0};
   std::atomic<int> player_rows_{0};
   bool ready_ = false;  // guarded by Pool::mu_
-  // Sync mode: the env ids of the send, by row (a queued run of rows reads
-  // its envs here, see Pool::Task).
-  std::vector<int> send_ids_;
 };
 
 class Pool {
@@ -156,29 +153,14 @@ class Pool {
   // 24 bytes: a send of cheap envs writes one per env into the queues and
   // the thread that steps it reads it back, so its size is cache traffic
   // between cores (the seed of a reset is in seeds_).
-  //
-  // A sync send queues a run of consecutive rows whose envs share a home as
-  // one task (count rows from slot, the envs in block->send_ids_), so that
-  // queueing 1024 cheap envs writes a few tasks, not 1024.
   struct Task {
-    int env_id;    // the env (of the first row of a run)
+    int env_id;
     int slot;      // sync mode (or claimed ahead): the row; render: the frame
     Block* block;  // sync mode (or claimed ahead, see ClaimRows): the batch
     uint32_t order = 0;     // when it was queued (see Enqueue), mod 2^32
-    uint8_t count = 1;      // rows of a sync run (1 otherwise)
     bool reset = false;     // a reset, not a step
     bool has_seed = false;  // a reset with the seed in seeds_
     bool render = false;    // a frame to draw (see Render), not a turn
-
-    static constexpr int kLongestRun = 255;
-    // The task of row `slot + i` of a run.
-    Task Row(int i) const {
-      Task one = *this;
-      one.slot = slot + i;
-      one.env_id = i == 0 ? env_id : block->send_ids_[one.slot];
-      one.count = 1;
-      return one;
-    }
   };
 
   // A queue of tasks in a ring of fixed capacity, so that queueing a task
@@ -190,8 +172,7 @@ class Pool {
    public:
     void Reserve(std::size_t capacity) { slots_.resize(capacity); }
     bool empty() const { return size_ == 0; }
-    // The rows queued (a run counts its rows).
-    std::size_t rows() const { return rows_; }
+    std::size_t size() const { return size_; }
     Task& front() { return slots_[head_]; }
     Task& back() { return slots_[Index(size_ - 1)]; }
     void push_back(const Task& task) {
@@ -200,50 +181,15 @@ class Pool {
       }
       slots_[Index(size_)] = task;
       ++size_;
-      rows_ += task.count;
     }
-    // Moves up to `most` rows from the front (back) to `out`: its first
-    // (last) task, or the first (last) rows of its run, the rest staying
-    // queued. Written in place: a task built on the stack and then copied
-    // whole stalls on the store of its narrow fields.
-    void TakeFront(std::size_t most, std::vector<Task>* out) {
-      Task& task = front();
-      out->push_back(task);
-      if (task.count <= most) {
-        head_ = Index(1);
-        --size_;
-        rows_ -= task.count;
-        return;
-      }
-      const int n = static_cast<int>(most);
-      out->back().count = static_cast<uint8_t>(n);
-      const int left = task.count - n;
-      task.slot += n;
-      task.env_id = task.block->send_ids_[task.slot];
-      task.count = static_cast<uint8_t>(left);
-      rows_ -= static_cast<std::size_t>(n);
+    void pop_front() {
+      head_ = Index(1);
+      --size_;
     }
-    void TakeBack(std::size_t most, std::vector<Task>* out) {
-      Task& task = back();
-      out->push_back(task);
-      if (task.count <= most) {
-        --size_;
-        rows_ -= task.count;
-        return;
-      }
-      const int n = static_cast<int>(most);
-      const int keep = task.count - n;
-      Task& taken = out->back();
-      taken.slot += keep;
-      taken.env_id = task.block->send_ids_[taken.slot];
-      taken.count = static_cast<uint8_t>(n);
-      task.count = static_cast<uint8_t>(keep);
-      rows_ -= static_cast<std::size_t>(n);
-    }
+    void pop_back() { --size_; }
     void clear() {
       head_ = 0;
       size_ = 0;
-      rows_ = 0;
     }
 
    private:
@@ -254,7 +200,6 @@ class Pool {
     std::vector<Task> slots_;
     std::size_t head_ = 0;
     std::size_t size_ = 0;
-    std::size_t rows_ = 0;
   };
 
   // What a turn did to the env's episode.

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <memory>
 #include <numeric>
-#include <random>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -348,40 +347,6 @@ TEST_F(PoolTest, AsyncCheapEnvsFillEveryBatchAcrossChunks) {
   // rows in per run of rows of the same batch, see RowTally).
   auto pool = Make(64, 5, 3, AutoresetMode::kNextStep, 0, 1000000);
   ExpectEveryEnvStepsInOrder(pool.get(), 5000);
-}
-
-TEST_F(PoolTest, SyncCheapEnvsStepInRunsOfRows) {
-  // Cheap envs, too many to step inline: a sync send is queued as runs of
-  // consecutive rows of one home, which threads split, take from each
-  // other's queues and step. Every row must be its env's, stepped once per
-  // send, whatever the order of the ids (shuffled every other send, which
-  // cuts the runs short).
-  const int n = 1024;
-  auto pool = Make(n, 0, 3, AutoresetMode::kNextStep, 0, 1000000);
-  std::vector<int> ids(n);
-  std::iota(ids.begin(), ids.end(), 0);
-  pool->Send(ids.data(), n, true, nullptr);
-  pool->Release(pool->Recv()->id());
-  std::vector<int> steps(n, 0);
-  std::mt19937 rng(3);
-  for (int round = 0; round < 400; ++round) {
-    if (round % 2 == 1) {
-      std::shuffle(ids.begin(), ids.end(), rng);
-    }
-    for (int id : ids) {
-      *static_cast<int64_t*>(pool->ActionRow(id, 0)) = 1;
-    }
-    pool->Send(ids.data(), n, false, nullptr);
-    auto block = pool->Recv();
-    for (int k = 0; k < n; ++k) {
-      ASSERT_EQ(At<int32_t>(block, pool->layout().env_id, k), ids[k]);
-      ++steps[ids[k]];
-      // 5 steps to the end of the episode, then the autoreset
-      ASSERT_EQ(At<int32_t>(block, pool->layout().elapsed_step, k),
-                steps[ids[k]] % 6);
-    }
-    pool->Release(block->id());
-  }
 }
 
 TEST_F(PoolTest, EnvsKeepTheirThreadFromStepToStep) {
