@@ -422,7 +422,8 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
     RunInline(&tasks);
     return;
   }
-  EnqueueTurns(env_ids, n, reset, seeds != nullptr, sync_block);
+  Enqueue(env_ids, n,
+          Task{0, 0, sync_block, 0, reset, seeds != nullptr, false});
   if (sleeping_workers_.load() > 0) {
     task_cv_.notify_all();
   }
@@ -447,23 +448,14 @@ void Pool::RunInline(std::vector<Task>* tasks) {
                       std::memory_order_relaxed);
 }
 
-void Pool::Enqueue(const Task* tasks, int n) {
+void Pool::Enqueue(const int* env_ids, int n, const Task& like) {
   std::lock_guard<std::mutex> lock(task_mu_);
   for (int k = 0; k < n; ++k) {
-    Task task = tasks[k];
-    task.order = queued_tasks_++;
-    queues_[home_[task.env_id]].push_back(task);
-  }
-  num_tasks_.fetch_add(n);
-}
-
-void Pool::EnqueueTurns(const int* env_ids, int n, bool reset, bool has_seed,
-                        Block* block) {
-  std::lock_guard<std::mutex> lock(task_mu_);
-  for (int k = 0; k < n; ++k) {
+    // Built whole, not copied from `like` and then written field by field:
+    // the queue's copy of it would stall on those narrow stores.
     const int id = env_ids[k];
-    queues_[home_[id]].push_back(
-        Task{id, k, block, queued_tasks_++, reset, has_seed, false});
+    queues_[home_[id]].push_back(Task{id, k, like.block, queued_tasks_++,
+                                      like.reset, like.has_seed, like.render});
   }
   num_tasks_.fetch_add(n);
 }
@@ -966,12 +958,7 @@ void Pool::Render(const int* env_ids, int n, int camera_id, uint8_t* rgb) {
       RunRender(Task{env_ids[k], k, nullptr, 0, false, false, true});
     }
   } else {
-    std::vector<Task> frames;
-    frames.reserve(n);
-    for (int k = 0; k < n; ++k) {
-      frames.push_back(Task{env_ids[k], k, nullptr, 0, false, false, true});
-    }
-    Enqueue(frames.data(), n);
+    Enqueue(env_ids, n, Task{0, 0, nullptr, 0, false, false, true});
     task_cv_.notify_all();
     std::unique_lock<std::mutex> lock(render_mu_);
     render_cv_.wait(

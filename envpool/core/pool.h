@@ -267,11 +267,9 @@ class Pool {
   void WorkerLoop(int index);
   void RunRender(const Task& task);
   void CheckRenderable(const int* env_ids, int n);  // requires mu_
-  // Queues tasks, each on its env's home queue (see queues_).
-  void Enqueue(const Task* tasks, int n);
-  // Queues the turns of a send, built in place.
-  void EnqueueTurns(const int* env_ids, int n, bool reset, bool has_seed,
-                    Block* block);
+  // Queues a task like `like` for each env (its row or frame index k), on
+  // the env's home queue (see queues_), built in place.
+  void Enqueue(const int* env_ids, int n, const Task& like);
   // Takes one or more queued tasks (several when envs are cheap) for the
   // thread of home `self` (a worker's index, or callers_home() for a
   // thread in Recv): from its own queue, or from another (see pool.cc).

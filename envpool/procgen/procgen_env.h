@@ -319,10 +319,9 @@ class ProcgenEnv : public Env {
   void OnSeed(uint64_t seed) override {
     rand_seed_ = RandSeed(seed);
     reseed_ = true;
-    // The pool sets the env's id before its first seed, as it builds it.
-    if (lib_ == nullptr) {
-      lib_ = &Libenv::Load(library_path_, env_id_ % Libenv::Copies());
-    }
+    // The pool sets the env's id before its first seed, as it builds it:
+    // the library copy is loaded then, not on a worker's first reset.
+    Library();
   }
 
  private:
@@ -379,10 +378,7 @@ class ProcgenEnv : public Env {
     }
     abi::OptionList list{items.data(), static_cast<int>(items.size())};
 
-    if (lib_ == nullptr) {  // not seeded by a pool
-      lib_ = &Libenv::Load(library_path_, env_id_ % Libenv::Copies());
-    }
-    std::lock_guard<std::mutex> lock(lib_->instance_mu);
+    std::lock_guard<std::mutex> lock(Library().instance_mu);
     CloseLocked();
     instance_ = lib_->make(1, list);
     if (instance_ == nullptr) {
@@ -391,6 +387,14 @@ class ProcgenEnv : public Env {
     }
     BindBuffers();
     Observe();
+  }
+
+  // The copy of the library this env's games run in (see Libenv).
+  const Libenv& Library() {
+    if (lib_ == nullptr) {
+      lib_ = &Libenv::Load(library_path_, env_id_ % Libenv::Copies());
+    }
+    return *lib_;
   }
 
   // Buffers for every tensor the instance writes and reads, one game each.
@@ -484,8 +488,7 @@ class ProcgenEnv : public Env {
 
   Fields fields_;
   std::string library_path_;
-  // The copy of the library this env's games run in (see Libenv), known
-  // once the pool has told the env its id.
+  // Library(), once the pool has told the env its id.
   const Libenv* lib_ = nullptr;
   const Game& game_;
   std::string asset_dir_;

@@ -100,6 +100,35 @@ class PoolTest : public ::testing::Test {
       *static_cast<int64_t*>(pool->ActionRow(id, 0)) = action;
     }
   }
+
+  // Many rounds of recv and send: each env's step count must advance by
+  // exactly one per send, whatever thread ran it, and each batch must hold
+  // batch_size distinct envs.
+  static void ExpectEveryEnvStepsInOrder(Pool* pool, int rounds) {
+    const int n = pool->config().num_envs;
+    const int batch = pool->config().batch_size;
+    std::vector<int> all(n);
+    std::iota(all.begin(), all.end(), 0);
+    pool->Send(all.data(), n, true, nullptr);
+    std::vector<int> steps(n, 0);
+    for (int round = 0; round < rounds; ++round) {
+      auto block = pool->Recv();
+      std::vector<int> ids;
+      for (int k = 0; k < batch; ++k) {
+        int id = At<int32_t>(block, pool->layout().env_id, k);
+        int elapsed = At<int32_t>(block, pool->layout().elapsed_step, k);
+        // reset, 5 steps to the end of the episode, then the autoreset
+        EXPECT_EQ(elapsed, steps[id] % 6);
+        ids.push_back(id);
+        ++steps[id];
+      }
+      EXPECT_EQ(std::set<int>(ids.begin(), ids.end()).size(),
+                static_cast<std::size_t>(batch));
+      pool->Release(block->id());
+      SetActions(pool, ids, 1);
+      pool->Send(ids.data(), batch, false, nullptr);
+    }
+  }
 };
 
 TEST_F(PoolTest, SyncResultsFollowSendOrder) {
@@ -300,39 +329,6 @@ TEST_F(PoolTest, CloseWhileEnvsAreSteppingJoinsCleanly) {
   pool->Close();
   waiter.join();
   EXPECT_THROW(pool->Send(all.data(), 8, false, nullptr), std::runtime_error);
-}
-
-// Many rounds of recv and send: each env's step count must advance by
-// exactly one per send, whatever thread ran it, and each batch must hold
-// batch_size distinct envs.
-void ExpectEveryEnvStepsInOrder(Pool* pool, int rounds) {
-  const int n = pool->config().num_envs;
-  const int batch = pool->config().batch_size;
-  std::vector<int> all(n);
-  std::iota(all.begin(), all.end(), 0);
-  pool->Send(all.data(), n, true, nullptr);
-  std::vector<int> steps(n, 0);
-  for (int round = 0; round < rounds; ++round) {
-    auto block = pool->Recv();
-    std::vector<int> ids;
-    for (int k = 0; k < batch; ++k) {
-      int id =
-          static_cast<const int32_t*>(block->Column(pool->layout().env_id))[k];
-      int elapsed = static_cast<const int32_t*>(
-          block->Column(pool->layout().elapsed_step))[k];
-      // reset, 5 steps to the end of the episode, then the autoreset
-      EXPECT_EQ(elapsed, steps[id] % 6);
-      ids.push_back(id);
-      ++steps[id];
-    }
-    EXPECT_EQ(std::set<int>(ids.begin(), ids.end()).size(),
-              static_cast<std::size_t>(batch));
-    pool->Release(block->id());
-    for (int id : ids) {
-      *static_cast<int64_t*>(pool->ActionRow(id, 0)) = 1;
-    }
-    pool->Send(ids.data(), batch, false, nullptr);
-  }
 }
 
 TEST_F(PoolTest, AsyncStressEveryEnvStepsInOrder) {

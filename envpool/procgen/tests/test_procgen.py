@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -571,7 +572,7 @@ np.savez(sys.argv[1], frames=np.stack(frames), libraries=len(libraries))
 def run_with_copies(copies: str, out: Path, **extra: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, ENVPOOL_PROCGEN_LIBRARY_COPIES=copies, **extra)
     return subprocess.run(
-        [os.sys.executable, "-P", "-c", COPIES_SCRIPT, str(out)],
+        [sys.executable, "-P", "-c", COPIES_SCRIPT, str(out)],
         env=env,
         capture_output=True,
         text=True,
