@@ -47,6 +47,10 @@ struct EnvSpec {
   int render_width = 0;
   int render_height = 0;
   int render_fps = 0;
+  // Whether a step's work runs outside the thread that steps the env, which
+  // mostly waits for it (ViZDoom: each env's engine is a process of its
+  // own). An async pool then has a worker per core by default (see Pool).
+  bool steps_elsewhere = false;
 };
 
 class Block;

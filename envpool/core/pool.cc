@@ -244,10 +244,17 @@ Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
   // the caller costs two context switches (CheetahRun at num_envs=8,
   // batch_size=4 on 2 cores: 0.67-0.74 of the machine's limit with two
   // workers, 0.83 with one worker and the caller, timed in alternation).
+  // Not so where a step's work runs elsewhere (spec_.steps_elsewhere): a
+  // worker then mostly waits, and with the caller stepping too, the envs
+  // that run while the caller is away from the pool are the one worker's
+  // (ViZDoom on 2 cores, batch_size = num_envs / 2, one worker and the
+  // caller against two workers: Basic-v1 N=8 2,240 against 2,810-3,060
+  // steps/s, D1Basic-v1 N=8 6,200-6,400 against 8,600-9,100, D3Battle-v1
+  // N=16 3,900-4,200 against 6,600-6,900).
   int workers = num_threads;
   if (is_sync()) {
     workers = num_threads - 1;
-  } else if (default_threads) {
+  } else if (default_threads && !spec_.steps_elsewhere) {
     workers = std::max(1, num_threads - 1);
   }
   queues_.resize(static_cast<std::size_t>(workers) + 1);

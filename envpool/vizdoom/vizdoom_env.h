@@ -679,6 +679,8 @@ class VizdoomEnv : public Env {
     }
     auto scenario = std::make_shared<const ScenarioInfo>(options);
     fields->scenario = scenario;
+    // A step waits for the env's engine process to run its tics.
+    spec->steps_elsewhere = true;
     fields->obs = spec->state.Add<uint8_t>(
         "obs", {stack_num * scenario->channels, height, width}, {0.0}, {255.0});
     fields->variables.clear();

@@ -59,12 +59,23 @@ class ThreadEnv : public Env {
   int steps_ = 0;
 };
 
+// ThreadEnv, declared as an env whose steps run outside the stepping thread.
+class ElsewhereEnv : public ThreadEnv {
+ public:
+  using ThreadEnv::ThreadEnv;
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    ThreadEnv::Declare(options, spec, fields);
+    spec->steps_elsewhere = true;
+  }
+};
+
 class PoolTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     RegisterEnv<CounterEnv>("Counter");
     RegisterEnv<TeamEnv>("Team");
     RegisterEnv<ThreadEnv>("Thread");
+    RegisterEnv<ElsewhereEnv>("Elsewhere");
   }
 
   static std::unique_ptr<Pool> Make(
@@ -407,6 +418,39 @@ TEST_F(PoolTest, AsyncEnvsBehindASlowStepAreTakenByOtherThreads) {
     pool->Send(&id, 1, false, nullptr);
   }
   EXPECT_LT(longest, 60);
+}
+
+// By default an async pool leaves the caller a core (a worker fewer than
+// min(batch_size, cores)), except for envs whose steps run elsewhere.
+TEST_F(PoolTest, AsyncDefaultGivesEnvsSteppedElsewhereAWorkerPerCore) {
+  const int cores =
+      std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  if (cores < 2) {
+    GTEST_SKIP() << "one core: both defaults are one worker";
+  }
+  const int batch = 4;
+  const int threads = std::min(batch, cores);
+  const auto mode = AutoresetMode::kNextStep;
+  EXPECT_EQ(Make(8, batch, 0, mode, 0, 0, "Thread")->num_threads(),
+            threads - 1);
+  EXPECT_EQ(Make(8, batch, 0, mode, 0, 0, "Elsewhere")->num_threads(), threads);
+  // Sync pools, and pools given num_threads, are the same for both.
+  EXPECT_EQ(Make(8, 8, 0, mode, 0, 0, "Elsewhere")->num_threads(),
+            std::min(8, cores) - 1);
+  EXPECT_EQ(Make(8, batch, 1, mode, 0, 0, "Elsewhere")->num_threads(), 1);
+  // Its envs step as any others.
+  auto pool = Make(6, 3, 0, mode, 0, 0, "Elsewhere");
+  std::vector<int> all = {0, 1, 2, 3, 4, 5};
+  pool->Send(all.data(), 6, true, nullptr);
+  std::set<int> seen;
+  for (int round = 0; round < 2; ++round) {
+    auto block = pool->Recv();
+    for (int k = 0; k < 3; ++k) {
+      seen.insert(At<int32_t>(block, pool->layout().env_id, k));
+    }
+    pool->Release(block->id());
+  }
+  EXPECT_EQ(seen.size(), 6u);
 }
 
 TEST_F(PoolTest, AsyncRenderOfReturnedEnvsWhileOthersStep) {

@@ -646,6 +646,32 @@ NOT_DEFAULT = {"reward_config", "selected_weapon_reward_config"}
 OWN_VALUES = {"cfg_path", "wad_path", "iwad_path", "vzd_path", "env_seed", "max_num_players"}
 
 
+def test_async_pool_gives_the_engines_a_worker_per_core():
+    # A step waits for the env's engine process, so an async pool has
+    # min(batch_size, cores) workers by default, where a pool of envs that
+    # step on its threads has one fewer and the caller steps too.
+    cores = os.cpu_count() or 1
+    if cores < 2:
+        pytest.skip("one core: both defaults are one worker")
+    doom = envpool.make("Basic-v1", num_envs=3, batch_size=2)
+    cartpole = envpool.make("CartPole-v1", num_envs=3, batch_size=2)
+    try:
+        assert doom._pool.num_threads == min(2, cores)
+        assert cartpole._pool.num_threads == min(2, cores) - 1
+        doom.async_reset()
+        served = set()
+        for _ in range(6):
+            obs, _, _, _, info = doom.recv()
+            assert obs.shape[0] == 2
+            served.update(info["env_id"].tolist())
+            space = doom.action_space
+            doom.send(np.zeros((2, *space.shape), dtype=space.dtype), info["env_id"])
+        assert served == {0, 1, 2}
+    finally:
+        doom.close()
+        cartpole.close()
+
+
 def test_registered_ids_are_envpools():
     theirs = {t for t, s in SPECS.items() if "vzd_path" in s.get("config", {})} | {
         "VizdoomCustom-v1"
