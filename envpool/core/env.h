@@ -49,7 +49,8 @@ struct EnvSpec {
   int render_fps = 0;
   // Whether a step's work runs outside the thread that steps the env, which
   // mostly waits for it (ViZDoom: each env's engine is a process of its
-  // own). An async pool then has a worker per core by default (see Pool).
+  // own). An async pool with the default threads then has
+  // min(batch_size, cores) workers, not one fewer (see Pool).
   bool steps_elsewhere = false;
 };
 
