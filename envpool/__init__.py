@@ -5,14 +5,16 @@
     obs, info = env.reset()
     obs, reward, terminated, truncated, info = env.step(actions)
 
-Importing envpool loads no env family: each family's native module loads on
-the first `make` of one of its ids. `gymnasium.make_vec("envpool/<id>", ...)`
-works too (see envpool.python.gymnasium_registration).
+Importing envpool loads no env family, nor gymnasium: each family's native
+module loads on the first `make` of one of its ids.
+`gymnasium.make_vec("envpool/<id>", ...)` and `gymnasium.make("envpool/<id>")`
+work too, whichever of envpool and gymnasium is imported first (see
+envpool.python.gymnasium_registration).
 """
 
-import sys
 from typing import Any
 
+from envpool.python import gymnasium_registration
 from envpool.python.gymnasium_registration import register_gymnasium_envs
 from envpool.python.pool import PoolBase as EnvPool
 from envpool.python.registry import (
@@ -28,12 +30,13 @@ from envpool.python.spec import EnvSpec
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "DMEnvPool",
-    "EnvPool",
+# EnvPool's order: the spec and pool types first.
+__all__ = [  # noqa: RUF022
     "EnvSpec",
-    "GymEnvPool",
+    "EnvPool",
+    "DMEnvPool",
     "GymnasiumEnvPool",
+    "GymEnvPool",
     "list_all_envs",
     "make",
     "make_dm",
@@ -54,8 +57,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'envpool' has no attribute {name!r}")
 
 
-# With gymnasium already loaded (it is when gymnasium imports envpool for
-# `make_vec("envpool:envpool/<id>")`), make the ids known to it; otherwise
-# call envpool.register_gymnasium_envs() after importing gymnasium.
-if "gymnasium" in sys.modules:
-    register_gymnasium_envs()
+# Make the ids known to gymnasium now if it is loaded (it is when gymnasium
+# imports envpool for `make_vec("envpool:envpool/<id>")`), else right after
+# gymnasium's own import.
+gymnasium_registration.install()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 from envpool.python.packages import package_dir
 from envpool.python.registry import register
@@ -140,3 +141,31 @@ for _name, _task in GAMES:
         rom_dir=_ROM_DIR,
         max_episode_steps=27000,
     )
+
+
+# What ALE's and gymnasium's users write, for the "did you mean" of an unknown
+# option or id (read by envpool.python.registry).
+OPTION_ALIASES = {
+    "frameskip": "frame_skip",
+    "max_num_frames_per_episode": "max_episode_steps",
+    "obs_type": "gray_scale",
+    "noop_max_steps": "noop_max",
+    "terminal_on_life_loss": "episodic_life",
+    "screen_size": "img_height",
+    "grayscale_obs": "gray_scale",
+}
+_GAME_IDS = {name.lower(): f"{name}-v5" for name, _ in GAMES}
+_ALE_ID = re.compile(r"(?:ALE/)?([A-Za-z0-9]+?)(NoFrameskip|Deterministic)?-v\d+")
+_ALE_VARIANTS = {
+    None: "",
+    "NoFrameskip": " with frame_skip=1 (ALE's NoFrameskip ids)",
+    "Deterministic": " with frame_skip=4 (ALE's Deterministic ids)",
+}
+
+
+def id_suggestions(task_id: str) -> list[str]:
+    """This family's ids for ALE's and gymnasium's names of a game."""
+    match = _ALE_ID.fullmatch(task_id)
+    if match is None or match.group(1).lower() not in _GAME_IDS:
+        return []
+    return [_GAME_IDS[match.group(1).lower()] + _ALE_VARIANTS[match.group(2)]]

@@ -70,6 +70,14 @@ class DMEnvPool(PoolBase, dm_env.Environment):
         """The dm_env spec of one env's action."""
         return self._spec.action_spec()
 
+    def reward_spec(self):
+        """The dm_env spec of one env's reward: the dtype the TimeSteps carry."""
+        return self._spec.reward_spec()
+
+    def discount_spec(self):
+        """The dm_env spec of one env's discount: float32 in [0, 1], as the TimeSteps carry."""
+        return self._spec.discount_spec()
+
     def timestep(self, out: tuple, first: bool = False) -> dm_env.TimeStep:
         """A batched TimeStep from a raw `(obs, reward, terminated, truncated, info)`."""
         return dm_timestep(np, self._spec, *out, first=first)

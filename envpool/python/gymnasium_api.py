@@ -12,7 +12,6 @@ VectorEnv contract: batched `observation_space` and `action_space`.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import gymnasium
@@ -71,14 +70,6 @@ class GymnasiumEnvPool(PoolBase, gymnasium.Env, gymnasium.vector.VectorEnv):
             for key in self._hidden:
                 info.pop(key, None)
         return out  # type: ignore[return-value]
-
-    def seed(self, seed: Any = None) -> None:
-        """Deprecated, as in EnvPool: seeds are set by `make(seed=...)` or `reset(seed=...)`."""
-        warnings.warn(
-            "seed() does nothing: pass seed= to envpool.make() or to reset()",
-            UserWarning,
-            stacklevel=2,
-        )
 
     def reset(  # type: ignore[override]
         self,
@@ -148,3 +139,80 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
         if env_ids is None:
             env_ids = np.arange(self.num_envs)
         return tuple(PoolBase.render(self, env_ids))
+
+
+def _row(value: Any, i: int = 0) -> Any:
+    """Row `i` of a batched value: arrays, nested dicts of arrays, object arrays."""
+    if isinstance(value, dict):
+        return {k: _row(v, i) for k, v in value.items()}
+    return value[i]
+
+
+class GymnasiumSingleEnv(gymnasium.Env):
+    """One env with gymnasium's single-env API, over a pool of one.
+
+    What `gymnasium.make("envpool/<id>", **options)` returns, and what
+    `gymnasium.make_vec("envpool/<id>", vectorization_mode="sync" | "async")`
+    builds gymnasium's own vector envs of. It does not reset by itself: after
+    `terminated` or `truncated`, call `reset()` (stepping first is a
+    RuntimeError). `reset(seed=s)` plays the reference env reset with seed s.
+    """
+
+    # Options that belong to the pool, not to one env.
+    _POOL_ONLY = ("num_envs", "batch_size", "num_threads", "autoreset_mode", "render_env_id")
+
+    def __init__(self, task_id: str, **kwargs: Any) -> None:
+        from envpool.python.registry import make_spec
+
+        given = [k for k in self._POOL_ONLY if k in kwargs]
+        if given:
+            raise TypeError(
+                f"gymnasium.make('envpool/{task_id}') makes one env and takes no "
+                f"{', '.join(map(repr, given))}: use gymnasium.make_vec('envpool/{task_id}', "
+                "num_envs=...) or envpool.make for a pool"
+            )
+        spec = make_spec(task_id, num_envs=1, autoreset_mode="disabled", **kwargs)
+        self._pool = GymnasiumEnvPool(spec)
+        self.observation_space = spec.observation_space
+        self.action_space = spec.action_space
+        self.metadata = {"render_modes": list(spec.description["render_modes"])}
+        if spec.description["render_fps"]:
+            self.metadata["render_fps"] = spec.description["render_fps"]
+        self.render_mode = getattr(spec.config, "render_mode", None)
+        self.envpool_spec = spec
+
+    def reset(  # type: ignore[override]
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Start an episode; `seed=s` reseeds the env as the reference's reset(seed=s)."""
+        if seed is not None:
+            self._np_random_seed = seed
+        obs, info = self._pool.reset(None, None if seed is None else [seed], options)
+        return _row(obs), _row(info)
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """One step: `(obs, reward, terminated, truncated, info)` of this env."""
+        if isinstance(action, dict):
+            batched = {k: np.asarray(v)[None] for k, v in action.items()}
+        else:
+            batched = np.asarray(action)[None]
+        obs, reward, terminated, truncated, info = self._pool.step(batched)
+        return (
+            _row(obs),
+            float(reward[0]),
+            bool(terminated[0]),
+            bool(truncated[0]),
+            _row(info),
+        )
+
+    def render(self) -> Any:  # type: ignore[override]
+        """The frame of this env (`render_mode` as given to make)."""
+        frames = self._pool.render([0])
+        return frames[0] if frames is not None else None
+
+    def close(self) -> None:
+        """Stop the pool's thread; later calls raise RuntimeError."""
+        self._pool.close()
+
+    def __repr__(self) -> str:
+        return f"GymnasiumSingleEnv({self.envpool_spec.id})"

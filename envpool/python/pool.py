@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -206,6 +207,33 @@ class PoolBase:
         from envpool.python.xla import make_xla
 
         return make_xla(self)
+
+    def seed(self, seed: Any = None) -> None:
+        """Deprecated, as in EnvPool: seeds are set by `make(seed=...)` or `reset(seed=...)`."""
+        warnings.warn(
+            "seed() does nothing: pass seed= to envpool.make() or to reset()",
+            UserWarning,
+            stacklevel=2,
+        )
+
+    # A pool owns native envs and worker threads: it is neither copied nor
+    # pickled (a shallow copy would share them, and close both).
+    def _refuse_copy(self, what: str) -> TypeError:
+        return TypeError(
+            f"{type(self).__name__} of {self._spec.id} cannot be {what}: it owns native envs "
+            "and worker threads. Make another pool instead: "
+            f"envpool.make({self._spec.id!r}, **options) (env.config holds this pool's "
+            "options; env.spec pickles)"
+        )
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise self._refuse_copy("pickled or copied")
+
+    def __copy__(self) -> Any:
+        raise self._refuse_copy("copied")
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        raise self._refuse_copy("deep-copied")
 
     def __enter__(self):
         return self

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import os
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,10 @@ def register(task_id: str, family: str, env_class: str, **overrides: Any) -> Non
     example `max_episode_steps=200`.
     """
     _REGISTRY[task_id] = TaskEntry(task_id, family, env_class, dict(overrides))
+    if _families_loaded:  # a user's id, after the families: tell gymnasium too
+        from envpool.python.gymnasium_registration import on_register
+
+        on_register(task_id)
 
 
 def families() -> list[str]:
@@ -70,13 +75,54 @@ def list_all_envs() -> list[str]:
     return list(_REGISTRY)
 
 
+def family_module(family: str) -> Any:
+    """The registration module of `family` (its ids, and what it declares)."""
+    _load_registrations()
+    return importlib.import_module(f"envpool.{family}.registration")
+
+
+_VERSION = re.compile(r"-v\d+$")
+
+
+def _base_name(task_id: str) -> str:
+    return _VERSION.sub("", task_id.rsplit("/", 1)[-1]).lower()
+
+
+def suggest_ids(task_id: str) -> list[str]:
+    """Registered ids (with a note where needed) that `task_id` may have meant.
+
+    First what a family declares for the reference libraries' names
+    (`id_suggestions` in its registration.py: ALE's `PongNoFrameskip-v4`),
+    then the same name at another version or case, then close spellings.
+    """
+    _load_registrations()
+    found: list[str] = []
+    for family in families():
+        suggest = getattr(family_module(family), "id_suggestions", None)
+        if suggest is not None:
+            found += [s for s in suggest(task_id) if s not in found]
+    base = _base_name(task_id)
+    found += [t for t in _REGISTRY if _base_name(t) == base and t not in found]
+    if not found:
+        bases: dict[str, list[str]] = {}
+        for t in _REGISTRY:
+            bases.setdefault(_base_name(t), []).append(t)
+        for close in difflib.get_close_matches(base, list(bases), n=3, cutoff=0.75):
+            found += bases[close]
+    if not found:
+        found = difflib.get_close_matches(task_id, list(_REGISTRY), n=5)
+    return found[:5]
+
+
 def find_entry(task_id: str) -> TaskEntry:
     """The registry entry of `task_id`; ValueError naming close matches."""
     _load_registrations()
     try:
         return _REGISTRY[task_id]
-    except KeyError:
-        close = difflib.get_close_matches(task_id, list(_REGISTRY), n=5)
+    except (KeyError, TypeError):
+        if not isinstance(task_id, str):
+            raise TypeError(f"the env id must be a str, got {task_id!r}") from None
+        close = suggest_ids(task_id)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise ValueError(
             f"unknown env id {task_id!r}{hint} (envpool.list_all_envs() lists all)"
@@ -97,6 +143,22 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> EnvPool:
     with single-env spaces; see `GymnasiumEnvPool`) or "dm" (a
     dm_env.Environment, `DMEnvPool`). `gymnasium.make_vec("envpool/<id>")`
     gives gymnasium's own VectorEnv contract with batched spaces.
+
+    Options every id takes (docs/api.md):
+      num_envs=1: envs in the pool.
+      batch_size=0: envs per recv(); 0 means num_envs; smaller is async.
+      num_threads=0: worker threads; 0 means min(batch_size, cores).
+      thread_affinity_offset=-1: pin worker i to core offset + i (-1: none).
+      seed=42: env i gets seed + i; or a list of one seed per env.
+      max_episode_steps: truncation, per id.
+      autoreset_mode="next_step": or "same_step", "disabled".
+      episode_statistics=False: info["episode"] on the step ending an episode.
+      gym_reset_return_info=True: reset() returns (obs, info), else obs.
+      render_mode=None, render_width, render_height, render_camera_id,
+      render_env_id: rendering (docs/render.md).
+    The family's own options, with their defaults for this id, are in
+    `envpool.make_spec(task_id).config`. An unknown option is a TypeError
+    naming the valid ones.
     """
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import collections.abc
+import difflib
 import importlib
 import math
 import numbers
@@ -12,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool.python.registry import TaskEntry
+from envpool.python.registry import TaskEntry, family_module
 
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
 _GYMNASIUM_AUTORESET = {"NextStep": "next_step", "SameStep": "same_step", "Disabled": "disabled"}
@@ -115,6 +116,36 @@ def load_family(family: str):
     return _core_module
 
 
+# Names other libraries give the pool's options.
+_POOL_OPTION_ALIASES = {
+    "n_envs": "num_envs",
+    "num_env": "num_envs",
+    "max_steps": "max_episode_steps",
+    "time_limit": "max_episode_steps",
+    "autoreset": "autoreset_mode",
+}
+
+
+def _suggest_option(name: str, valid: list[str], family: str) -> str | None:
+    """The option `name` may have meant: the family's aliases for the reference
+    library's names (`OPTION_ALIASES` in its registration.py), then spelling."""
+    aliases = {
+        **_POOL_OPTION_ALIASES,
+        **getattr(family_module(family), "OPTION_ALIASES", {}),
+    }
+    if aliases.get(name) in valid:
+        return aliases[name]
+    squashed = name.replace("_", "").lower()
+    for option in valid:
+        if option.replace("_", "").lower() == squashed:
+            return option
+    close = difflib.get_close_matches(name, valid, n=1, cutoff=0.75)
+    if close:
+        return close[0]
+    contained = [n for n in valid if name in n or n in name]
+    return contained[0] if contained else None
+
+
 def _check_type(name: str, value: Any, default: Any) -> Any:
     """`value` converted to the type of `default`, or TypeError."""
     if isinstance(default, bool):
@@ -172,6 +203,7 @@ class EnvSpec:
     def __init__(self, entry: TaskEntry, kwargs: dict[str, Any]) -> None:
         self.entry = entry
         self.id = entry.task_id
+        self._kwargs = dict(kwargs)
         core = load_family(entry.family)
         env_defaults = dict(core.env_defaults(entry.env_class))
         defaults = {**POOL_DEFAULTS, **env_defaults}
@@ -182,10 +214,10 @@ class EnvSpec:
             if name in _READ_ONLY:
                 raise TypeError(f"option {name!r} is fixed by {self.id} and cannot be set")
             if name not in values and name not in metadata:
-                close = [n for n in valid if name in n or n in name]
+                close = _suggest_option(name, valid, entry.family)
                 raise TypeError(
                     f"{self.id} has no option {name!r}"
-                    + (f" (did you mean {close[0]!r}?)" if close else "")
+                    + (f" (did you mean {close!r}?)" if close else "")
                     + f"; valid options: {', '.join(valid)}"
                 )
             if name == "seed":
@@ -263,6 +295,11 @@ class EnvSpec:
         self.metadata = metadata
         self._spaces: tuple[Any, Any] | None = None
         self._dm_types: tuple[Any, Any, list[str], list[str]] | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from the id's entry and the options given (config is a
+        # namedtuple type made per spec, which pickle cannot name).
+        return (EnvSpec, (self.entry, self._kwargs))
 
     def _check_memory(self, num_envs: int) -> None:
         """A pool's batches must fit in memory: say so before allocating."""
@@ -364,6 +401,18 @@ class EnvSpec:
             return _dm_array_spec(action[0], "action")
         return {d["name"]: _dm_array_spec(d, d["name"]) for d in action}
 
+    def reward_spec(self):
+        """dm_env spec of one env's reward (the dtype of the reward arrays)."""
+        from dm_env import specs
+
+        return specs.Array((), np.dtype(self.description["reward_dtype"]), name="reward")
+
+    def discount_spec(self):
+        """dm_env spec of one env's discount (float32 in [0, 1])."""
+        from dm_env import specs
+
+        return specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
+
     @property
     def reward_threshold(self) -> float | None:
         return self.config._asdict().get("reward_threshold")
@@ -398,6 +447,20 @@ class EnvSpec:
     def action_space(self):
         """The gymnasium space of one env's action."""
         return self._build_spaces()[1]
+
+    # EnvPool's names for the same spaces (gymnasium's, single-env).
+    @property
+    def gymnasium_observation_space(self):
+        """`observation_space`, under EnvPool's name."""
+        return self.observation_space
+
+    @property
+    def gymnasium_action_space(self):
+        """`action_space`, under EnvPool's name."""
+        return self.action_space
+
+    gym_observation_space = gymnasium_observation_space
+    gym_action_space = gymnasium_action_space
 
     def __repr__(self) -> str:
         return f"EnvSpec({self.id!r}, config={self.config})"

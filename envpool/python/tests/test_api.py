@@ -34,6 +34,39 @@ def test_unknown_id_raises_value_error_naming_close_matches():
         envpool.make("CartPol-v1")
 
 
+@pytest.mark.parametrize(
+    ("task_id", "suggested"),
+    [
+        ("PongNoFrameskip-v4", "did you mean Pong-v5 with frame_skip=1"),
+        ("BreakoutDeterministic-v4", "did you mean Breakout-v5 with frame_skip=4"),
+        ("ALE/Pong-v5", "did you mean Pong-v5"),
+        ("Pong-v4", "did you mean Pong-v5"),
+        ("pong-v5", "did you mean Pong-v5"),
+        ("Acrobot-v0", "did you mean Acrobot-v1"),
+        ("HalfCheetah-v9", "did you mean HalfCheetah-v"),
+    ],
+)
+def test_unknown_id_suggests_the_family_id_for_reference_names(task_id, suggested):
+    with pytest.raises(ValueError, match=suggested) as e:
+        envpool.make(task_id)
+    assert "Ant" not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("task_id", "option", "suggested"),
+    [
+        ("Pong-v5", "frameskip", "frame_skip"),
+        ("Pong-v5", "grayscale_obs", "gray_scale"),
+        ("Pong-v5", "repeat_action_prob", "repeat_action_probability"),
+        ("CartPole-v1", "n_envs", "num_envs"),
+        ("CartPole-v1", "maxepisodesteps", "max_episode_steps"),
+    ],
+)
+def test_unknown_option_suggests_the_reference_name(task_id, option, suggested):
+    with pytest.raises(TypeError, match=f"did you mean '{suggested}'"):
+        envpool.make(task_id, **{option: 1})
+
+
 def test_unknown_option_raises_type_error_naming_valid_options():
     with pytest.raises(TypeError, match="num_envs"):
         cartpole(num_env=3)
@@ -72,6 +105,65 @@ def test_config_and_spaces_match_the_reference_spec():
         assert spec.observation_space.dtype == np.dtype(ref["observation_space"]["dtype"])
         assert list(spec.observation_space.shape) == ref["observation_space"]["shape"]
         assert spec.action_space.n == ref["action_space"]["n"]
+
+
+def test_all_lists_the_public_types_in_envpools_order():
+    names = envpool.__all__
+    order = [names.index(n) for n in ("EnvSpec", "EnvPool", "DMEnvPool", "GymnasiumEnvPool")]
+    assert order == sorted(order)
+    for name in names:
+        assert getattr(envpool, name) is not None
+
+
+def test_spec_offers_envpools_space_names_and_pickles():
+    import pickle
+
+    spec = envpool.make_spec("CartPole-v1", num_envs=3, seed=[1, 2, 3])
+    assert spec.gymnasium_observation_space == spec.observation_space
+    assert spec.gymnasium_action_space == spec.action_space
+    assert spec.gym_observation_space == spec.observation_space
+    assert spec.gym_action_space == spec.action_space
+    again = pickle.loads(pickle.dumps(spec))
+    assert again.id == spec.id and again.config == spec.config
+    assert again.observation_space == spec.observation_space
+
+
+@pytest.mark.parametrize("env_type", ["gymnasium", "dm"])
+def test_pools_refuse_pickle_and_copies_with_a_clear_error(env_type):
+    import copy
+    import pickle
+
+    env = envpool.make("CartPole-v1", env_type=env_type, num_envs=2)
+    for attempt in (pickle.dumps, copy.copy, copy.deepcopy):
+        with pytest.raises(TypeError, match=r"envpool\.make\('CartPole-v1'"):
+            attempt(env)
+    env.reset()  # the pool is untouched
+    env.close()
+
+
+def test_dm_seed_is_a_deprecated_no_op():
+    env = envpool.make_dm("CartPole-v1", num_envs=2)
+    with pytest.warns(UserWarning, match="seed"):
+        env.seed(3)
+
+
+def test_dm_reward_and_discount_specs_match_the_timesteps():
+    for task_id in ("CartPole-v1", "CheetahRun-v1", "Pong-v5"):
+        env = envpool.make_dm(task_id, num_envs=2)
+        ts = env.reset()
+        ts = env.step(np.zeros((2, *env.action_spec().shape), env.action_spec().dtype))
+        assert env.reward_spec().dtype == ts.reward.dtype, task_id
+        assert env.discount_spec().dtype == ts.discount.dtype, task_id
+        env.reward_spec().validate(ts.reward[0])
+        env.discount_spec().validate(ts.discount[0])
+        env.close()
+
+
+def test_make_docstring_lists_the_options_every_id_takes():
+    doc = envpool.make.__doc__
+    for option in ("num_envs", "batch_size", "num_threads", "seed", "episode_statistics"):
+        assert option in doc
+    assert "make_spec(task_id).config" in doc
 
 
 def test_list_all_envs_holds_registered_ids():
