@@ -37,6 +37,7 @@ outgrows a core's caches are slower per step whatever steps them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import functools
 import json
@@ -673,6 +674,29 @@ def parse_threads(items: list[str]) -> dict[str, int]:
     return threads
 
 
+@contextlib.contextmanager
+def competitor(kind: str | None):
+    """Runs benchmark/competitor.py `kind` (none when None) while the block
+    runs; yields the note that says so."""
+    if kind is None:
+        yield ""
+        return
+    process = subprocess.Popen(
+        [sys.executable, "-P", str(HERE / "competitor.py"), kind],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        process.stdout.readline()  # "ready": compete from the first measurement
+        yield (
+            f"contention: `benchmark/competitor.py {kind}` (one process, one thread) ran "
+            "for the whole measurement"
+        )
+    finally:
+        process.kill()
+        process.wait()
+
+
 def parse_args() -> argparse.Namespace:
     """The command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -728,6 +752,13 @@ def parse_args() -> argparse.Namespace:
         help="python of the reference backends (loop, gym_*, procgen_vec), e.g. "
         "benchmark/.venv-procgen310/bin/python for a procgen id",
     )
+    parser.add_argument(
+        "--contention",
+        choices=("busy", "learner"),
+        help="run benchmark/competitor.py (a busy loop, or a torch learner step in a loop) "
+        "for the whole measurement, keeping one core busy as a learner beside the pool "
+        "does; results go to <out-dir>/contention/<task>-<kind>.md",
+    )
     parser.add_argument("--out-dir", type=Path, default=HERE / "results")
     args = parser.parse_args()
     args.reference_python = os.path.abspath(args.reference_python)
@@ -763,19 +794,26 @@ def main() -> None:
         print(f"warning: {notes[-1]}", file=sys.stderr)
     load_before = os.getloadavg()
     start = time.perf_counter()
-    results = measure(args, backends, venvs)
-    measure_paired(args, backends, results)
-    measure_ceiling(args, results)
+    with competitor(args.contention) as competition:
+        results = measure(args, backends, venvs)
+        if not args.contention:  # shares of the limit mean nothing beside a competitor
+            measure_paired(args, backends, results)
+            measure_ceiling(args, results)
     elapsed = time.perf_counter() - start
     load_after = os.getloadavg()
     notes.append(
         f"load average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after; "
         f"the run took {elapsed:.0f} s"
     )
+    if competition:
+        notes.append(competition)
     facts = machine_facts(venvs, args.envpool_python)
     report = format_report(args, results, backends, notes, facts)
-    args.out_dir.mkdir(parents=True, exist_ok=True)
     stem = args.task.replace("/", "_")
+    if args.contention:
+        args.out_dir = args.out_dir / "contention"
+        stem = f"{stem}-{args.contention}"
+    args.out_dir.mkdir(parents=True, exist_ok=True)
     (args.out_dir / f"{stem}.md").write_text(report)
     plot(args, results, backends, args.out_dir / f"{stem}.png")
     print(report)
