@@ -3,7 +3,7 @@
 PYTHON ?= python3
 BAZEL ?= bazel
 DEB_PACKAGES = bazel-bootstrap bazel-rules-java libgtest-dev clang-format zlib1g-dev libfreetype-dev \
-  libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri \
+  libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri xvfb x11-utils \
   libboost-dev libboost-filesystem-dev libboost-thread-dev libboost-system-dev libboost-chrono-dev
 WHEEL_DIR = dist
 # Installed without their dependencies (see setup).

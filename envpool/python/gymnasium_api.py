@@ -136,6 +136,8 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
     def render(self, env_ids: Any = None) -> Any:  # type: ignore[override]
         """gymnasium's vector contract: one frame per env, all envs by
         default (what its `RecordVideo` and `HumanRendering` wrappers take)."""
+        if self.render_mode == "human":  # the window shows env render_env_id
+            return PoolBase.render(self, env_ids)
         if env_ids is None:
             env_ids = np.arange(self.num_envs)
         return tuple(PoolBase.render(self, env_ids))

@@ -36,6 +36,12 @@ class PoolBase:
         self._spec = spec
         self.gymnasium_spec = None
         cfg = spec.config
+        self._human = None
+        if getattr(cfg, "render_mode", None) == "human":
+            # Before the pool: without a display this is a RuntimeError here.
+            from envpool.python.human_render import HumanWindow
+
+            self._human = HumanWindow(spec)
         core = load_family(spec.entry.family)
         self._pool = core.Pool(
             env_class=spec.entry.env_class,
@@ -75,13 +81,19 @@ class PoolBase:
     # -- raw batches ---------------------------------------------------------
     def _recv_raw(self) -> tuple:
         out = self._pool.recv()
-        return self._with_final(out) if self._same_step else out
+        out = self._with_final(out) if self._same_step else out
+        if self._human is not None:
+            self._human.show_batch(self._pool, out[4])
+        return out
 
     def _step_raw(self, action: Any, env_id: Any = None) -> tuple:
         if isinstance(action, dict):
             action, env_id = _split_dict_action(action, env_id)
         out = self._pool.step(action, env_id)
-        return self._with_final(out) if self._same_step else out
+        out = self._with_final(out) if self._same_step else out
+        if self._human is not None:
+            self._human.show_batch(self._pool, out[4])
+        return out
 
     def _reset_raw(self, env_id: Any = None, seed: Any = None) -> tuple:
         self._pool.reset(env_id, self._reset_seeds(env_id, seed))
@@ -164,7 +176,9 @@ class PoolBase:
 
         `render_mode="rgb_array"`: a `(len(env_ids), H, W, 3)` uint8 array,
         new at each call, drawn by the workers between steps (the envs must
-        not be in flight); `"ansi"`: a list of strings.
+        not be in flight); `"ansi"`: a list of strings; `"human"`: None, the
+        frame of env `render_env_id` shown in the pool's window (as at each
+        reset and step).
         """
         cfg = self._spec.config
         mode = getattr(cfg, "render_mode", None)
@@ -176,6 +190,8 @@ class PoolBase:
                 else "it has no rendering"
             )
             raise RuntimeError(f"{self._spec.id} was made without a render_mode: {hint}")
+        if self._human is not None:
+            return self._human.render(self._pool, env_ids)
         if env_ids is None:
             env_ids = [cfg.render_env_id]
         ids = np.asarray(env_ids).reshape(-1)
@@ -194,6 +210,8 @@ class PoolBase:
         pool = getattr(self, "_pool", None)
         if pool is not None:
             pool.close()
+        if getattr(self, "_human", None) is not None:
+            self._human.close()
 
     @property
     def closed(self) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from envpool.python import human_render
 from envpool.python.registry import TaskEntry, family_module
 
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
@@ -268,7 +269,8 @@ class EnvSpec:
             )
         self.env_options = {k: values[k] for k in env_defaults}
         try:
-            self.description = core.describe(entry.env_class, self.env_options)
+            # "human": the envs draw "rgb_array" (envpool.python.human_render).
+            self.description = human_render.describe(core, entry.env_class, self.env_options)
         except (RuntimeError, ValueError) as e:
             raise ValueError(f"{self.id}: {e}") from None
         values["max_num_players"] = self.description["max_num_players"]

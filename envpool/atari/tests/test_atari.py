@@ -224,7 +224,7 @@ def test_render_is_ale_py_render_frame_for_frame(game):
     # each 4-frame step of both, the frames must be equal, pixel for pixel.
     ref = gymnasium_reference(game, True, render_mode="rgb_array")
     env = envpool.make(f"{game}-v5", num_envs=2, render_mode="rgb_array", **PLAIN)
-    assert env.metadata["render_modes"] == ["rgb_array"]
+    assert env.metadata["render_modes"] == ["rgb_array", "human"]
     assert env.metadata["render_fps"] == ref.metadata["render_fps"]
     ref.reset(seed=0)
     env.reset()

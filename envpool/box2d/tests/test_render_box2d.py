@@ -57,7 +57,7 @@ def _frames_match(
         render_mode="rgb_array",
         **options,
     )
-    assert env.metadata["render_modes"] == ["rgb_array"]
+    assert env.metadata["render_modes"] == ["rgb_array", "human"]
     assert env.metadata["render_fps"] == 50
     refs = [_reference(task_id, max_episode_steps, **options) for _ in range(num_envs)]
     ids = list(range(num_envs))

@@ -112,7 +112,7 @@ def frame_difference(ours: np.ndarray, ref: np.ndarray) -> tuple[int, int]:
 def test_frames_equal_gymnasium_pixel_for_pixel(task_id):
     ref_id, height, width, fps = RENDERED[task_id]
     env = envpool.make(task_id, num_envs=2, seed=3, render_mode="rgb_array")
-    assert env.metadata["render_modes"] == ["rgb_array"]
+    assert env.metadata["render_modes"] == ["rgb_array", "human"]
     assert env.metadata["render_fps"] == fps
     refs = [reference(ref_id) for _ in range(2)]
     assert refs[0].metadata["render_fps"] == fps

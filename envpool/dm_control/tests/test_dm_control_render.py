@@ -60,7 +60,7 @@ def test_frames_are_physics_render_pixel_for_pixel(task_id: str) -> None:
     assert ncam >= 1
     free = envpool.make_dm(task_id, num_envs=2, seed=seed, render_mode="rgb_array")
     metadata = envpool.make_gymnasium(task_id, render_mode="rgb_array").metadata
-    assert metadata["render_modes"] == ["rgb_array"]
+    assert metadata["render_modes"] == ["rgb_array", "human"]
     assert metadata["render_fps"] == round(1 / ref.control_timestep())
     cameras = [
         envpool.make_dm(

@@ -134,7 +134,7 @@ def play(task_id: str, steps: int, num_envs: int = 1, seed: int = 1, limit: int 
 
 def test_frame_size_fps_and_modes():
     env = envpool.make("MiniGrid-DoorKey-8x8-v0", num_envs=1, render_mode="rgb_array")
-    assert env.metadata["render_modes"] == ["rgb_array"]
+    assert env.metadata["render_modes"] == ["rgb_array", "human"]
     assert (
         env.metadata["render_fps"]
         == 10

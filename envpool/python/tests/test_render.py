@@ -37,7 +37,7 @@ def test_no_render_mode_is_a_runtime_error_that_says_what_to_pass():
     with pytest.raises(RuntimeError, match="render_mode='rgb_array'"):
         env.render()
     assert env.render_mode is None
-    assert env.metadata["render_modes"] == ["rgb_array", "ansi"]
+    assert env.metadata["render_modes"] == ["rgb_array", "human", "ansi"]
     assert env.metadata["render_fps"] == 10
 
 
@@ -120,7 +120,7 @@ def test_an_env_whose_render_throws_is_a_runtime_error_and_the_pool_goes_on():
 @pytest.mark.parametrize(
     ("options", "error", "words"),
     [
-        ({"render_mode": "human"}, ValueError, "render_mode"),
+        ({"render_mode": "video"}, ValueError, "render_mode"),
         ({"render_mode": 3}, TypeError, "render_mode"),
         ({"render_width": -1}, ValueError, "render_width"),
         ({"render_height": 10**6}, ValueError, "render_height"),

@@ -183,7 +183,7 @@ def test_render_options():
     with pytest.raises(ValueError, match="render_mode"):
         envpool.make_spec("Basic-v1", render_mode="ansi")
     env = envpool.make_gymnasium("Basic-v1")
-    assert env.metadata["render_modes"] == ["rgb_array"]
+    assert env.metadata["render_modes"] == ["rgb_array", "human"]
     assert env.metadata["render_fps"] == 35
     env.reset()
     with pytest.raises(RuntimeError, match="render_mode"):
