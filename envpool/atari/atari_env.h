@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -34,8 +35,21 @@ using ::envpool::render::FramePool;
 using ::envpool::render::FrameStack;
 using ::envpool::render::Resizer;
 
-// What a ROM tells before the emulator starts: its action sets, modes and
-// difficulties.  Throws std::invalid_argument naming the missing file.
+// ALE logs every ROM load at its Info level; only errors are shown.
+inline void QuietAle() {
+  static std::once_flag quiet;
+  std::call_once(quiet, [] { ale::Logger::setMode(ale::Logger::Error); });
+}
+
+// The size of a game's ALE screen (rows x columns).
+struct ScreenSize {
+  int height = 0;
+  int width = 0;
+};
+
+// What a ROM tells before the pool starts: its action sets, modes,
+// difficulties and screen size.  Throws std::invalid_argument naming the
+// missing file.
 class RomInfo {
  public:
   explicit RomInfo(const Options& options) {
@@ -63,9 +77,12 @@ class RomInfo {
                                   "' (ROM " + path_ + ")");
     }
     CheckContents(task);
+    screen_ = LoadedScreenSize(path_, settings_->md5());
   }
 
   const std::string& path() const { return path_; }
+  // ALE's screen of the game, as ale-py's getScreenRGB() has it.
+  ScreenSize screen() const { return screen_; }
   ale::ActionVect minimal_actions() const {
     return settings_->getMinimalActionSet();
   }
@@ -111,8 +128,36 @@ class RomInfo {
     }
   }
 
+  // The screen is 160 columns, but its rows differ per game (13 of the 104
+  // have 214 to 250): ALE sizes it when it loads the ROM, from the cartridge's
+  // Stella properties (Display.Height) and its TV format, which it detects by
+  // emulating 60 frames (PAL and SECAM carts get 250).  So the ROM is loaded
+  // once in an emulator of its own, which gives the size exactly as the envs'
+  // own emulators will have it; the result is kept per ROM (by MD5) for the
+  // life of the process, since a pool declares its spec more than once.
+  // Runs after CheckContents: ALE exits the process on a ROM it cannot wrap.
+  static ScreenSize LoadedScreenSize(const std::string& path,
+                                     const std::string& md5) {
+    static std::mutex mu;
+    static std::map<std::string, ScreenSize> sizes;
+    std::lock_guard<std::mutex> lock(mu);
+    auto found = sizes.find(md5);
+    if (found != sizes.end()) {
+      return found->second;
+    }
+    QuietAle();
+    ale::ALEInterface ale;
+    ale.loadROM(path);
+    const ale::ALEScreen& screen = ale.getScreen();
+    ScreenSize size{static_cast<int>(screen.height()),
+                    static_cast<int>(screen.width())};
+    sizes.emplace(md5, size);
+    return size;
+  }
+
   std::string path_;
   std::unique_ptr<ale::RomSettings> settings_;
+  ScreenSize screen_;
 };
 
 struct SkipResult {
@@ -151,9 +196,6 @@ class AtariEnv : public Env {
  public:
   // The Atari 2600's RAM, reported in info["ram"].
   static constexpr int64_t kRamBytes = 128;
-  // ALE's screen, the same for every game.
-  static constexpr int kScreenWidth = 160;
-  static constexpr int kScreenHeight = 210;
 
   struct Fields {
     Field<uint8_t> obs;
@@ -231,9 +273,10 @@ class AtariEnv : public Env {
         spec->state.Add<uint8_t>("info:ram", {kRamBytes}, {0.0}, {255.0});
     fields->discount = spec->state.Add<float>("info:discount", {});
     fields->action = spec->action.AddDiscrete<int64_t>("action", num_actions);
-    // ale-py's render(): the console screen (210x160 RGB) at 30 fps.
-    DeclareRendering(options, spec, {"rgb_array"}, kScreenWidth, kScreenHeight,
-                     30);
+    // ale-py's render(): the console screen in RGB (160 wide; 210 rows for
+    // most games, up to 250 for some) at 30 fps.
+    DeclareRendering(options, spec, {"rgb_array"}, rom->screen().width,
+                     rom->screen().height, 30);
   }
 
   // The RGB screen of the last emulated frame, as ale-py's render().
@@ -276,8 +319,7 @@ class AtariEnv : public Env {
     fire_reset_ = options.Get<bool>("use_fire_reset") &&
                   std::find(minimal.begin(), minimal.end(),
                             ale::PLAYER_A_FIRE) != minimal.end();
-    static std::once_flag quiet;
-    std::call_once(quiet, [] { ale::Logger::setMode(ale::Logger::Error); });
+    QuietAle();
     ale_ = std::make_unique<ale::ALEInterface>();
     // Frame skipping is ours; ALE emulates one frame per act().
     ale_->setInt("frame_skip", 1);

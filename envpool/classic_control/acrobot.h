@@ -31,6 +31,7 @@ class AcrobotEnv : public Env {
  public:
   struct Fields {
     Field<float> obs;
+    Field<double> state;
     Field<int64_t> action;
   };
 
@@ -46,6 +47,10 @@ class AcrobotEnv : public Env {
     fields->obs = spec->state.Add<float>("obs", {6},
                                          {-1.0, -1.0, -1.0, -1.0, -vel1, -vel2},
                                          {1.0, 1.0, 1.0, 1.0, vel1, vel2});
+    // info["state"]: gymnasium's `state` [theta1, theta2, dtheta1, dtheta2],
+    // the joint angles before their cos/sin encoding and the velocities, in
+    // float64 so that it sets a gymnasium Acrobot to this env's exact state.
+    fields->state = spec->state.Add<double>("info:state", {4});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 3);
     // gymnasium's render(): 500x500 pygame frames at 15 fps.
     DeclareRendering(options, spec, {"rgb_array"}, kAcrobotScreen[0],
@@ -111,6 +116,7 @@ class AcrobotEnv : public Env {
     }
     obs[4] = static_cast<float>(state_[2]);
     obs[5] = static_cast<float>(state_[3]);
+    std::copy(state_.begin(), state_.end(), out.Get(fields_.state));
   }
 
   // [theta1, theta2, dtheta1, dtheta2], as gymnasium's `state`.

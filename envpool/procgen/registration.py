@@ -4,6 +4,8 @@ distribution mode it supports."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Set
+from typing import Any
 
 from envpool.python.registry import register
 
@@ -32,6 +34,24 @@ GAMES = (
     ("starpilot", 1000, ("Extreme",)),
 )
 
+
+def check_exploration_options(values: Mapping[str, Any], given: Set[str]) -> None:
+    """Refuse `num_levels` and `start_level` passed with exploration mode.
+
+    As procgen's ProcgenGym3Env: the mode plays the game's one exploration
+    level, so it refuses either option when passed, at any value (its default
+    included), rather than ignore it.
+    """
+    if values["distribution_mode"] != MODES["Exploration"]:
+        return
+    for name in ("num_levels", "start_level"):
+        if name in given:
+            raise ValueError(
+                f"exploration mode overrides {name} (it plays the game's one "
+                f"exploration level): leave {name} out, or use another distribution_mode"
+            )
+
+
 for _game, _timeout, _extra in GAMES:
     for _mode in ("Easy", "Hard", *_extra):
         register(
@@ -42,4 +62,5 @@ for _game, _timeout, _extra in GAMES:
             distribution_mode=MODES[_mode],
             data_dir=DATA_DIR,
             max_episode_steps=_timeout,
+            check_options=check_exploration_options,
         )

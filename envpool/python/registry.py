@@ -6,6 +6,7 @@ import difflib
 import importlib
 import os
 import re
+from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,10 @@ if TYPE_CHECKING:
 
 ENV_TYPES = ("gymnasium", "gym", "dm")
 
+# A family's check of the options as the user gave them: called with every
+# option's value and the names the user passed; raises ValueError.
+OptionsCheck = Callable[[Mapping[str, Any], Set[str]], None]
+
 
 @dataclass(frozen=True)
 class TaskEntry:
@@ -27,19 +32,31 @@ class TaskEntry:
     family: str
     env_class: str
     overrides: dict[str, Any] = field(default_factory=dict)
+    # For refusals that depend on whether an option was passed at all (a
+    # value the C++ side sees may be the default or the user's).
+    check_options: OptionsCheck | None = None
 
 
 _REGISTRY: dict[str, TaskEntry] = {}
 _families_loaded = False
 
 
-def register(task_id: str, family: str, env_class: str, **overrides: Any) -> None:
+def register(
+    task_id: str,
+    family: str,
+    env_class: str,
+    *,
+    check_options: OptionsCheck | None = None,
+    **overrides: Any,
+) -> None:
     """Register `task_id` as the C++ env class `env_class` of `family`.
 
     `overrides` replace the env type's option defaults for this id, for
-    example `max_episode_steps=200`.
+    example `max_episode_steps=200`. `check_options(values, given)`, if set,
+    sees every option's value and the names the user passed, and raises
+    ValueError on what the id refuses.
     """
-    _REGISTRY[task_id] = TaskEntry(task_id, family, env_class, dict(overrides))
+    _REGISTRY[task_id] = TaskEntry(task_id, family, env_class, dict(overrides), check_options)
     if _families_loaded:  # a user's id, after the families: tell gymnasium too
         from envpool.python.gymnasium_registration import on_register
 

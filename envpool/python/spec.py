@@ -267,6 +267,11 @@ class EnvSpec:
                 f"render_env_id must be in 0..num_envs-1={num_envs - 1}, "
                 f"got {values['render_env_id']}"
             )
+        if entry.check_options is not None:
+            try:
+                entry.check_options(values, frozenset(kwargs))
+            except ValueError as e:
+                raise ValueError(f"{self.id}: {e}") from None
         self.env_options = {k: values[k] for k in env_defaults}
         try:
             # "human": the envs draw "rgb_array" (envpool.python.human_render).

@@ -572,11 +572,34 @@ def test_reset_with_a_seed_reloads_like_ale_py():
             np.testing.assert_array_equal(obs[0], ref.step(a)[0])
 
 
+# The games whose ALE screen is not 210 rows (all are 160 columns): their
+# cartridge properties or PAL/SECAM TV format give ALE a taller screen.
+TALL_SCREENS = {
+    "Adventure-v5": 250,
+    "AirRaid-v5": 250,
+    "Carnival-v5": 214,
+    "JourneyEscape-v5": 230,
+    "KeystoneKapers-v5": 250,
+    "KingKong-v5": 250,
+    "Klax-v5": 250,
+    "LaserGates-v5": 250,
+    "MrDo-v5": 250,
+    "Pacman-v5": 250,
+    "Pooyan-v5": 220,
+    "SirLancelot-v5": 250,
+    "SpaceWar-v5": 250,
+}
+
+
 @pytest.mark.parametrize("task_id", ALL_IDS)
 def test_every_game_is_seeded_as_ale_py(task_id):
     """Every id: env 0 of make(seed=s) against ale-py 0.11.2's AtariEnv of the same ROM
     with gymnasium's preprocessing, reset with seed s: random no-ops and sticky actions,
-    episodes cut at 20 steps (then both reset without a seed), compared at every step."""
+    episodes cut at 20 steps (then both reset without a seed), compared at every step.
+
+    The 84x84 observations are ale-py's whole screens (whatever their height) through
+    gymnasium's resize; render() is ale-py's getScreenRGB(), the game's own height, byte
+    for byte at every reset and step."""
     import ale_py.env
 
     seed, steps, limit = 5, 45, 20
@@ -593,7 +616,10 @@ def test_every_game_is_seeded_as_ale_py(task_id):
         use_fire_reset=False,
         episodic_life=False,
         reward_clip=False,
+        render_mode="rgb_array",
     )
+    height = TALL_SCREENS.get(task_id, 210)
+    assert (env.spec.config.render_height, env.spec.config.render_width) == (height, 160)
     ref = FrameStackObservation(
         TimeLimit(
             AtariPreprocessing(base, noop_max=noop_max, frame_skip=4, terminal_on_life_loss=False),
@@ -602,8 +628,19 @@ def test_every_game_is_seeded_as_ale_py(task_id):
         4,
         padding_type="reset",
     )
+
+    def assert_same_screen(where: str) -> None:
+        screen = base.ale.getScreenRGB()
+        assert screen.shape == (height, 160, 3), where
+        # the reference resizes the whole screen: nothing was cut or padded
+        assert ref.env.env.obs_buffer[0].shape == (height, 160), where
+        frame = env.render()
+        assert frame.shape == (1, height, 160, 3) and frame.dtype == np.uint8, where
+        np.testing.assert_array_equal(frame[0], screen, err_msg=f"{where} render")
+
     obs, _ = env.reset()
     np.testing.assert_array_equal(obs[0], ref.reset(seed=seed)[0], err_msg=f"{task_id} reset")
+    assert_same_screen(f"{task_id} reset")
     actions = np.random.default_rng(seed).integers(env.single_action_space.n, size=steps)
     ended = False
     for t, action in enumerate(actions):
@@ -619,5 +656,6 @@ def test_every_game_is_seeded_as_ale_py(task_id):
             )
             ended = bool(ref_term or ref_trunc)
         np.testing.assert_array_equal(obs[0], ref_obs, err_msg=where)
+        assert_same_screen(where)
     env.close()
     ref.close()

@@ -160,6 +160,8 @@ def play_alongside(env, refs, obs, task_id: str, rng, episodes: int, where: str)
                 elapsed[i] += 1
                 counts["steps"] += 1
             assert_same_obs(obs[i], ref_obs, at)
+            if task_id == "Acrobot-v1":  # the state behind the cos/sin encoding
+                np.testing.assert_array_equal(info["state"][i], ref.unwrapped.state, err_msg=at)
             assert reward[i] == np.float32(ref_step[0]), at
             assert bool(terminated[i]) == ref_step[1], at
             assert bool(truncated[i]) == ref_step[2], at
@@ -180,6 +182,8 @@ def test_same_seed_same_episodes_as_gymnasium(task_id: str, seed: int, num_envs:
     obs, info = env.reset()
     for i, ref in enumerate(refs):
         assert_same_obs(obs[i], ref.reset(seed=seed + i)[0], f"{task_id} env {i} reset")
+        if task_id == "Acrobot-v1":
+            np.testing.assert_array_equal(info["state"][i], ref.unwrapped.state)
     np.testing.assert_array_equal(info["elapsed_step"], 0)
     counts = play_alongside(env, refs, obs, task_id, rng, EPISODES, f"{task_id} seed {seed}")
     # reset(seed=[...]) seeds each env with its own entry, as reset(seed=...)
@@ -260,6 +264,34 @@ def test_acrobot_first_observation_is_numpys_float32_cos_and_sin() -> None:
         rounded = np.array([np.cos(theta[0]), np.sin(theta[0]), np.cos(theta[1]), np.sin(theta[1])])
         differs |= obs[i][:4] != rounded.astype(np.float32)
     assert differs.all()
+
+
+def test_acrobot_info_state_is_gymnasiums_state() -> None:
+    """info["state"]: [theta1, theta2, dtheta1, dtheta2] in float64, gymnasium's `state`
+    exactly (the angles the observation encodes as cos and sin), at resets and steps;
+    it sets a gymnasium Acrobot to the same state, which then steps alike."""
+    env = envpool.make("Acrobot-v1", env_type="gymnasium", num_envs=2, seed=3)
+    assert env.single_observation_space.shape == (6,)
+    obs, info = env.reset()
+    assert info["state"].dtype == np.float64 and info["state"].shape == (2, 4)
+    ref = make_reference("Acrobot-v1")
+    for i in range(2):
+        ref.reset(seed=3 + i)
+        np.testing.assert_array_equal(info["state"][i], ref.unwrapped.state)
+    for t in range(30):
+        obs, _, _, _, info = env.step(np.array([2, t % 3]))
+    theta = info["state"][:, :2]
+    np.testing.assert_array_equal(obs[:, 0:4:2], np.cos(theta).astype(np.float32))
+    np.testing.assert_array_equal(obs[:, 1:4:2], np.sin(theta).astype(np.float32))
+    np.testing.assert_array_equal(obs[:, 4:], info["state"][:, 2:].astype(np.float32))
+    ref.unwrapped.state = info["state"][0].copy()
+    actions = [0, 1, 2, 2, 1]
+    for action in actions:
+        ref_obs = ref.step(action)[0]
+        obs, _, _, _, info = env.step(np.array([action, 1]))
+        assert_same_obs(obs[0], ref_obs, f"action {action}")
+        np.testing.assert_array_equal(info["state"][0], ref.unwrapped.state)
+    env.close()
 
 
 def test_pendulum_versions_differ_only_at_the_speed_limit() -> None:

@@ -524,6 +524,30 @@ def test_exploration_mode_is_its_fixed_level():
 
 
 @pytest.mark.parametrize(
+    ("task_id", "options"),
+    [
+        ("CoinrunExploration-v0", {"num_levels": 1}),
+        ("CoinrunExploration-v0", {"start_level": 7}),
+        # procgen refuses either option when passed at all, its default included
+        ("MazeExploration-v0", {"num_levels": 0}),
+        ("HeistExploration-v0", {"start_level": 0}),
+        ("NinjaEasy-v0", {"distribution_mode": 20, "num_levels": 5}),
+    ],
+)
+def test_exploration_mode_refuses_num_levels_and_start_level(task_id, options):
+    """As procgen's ProcgenGym3Env ("exploration mode overrides num_levels"): a ValueError
+    naming the option, not the option silently ignored; the pool class goes on."""
+    (name,) = options.keys() - {"distribution_mode"}
+    with pytest.raises(ValueError, match=f"exploration mode overrides {name}"):
+        envpool.make_gymnasium(task_id, **options)
+    with pytest.raises(ValueError, match=f"exploration mode overrides {name}"):
+        envpool.make_spec(task_id, **options)
+    # the same options with another mode, and the mode without them, are fine
+    envpool.make_spec(task_id, **{**options, "distribution_mode": 1})
+    assert envpool.make_spec(task_id, num_envs=2).config.num_levels == 0
+
+
+@pytest.mark.parametrize(
     ("options", "message"),
     [
         ({"env_name": "pong"}, "env_name"),
