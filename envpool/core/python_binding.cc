@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "envpool/core/action_check.h"
 #include "envpool/core/env.h"
 #include "envpool/core/pool.h"
 #include "envpool/core/xla.h"
@@ -507,6 +508,9 @@ class PyPool {
     *n = static_cast<int>(count);
   }
 
+  // Converts `value` to a native, C-contiguous array of a readable type;
+  // its shape and values are checked (and written) by the routine the XLA
+  // custom call uses too (action_check.h).
   void WriteAction(int field, const py::handle& value, const int* ids, int n) {
     const ArraySpec& spec = pool_->spec().action.specs()[field];
     py::array arr;
@@ -518,39 +522,9 @@ class PyPool {
         throw py::type_error("action '" + spec.name + "' must be array-like");
       }
     }
-    // Shape: (n, *spec.shape)
-    bool shape_ok =
-        arr.ndim() == static_cast<py::ssize_t>(spec.shape.size() + 1) &&
-        arr.shape(0) == n;
-    for (std::size_t d = 0; shape_ok && d < spec.shape.size(); ++d) {
-      shape_ok = arr.shape(d + 1) == spec.shape[d];
-    }
-    // A one-element action may also come as one number per env: (n,).
-    if (!shape_ok && spec.NumElements() == 1 && arr.ndim() == 1 &&
-        arr.shape(0) == n) {
-      shape_ok = true;
-    }
-    if (!shape_ok) {
-      std::string expected = "(" + std::to_string(n);
-      for (int64_t d : spec.shape) {
-        expected += ", " + std::to_string(d);
-      }
-      expected += spec.shape.empty() ? ",)" : ")";
-      std::string got = "(";
-      for (py::ssize_t d = 0; d < arr.ndim(); ++d) {
-        got += (d ? ", " : "") + std::to_string(arr.shape(d));
-      }
-      got += arr.ndim() == 1 ? ",)" : ")";
-      throw py::value_error("action '" + spec.name + "' of " +
-                            pool_->config().task_id + " must have shape " +
-                            expected + " for " + std::to_string(n) +
-                            " envs, got " + got);
-    }
     char kind = arr.dtype().kind();
-    bool integral_dst =
-        spec.dtype != DType::kFloat32 && spec.dtype != DType::kFloat64;
     // Floats are accepted for integer actions when every value is a whole
-    // number (EnvPool's examples send np.ones(n)); checked below.
+    // number (EnvPool's examples send np.ones(n)); CheckAction checks.
     bool castable = kind == 'b' || kind == 'i' || kind == 'u' || kind == 'f';
     if (!castable) {
       throw py::type_error("action '" + spec.name + "' of dtype " +
@@ -558,8 +532,11 @@ class PyPool {
                            " cannot be cast safely to " +
                            DTypeName(spec.dtype));
     }
-    if (kind == 'f' && arr.itemsize() != 4 && arr.itemsize() != 8) {
+    ElementType type{kind, static_cast<int>(arr.itemsize())};
+    if (!IsReadable(type)) {
+      // long double: read as float64, as numpy would cast it.
       arr = arr.attr("astype")("float64");
+      type = ElementType{'f', 8};
     }
     // Non-native byte order and non-contiguous layouts are converted, values
     // preserved, as np.ascontiguousarray(a, native dtype) would.
@@ -569,102 +546,11 @@ class PyPool {
     if (!(arr.flags() & py::array::c_style)) {
       arr = py::array::ensure(arr, py::array::c_style);
     }
-    const char* data = static_cast<const char*>(arr.data());
-    int size = static_cast<int>(arr.itemsize());
-    int64_t per_env = spec.NumElements();
-    int64_t total = per_env * n;
-    // Validate everything first: nothing is written on error. int64 values
-    // of a discrete action (what numpy's integers give) are checked in one
-    // branch-free pass first; only if one is out of range does the loop
-    // below run to name it.
-    bool checked = false;
-    if (spec.num_values > 0 && kind == 'i' && size == 8) {
-      const auto* values = reinterpret_cast<const int64_t*>(data);
-      const auto bound = static_cast<uint64_t>(spec.num_values);
-      bool in_range = true;
-      for (int64_t i = 0; i < total; ++i) {
-        in_range &= static_cast<uint64_t>(values[i]) < bound;
-      }
-      checked = in_range;
-    }
-    if (!checked && (spec.num_values > 0 || (integral_dst && kind == 'f'))) {
-      for (int64_t i = 0; i < total; ++i) {
-        if (kind == 'f') {
-          double x = ReadElement<double>(data, kind, size, i);
-          if (!(std::isfinite(x) && x == std::floor(x) &&
-                std::fabs(x) < 9.0e18)) {
-            throw py::value_error(
-                "action for env " + std::to_string(ids[i / per_env]) + " is " +
-                std::string(py::str(py::float_(x))) + ", but " +
-                pool_->config().task_id + " takes whole numbers" +
-                (spec.num_values > 0
-                     ? " in 0.." + std::to_string(spec.num_values - 1)
-                     : std::string()));
-          }
-        }
-        if (spec.num_values == 0) {
-          continue;
-        }
-        int64_t v = ReadElement<int64_t>(data, kind, size, i);
-        if (v < 0 || v >= spec.num_values) {
-          throw py::value_error(
-              "action for env " + std::to_string(ids[i / per_env]) + " is " +
-              std::to_string(v) + ", but " + pool_->config().task_id +
-              " takes 0.." + std::to_string(spec.num_values - 1));
-        }
-      }
-    } else if (kind == 'f') {
-      for (int64_t i = 0; i < total; ++i) {
-        double v = ReadElement<double>(data, kind, size, i);
-        if (!std::isfinite(v)) {
-          throw py::value_error(
-              "action for env " + std::to_string(ids[i / per_env]) +
-              " contains " + (std::isnan(v) ? "NaN" : "inf") + " at index " +
-              std::to_string(i % per_env) + ": " + pool_->config().task_id +
-              " takes finite values");
-        }
-      }
-    }
-    bool same_type = NumpyDType(spec.dtype).is(arr.dtype()) ||
-                     NumpyDType(spec.dtype).equal(arr.dtype());
-    std::size_t row_bytes = spec.RowBytes();
-    for (int k = 0; k < n; ++k) {
-      void* dst = pool_->ActionRow(ids[k], field);
-      if (same_type) {
-        std::memcpy(dst, data + k * row_bytes, row_bytes);
-        continue;
-      }
-      for (int64_t e = 0; e < per_env; ++e) {
-        int64_t i = k * per_env + e;
-        switch (spec.dtype) {
-          case DType::kFloat32:
-            static_cast<float*>(dst)[e] =
-                ReadElement<float>(data, kind, size, i);
-            break;
-          case DType::kFloat64:
-            static_cast<double*>(dst)[e] =
-                ReadElement<double>(data, kind, size, i);
-            break;
-          case DType::kInt64:
-            static_cast<int64_t*>(dst)[e] =
-                ReadElement<int64_t>(data, kind, size, i);
-            break;
-          case DType::kInt32:
-            static_cast<int32_t*>(dst)[e] =
-                ReadElement<int32_t>(data, kind, size, i);
-            break;
-          case DType::kUInt8:
-          case DType::kBool:
-            static_cast<uint8_t*>(dst)[e] =
-                ReadElement<uint8_t>(data, kind, size, i);
-            break;
-          case DType::kInt8:
-            static_cast<int8_t*>(dst)[e] =
-                ReadElement<int8_t>(data, kind, size, i);
-            break;
-        }
-      }
-    }
+    ActionValues values;
+    values.type = type;
+    values.data = arr.data();
+    values.shape.assign(arr.shape(), arr.shape() + arr.ndim());
+    CheckAndWriteAction(pool_.get(), field, ids, n, values);
   }
 
   // Blocks handed to Python go back to the pool once only the cache still

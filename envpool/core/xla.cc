@@ -5,13 +5,13 @@
 // 64-bit columns when JAX runs without x64.
 #include "envpool/core/xla.h"
 
-#include <cmath>
 #include <cstring>
 #include <exception>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "envpool/core/action_check.h"
 #include "envpool/core/pool.h"
 #include "xla/ffi/api/ffi.h"
 
@@ -128,6 +128,42 @@ void CopyHandle(ffi::AnyBuffer in, ffi::Result<ffi::AnyBuffer> out) {
               std::min(in.size_bytes(), out->size_bytes()));
 }
 
+// An action buffer's element type as the shared action check names it;
+// kind '?' for the types it does not read (bfloat16, complex, ...).
+ElementType ElementTypeOf(ffi::DataType type) {
+  switch (type) {
+    case ffi::DataType::PRED:
+      return {'b', 1};
+    case ffi::DataType::S8:
+      return {'i', 1};
+    case ffi::DataType::S16:
+      return {'i', 2};
+    case ffi::DataType::S32:
+      return {'i', 4};
+    case ffi::DataType::S64:
+      return {'i', 8};
+    case ffi::DataType::U8:
+      return {'u', 1};
+    case ffi::DataType::U16:
+      return {'u', 2};
+    case ffi::DataType::U32:
+      return {'u', 4};
+    case ffi::DataType::U64:
+      return {'u', 8};
+    case ffi::DataType::F16:
+      return {'f', 2};
+    case ffi::DataType::F32:
+      return {'f', 4};
+    case ffi::DataType::F64:
+      return {'f', 8};
+    default:
+      return {'?', 0};
+  }
+}
+
+// The actions are checked and written by the routine the Python binding
+// uses (action_check.h), so a bad action gets the same message here, inside
+// an XlaRuntimeError, as there, in a ValueError.
 ffi::Error SendImpl(ffi::AnyBuffer handle, ffi::Buffer<ffi::S32> env_id,
                     ffi::RemainingArgs actions, int64_t pool_address,
                     ffi::Result<ffi::AnyBuffer> handle_out) {
@@ -135,65 +171,33 @@ ffi::Error SendImpl(ffi::AnyBuffer handle, ffi::Buffer<ffi::S32> env_id,
     Pool* pool = reinterpret_cast<Pool*>(pool_address);
     const int n = static_cast<int>(env_id.element_count());
     const int* ids = env_id.typed_data();
-    for (int k = 0; k < n; ++k) {
-      if (ids[k] < 0 || ids[k] >= pool->config().num_envs) {
-        return ffi::Error::InvalidArgument("env_id " + std::to_string(ids[k]) +
-                                           " is out of range");
-      }
-    }
     pool->CheckSendable(ids, n, false);
     const auto& fields = pool->spec().action.specs();
     if (actions.size() != fields.size()) {
       return ffi::Error::InvalidArgument(
-          "expected " + std::to_string(fields.size()) + " action arrays");
+          pool->config().task_id + " takes " + std::to_string(fields.size()) +
+          " action arrays, got " + std::to_string(actions.size()));
     }
-    // Validate every field before writing any.
     for (std::size_t f = 0; f < fields.size(); ++f) {
       auto buffer = actions.get<ffi::AnyBuffer>(f);
       if (!buffer.has_value()) {
         return buffer.error();
       }
-      const ArraySpec& spec = fields[f];
-      std::size_t per_env = spec.NumElements();
-      if (buffer->element_count() != per_env * n) {
+      ActionValues values;
+      values.type = ElementTypeOf(buffer->element_type());
+      if (!IsReadable(values.type)) {
         return ffi::Error::InvalidArgument(
-            "action '" + spec.name + "' has " +
-            std::to_string(buffer->element_count()) + " elements, expected " +
-            std::to_string(per_env * n));
+            "action '" + fields[f].name + "' of " + pool->config().task_id +
+            " has an element type that cannot be cast safely to " +
+            DTypeName(fields[f].dtype) +
+            ": send bool, integer or float16/32/64 values");
       }
-      for (std::size_t i = 0; i < per_env * n; ++i) {
-        double v = 0;
-        if (!ReadAs(buffer->element_type(), buffer->untyped_data(), i, &v)) {
-          return ffi::Error::InvalidArgument("unsupported action dtype");
-        }
-        if (std::isnan(v) ||
-            (spec.num_values > 0 && (v < 0 || v >= spec.num_values))) {
-          return ffi::Error::InvalidArgument("action for env " +
-                                             std::to_string(ids[i / per_env]) +
-                                             " is out of range");
-        }
-      }
-    }
-    for (std::size_t f = 0; f < fields.size(); ++f) {
-      auto buffer = actions.get<ffi::AnyBuffer>(f);
-      const ArraySpec& spec = fields[f];
-      std::size_t per_env = spec.NumElements();
-      ffi::DataType dst_type = ToFfi(spec.dtype);
-      for (int k = 0; k < n; ++k) {
-        void* dst = pool->ActionRow(ids[k], static_cast<int>(f));
-        for (std::size_t e = 0; e < per_env; ++e) {
-          std::size_t i = k * per_env + e;
-          if (spec.dtype == DType::kFloat32 || spec.dtype == DType::kFloat64) {
-            double v = 0;
-            ReadAs(buffer->element_type(), buffer->untyped_data(), i, &v);
-            WriteAs(dst_type, dst, e, v);
-          } else {
-            int64_t v = 0;
-            ReadAs(buffer->element_type(), buffer->untyped_data(), i, &v);
-            WriteAs(dst_type, dst, e, v);
-          }
-        }
-      }
+      values.data = buffer->untyped_data();
+      const auto dims = buffer->dimensions();
+      values.shape.assign(dims.begin(), dims.end());
+      // Rows written for a send that fails on a later field are not
+      // stepped: the next send writes them again.
+      CheckAndWriteAction(pool, static_cast<int>(f), ids, n, values);
     }
     pool->Send(ids, n, false, nullptr);
     CopyHandle(handle, handle_out);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -12,6 +11,7 @@
 #include <utility>
 
 #include "envpool/core/numpy_math.h"
+#include "envpool/mujoco/message_handlers.h"
 #include "envpool/render/mujoco_egl.h"
 
 namespace envpool::dm_control {
@@ -25,14 +25,6 @@ std::mutex& LoadMutex() {
 std::string& MutableAssetDir() {
   static std::string dir;
   return dir;
-}
-
-void ThrowOnError(const char* message) {
-  throw std::runtime_error(std::string("MuJoCo error: ") + message);
-}
-
-void PrintWarning(const char* message) {
-  std::fprintf(stderr, "MuJoCo warning: %s\n", message);
 }
 
 void DeleteModel(mjModel* model) { mj_deleteModel(model); }
@@ -88,15 +80,8 @@ void SetAssetDir(const std::string& dir) {
   MutableAssetDir() = dir;
 }
 
-void InstallMessageHandlers() {
-  std::lock_guard<std::mutex> lock(LoadMutex());
-  if (mju_user_error == nullptr) {
-    mju_user_error = ThrowOnError;
-  }
-  if (mju_user_warning == nullptr) {
-    mju_user_warning = PrintWarning;
-  }
-}
+// The mujoco family's handlers: the two families share libmujoco's.
+void InstallMessageHandlers() { mujoco::InstallMessageHandlers(); }
 
 std::shared_ptr<const mjModel> LoadModel(const std::string& name) {
   std::lock_guard<std::mutex> lock(LoadMutex());

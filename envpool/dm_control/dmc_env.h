@@ -28,8 +28,9 @@ namespace envpool::dm_control {
 // The folder holding the suite's models (set by the Python module at
 // import: the assets shipped in the wheel).
 void SetAssetDir(const std::string& dir);
-// MuJoCo errors become C++ exceptions, warnings go to stderr (unless another
-// user of libmujoco installed handlers).
+// MuJoCo errors become C++ exceptions, warnings go to stderr but for the
+// quiet ones (unless another user of libmujoco installed handlers; see
+// envpool/mujoco/message_handlers.h).
 void InstallMessageHandlers();
 // The compiled model of the suite file `name` ("cheetah.xml"), loaded once
 // per process; envs copy it.

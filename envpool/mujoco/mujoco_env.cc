@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -30,35 +29,13 @@ bool FileExists(const std::string& path) {
   return f.good();
 }
 
-// MuJoCo's default error handler ends the process; an error becomes an
-// exception that the pool reports to Python instead.
-void ThrowOnError(const char* message) {
-  throw std::runtime_error(std::string("MuJoCo error: ") + message);
-}
-
 using envpool::numpy::PairwiseSum;
-
-// MuJoCo's default warning handler also appends to MUJOCO_LOG.TXT in the
-// working directory; warnings go to stderr only.
-void PrintWarning(const char* message) {
-  std::fprintf(stderr, "MuJoCo warning: %s\n", message);
-}
 
 }  // namespace
 
 void SetAssetDir(const std::string& dir) {
   std::lock_guard<std::mutex> lock(LoadMutex());
   MutableAssetDir() = dir;
-}
-
-void InstallMessageHandlers() {
-  std::lock_guard<std::mutex> lock(LoadMutex());
-  if (mju_user_error == nullptr) {
-    mju_user_error = ThrowOnError;
-  }
-  if (mju_user_warning == nullptr) {
-    mju_user_warning = PrintWarning;
-  }
 }
 
 const std::string& AssetDir() { return MutableAssetDir(); }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/mujoco/message_handlers.h"
 #include "envpool/render/mujoco_egl.h"
 
 namespace envpool::mujoco {
@@ -34,12 +35,6 @@ using render::RenderFrame;
 // gymnasium's MuJoCo asset folder, set by the Python module at import.
 void SetAssetDir(const std::string& dir);
 const std::string& AssetDir();
-
-// Unless another user of libmujoco installed its own: MuJoCo errors become
-// C++ exceptions (the default handler ends the process) and warnings go to
-// stderr (the default one also appends to MUJOCO_LOG.TXT in the working
-// directory).  The handlers are process-wide.
-void InstallMessageHandlers();
 
 // The path `xml_file` names: absolute, relative to the working directory
 // when it starts with '.', under $HOME when it starts with '~', otherwise in

@@ -122,6 +122,17 @@ TEST(MujocoBaseTest, MissingModelIsAnErrorNamingTheFile) {
   }
 }
 
+TEST(MujocoBaseTest, WarningsGoToStderrButTheSettotalmassDeprecation) {
+  InstallMessageHandlers();
+  testing::internal::CaptureStderr();
+  mju_warning(
+      "compiler attribute 'settotalmass' is deprecated and will be "
+      "removed in a future release");
+  mju_warning("some other warning %d", 7);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "MuJoCo warning: some other warning 7\n");
+}
+
 TEST(MujocoBaseTest, StepRunsFrameSkipSubstepsWithTheRawAction) {
   const Options options = PoleEnv::DefaultOptions();
   PoleEnv env(options, DeclareFields<PoleEnv>(options));
