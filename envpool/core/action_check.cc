@@ -118,10 +118,14 @@ void CheckShape(const ArraySpec& spec, const std::string& task_id, int n,
   const bool one_per_env = spec.NumElements() == 1 && shape.size() == 1 &&
                            shape[0] == static_cast<int64_t>(n);
   if (shape != expected && !one_per_env) {
-    throw std::invalid_argument("action '" + spec.name + "' of " + task_id +
-                                " must have shape " + ShapeText(expected) +
-                                " for " + std::to_string(n) + " envs, got " +
-                                ShapeText(shape));
+    throw std::invalid_argument(
+        "action '" + spec.name + "' of " + task_id + " must have shape " +
+        ShapeText(expected) + " for " + std::to_string(n) + " envs, got " +
+        ShapeText(shape) +
+        ": send one row per env (the action_space of "
+        "envpool.make's pools is one env's space, as in "
+        "EnvPool; gymnasium.make_vec('envpool/" +
+        task_id + "') has batched spaces)");
   }
 }
 

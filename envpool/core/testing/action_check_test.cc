@@ -124,20 +124,28 @@ TEST(CheckAction, ContinuousActionsTakeFiniteValues) {
 }
 
 TEST(CheckAction, ShapeIsOnePerEnvOrTheFieldsShape) {
+  // What a user of EnvPool's single-env spaces needs to read.
+  const std::string hint =
+      ": send one row per env (the action_space of envpool.make's pools is one "
+      "env's space, as in EnvPool; gymnasium.make_vec('envpool/Task-v0') has "
+      "batched spaces)";
   const std::vector<double> six(6, 0.0);
   const ElementType f64{'f', 8};
   EXPECT_EQ(Refusal(Discrete(2), six, f64, {3, 1}, {0, 1, 2}),
             "action 'action' of Task-v0 must have shape (3,) for 3 envs, got "
-            "(3, 1)");
+            "(3, 1)" +
+                hint);
   EXPECT_EQ(Refusal(Discrete(2), six, f64, {}, {0}),
             "action 'action' of Task-v0 must have shape (1,) for 1 envs, got "
-            "()");
+            "()" +
+                hint);
   // A one-element field takes (n,) as well as (n, 1).
   EXPECT_EQ(Refusal(Continuous({1}), six, f64, {3}, {0, 1, 2}), "");
   EXPECT_EQ(Refusal(Continuous({1}), six, f64, {3, 1}, {0, 1, 2}), "");
   EXPECT_EQ(Refusal(Continuous({2}), six, f64, {6}, {0, 1, 2}),
             "action 'action' of Task-v0 must have shape (3, 2) for 3 envs, "
-            "got (6,)");
+            "got (6,)" +
+                hint);
 }
 
 TEST(CheckAction, IntegerNonDiscreteActionsTakeWholeNumbers) {

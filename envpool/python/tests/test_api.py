@@ -324,6 +324,17 @@ def test_wrong_action_shape_raises_and_steps_nothing():
     assert list(info["elapsed_step"]) == [1, 1, 1]
 
 
+def test_one_envs_action_on_a_pool_says_spaces_are_single_env_spaces():
+    # EnvPool-style pools have one env's action_space: sampling it gives one
+    # action, not one per env (and gymnasium's vector wrappers batch only
+    # observation_space).
+    env = envpool.make("Ant-v5", num_envs=4)
+    env.reset()
+    with pytest.raises(ValueError, match=r"one row per env .*make_vec\('envpool/Ant-v5'\)"):
+        env.step(env.action_space.sample())
+    env.step(np.stack([env.action_space.sample() for _ in range(4)]))
+
+
 def test_unsafe_action_dtype_raises_type_error():
     env = cartpole(num_envs=2)
     env.reset()
