@@ -6,8 +6,6 @@ DEB_PACKAGES = bazel-bootstrap bazel-rules-java libgtest-dev clang-format zlib1g
   libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri xvfb x11-utils \
   libboost-dev libboost-filesystem-dev libboost-thread-dev libboost-system-dev libboost-chrono-dev
 WHEEL_DIR = dist
-# Installed without their dependencies (see setup).
-NO_DEPS_PACKAGES = minigrid==3.2.0
 
 .PHONY: setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-integrations lint format bench bench-setup bench127 clean procgen-reference
 
@@ -19,11 +17,9 @@ setup:
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
 	$(PYTHON) -m pip install -q -r requirements-dev.txt
-	@# minigrid asks for pygame-ce, which installs over pygame (both are
-	@# `import pygame`); gymnasium draws with pygame, and classic_control's
-	@# frames are tested against pygame's. minigrid's tests draw nothing, so
-	@# it comes without its dependencies and pygame stays.
-	$(PYTHON) -m pip install -q --no-deps $(NO_DEPS_PACKAGES)
+	@# requirements-nodeps.txt says why these come without their dependencies;
+	@# a pygame-ce left by an earlier set-up makes way for pygame.
+	$(PYTHON) -m pip install -q --no-deps -r requirements-nodeps.txt
 	@if $(PYTHON) -m pip show -q pygame-ce >/dev/null 2>&1; then \
 	  $(PYTHON) -m pip uninstall -q -y pygame-ce && \
 	  $(PYTHON) -m pip install -q --no-deps --force-reinstall $$(grep '^pygame==' requirements-dev.txt | cut -d' ' -f1); \

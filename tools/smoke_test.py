@@ -62,13 +62,14 @@ def families() -> list[str]:
 
 
 def pins() -> dict[str, str]:
-    """name -> `name==version` from requirements-dev.txt."""
+    """name -> `name==version` from requirements-dev.txt and requirements-nodeps.txt."""
     found = {}
-    with open(os.path.join(ROOT, "requirements-dev.txt")) as f:
-        for line in f:
-            match = re.match(r"^([A-Za-z0-9_.-]+)==([^\s;#]+)\s*(#.*)?$", line.strip())
-            if match:
-                found[match.group(1).lower()] = f"{match.group(1)}=={match.group(2)}"
+    for name in ("requirements-dev.txt", "requirements-nodeps.txt"):
+        with open(os.path.join(ROOT, name)) as f:
+            for line in f:
+                match = re.match(r"^([A-Za-z0-9_.-]+)==([^\s;#]+)\s*(#.*)?$", line.strip())
+                if match:
+                    found[match.group(1).lower()] = f"{match.group(1)}=={match.group(2)}"
     return found
 
 
