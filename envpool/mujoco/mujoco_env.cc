@@ -20,11 +20,6 @@ std::mutex& LoadMutex() {
   return mu;
 }
 
-std::string& MutableAssetDir() {
-  static std::string dir;
-  return dir;
-}
-
 bool FileExists(const std::string& path) {
   std::ifstream f(path);
   return f.good();
@@ -46,11 +41,6 @@ void PrintWarning(const char* message) {
 
 }  // namespace
 
-void SetAssetDir(const std::string& dir) {
-  std::lock_guard<std::mutex> lock(LoadMutex());
-  MutableAssetDir() = dir;
-}
-
 void InstallMessageHandlers() {
   std::lock_guard<std::mutex> lock(LoadMutex());
   if (mju_user_error == nullptr) {
@@ -61,7 +51,7 @@ void InstallMessageHandlers() {
   }
 }
 
-const std::string& AssetDir() { return MutableAssetDir(); }
+std::string AssetDir() { return envpool::FamilyAssetDir("mujoco"); }
 
 std::string ResolveModelPath(const std::string& xml_file) {
   std::string path;
@@ -83,7 +73,7 @@ std::string ResolveModelPath(const std::string& xml_file) {
     const char* home = std::getenv("HOME");
     path = std::string(home == nullptr ? "" : home) + xml_file.substr(1);
   } else {
-    const std::string& dir = AssetDir();
+    const std::string dir = AssetDir();
     if (dir.empty()) {
       throw std::invalid_argument(
           "MuJoCo model '" + xml_file +

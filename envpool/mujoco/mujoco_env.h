@@ -31,9 +31,8 @@ using render::NoCameraConfig;
 using render::RenderFrame;
 
 // Model files named without a directory ("ant.xml") are looked up here:
-// gymnasium's MuJoCo asset folder, set by the Python module at import.
-void SetAssetDir(const std::string& dir);
-const std::string& AssetDir();
+// gymnasium's MuJoCo asset folder (registration.py's ASSET_DIR).
+std::string AssetDir();
 
 // Unless another user of libmujoco installed its own: MuJoCo errors become
 // C++ exceptions (the default handler ends the process) and warnings go to
