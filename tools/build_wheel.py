@@ -15,6 +15,9 @@ import os
 import zipfile
 
 REQUIRES = ["numpy>=1.24", "gymnasium>=1.0", "dm-env>=1.6"]
+# The project's licence (its text: --license, written into the .dist-info);
+# what the wheel bundles is under envpool/licenses/.
+LICENSE = "Apache-2.0"
 
 
 def wheel_path(path: str) -> str:
@@ -45,6 +48,7 @@ def main() -> None:
     parser.add_argument("--out", required=True)
     parser.add_argument("--version", required=True)
     parser.add_argument("--tag", required=True)
+    parser.add_argument("--license", required=True, help="the project's LICENSE file")
     parser.add_argument("files", nargs="+")
     args = parser.parse_args()
 
@@ -55,6 +59,8 @@ def main() -> None:
             "Name: envpool",
             f"Version: {args.version}",
             "Summary: Fast batched RL environments stepped in C++ threads",
+            f"License: {LICENSE}",
+            "Classifier: License :: OSI Approved :: Apache Software License",
             "Requires-Python: >=3.10",
             *[f"Requires-Dist: {r}" for r in REQUIRES],
             "",
@@ -80,7 +86,9 @@ def main() -> None:
             info.compress_type = zipfile.ZIP_DEFLATED
             zf.writestr(info, data)
             records.append(f"{name},{digest(data)},{len(data)}")
-        for name, text in (("METADATA", metadata), ("WHEEL", wheel)):
+        with open(args.license) as f:
+            license_text = f.read()
+        for name, text in (("METADATA", metadata), ("WHEEL", wheel), ("LICENSE", license_text)):
             data = text.encode()
             full = f"{dist_info}/{name}"
             info = zipfile.ZipInfo(full, date_time=(2020, 1, 1, 0, 0, 0))

@@ -5,11 +5,15 @@
 For each wheel (one per CPython, from `make wheels`): a fresh virtual
 environment of the interpreter its tag names (pyenv's, else python3.1x on
 PATH) in a temporary folder, the wheel with its dependencies, and the runtime
-packages some families locate their files in (ale-py: Atari ROMs; mujoco: the
-MuJoCo library, for mujoco and dm_control; vizdoom: the engine and scenarios),
-at the versions requirements-dev.txt pins; then this script runs inside it
-(`--check`): one id of every family is made and stepped with the gymnasium,
-gym and dm env types, and asynchronously. A family whose runtime package
+packages the families locate their files in (each family's RUNTIME_PACKAGES:
+ale-py's Atari ROMs, the MuJoCo library, ViZDoom's engine and scenarios), at
+the versions requirements-dev.txt pins; then this script runs inside it
+(`--check`): the id each family declares as SMOKE_TEST_ID is made and stepped
+with the gymnasium, gym and dm env types, and asynchronously. Out here the
+families are the folders `envpool/<family>/` with a registration.py, whose
+two declarations are read as literals from its source (nothing is imported:
+the development Python needs neither the wheel nor its dependencies); inside,
+from the installed wheel. A family whose runtime package
 cannot be installed on that Python is skipped with the reason printed; a
 family missing from the wheel fails. The wheel of --skip-python's version is
 left out (`make test` tests that Python fully).
@@ -20,6 +24,7 @@ This is not a pytest file: `make test-wheels` runs it.
 from __future__ import annotations
 
 import argparse
+import ast
 import glob
 import os
 import re
@@ -27,38 +32,56 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# One id per family: made, reset and stepped in every env type.
-IDS = {
-    "atari": "Pong-v5",
-    "box2d": "LunarLander-v3",
-    "classic_control": "CartPole-v1",
-    "dm_control": "CheetahRun-v1",
-    "minigrid": "MiniGrid-Empty-5x5-v0",
-    "mujoco": "Ant-v5",
-    "procgen": "CoinrunEasy-v0",
-    "toy_text": "FrozenLake-v1",
-    "vizdoom": "Basic-v1",
-}
-# The packages a family finds its files in at run time (pins: requirements-dev.txt).
-RUNTIME_PACKAGES = {
-    "atari": ["ale-py"],
-    "dm_control": ["mujoco"],
-    "mujoco": ["mujoco"],
-    "vizdoom": ["vizdoom"],
-}
-# What the import name of each runtime package is.
-IMPORT_NAMES = {"ale-py": "ale_py", "mujoco": "mujoco", "vizdoom": "vizdoom"}
 # Pinned like the development set-up (the wheel itself asks only for ranges).
 BASE_PACKAGES = ["gymnasium", "dm-env"]
 
 
-def families() -> list[str]:
-    with open(os.path.join(ROOT, "tools", "families.bzl")) as f:
-        text = f.read()
-    return re.findall(r'^\s*"(\w+)",', text.split("FAMILIES = [", 1)[1].split("]", 1)[0], re.M)
+def families(package: str = os.path.join(ROOT, "envpool")) -> list[str]:
+    """The family folders of the source tree: those with a registration.py."""
+    return sorted(
+        name
+        for name in os.listdir(package)
+        if os.path.isfile(os.path.join(package, name, "registration.py"))
+    )
+
+
+def declared_literal(registration: str, name: str, default: Any = None) -> Any:
+    """The value of `name = <literal>` at the top level of the file `registration`.
+
+    The smoke test's declarations (SMOKE_TEST_ID, RUNTIME_PACKAGES) are read
+    without importing the file. A declaration that is not a literal is an
+    error saying so.
+    """
+    with open(registration) as f:
+        tree = ast.parse(f.read(), registration)
+    for node in tree.body:
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                try:
+                    return ast.literal_eval(node.value)
+                except ValueError:
+                    raise ValueError(
+                        f"{registration}: {name} must be a literal (a str or a list of str),"
+                        " read without importing the file"
+                    ) from None
+    return default
+
+
+def declarations(package: str = os.path.join(ROOT, "envpool")) -> dict[str, tuple[Any, list]]:
+    """family -> (SMOKE_TEST_ID or None, RUNTIME_PACKAGES) of each family folder."""
+    found = {}
+    for family in families(package):
+        registration = os.path.join(package, family, "registration.py")
+        found[family] = (
+            declared_literal(registration, "SMOKE_TEST_ID"),
+            list(declared_literal(registration, "RUNTIME_PACKAGES", [])),
+        )
+    return found
 
 
 def pins() -> dict[str, str]:
@@ -84,7 +107,7 @@ def python_for_tag(tag: str) -> str | None:
     return found[0] if found else None
 
 
-def run_wheel(wheel: str, family_names: list[str]) -> bool:
+def run_wheel(wheel: str, runtime_packages: dict[str, list[str]]) -> bool:
     tag = os.path.basename(wheel).split("-")[2]
     python = python_for_tag(tag)
     if python is None:
@@ -100,7 +123,8 @@ def run_wheel(wheel: str, family_names: list[str]) -> bool:
         base = [pinned.get(name, name) for name in BASE_PACKAGES]
         subprocess.run([*pip, wheel, *base], check=True)
         skips = []
-        wanted = sorted({p for f in family_names for p in RUNTIME_PACKAGES.get(f, [])})
+        expected = [arg for family in runtime_packages for arg in ("--family", family)]
+        wanted = sorted({p for packages in runtime_packages.values() for p in packages})
         failed = {}
         for package in wanted:
             result = subprocess.run(
@@ -109,15 +133,15 @@ def run_wheel(wheel: str, family_names: list[str]) -> bool:
             if result.returncode != 0:
                 last = (result.stderr.strip().splitlines() or ["?"])[-1]
                 failed[package] = f"{pinned.get(package, package)} does not install: {last}"
-        for family in family_names:
-            for package in RUNTIME_PACKAGES.get(family, []):
+        for family, packages in runtime_packages.items():
+            for package in packages:
                 if package in failed:
                     skips += ["--skip", f"{family}={failed[package]}"]
         setup = time.monotonic() - start
         print(f"== {os.path.basename(wheel)} on {python} (set-up {setup:.0f} s)", flush=True)
         # -I: the installed wheel, never the source tree (Python 3.10 has no -P).
         result = subprocess.run(
-            [vpython, "-I", os.path.abspath(__file__), "--check", *skips], cwd=tmp
+            [vpython, "-I", os.path.abspath(__file__), "--check", *skips, *expected], cwd=tmp
         )
     print(f"   {os.path.basename(wheel)}: {time.monotonic() - start:.0f} s in all")
     return result.returncode == 0
@@ -180,9 +204,10 @@ def check_family(family: str, task_id: str) -> None:
             env.send(_actions(space, 1, i), env_id)
 
 
-def check(skips: dict[str, str]) -> int:
+def check(skips: dict[str, str], expected: list[str]) -> int:
     import envpool
     from envpool.python.registry import families as installed_families
+    from envpool.python.registry import family_declaration
 
     print(f"   envpool from {os.path.dirname(envpool.__file__)}, Python {sys.version.split()[0]}")
     if os.path.abspath(envpool.__file__).startswith(ROOT + os.sep):
@@ -190,9 +215,14 @@ def check(skips: dict[str, str]) -> int:
         return 1
     status = 0
     present = installed_families()
-    for family, task_id in sorted(IDS.items()):
+    for family in sorted(set(present) | set(expected)):
+        task_id = family_declaration(family, "SMOKE_TEST_ID")
         if family not in present:
             print(f"FAIL {family}: not in the wheel")
+            status = 1
+            continue
+        if task_id is None:
+            print(f"FAIL {family}: its registration.py declares no SMOKE_TEST_ID")
             status = 1
             continue
         if family in skips:
@@ -206,10 +236,6 @@ def check(skips: dict[str, str]) -> int:
             status = 1
             continue
         print(f"ok   {family} ({task_id}): {time.monotonic() - start:.1f} s")
-    extra = sorted(set(present) - set(IDS) - {"testing"})
-    if extra:
-        print(f"FAIL: families without a smoke id: {extra}")
-        status = 1
     return status
 
 
@@ -219,6 +245,9 @@ def main() -> None:
     parser.add_argument("--skip-python", help="leave out the wheel of this Python's version")
     parser.add_argument("--check", action="store_true", help="(inside a wheel's venv)")
     parser.add_argument("--skip", action="append", default=[], help="family=reason")
+    parser.add_argument(
+        "--family", action="append", default=[], help="(with --check) a family the wheel must hold"
+    )
     parser.add_argument("--pins", nargs="+", help="print these packages as pinned, and exit")
     args = parser.parse_args()
     if args.pins:
@@ -226,7 +255,7 @@ def main() -> None:
         print(" ".join(pinned.get(name.lower(), name) for name in args.pins))
         return
     if args.check:
-        sys.exit(check(dict(item.split("=", 1) for item in args.skip)))
+        sys.exit(check(dict(item.split("=", 1) for item in args.skip), args.family))
 
     wheels = sorted(glob.glob(os.path.join(args.wheels, "envpool-*.whl")))
     if not wheels:
@@ -242,11 +271,12 @@ def main() -> None:
     if not wheels:
         print(f"no wheel of another Python in {args.wheels}: nothing to smoke-test")
         return
-    names = families()
-    missing = sorted(set(names) - set(IDS))
+    declared = declarations()
+    missing = sorted(family for family, (task_id, _) in declared.items() if task_id is None)
     if missing:
-        sys.exit(f"families without a smoke id in {__file__}: {missing}")
-    ok = [run_wheel(wheel, names) for wheel in wheels]
+        sys.exit(f"families whose registration.py declares no SMOKE_TEST_ID: {missing}")
+    runtime_packages = {family: packages for family, (_, packages) in declared.items()}
+    ok = [run_wheel(wheel, runtime_packages) for wheel in wheels]
     sys.exit(0 if all(ok) else 1)
 
 

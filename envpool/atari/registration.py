@@ -169,3 +169,15 @@ def id_suggestions(task_id: str) -> list[str]:
     if match is None or match.group(1).lower() not in _GAME_IDS:
         return []
     return [_GAME_IDS[match.group(1).lower()] + _ALE_VARIANTS[match.group(2)]]
+
+
+# -- What this family declares (docs/adding_a_family.md) --
+
+# The id tools/smoke_test.py makes and steps in every wheel.
+SMOKE_TEST_ID = "Pong-v5"
+# The ROMs (ale-py's, or ALE_ROMS_DIR): every id's rom_dir option defaults
+# to it, so one pool can be pointed elsewhere.
+ASSET_DIR = _ROM_DIR or None
+# pip packages the family reads files from at run time (pinned in
+# requirements-dev.txt); the wheel does not depend on them.
+RUNTIME_PACKAGES = ["ale-py"]

@@ -2,8 +2,6 @@
 // the shared core when Python imports it.
 #include <pybind11/pybind11.h>
 
-#include <string>
-
 #include "envpool/classic_control/acrobot.h"
 #include "envpool/classic_control/cartpole.h"
 #include "envpool/classic_control/mountain_car.h"
@@ -14,11 +12,6 @@
 
 PYBIND11_MODULE(_classic_control, m) {
   using namespace envpool::classic_control;  // NOLINT
-  pybind11::object asset_dir =
-      pybind11::module_::import("envpool.classic_control")
-          .attr("gymnasium_asset_dir")();
-  ClassicControlAssetDir() =
-      asset_dir.is_none() ? std::string() : asset_dir.cast<std::string>();
   envpool::RegisterEnv<CartPoleEnv>("CartPole");
   envpool::RegisterEnv<PendulumEnv>("Pendulum");
   envpool::RegisterEnv<MountainCarEnv>("MountainCar");

@@ -1,5 +1,6 @@
 """Ids of the classic_control family and their option overrides."""
 
+from envpool.python.packages import gymnasium_dir
 from envpool.python.registry import register
 
 for task_id in ("CartPole-v0", "phys2d/CartPole-v0"):
@@ -47,3 +48,12 @@ register(
     max_episode_steps=500,
     reward_threshold=-100.0,
 )
+
+
+# -- What this family declares (docs/adding_a_family.md) --
+
+# The id tools/smoke_test.py makes and steps in every wheel.
+SMOKE_TEST_ID = "CartPole-v1"
+# gymnasium's classic_control assets (Pendulum's arrow), located without
+# importing gymnasium; None when gymnasium is missing.
+ASSET_DIR = gymnasium_dir("envs", "classic_control", "assets")

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "envpool/classic_control/numpy_trig.h"
+#include "envpool/core/env.h"
 #include "envpool/render/png.h"
 #include "envpool/render/pygame_draw.h"
 
@@ -25,13 +26,6 @@ constexpr int kMountainCarScreen[2] = {600, 400};
 constexpr int kAcrobotScreen[2] = {500, 500};
 constexpr int kPendulumScreen = 500;
 
-// gymnasium's classic_control asset folder (set by the Python module at
-// import; empty when gymnasium is not installed).
-inline std::string& ClassicControlAssetDir() {
-  static std::string dir;
-  return dir;
-}
-
 // The alpha of gymnasium's assets/clockwise.png (its colour is black), read
 // at the first Pendulum frame that shows a torque.
 inline const AlphaImage& ClockwiseImage() {
@@ -39,14 +33,15 @@ inline const AlphaImage& ClockwiseImage() {
   static std::unique_ptr<AlphaImage> image;
   std::lock_guard<std::mutex> lock(mutex);
   if (!image) {
-    if (ClassicControlAssetDir().empty()) {
+    // gymnasium's classic_control/assets (registration.py's ASSET_DIR).
+    const std::string dir = envpool::FamilyAssetDir("classic_control");
+    if (dir.empty()) {
       throw std::runtime_error(
           "Pendulum's frame needs gymnasium's classic_control/assets/"
           "clockwise.png and gymnasium is not installed (pip install "
           "gymnasium)");
     }
-    image = std::make_unique<AlphaImage>(
-        LoadPngAlpha(ClassicControlAssetDir() + "/clockwise.png"));
+    image = std::make_unique<AlphaImage>(LoadPngAlpha(dir + "/clockwise.png"));
   }
   return *image;
 }

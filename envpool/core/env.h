@@ -10,7 +10,7 @@
 //     CartPoleEnv(const envpool::Options&, const Fields&);  // once per pool
 //     void Reset() override;                            // start an episode
 //     void Step(const envpool::ActionView&) override;   // advance one step
-//     void Write(envpool::Output&) override;            // observation, info
+//     void Write(const envpool::Output&) override;      // observation, info
 //   };
 //
 // and registers it with `envpool::RegisterEnv<CartPoleEnv>("CartPole")`.
@@ -195,6 +195,14 @@ void RegisterEnvClass(EnvClass env_class);
 // Throws std::invalid_argument naming the registered classes when unknown.
 const EnvClass& FindEnvClass(const std::string& name);
 std::vector<std::string> RegisteredEnvClasses();
+
+// The folder a family's native code reads its files from (models, sprites,
+// fonts): what the family's registration.py declares as ASSET_DIR, handed
+// over by Python before it loads the family's module. "" when the family
+// declares none or the package that provides it is missing; a C++ test sets
+// it itself.
+void SetFamilyAssetDir(const std::string& family, const std::string& dir);
+std::string FamilyAssetDir(const std::string& family);
 
 // The handles `E` declares under `options` (and its spec, when asked for):
 // what a pool hands each env it builds. For tests and tools that build an

@@ -720,6 +720,12 @@ PYBIND11_MODULE(_core, m) {
         return targets;
       },
       "XLA FFI handlers (PyCapsules) for jax.ffi.register_ffi_target.");
+  m.def("set_asset_dir", &envpool::SetFamilyAssetDir, py::arg("family"),
+        py::arg("dir"),
+        "Where the family's native code reads its files from (its "
+        "registration.py's ASSET_DIR); set before its module is loaded.");
+  m.def("asset_dir", &envpool::FamilyAssetDir, py::arg("family"),
+        "The folder set_asset_dir gave the family (\"\" when none).");
   m.def("env_classes", &envpool::RegisteredEnvClasses,
         "Names of the env classes registered by the loaded families.");
   m.def(

@@ -15,6 +15,7 @@ namespace {
 struct Registry {
   std::mutex mu;
   std::map<std::string, EnvClass> classes;
+  std::map<std::string, std::string> asset_dirs;
 };
 
 Registry& GlobalRegistry() {
@@ -156,6 +157,19 @@ std::vector<std::string> RegisteredEnvClasses() {
     names.push_back(key);
   }
   return names;
+}
+
+void SetFamilyAssetDir(const std::string& family, const std::string& dir) {
+  Registry& registry = GlobalRegistry();
+  std::lock_guard<std::mutex> lock(registry.mu);
+  registry.asset_dirs[family] = dir;
+}
+
+std::string FamilyAssetDir(const std::string& family) {
+  Registry& registry = GlobalRegistry();
+  std::lock_guard<std::mutex> lock(registry.mu);
+  auto it = registry.asset_dirs.find(family);
+  return it == registry.asset_dirs.end() ? std::string() : it->second;
 }
 
 }  // namespace envpool

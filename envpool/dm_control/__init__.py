@@ -2,7 +2,8 @@
 
 The models are the suite's XML files and assets, shipped in the wheel under
 `envpool/dm_control/assets` (taken from the pinned dm-control wheel at build
-time); the engine is the `mujoco` package's library (pinned version).
+time; registration.py's ASSET_DIR); the engine is the `mujoco` package's
+library (pinned version).
 Importing this package stays cheap: it imports neither `mujoco` nor
 `dm_control`.
 """
@@ -10,18 +11,12 @@ Importing this package stays cheap: it imports neither `mujoco` nor
 from __future__ import annotations
 
 import math
-import os
 from fractions import Fraction
 
 from envpool.python.packages import preload_mujoco_library
 
 MUJOCO_VERSION = "3.17.0"
 DM_CONTROL_VERSION = "1.0.50"
-
-
-def asset_dir() -> str:
-    """The folder of the suite's models shipped with this package."""
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
 
 
 def _fused_sum_of_squares(x) -> float:

@@ -22,10 +22,8 @@ std::mutex& LoadMutex() {
   return mu;
 }
 
-std::string& MutableAssetDir() {
-  static std::string dir;
-  return dir;
-}
+// The suite's models shipped in the wheel (registration.py's ASSET_DIR).
+std::string AssetDir() { return envpool::FamilyAssetDir("dm_control"); }
 
 void DeleteModel(mjModel* model) { mj_deleteModel(model); }
 
@@ -75,11 +73,6 @@ double SigmoidValue(double x, double value_at_1, Sigmoid sigmoid) {
 
 }  // namespace
 
-void SetAssetDir(const std::string& dir) {
-  std::lock_guard<std::mutex> lock(LoadMutex());
-  MutableAssetDir() = dir;
-}
-
 // The mujoco family's handlers: the two families share libmujoco's.
 void InstallMessageHandlers() { mujoco::InstallMessageHandlers(); }
 
@@ -90,8 +83,9 @@ std::shared_ptr<const mjModel> LoadModel(const std::string& name) {
   if (it != cache.end()) {
     return it->second;
   }
-  const std::string path = MutableAssetDir() + "/" + name;
-  if (MutableAssetDir().empty() || !std::ifstream(path).good()) {
+  const std::string dir = AssetDir();
+  const std::string path = dir + "/" + name;
+  if (dir.empty() || !std::ifstream(path).good()) {
     throw std::invalid_argument(
         "dm_control model '" + name + "' not found at " + path +
         ": envpool's wheel ships the suite's models in envpool/dm_control/"
@@ -110,11 +104,7 @@ std::shared_ptr<const mjModel> LoadModel(const std::string& name) {
 }
 
 std::string ReadModelFile(const std::string& name) {
-  std::string dir;
-  {
-    std::lock_guard<std::mutex> lock(LoadMutex());
-    dir = MutableAssetDir();
-  }
+  const std::string dir = AssetDir();
   const std::string path = dir + "/" + name;
   std::ifstream f(path);
   if (dir.empty() || !f.good()) {
@@ -138,7 +128,7 @@ std::shared_ptr<const mjModel> LoadModelFromText(const std::string& key,
   }
   // The text is a file of the asset folder in a virtual file system, so
   // that its includes and meshes are found beside it.
-  const std::string name = MutableAssetDir() + "/" + key + ".xml";
+  const std::string name = AssetDir() + "/" + key + ".xml";
   mjVFS vfs;
   mj_defaultVFS(&vfs);
   mj_addBufferVFS(&vfs, name.c_str(), xml.data(), static_cast<int>(xml.size()));

@@ -25,9 +25,6 @@
 
 namespace envpool::dm_control {
 
-// The folder holding the suite's models (set by the Python module at
-// import: the assets shipped in the wheel).
-void SetAssetDir(const std::string& dir);
 // MuJoCo errors become C++ exceptions, warnings go to stderr but for the
 // quiet ones (unless another user of libmujoco installed handlers; see
 // envpool/mujoco/message_handlers.h).

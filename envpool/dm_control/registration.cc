@@ -1,9 +1,8 @@
 // The dm_control family's Python module: registers its env types with the
-// shared core when Python imports it, and learns where the suite's models
-// are (the assets folder shipped beside it).
+// shared core when Python imports it (the models' folder comes from the
+// core: registration.py's ASSET_DIR), and learns how this process's numpy
+// sums a norm.
 #include <pybind11/pybind11.h>
-
-#include <string>
 
 #include "envpool/core/env.h"
 #include "envpool/dm_control/acrobot.h"
@@ -31,7 +30,6 @@ PYBIND11_MODULE(_dm_control, m) {
   using namespace envpool::dm_control;  // NOLINT
   InstallMessageHandlers();
   py::module_ package = py::module_::import("envpool.dm_control");
-  SetAssetDir(package.attr("asset_dir")().cast<std::string>());
   SetNormFused(package.attr("numpy_norm_is_fused")().cast<bool>());
   envpool::RegisterEnv<AcrobotEnv>("DmcAcrobot");
   envpool::RegisterEnv<BallInCupEnv>("DmcBallInCup");

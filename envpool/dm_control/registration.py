@@ -3,6 +3,8 @@ dm_control.suite's (domain, task) pairs, 1000 steps each."""
 
 from __future__ import annotations
 
+import os
+
 from envpool.python.registry import register
 
 # (env class, id prefix, {task_name: id suffix}).
@@ -69,3 +71,15 @@ for _env_class, _prefix, _tasks in TASKS:
             task_name=_task,
             max_episode_steps=1000,
         )
+
+
+# -- What this family declares (docs/adding_a_family.md) --
+
+# The id tools/smoke_test.py makes and steps in every wheel.
+SMOKE_TEST_ID = "CheetahRun-v1"
+# The suite's XML files and assets, shipped in the wheel beside this file
+# (taken from the pinned dm-control wheel at build time).
+ASSET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
+# pip packages the family reads files from at run time (pinned in
+# requirements-dev.txt): the MuJoCo library.
+RUNTIME_PACKAGES = ["mujoco"]

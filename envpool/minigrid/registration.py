@@ -1367,3 +1367,23 @@ _IDS = {
 
 for _task_id, _overrides in _IDS.items():
     register(_task_id, family="minigrid", env_class="MiniGrid", **_overrides)
+
+
+# -- What this family declares (docs/adding_a_family.md) --
+
+# The id tools/smoke_test.py makes and steps in every wheel.
+SMOKE_TEST_ID = "MiniGrid-Empty-5x5-v0"
+# Conformance exceptions (envpool.testing.conformance), each with its reason.
+_DRAW_FREE = "draws nothing at all: a fixed start and a fixed layout, as minigrid's"
+SEED_INDEPENDENT_RESET = {
+    _task_id: _DRAW_FREE
+    for _task_id in (
+        "MiniGrid-Empty-5x5-v0",
+        "MiniGrid-Empty-6x6-v0",
+        "MiniGrid-Empty-8x8-v0",
+        "MiniGrid-Empty-16x16-v0",
+        "MiniGrid-DistShift1-v0",
+        "MiniGrid-DistShift2-v0",
+    )
+}
+SEED_INDEPENDENT = dict(SEED_INDEPENDENT_RESET)

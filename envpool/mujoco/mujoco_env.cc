@@ -19,11 +19,6 @@ std::mutex& LoadMutex() {
   return mu;
 }
 
-std::string& MutableAssetDir() {
-  static std::string dir;
-  return dir;
-}
-
 bool FileExists(const std::string& path) {
   std::ifstream f(path);
   return f.good();
@@ -33,12 +28,7 @@ using envpool::numpy::PairwiseSum;
 
 }  // namespace
 
-void SetAssetDir(const std::string& dir) {
-  std::lock_guard<std::mutex> lock(LoadMutex());
-  MutableAssetDir() = dir;
-}
-
-const std::string& AssetDir() { return MutableAssetDir(); }
+std::string AssetDir() { return envpool::FamilyAssetDir("mujoco"); }
 
 std::string ResolveModelPath(const std::string& xml_file) {
   std::string path;
@@ -60,7 +50,7 @@ std::string ResolveModelPath(const std::string& xml_file) {
     const char* home = std::getenv("HOME");
     path = std::string(home == nullptr ? "" : home) + xml_file.substr(1);
   } else {
-    const std::string& dir = AssetDir();
+    const std::string dir = AssetDir();
     if (dir.empty()) {
       throw std::invalid_argument(
           "MuJoCo model '" + xml_file +

@@ -32,9 +32,8 @@ using render::NoCameraConfig;
 using render::RenderFrame;
 
 // Model files named without a directory ("ant.xml") are looked up here:
-// gymnasium's MuJoCo asset folder, set by the Python module at import.
-void SetAssetDir(const std::string& dir);
-const std::string& AssetDir();
+// gymnasium's MuJoCo asset folder (registration.py's ASSET_DIR).
+std::string AssetDir();
 
 // The path `xml_file` names: absolute, relative to the working directory
 // when it starts with '.', under $HOME when it starts with '~', otherwise in

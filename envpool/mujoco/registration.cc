@@ -1,9 +1,7 @@
 // The mujoco family's Python module: registers its env types with the shared
-// core when Python imports it, and learns where gymnasium's MuJoCo models
-// are.
+// core when Python imports it (the models' folder comes from the core:
+// registration.py's ASSET_DIR).
 #include <pybind11/pybind11.h>
-
-#include <string>
 
 #include "envpool/core/env.h"
 #include "envpool/mujoco/ant.h"
@@ -19,15 +17,9 @@
 #include "envpool/mujoco/swimmer.h"
 #include "envpool/mujoco/walker2d.h"
 
-namespace py = pybind11;
-
 PYBIND11_MODULE(_mujoco, m) {
   using namespace envpool::mujoco;  // NOLINT
   InstallMessageHandlers();
-  py::object asset_dir =
-      py::module_::import("envpool.mujoco").attr("gymnasium_asset_dir")();
-  SetAssetDir(asset_dir.is_none() ? std::string()
-                                  : asset_dir.cast<std::string>());
   envpool::RegisterEnv<AntEnv>("Ant");
   envpool::RegisterEnv<HalfCheetahEnv>("HalfCheetah");
   envpool::RegisterEnv<HopperEnv>("Hopper");

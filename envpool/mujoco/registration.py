@@ -8,6 +8,7 @@ did under mujoco-py; gymnasium 1.x's v4 classes call it (see docs/mujoco.md).
 
 from typing import Any
 
+from envpool.python.packages import gymnasium_dir
 from envpool.python.registry import register
 
 # (task, reward_threshold, {version: overrides}); every id also sets
@@ -129,3 +130,15 @@ for _task, _threshold, _max_steps, _versions in _TASKS:
             **_overrides,
             **_extra,
         )
+
+
+# -- What this family declares (docs/adding_a_family.md) --
+
+# The id tools/smoke_test.py makes and steps in every wheel.
+SMOKE_TEST_ID = "Ant-v5"
+# gymnasium's MuJoCo models, located without importing gymnasium; None when
+# gymnasium is missing (an xml_file given as a path needs none).
+ASSET_DIR = gymnasium_dir("envs", "mujoco", "assets")
+# pip packages the family reads files from at run time (pinned in
+# requirements-dev.txt): the MuJoCo library.
+RUNTIME_PACKAGES = ["mujoco"]

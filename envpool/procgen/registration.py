@@ -64,3 +64,23 @@ for _game, _timeout, _extra in GAMES:
             max_episode_steps=_timeout,
             check_options=check_exploration_options,
         )
+
+
+# -- What this family declares (docs/adding_a_family.md) --
+
+# The id tools/smoke_test.py makes and steps in every wheel.
+SMOKE_TEST_ID = "CoinrunEasy-v0"
+# procgen's library (libenv.so) and assets/, shipped beside this file: every
+# id's data_dir option defaults to it.
+ASSET_DIR = DATA_DIR
+# Conformance exceptions (envpool.testing.conformance), each with its reason.
+_ONE_LEVEL = (
+    "exploration mode plays one fixed level, whose randomness comes from the level "
+    "alone: every seed gives the same episodes"
+)
+_EXPLORATION_IDS = tuple(
+    f"{game}Exploration-v0"
+    for game in ("Caveflyer", "Climber", "Coinrun", "Heist", "Jumper", "Leaper", "Maze", "Ninja")
+)
+SEED_INDEPENDENT_RESET = dict.fromkeys(_EXPLORATION_IDS, _ONE_LEVEL)
+SEED_INDEPENDENT = dict.fromkeys(_EXPLORATION_IDS, _ONE_LEVEL)

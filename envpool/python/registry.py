@@ -6,6 +6,7 @@ import difflib
 import importlib
 import os
 import re
+import sys
 from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -98,6 +99,19 @@ def family_module(family: str) -> Any:
     return importlib.import_module(f"envpool.{family}.registration")
 
 
+def family_declaration(family: str, name: str, default: Any = None) -> Any:
+    """What `family`'s registration.py declares as `name`, else `default`.
+
+    The names a family may declare (SMOKE_TEST_ID, ASSET_DIR,
+    RUNTIME_PACKAGES, the conformance exceptions, OPTION_ALIASES,
+    id_suggestions) are listed in docs/adding_a_family.md. A family without
+    a registration.py (the core's "testing" envs) declares nothing.
+    """
+    _load_registrations()
+    module = sys.modules.get(f"envpool.{family}.registration")
+    return default if module is None else getattr(module, name, default)
+
+
 _VERSION = re.compile(r"-v\d+$")
 
 
@@ -115,7 +129,7 @@ def suggest_ids(task_id: str) -> list[str]:
     _load_registrations()
     found: list[str] = []
     for family in families():
-        suggest = getattr(family_module(family), "id_suggestions", None)
+        suggest = family_declaration(family, "id_suggestions")
         if suggest is not None:
             found += [s for s in suggest(task_id) if s not in found]
     base = _base_name(task_id)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from envpool.python import human_render
-from envpool.python.registry import TaskEntry, family_module
+from envpool.python.registry import TaskEntry, family_declaration
 
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
 _GYMNASIUM_AUTORESET = {"NextStep": "next_step", "SameStep": "same_step", "Disabled": "disabled"}
@@ -109,10 +109,17 @@ def _dm_array_spec(desc: dict[str, Any], name: str):
 
 
 def load_family(family: str):
-    """Import the native module of `family` (which registers its env types)."""
+    """Import the native module of `family` (which registers its env types).
+
+    First the core learns the folder the family's native code reads its files
+    from: the ASSET_DIR its registration.py declares ("" for none), the one
+    way a family's C++ finds its files (`envpool::FamilyAssetDir`). It is
+    handed over on every call, so a changed ASSET_DIR holds for the next pool.
+    """
     global _core_module
     if _core_module is None:
         _core_module = importlib.import_module("envpool.core._core")
+    _core_module.set_asset_dir(family, family_declaration(family, "ASSET_DIR") or "")
     importlib.import_module(f"envpool.{family}._{family}")
     return _core_module
 
@@ -132,7 +139,7 @@ def _suggest_option(name: str, valid: list[str], family: str) -> str | None:
     library's names (`OPTION_ALIASES` in its registration.py), then spelling."""
     aliases = {
         **_POOL_OPTION_ALIASES,
-        **getattr(family_module(family), "OPTION_ALIASES", {}),
+        **family_declaration(family, "OPTION_ALIASES", {}),
     }
     if aliases.get(name) in valid:
         return aliases[name]

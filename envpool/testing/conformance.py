@@ -54,74 +54,44 @@ import numpy as np
 from gymnasium.vector.utils import batch_space
 
 import envpool
+from envpool.python.registry import families, family_declaration
 
 NUM_ENVS = 2
 MAX_EPISODE_STEPS = 3
 SEED = 11
 DEFAULT_STEPS = 6
-# procgen's exploration mode plays one fixed level, whose randomness comes
-# from the level alone: every seed gives the same episodes.
-PROCGEN_EXPLORATION = tuple(
-    f"{game}Exploration-v0"
-    for game in ("Caveflyer", "Climber", "Coinrun", "Heist", "Jumper", "Leaper", "Maze", "Ninja")
-)
-# minigrid's Empty (fixed start) and DistShift levels draw nothing at all.
-MINIGRID_DRAW_FREE = frozenset(
-    {
-        "MiniGrid-Empty-5x5-v0",
-        "MiniGrid-Empty-6x6-v0",
-        "MiniGrid-Empty-8x8-v0",
-        "MiniGrid-Empty-16x16-v0",
-        "MiniGrid-DistShift1-v0",
-        "MiniGrid-DistShift2-v0",
-    }
-)
-# Ids whose episodes start in one fixed state whatever the seed, as their
-# references define them (FrozenLake at S, CliffWalking at 36, NChain at 0):
-# a different seed gives the same reset result. Found empirically: every
-# other id's reset (observation and info, Atari's RAM included) depends on
-# the seed. For these check_env asserts that the reset does not depend on
-# the seed, so that one that gains a random start is noticed.
-SEED_INDEPENDENT_RESET = frozenset(
-    {
-        "FrozenLake-v1",
-        "FrozenLake8x8-v1",
-        "NChain-v0",
-        "CliffWalking-v0",
-        "CliffWalking-v1",
-        "tabular/CliffWalking-v0",
-        "CliffWalkingSlippery-v1",
-        # ViZDoom scenarios whose map starts the same whatever the seed (the
-        # engine's randomness shows later).
-        "BasicAudio-v1",
-        "DeadlyCorridor-v1",
-        "DefendTheCenter-v1",
-        "DefendTheLine-v1",
-        "TakeCover-v1",
-    }
-    | frozenset(PROCGEN_EXPLORATION)
-    | MINIGRID_DRAW_FREE
-)
-# Ids with no randomness at all: a fixed start and deterministic steps
-# (gymnasium's CliffWalking), so a different seed cannot give a different
-# rollout (nor can it in procgen's exploration mode, nor in minigrid's draw-free
-# levels). check_env asserts the opposite for them, as above.
-# TakeCover-v1's seed decides where fireballs come from, which shows only
-# after the few steps check_env takes.
-SEED_INDEPENDENT = frozenset(
-    {"CliffWalking-v0", "CliffWalking-v1", "tabular/CliffWalking-v0", "TakeCover-v1"}
-    | set(PROCGEN_EXPLORATION)
-    | MINIGRID_DRAW_FREE
-)
-# Ids whose reference carries state from one episode to the next that a
-# seed does not reset: gymnasium's BipedalWalker keeps one b2World for the
-# env's lifetime, and what the engine's broad phase keeps of earlier bodies
-# changes the order in which later contacts are solved.  In gymnasium 1.4
-# too, reset(seed=s) after an earlier episode can give another rollout than
-# a new env's reset(seed=s) (docs/box2d.md).  These envs reproduce the
-# reference env's own history, so check_env compares a re-seeded env with a
-# new one by its first observation only.
-HISTORY_DEPENDENT = frozenset({"BipedalWalker-v3", "BipedalWalkerHardcore-v3"})
+
+
+def declared_exceptions(name: str) -> dict[str, str]:
+    """task id -> reason, for the ids the families declare under `name`.
+
+    Each family lists its exceptions to check_env's seed rules in its
+    registration.py (docs/adding_a_family.md), with the reason:
+
+    - `SEED_INDEPENDENT_RESET`: episodes start in one fixed state whatever
+      the seed, as the reference defines them (FrozenLake at S), so a
+      different seed gives the same reset. check_env asserts that the reset
+      does not depend on the seed, so that one that gains a random start is
+      noticed; every other id's reset (observation and info, Atari's RAM
+      included) must depend on it.
+    - `SEED_INDEPENDENT`: no randomness at all (a fixed start and
+      deterministic steps), so a different seed cannot give a different
+      rollout; check_env asserts so. A subset of SEED_INDEPENDENT_RESET.
+    - `HISTORY_DEPENDENT`: the reference carries state from one episode to
+      the next that a seed does not reset (gymnasium's BipedalWalker keeps
+      one b2World), and the env reproduces that history, so check_env
+      compares a re-seeded env with a new one by its first observation only.
+    """
+    found: dict[str, str] = {}
+    for family in families():
+        found.update(family_declaration(family, name, {}))
+    return found
+
+
+SEED_INDEPENDENT_RESET = frozenset(declared_exceptions("SEED_INDEPENDENT_RESET"))
+SEED_INDEPENDENT = frozenset(declared_exceptions("SEED_INDEPENDENT"))
+HISTORY_DEPENDENT = frozenset(declared_exceptions("HISTORY_DEPENDENT"))
+
 # Deviations of the engine from docs/api.md that check_env tolerates, by
 # name, while they are open (each is reported, and test_conformance.py holds
 # a strict xfail test of it that passes once it is fixed): pass
@@ -717,24 +687,29 @@ def check_reference(ctx: Context, env: Any, first: Batch) -> list[Batch]:
         ctx.require(
             reset_differs is None,
             f"listed in SEED_INDEPENDENT_RESET, yet seeds give different resets ({reset_differs})"
-            ": take it off the list",
+            ": take it off the list in its family's registration.py",
         )
     else:
         ctx.require(
             reset_differs is not None,
-            f"seeds {SEED} and {SEED + NUM_ENVS} give the same reset (observation and info)",
+            f"seeds {SEED} and {SEED + NUM_ENVS} give the same reset (observation and info); if"
+            " the reference starts so whatever the seed, declare it in SEED_INDEPENDENT_RESET of"
+            " its family's registration.py with the reason",
         )
     mine = [b.row(last).relabelled() for b in again[1:]]
     other = [b.row(0).relabelled() for b in reference[1 : len(again)]]
     if ctx.task_id in SEED_INDEPENDENT:
         ctx.require(
             not rollout_differs(mine, other),
-            "listed in SEED_INDEPENDENT, yet seeds give different rollouts: take it off the list",
+            "listed in SEED_INDEPENDENT, yet seeds give different rollouts: take it off the list"
+            " in its family's registration.py",
         )
     else:
         ctx.require(
             rollout_differs(mine, other),
-            f"seeds {SEED} and {SEED + NUM_ENVS} give the same rollout for the same actions",
+            f"seeds {SEED} and {SEED + NUM_ENVS} give the same rollout for the same actions; if"
+            " the reference has no randomness, declare it in SEED_INDEPENDENT of its family's"
+            " registration.py with the reason",
         )
     return reference
 

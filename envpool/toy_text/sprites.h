@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "envpool/core/env.h"
 #include "envpool/render/png.h"
 #include "envpool/render/pygame_blit.h"
 
@@ -18,13 +19,6 @@ namespace envpool::toy_text {
 using render::Colour;
 using render::RgbaImage;
 using render::Surface;
-
-// gymnasium's toy_text/img folder (set by the Python module at import;
-// empty when gymnasium is not installed).
-inline std::string& ToyTextAssetDir() {
-  static std::string dir;
-  return dir;
-}
 
 // The sprite img/<name>.png (name may hold a subfolder, "taxi/house"),
 // decoded once per process; a missing gymnasium or file is a
@@ -37,13 +31,15 @@ inline const RgbaImage& Sprite(const std::string& name) {
   if (it != cache.end()) {
     return *it->second;
   }
-  if (ToyTextAssetDir().empty()) {
+  // gymnasium's toy_text/img (registration.py's ASSET_DIR).
+  const std::string dir = envpool::FamilyAssetDir("toy_text");
+  if (dir.empty()) {
     throw std::runtime_error(
         "toy_text's rgb_array frames need gymnasium's toy_text/img/" + name +
         ".png and gymnasium is not installed (pip install gymnasium)");
   }
   auto image = std::make_unique<RgbaImage>(
-      render::LoadPngRgba(ToyTextAssetDir() + "/" + name + ".png"));
+      render::LoadPngRgba(dir + "/" + name + ".png"));
   const RgbaImage& ref = *image;
   cache.emplace(name, std::move(image));
   return ref;

@@ -98,3 +98,30 @@ register(
     vzd_path=_path("vizdoom"),
     max_episode_steps=525,
 )
+
+
+# -- What this family declares (docs/adding_a_family.md) --
+
+# The id tools/smoke_test.py makes and steps in every wheel.
+SMOKE_TEST_ID = "Basic-v1"
+# The installed vizdoom package: the engine, its IWAD and the scenarios the
+# ids' path options default to.
+ASSET_DIR = _PACKAGE or None
+# pip packages the family reads files from at run time (pinned in
+# requirements-dev.txt).
+RUNTIME_PACKAGES = ["vizdoom"]
+# Conformance exceptions (envpool.testing.conformance), each with its reason.
+SEED_INDEPENDENT_RESET = {
+    _task_id: "the map starts the same whatever the seed (the engine's randomness shows later)"
+    for _task_id in (
+        "BasicAudio-v1",
+        "DeadlyCorridor-v1",
+        "DefendTheCenter-v1",
+        "DefendTheLine-v1",
+        "TakeCover-v1",
+    )
+}
+SEED_INDEPENDENT = {
+    "TakeCover-v1": "the seed decides where fireballs come from, which shows only after the "
+    "few steps check_env takes",
+}

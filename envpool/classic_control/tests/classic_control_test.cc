@@ -505,12 +505,11 @@ TEST_F(ClassicControlPoolTest, ObservationsStayInBoundsAndFollowTheSeed) {
 // Pendulum's frame after a step needs gymnasium's clockwise.png: a missing
 // or broken file is a clear error naming it, not a crash.
 TEST(RenderTest, MissingOrBrokenArrowImageIsAnErrorNamingTheFile) {
-  using envpool::classic_control::ClassicControlAssetDir;
   using envpool::classic_control::DrawPendulum;
   using envpool::render::LoadPngAlpha;
-  const std::string saved = ClassicControlAssetDir();
+  const std::string saved = envpool::FamilyAssetDir("classic_control");
   std::vector<uint8_t> frame(500 * 500 * 3);
-  ClassicControlAssetDir() = "/nonexistent/assets";
+  envpool::SetFamilyAssetDir("classic_control", "/nonexistent/assets");
   try {
     DrawPendulum(0.5, true, 1.5F, 500, 500, frame.data());
     FAIL() << "no error";
@@ -522,7 +521,7 @@ TEST(RenderTest, MissingOrBrokenArrowImageIsAnErrorNamingTheFile) {
   // Without a torque yet (right after a reset) no image is needed.
   DrawPendulum(0.5, false, 0.0F, 500, 500, frame.data());
   EXPECT_THROW(LoadPngAlpha("/proc/self/status"), std::runtime_error);
-  ClassicControlAssetDir() = saved;
+  envpool::SetFamilyAssetDir("classic_control", saved);
 }
 
 // The rasterizer's frames are deterministic and start white.

@@ -151,7 +151,7 @@ TEST(ModelTextTest, NumbersParseBackToTheSameDouble) {
 }
 
 TEST(ModelTest, AMissingModelIsAnErrorNamingIt) {
-  SetAssetDir("/nonexistent-dm-control-assets");
+  envpool::SetFamilyAssetDir("dm_control", "/nonexistent-dm-control-assets");
   try {
     LoadModel("cheetah.xml");
     FAIL() << "no error";

@@ -248,7 +248,7 @@ class MujocoTaskTest : public ::testing::Test {
       GTEST_SKIP() << "gymnasium's MuJoCo models not found (set "
                       "ENVPOOL_MUJOCO_ASSETS or install gymnasium)";
     }
-    SetAssetDir(assets);
+    envpool::SetFamilyAssetDir("mujoco", assets);
   }
 };
 

@@ -42,17 +42,15 @@ def test_reference_facts_live_in_the_repository():
 
 
 def test_families_are_discovered_from_the_installed_package():
-    assert families() == [
-        "atari",
-        "box2d",
-        "classic_control",
-        "dm_control",
-        "minigrid",
-        "mujoco",
-        "procgen",
-        "toy_text",
-        "vizdoom",
-    ]
+    # The installed wheel holds every family folder of the source tree (a
+    # folder with a registration.py), and nothing lists them.
+    source = os.path.join(conftest()._ROOT, "envpool")
+    assert families() == sorted(
+        name
+        for name in os.listdir(source)
+        if os.path.isfile(os.path.join(source, name, "registration.py"))
+    )
+    assert "classic_control" in families()
     registered = {envpool.make_spec(t).entry.family for t in envpool.list_all_envs()}
     # other tests may register ids of the core's test envs ("testing")
     assert registered - {"testing"} == set(families())

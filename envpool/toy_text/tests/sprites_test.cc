@@ -299,8 +299,8 @@ TEST(BlitTest, ScaleIsPygamesNearestNeighbour) {
 }
 
 TEST(SpriteTest, MissingSpriteIsAnErrorNamingTheFile) {
-  const std::string saved = toy_text::ToyTextAssetDir();
-  toy_text::ToyTextAssetDir() = "/nonexistent/img";
+  const std::string saved = envpool::FamilyAssetDir("toy_text");
+  envpool::SetFamilyAssetDir("toy_text", "/nonexistent/img");
   try {
     toy_text::Sprite("taxi/house_that_is_not_there");
     FAIL() << "no error";
@@ -310,9 +310,9 @@ TEST(SpriteTest, MissingSpriteIsAnErrorNamingTheFile) {
               std::string::npos)
         << e.what();
   }
-  toy_text::ToyTextAssetDir() = "";
+  envpool::SetFamilyAssetDir("toy_text", "");
   EXPECT_THROW(toy_text::Sprite("agent_not_loaded"), std::runtime_error);
-  toy_text::ToyTextAssetDir() = saved;
+  envpool::SetFamilyAssetDir("toy_text", saved);
 }
 
 }  // namespace
