@@ -1,21 +1,33 @@
-# make demo  - install what is needed, build and install the wheel, run a demo
-# make test  - the same set-up, then lint and every C++ and Python test
+# make demo  - install what the demo needs, build and install the core and its
+#              family (classic_control), run a demo; a few minutes on a fresh machine
+# make test  - the whole set-up, build and install every family, then lint and
+#              every C++ and Python test
 PYTHON ?= python3
 BAZEL ?= bazel
-DEB_PACKAGES = bazel-bootstrap bazel-rules-java libgtest-dev clang-format zlib1g-dev libfreetype-dev \
+# What building the core and classic_control needs (make demo).
+DEMO_DEB_PACKAGES = bazel-bootstrap bazel-rules-java zlib1g-dev
+DEB_PACKAGES = $(DEMO_DEB_PACKAGES) libgtest-dev clang-format libfreetype-dev \
   libegl-dev libegl1 libegl-mesa0 libgl1-mesa-dri xvfb x11-utils \
   libboost-dev libboost-filesystem-dev libboost-thread-dev libboost-system-dev libboost-chrono-dev
 WHEEL_DIR = dist
+DEMO_WHEEL_DIR = dist-demo
 
-.PHONY: setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-integrations lint format bench bench-setup bench127 clean procgen-reference
-
-setup:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+# $(call ENSURE_DEB,packages): apt-get install those of the Debian packages not installed.
+ENSURE_DEB = missing=""; for p in $(1); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
+
+.PHONY: setup-demo setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-integrations lint format bench bench-setup bench127 clean procgen-reference
+
+setup-demo:
+	@$(call ENSURE_DEB,$(DEMO_DEB_PACKAGES))
+	$(PYTHON) -m pip install -q -r requirements-demo.txt
+
+setup:
+	@$(call ENSURE_DEB,$(DEB_PACKAGES))
 	$(PYTHON) -m pip install -q -r requirements-dev.txt
 	@# requirements-nodeps.txt says why these come without their dependencies;
 	@# a pygame-ce left by an earlier set-up makes way for pygame.
@@ -42,8 +54,19 @@ wheels: setup
 install: build
 	$(PYTHON) -m pip install -q --no-deps --force-reinstall $(WHEEL_DIR)/envpool-*.whl
 
-demo: install
-	$(PYTHON) -P benchmark/demo.py
+# The demo needs the core and classic_control only: they build in about a
+# minute on 2 cores (every family: about 8). That wheel goes into a venv of
+# its own (.venv-demo, seeing $(PYTHON)'s packages), so an install of every
+# family (make install) is never replaced by it.
+DEMO_PYTHON = .venv-demo/bin/python
+demo: setup-demo
+	@echo "== building the core and classic_control, the demo's family (about a minute on 2 cores; make install builds every family)"
+	$(PYTHON) tools/build_wheels.py --target //:demo_wheel --out $(DEMO_WHEEL_DIR) --bazel $(BAZEL) \
+	  $$($(PYTHON) -c 'import sys; print(sys.executable)')
+	@[ -x $(DEMO_PYTHON) ] || $(PYTHON) -m venv --system-site-packages .venv-demo
+	$(DEMO_PYTHON) -m pip install -q --no-deps --force-reinstall $(DEMO_WHEEL_DIR)/envpool-*.whl
+	$(DEMO_PYTHON) -P benchmark/demo.py
+	@echo "== the demo ran .venv-demo's envpool (the core and classic_control); make install builds and installs every family"
 
 lint: setup
 	$(PYTHON) -m ruff check .
@@ -98,11 +121,7 @@ benchmark/.venv-envpool125/bin/python:
 # EnvPool 1.2.5's procgen loads the system Qt 5 runtime at import.
 BENCH_DEB_PACKAGES = libqt5gui5
 bench-setup: benchmark/.venv-envpool125/bin/python
-	@missing=""; for p in $(BENCH_DEB_PACKAGES); do \
-	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
-	fi
+	@$(call ENSURE_DEB,$(BENCH_DEB_PACKAGES))
 
 bench: install bench-setup
 	$(PYTHON) -P benchmark/bench.py
@@ -131,4 +150,4 @@ bench127: wheels benchmark/.venv-envpool127/bin/python benchmark/.venv-py312/bin
 
 clean:
 	$(BAZEL) clean
-	rm -rf $(WHEEL_DIR)
+	rm -rf $(WHEEL_DIR) $(DEMO_WHEEL_DIR) .venv-demo

@@ -59,6 +59,11 @@ def main() -> None:
     parser.add_argument("--out", default="dist")
     parser.add_argument("--bazel", default=os.environ.get("BAZEL", "bazel"))
     parser.add_argument("--headers-python", default=sys.executable)
+    parser.add_argument(
+        "--target",
+        default="//:wheel",
+        help="//:wheel (every family) or //:demo_wheel (the core and classic_control)",
+    )
     args = parser.parse_args()
 
     pythons = args.pythons or find_pythons(VERSIONS)
@@ -79,12 +84,18 @@ def main() -> None:
         env = dict(os.environ, PYTHON_BIN_PATH=python, ENVPOOL_HEADERS_PYTHON=args.headers_python)
         print(f"== envpool wheel for {python}", flush=True)
         start = time.monotonic()
-        subprocess.run([args.bazel, "build", "//:wheel"], check=True, env=env)
+        # A progress line every few seconds when the output is not a terminal.
+        subprocess.run(
+            [args.bazel, "build", "--show_progress_rate_limit=5", args.target],
+            check=True,
+            env=env,
+        )
         seconds = time.monotonic() - start
         with open(os.path.join(output_base, "external", "python", "defs.bzl")) as f:
             tag = re.search(r'WHEEL_TAG = "([^"]+)"', f.read().replace("'", '"')).group(1)
         # The newest: an earlier version's wheel may still lie in bazel-bin.
-        wheels = glob.glob(os.path.join(bazel_bin, f"envpool-*-{tag}.whl"))
+        name = args.target.rsplit(":", 1)[-1]
+        wheels = glob.glob(os.path.join(bazel_bin, name, f"envpool-*-{tag}.whl"))
         if not wheels:
             sys.exit(f"no wheel tagged {tag} in {bazel_bin}")
         wheel = max(wheels, key=os.path.getmtime)

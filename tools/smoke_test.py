@@ -7,7 +7,7 @@ environment of the interpreter its tag names (pyenv's, else python3.1x on
 PATH) in a temporary folder, the wheel with its dependencies, and the runtime
 packages the families locate their files in (each family's RUNTIME_PACKAGES:
 ale-py's Atari ROMs, the MuJoCo library, ViZDoom's engine and scenarios), at
-the versions requirements-dev.txt pins; then this script runs inside it
+the versions the requirements files pin; then this script runs inside it
 (`--check`): the id each family declares as SMOKE_TEST_ID is made and stepped
 with the gymnasium, gym and dm env types, and asynchronously. Out here the
 families are the folders `envpool/<family>/` with a registration.py, whose
@@ -85,9 +85,9 @@ def declarations(package: str = os.path.join(ROOT, "envpool")) -> dict[str, tupl
 
 
 def pins() -> dict[str, str]:
-    """name -> `name==version` from requirements-dev.txt and requirements-nodeps.txt."""
+    """name -> `name==version` from the requirements files (the set-up's pins)."""
     found = {}
-    for name in ("requirements-dev.txt", "requirements-nodeps.txt"):
+    for name in ("requirements-demo.txt", "requirements-dev.txt", "requirements-nodeps.txt"):
         with open(os.path.join(ROOT, name)) as f:
             for line in f:
                 match = re.match(r"^([A-Za-z0-9_.-]+)==([^\s;#]+)\s*(#.*)?$", line.strip())

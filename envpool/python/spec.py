@@ -120,7 +120,18 @@ def load_family(family: str):
     if _core_module is None:
         _core_module = importlib.import_module("envpool.core._core")
     _core_module.set_asset_dir(family, family_declaration(family, "ASSET_DIR") or "")
-    importlib.import_module(f"envpool.{family}._{family}")
+    name = f"envpool.{family}._{family}"
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name != name:
+            raise
+        # `make demo` installs the native module of its own family only.
+        raise RuntimeError(
+            f"the {family} family's native module is not in this install of envpool (a "
+            "build of the demo's family only, as `make demo` makes): run `make install` "
+            "to build and install every family"
+        ) from None
     return _core_module
 
 

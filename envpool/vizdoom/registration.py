@@ -108,7 +108,7 @@ SMOKE_TEST_ID = "Basic-v1"
 # ids' path options default to.
 ASSET_DIR = _PACKAGE or None
 # pip packages the family reads files from at run time (pinned in
-# requirements-dev.txt).
+# requirements-nodeps.txt).
 RUNTIME_PACKAGES = ["vizdoom"]
 # Conformance exceptions (envpool.testing.conformance), each with its reason.
 SEED_INDEPENDENT_RESET = {
