@@ -221,14 +221,9 @@ class Scheduler {
   bool Take(int self, bool wait, std::vector<Task>* chunk);
   void PlanThreads(const SchedulerConfig& config);
 
-  int num_envs_;
-  int batch_size_;
-  bool sync_;
-  int workers_ = 0;
-  // Whether a thread in Recv steps queued envs while it waits.
-  bool caller_steps_ = true;
-  StepCost cost_;
-
+  // In the order these had inside the pool, whose hot paths were timed with
+  // them: the counters that spinning threads read (num_tasks_, closed_) and
+  // the estimate that every send and take reads lie close together.
   std::mutex mu_;
   std::condition_variable task_cv_;
   std::vector<TaskRing> queues_;   // guarded by mu_
@@ -236,7 +231,14 @@ class Scheduler {
   uint32_t queued_tasks_ = 0;      // tasks ever queued, guarded by mu_
   std::atomic<int> num_tasks_{0};  // queued on all queues
   std::atomic<int> sleeping_workers_{0};
+  // Whether a thread in Recv steps queued envs while it waits.
+  bool caller_steps_ = true;
   std::atomic<bool> closed_{false};
+  StepCost cost_;
+  int num_envs_;
+  int batch_size_;
+  bool sync_;
+  int workers_ = 0;
 };
 
 }  // namespace envpool
