@@ -83,8 +83,8 @@ test-cc: setup
 
 # The engine's concurrency tests under ThreadSanitizer and AddressSanitizer.
 test-sanitizers: setup
-	$(BAZEL) test --config=tsan //envpool/core:pool_test
-	$(BAZEL) test --config=asan //envpool/core:pool_test
+	$(BAZEL) test --config=tsan //envpool/core:pool_test //envpool/core:scheduler_test
+	$(BAZEL) test --config=asan //envpool/core:pool_test //envpool/core:scheduler_test
 
 test-py: install procgen-reference
 	$(PYTHON) -P -m pytest -q envpool

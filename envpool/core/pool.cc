@@ -8,45 +8,24 @@
 #include <cstring>
 #include <exception>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 namespace envpool {
 namespace {
 
-// A batch is stepped on the calling thread below this estimated work: a
-// hand-off to a worker and back costs about 5 us, and on two threads saves
-// about half the batch's work. On 2 cores, timed in alternation against the
-// former 20 us: CheetahRun (about 6 us a step) async num_envs=8,
-// batch_size=4: 0.95 -> 0.98 of the machine's limit, sync num_envs=2: 0.55
-// -> 0.78, sync num_envs=8: 1.01 -> 1.06; CartPole (0.3 us) sync
-// num_envs=16 the same (inline either way), num_envs=64 0.97x of inline.
-// (With 20 us, CheetahRun's batches of up to 4 envs ran on one thread
-// whenever its estimate fell below 5 us, while the worker slept.)
-constexpr int64_t kInlineBudgetNs = 10000;
-// An idle worker polls for new tasks before it sleeps, and a sync Recv polls
-// for the workers' last envs, for kSpinSteps x the estimated step cost,
-// within [kMinSpinNs, kMaxSpinNs]. Waking a sleeping thread costs about
-// 100 us on a virtual machine. In a sync batch of expensive envs the threads
-// that finish first wait for the others' last envs (up to one step), so a
-// fixed spin shorter than a step made HumanoidWalk's worker sleep in one
-// batch of six at num_envs=8, about 15 us lost per 470 us batch (2 us with
-// this spin).
-constexpr int64_t kMinSpinNs = 80000;
-constexpr int64_t kMaxSpinNs = 500000;
-constexpr int64_t kSpinSteps = 4;
-// A worker takes at most about this much work from the queue at once.
-constexpr int64_t kChunkNs = 10000;
-
-// Whether a batch of n envs, each estimated to cost cost_ns per step (0
-// until steps have been timed), is cheaper to step on the calling thread.
-bool CheaperInline(int64_t cost_ns, int n) {
-  return cost_ns > 0 && cost_ns * n < kInlineBudgetNs;
-}
-
-int64_t NowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+// The scheduler's view of a pool: its sizes and what its envs' steps need.
+SchedulerConfig SchedulerConfigOf(const PoolConfig& config,
+                                  const EnvSpec& spec) {
+  SchedulerConfig scheduler;
+  scheduler.num_envs = config.num_envs;
+  scheduler.batch_size =
+      config.batch_size == 0 ? config.num_envs : config.batch_size;
+  scheduler.num_threads = config.num_threads;
+  scheduler.steps_elsewhere = spec.steps_elsewhere;
+  scheduler.cores =
+      std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return scheduler;
 }
 
 ArraySpec PoolColumn(const char* name, DType dtype, bool per_player) {
@@ -55,27 +34,6 @@ ArraySpec PoolColumn(const char* name, DType dtype, bool per_player) {
   spec.dtype = dtype;
   spec.per_player = per_player;
   return spec;
-}
-
-inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
-// Polls done() until it holds or the clock passes until_ns (read every 16
-// pauses); returns whether done() held.
-template <typename Done>
-bool PollUntil(int64_t until_ns, Done done) {
-  for (int i = 1;; ++i) {
-    if (done()) {
-      return true;
-    }
-    CpuRelax();
-    if (i % 16 == 0 && NowNs() >= until_ns) {
-      return false;
-    }
-  }
 }
 
 std::string EnvName(int env_id) { return "env " + std::to_string(env_id); }
@@ -171,14 +129,17 @@ void Block::SetReward(int row, double reward) {
   }
 }
 
+// Declared once: every env gets the same handles.
 Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
-    : config_(std::move(config)) {
+    : Pool(env_class.prepare(options), std::move(config)) {}
+
+Pool::Pool(const EnvFactory& factory, PoolConfig config)
+    : config_(std::move(config)),
+      spec_(factory.spec),
+      scheduler_(SchedulerConfigOf(config_, spec_)) {
   if (config_.batch_size == 0) {
     config_.batch_size = config_.num_envs;
   }
-  // Declared once: every env gets the same handles.
-  EnvFactory factory = env_class.prepare(options);
-  spec_ = factory.spec;
   layout_ = BlockLayout::Make(spec_, config_);
   int n = config_.num_envs;
   elapsed_.assign(n, 0);
@@ -227,59 +188,8 @@ Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
     }
   }
 
-  const int cores =
-      std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  int num_threads = config_.num_threads;
-  const bool default_threads = num_threads <= 0;
-  if (default_threads) {
-    num_threads = std::min(config_.batch_size, cores);
-  }
-  // num_threads counts the threads that step envs. In sync mode the calling
-  // thread is one of them: it steps envs while it waits in Recv, so one
-  // worker fewer keeps the threads from outnumbering the cores. An async
-  // pool given num_threads has that many workers. By default it has one
-  // worker fewer too, and the caller steps queued envs in Recv (below): the
-  // caller's own work between recv and send needs a core, and with a worker
-  // on every core it takes one from a worker, so that each batch handed to
-  // the caller costs two context switches (CheetahRun at num_envs=8,
-  // batch_size=4 on 2 cores: 0.67-0.74 of the machine's limit with two
-  // workers, 0.83 with one worker and the caller, timed in alternation).
-  // Not so where a step's work runs elsewhere (spec_.steps_elsewhere): a
-  // worker then mostly waits, and with the caller stepping too, the envs
-  // that run while the caller is away from the pool are the one worker's
-  // (ViZDoom on 2 cores, batch_size = num_envs / 2, one worker and the
-  // caller against two workers: Basic-v1 N=8 2,240 against 2,810-3,060
-  // steps/s, D1Basic-v1 N=8 6,200-6,400 against 8,600-9,100, D3Battle-v1
-  // N=16 3,900-4,200 against 6,600-6,900).
-  int workers = num_threads;
-  if (is_sync()) {
-    workers = num_threads - 1;
-  } else if (default_threads && !spec_.steps_elsewhere) {
-    workers = std::max(1, num_threads - 1);
-  }
-  queues_.resize(static_cast<std::size_t>(workers) + 1);
-  for (TaskRing& queue : queues_) {
-    queue.Reserve(static_cast<std::size_t>(n));
-  }
-  for (int i = 0; i < workers; ++i) {
+  for (int i = 0; i < scheduler_.workers(); ++i) {
     workers_.emplace_back([this, i] { WorkerLoop(i); });
-  }
-  // An async Recv steps queued envs itself only where that takes no core
-  // from a worker, or where the workers would otherwise wait for it: with a
-  // worker per core, a caller stepping too makes one thread more than
-  // cores, and the kernel then time-slices envs on a core (BipedalWalker at
-  // num_envs=8, batch_size=4 on 2 cores: 0.84 of the machine's limit with
-  // the caller stepping, 0.93 without). But a batch smaller than the
-  // workers leaves a worker with nothing queued while the caller wakes up
-  // to send (num_envs=2, batch_size=1: 0.81 stepping, 0.51 not).
-  caller_steps_ = is_sync() || workers < cores || config_.batch_size < workers;
-  // The first homes deal the envs out in turn to the threads that step. In
-  // async mode Recv takes no envs of its own (see PopTasks).
-  const int homes = workers + (is_sync() || workers == 0 ? 1 : 0);
-  std::lock_guard<std::mutex> lock(task_mu_);
-  home_.resize(envs_.size());
-  for (std::size_t id = 0; id < home_.size(); ++id) {
-    home_[id] = static_cast<int>(id % static_cast<std::size_t>(homes));
   }
 }
 
@@ -289,14 +199,7 @@ void Pool::Close() {
   if (closed_.exchange(true)) {
     return;
   }
-  {
-    std::lock_guard<std::mutex> lock(task_mu_);
-    for (auto& queue : queues_) {
-      queue.clear();
-    }
-    num_tasks_.store(0);
-  }
-  task_cv_.notify_all();
+  scheduler_.Close();
   { std::lock_guard<std::mutex> lock(mu_); }
   ready_cv_.notify_all();
   for (auto& t : workers_) {
@@ -306,11 +209,7 @@ void Pool::Close() {
   }
   // A Render waiting for frames the cleared queue will never draw returns
   // now that no worker can write into its buffer.
-  {
-    std::lock_guard<std::mutex> lock(render_mu_);
-    render_.workers_joined = true;
-  }
-  render_cv_.notify_all();
+  render_.StopDrawing();
   // The envs end here rather than with the pool object: an env may hold an
   // engine process or open files that close() is expected to release.  No
   // Send runs inline and no Recv helps the workers any more.
@@ -414,26 +313,19 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
       seeds_[env_ids[k]] = seeds[k];
     }
   }
-  // Step on the calling thread when a hand-off would cost more than the work
-  // (known once steps have been timed), or when a sync batch of one env
-  // leaves nothing to run in parallel (the caller would only wait for the
-  // worker).
-  const int64_t cost = step_cost_ns_.load(std::memory_order_relaxed);
-  if (CheaperInline(cost, n) || (is_sync() && n == 1) || workers_.empty()) {
+  const Task::Kind kind = reset ? Task::Kind::kReset : Task::Kind::kStep;
+  if (scheduler_.SendsInline(n)) {
     std::vector<Task>& tasks = inline_tasks_;
     tasks.clear();
     for (int k = 0; k < n; ++k) {
       tasks.push_back(
-          Task{env_ids[k], k, sync_block, 0, reset, seeds != nullptr, false});
+          Task{env_ids[k], k, sync_block, 0, kind, seeds != nullptr});
     }
     RunInline(&tasks);
     return;
   }
-  Enqueue(env_ids, n,
-          Task{0, 0, sync_block, 0, reset, seeds != nullptr, false});
-  if (sleeping_workers_.load() > 0) {
-    task_cv_.notify_all();
-  }
+  scheduler_.Enqueue(env_ids, n,
+                     Task{0, 0, sync_block, 0, kind, seeds != nullptr});
 }
 
 void Pool::RunInline(std::vector<Task>* tasks) {
@@ -444,111 +336,10 @@ void Pool::RunInline(std::vector<Task>* tasks) {
     tally.Add(RunTask(t));
   }
   tally.Flush();
-  // The estimate is of steps: a reset may cost far less (or more) than a
-  // step, and the estimate decides what the next steps do.
-  if (tasks->front().reset) {
-    return;
+  if (tasks->front().kind == Task::Kind::kStep) {
+    scheduler_.cost().AddInline((NowNs() - start) /
+                                static_cast<int64_t>(tasks->size()));
   }
-  int64_t per_env = (NowNs() - start) / static_cast<int64_t>(tasks->size());
-  int64_t old = step_cost_ns_.load(std::memory_order_relaxed);
-  step_cost_ns_.store(old == 0 ? per_env : (old * 7 + per_env) / 8,
-                      std::memory_order_relaxed);
-}
-
-void Pool::Enqueue(const int* env_ids, int n, const Task& like) {
-  std::lock_guard<std::mutex> lock(task_mu_);
-  for (int k = 0; k < n; ++k) {
-    // Built whole, not copied from `like` and then written field by field:
-    // the queue's copy of it would stall on those narrow stores.
-    const int id = env_ids[k];
-    queues_[home_[id]].push_back(Task{id, k, like.block, queued_tasks_++,
-                                      like.reset, like.has_seed, like.render});
-  }
-  num_tasks_.fetch_add(n);
-}
-
-bool Pool::PopTasks(std::vector<Task>* chunk, bool wait, int self) {
-  chunk->clear();
-  if (!wait && num_tasks_.load() == 0) {
-    return false;
-  }
-  std::unique_lock<std::mutex> lock(task_mu_);
-  if (wait) {
-    sleeping_workers_.fetch_add(1);
-    task_cv_.wait(lock,
-                  [this] { return num_tasks_.load() > 0 || closed_.load(); });
-    sleeping_workers_.fetch_sub(1);
-  }
-  const int queued = num_tasks_.load();
-  if (queued == 0) {
-    return false;
-  }
-  // A thread takes the oldest tasks of its own queue, with two exceptions.
-  // - A task queued more than num_envs tasks before that one goes first,
-  //   whoever takes it: a thread that falls behind (descheduled on a core
-  //   it shares) does not hold its envs back while the others go round.
-  // - A thread with nothing of its own takes, in async mode, the oldest
-  //   task; in sync mode, the newest ones of the fullest queue, which the
-  //   owner would come to last: the two then do not take turns at the same
-  //   end, where each turn would move an env to the other thread.
-  TaskRing* own = &queues_[self];
-  TaskRing* oldest = nullptr;
-  TaskRing* fullest = own;
-  for (auto& queue : queues_) {
-    if (!queue.empty() && (oldest == nullptr ||
-                           static_cast<int32_t>(queue.front().order -
-                                                oldest->front().order) < 0)) {
-      oldest = &queue;
-    }
-    if (queue.size() > fullest->size()) {
-      fullest = &queue;
-    }
-  }
-  if (oldest == nullptr) {
-    return false;  // not reached: num_tasks_ counts the queues' tasks
-  }
-  TaskRing* source = own;
-  bool front = true;
-  // An async Recv drains the queues in the order of the sends, as one queue
-  // would, and keeps no envs: the caller steps only while it waits, and a
-  // Send that steps its envs inline (cheap envs) fills the next batch before
-  // the queued ones, which would otherwise wait for a worker (CartPole, 8
-  // envs, batch_size 3: with a worker slow to start, the caller's own four
-  // envs filled 20 batches in a row).
-  const bool keeps = is_sync() || self != callers_home();
-  if (!keeps) {
-    source = oldest;
-  } else if (own->empty()) {
-    source = is_sync() ? fullest : oldest;
-    front = !is_sync();
-  } else if (static_cast<uint32_t>(own->front().order - oldest->front().order) >
-             envs_.size()) {
-    source = oldest;
-  }
-  // Cheap envs are taken several at a time, so that the queue's lock is not
-  // paid per env; a chunk stays a fair share of what is queued, and a thread
-  // takes at most half of another's queue.
-  int64_t cost =
-      std::max<int64_t>(step_cost_ns_.load(std::memory_order_relaxed), 1);
-  std::size_t share = std::max<std::size_t>(
-      1, static_cast<std::size_t>(queued) / queues_.size());
-  std::size_t most = source == own ? source->size() : (source->size() + 1) / 2;
-  std::size_t take = std::clamp<std::size_t>(
-      static_cast<std::size_t>(kChunkNs / cost), 1, std::min(share, most));
-  for (std::size_t i = 0; i < take; ++i) {
-    if (front) {
-      chunk->push_back(source->front());
-      source->pop_front();
-    } else {
-      chunk->push_back(source->back());
-      source->pop_back();
-    }
-    if (keeps) {
-      home_[chunk->back().env_id] = self;
-    }
-  }
-  num_tasks_.fetch_sub(static_cast<int>(take));
-  return true;
 }
 
 void Pool::RunChunk(std::vector<Task>* tasks) {
@@ -558,27 +349,19 @@ void Pool::RunChunk(std::vector<Task>* tasks) {
   bool steps_only = true;
   RowTally tally(this);
   for (const Task& task : chunk) {
-    if (task.render) {
-      RunRender(task);
+    if (task.kind == Task::Kind::kFrame) {
+      render_.Draw(envs_[task.env_id].get(), task.env_id, task.slot);
       steps_only = false;
     } else {
       tally.Add(RunTask(task));
-      steps_only = steps_only && !task.reset;
+      steps_only = steps_only && task.kind == Task::Kind::kStep;
     }
   }
   tally.Flush();
-  if (!steps_only) {
-    return;  // the estimate is of steps only, as in RunInline
+  if (steps_only) {  // the estimate is of steps only (see StepCost)
+    scheduler_.cost().AddChunk((NowNs() - start) /
+                               static_cast<int64_t>(chunk.size()));
   }
-  int64_t cost = (NowNs() - start) / static_cast<int64_t>(chunk.size());
-  int64_t old = step_cost_ns_.load(std::memory_order_relaxed);
-  step_cost_ns_.store(old == 0 ? cost : (old * 15 + cost) / 16,
-                      std::memory_order_relaxed);
-}
-
-int64_t Pool::SpinNs() const {
-  const int64_t cost = step_cost_ns_.load(std::memory_order_relaxed);
-  return std::clamp(kSpinSteps * cost, kMinSpinNs, kMaxSpinNs);
 }
 
 void Pool::WorkerLoop(int index) {
@@ -594,18 +377,8 @@ void Pool::WorkerLoop(int index) {
     pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
   }
   std::vector<Task> chunk;
-  while (!closed_.load()) {
-    bool got = false;
-    PollUntil(NowNs() + SpinNs(), [&] {
-      got = PopTasks(&chunk, false, index);
-      return got || closed_.load();
-    });
-    if (!got) {
-      got = PopTasks(&chunk, true, index);
-    }
-    if (got) {
-      RunChunk(&chunk);
-    }
+  while (scheduler_.TakeOrWait(index, &chunk)) {
+    RunChunk(&chunk);
   }
 }
 
@@ -659,7 +432,7 @@ Pool::Outcome Pool::Advance(const Task& task, Env* env, std::string* error) {
   Outcome outcome;
   // A never-reset env's first turn is its (seeded) reset, whatever was sent.
   outcome.started_episode =
-      task.reset || unstarted_[id] ||
+      task.kind == Task::Kind::kReset || unstarted_[id] ||
       (ended_[id] && config_.autoreset_mode == AutoresetMode::kNextStep);
   Guarded(id, error, [&] {
     if (outcome.started_episode) {
@@ -700,15 +473,14 @@ void Pool::NextAsyncRow(Block** block, int* slot) {
 
 void Pool::ClaimRows(std::vector<Task>* tasks) {
   // Steps only, once steps have been timed: the chunk is then about
-  // kChunkNs of work. Before, or with resets (whose cost the estimate does
-  // not know), a chunk may be a large share of the queue, and one that
-  // claimed a whole batch would hold it until its last env is done.
-  if (is_sync() || tasks->size() < 2 ||
-      step_cost_ns_.load(std::memory_order_relaxed) == 0) {
+  // Scheduler::kChunkNs of work. Before, or with resets (whose cost the
+  // estimate does not know), a chunk may be a large share of the queue, and one
+  // that claimed a whole batch would hold it until its last env is done.
+  if (is_sync() || tasks->size() < 2 || scheduler_.cost().ns() == 0) {
     return;
   }
   for (const Task& task : *tasks) {
-    if (task.reset || task.render || task.block != nullptr) {
+    if (task.kind != Task::Kind::kStep || task.block != nullptr) {
       return;
     }
   }
@@ -836,12 +608,8 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
   const auto deadline =
       std::chrono::steady_clock::now() +
       std::chrono::nanoseconds(std::max<int64_t>(timeout_ns, 0));
-  // Help the workers while the batch is being filled: where caller_steps_,
-  // and wherever a Send may step its envs inline (cheap envs), since those
-  // envs then come back ahead of the queued ones, which the caller must
-  // drain too or a queued env could wait for a slow worker indefinitely.
-  const int64_t cost = step_cost_ns_.load(std::memory_order_relaxed);
-  const bool steps = caller_steps_ || CheaperInline(cost, config_.batch_size);
+  // Whether this thread helps the workers while the batch is being filled.
+  const bool steps = scheduler_.RecvSteps();
   std::vector<Task> chunk;
   bool polled = false;
   while (true) {
@@ -852,21 +620,21 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
       }
       auto wakeup = [&] {
         return front_ready() || closed_.load() ||
-               (steps && num_tasks_.load() > 0);
+               (steps && scheduler_.queued() > 0);
       };
       if (timeout_ns >= 0 && std::chrono::steady_clock::now() >= deadline) {
         return nullptr;  // nothing taken: a later Recv gets the batch
       }
-      if (num_tasks_.load() == 0 && is_sync() && timeout_ns != 0 && !polled) {
+      if (scheduler_.queued() == 0 && is_sync() && timeout_ns != 0 && !polled) {
         // The rest of a sync batch is on the workers' last envs. The caller
         // is one of the stepping threads (a core of its own), so it polls
-        // for a while, as an idle worker does, before it sleeps: waking a
-        // sleeping thread costs about 100 us on a virtual machine (see
-        // kMinSpinNs). It polls no later than the deadline of a timeout.
+        // for a while, as an idle worker does, before it sleeps (see
+        // Scheduler::SpinNs). It polls no later than the deadline of a
+        // timeout.
         polled = true;
         const uint64_t seen = ready_blocks_.load(std::memory_order_acquire);
         lock.unlock();
-        int64_t until = NowNs() + SpinNs();
+        int64_t until = NowNs() + scheduler_.SpinNs();
         if (timeout_ns > 0) {
           until = std::min<int64_t>(
               until, std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -875,13 +643,13 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
         }
         PollUntil(until, [&] {
           return closed_.load() ||
-                 num_tasks_.load(std::memory_order_relaxed) != 0 ||
+                 scheduler_.queued(std::memory_order_relaxed) != 0 ||
                  ready_blocks_.load(std::memory_order_acquire) != seen;
         });
         continue;
       }
       polled = false;
-      if (!steps || num_tasks_.load() == 0) {
+      if (!steps || scheduler_.queued() == 0) {
         if (timeout_ns < 0) {
           ready_cv_.wait(lock, wakeup);
         } else if (!ready_cv_.wait_until(lock, deadline, wakeup)) {
@@ -890,7 +658,7 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
         continue;
       }
     }
-    if (PopTasks(&chunk, false, callers_home())) {
+    if (scheduler_.TryTake(scheduler_.callers_home(), &chunk)) {
       RunChunk(&chunk);
     }
   }
@@ -926,24 +694,6 @@ void Pool::CheckRenderable(const int* env_ids, int n) {
   }
 }
 
-void Pool::RunRender(const Task& task) {
-  std::string error;
-  try {
-    envs_[task.env_id]->Render(spec_.render_width, spec_.render_height,
-                               render_.camera_id,
-                               render_.rgb + task.slot * render_.frame_bytes);
-  } catch (const std::exception& e) {
-    error = EnvName(task.env_id) + ": " + e.what();
-  }
-  std::lock_guard<std::mutex> lock(render_mu_);
-  if (!error.empty() && render_.error.empty()) {
-    render_.error = error;
-  }
-  if (--render_.left == 0) {
-    render_cv_.notify_all();
-  }
-}
-
 void Pool::Render(const int* env_ids, int n, int camera_id, uint8_t* rgb) {
   std::lock_guard<std::mutex> send_lock(send_mu_);
   if (closed_.load()) {
@@ -954,30 +704,17 @@ void Pool::Render(const int* env_ids, int n, int camera_id, uint8_t* rgb) {
     CheckRenderable(env_ids, n);
   }
   // Sends wait for send_mu_, so none of these envs starts a turn meanwhile.
-  render_.rgb = rgb;
-  render_.frame_bytes = static_cast<std::size_t>(spec_.render_width) *
-                        static_cast<std::size_t>(spec_.render_height) * 3;
-  render_.camera_id = camera_id;
-  render_.error.clear();
-  render_.left = n;
+  render_.Begin(rgb, spec_.render_width, spec_.render_height, camera_id, n);
   if (workers_.empty() || n == 1) {
     for (int k = 0; k < n; ++k) {
-      RunRender(Task{env_ids[k], k, nullptr, 0, false, false, true});
+      render_.Draw(envs_[env_ids[k]].get(), env_ids[k], k);
     }
   } else {
-    Enqueue(env_ids, n, Task{0, 0, nullptr, 0, false, false, true});
-    task_cv_.notify_all();
-    std::unique_lock<std::mutex> lock(render_mu_);
-    render_cv_.wait(
-        lock, [this] { return render_.left == 0 || render_.workers_joined; });
+    scheduler_.Enqueue(env_ids, n,
+                       Task{0, 0, nullptr, 0, Task::Kind::kFrame, false});
+    render_.Wait();
   }
-  std::lock_guard<std::mutex> lock(render_mu_);
-  if (render_.left > 0) {
-    throw std::runtime_error("the pool was closed while rendering");
-  }
-  if (!render_.error.empty()) {
-    throw std::runtime_error(render_.error);
-  }
+  render_.ThrowIfFailed();
 }
 
 std::string Pool::RenderText(int env_id) {

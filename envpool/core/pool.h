@@ -3,7 +3,8 @@
 // Sync mode (batch_size == num_envs): every `Send` fills its own batch, in the
 // order of the env ids sent.  Async mode: envs write into the current batch in
 // the order they finish, and `Recv` returns batches of `batch_size`.
-// Batches ("blocks") are reused once the reader releases them.
+// Batches ("blocks") are reused once the reader releases them. Which thread
+// steps which env, and when, is the Scheduler's (scheduler.h).
 #ifndef ENVPOOL_CORE_POOL_H_
 #define ENVPOOL_CORE_POOL_H_
 
@@ -13,13 +14,14 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "envpool/core/array.h"
 #include "envpool/core/env.h"
+#include "envpool/core/render_job.h"
+#include "envpool/core/scheduler.h"
 
 namespace envpool {
 
@@ -147,60 +149,10 @@ class Pool {
   void SetEnvState(int env_id, const std::vector<double>& state);
 
   // Mean cost of one env step, for the choice between inline and threads.
-  int64_t step_cost_ns() const { return step_cost_ns_.load(); }
+  int64_t step_cost_ns() const { return scheduler_.cost().ns(); }
 
  private:
-  // 24 bytes: a send of cheap envs writes one per env into the queues and
-  // the thread that steps it reads it back, so its size is cache traffic
-  // between cores (the seed of a reset is in seeds_).
-  struct Task {
-    int env_id;
-    int slot;      // sync mode (or claimed ahead): the row; render: the frame
-    Block* block;  // sync mode (or claimed ahead, see ClaimRows): the batch
-    uint32_t order = 0;     // when it was queued (see Enqueue), mod 2^32
-    bool reset = false;     // a reset, not a step
-    bool has_seed = false;  // a reset with the seed in seeds_
-    bool render = false;    // a frame to draw (see Render), not a turn
-  };
-
-  // A queue of tasks in a ring of fixed capacity, so that queueing a task
-  // never allocates (a std::deque allocates a node every few tasks, and
-  // frees it when they are taken). The pool never has more tasks queued than
-  // envs: an env has at most one turn in flight, and a frame is drawn only
-  // of an env that is not in flight.
-  class TaskRing {
-   public:
-    void Reserve(std::size_t capacity) { slots_.resize(capacity); }
-    bool empty() const { return size_ == 0; }
-    std::size_t size() const { return size_; }
-    Task& front() { return slots_[head_]; }
-    Task& back() { return slots_[Index(size_ - 1)]; }
-    void push_back(const Task& task) {
-      if (size_ == slots_.size()) {
-        throw std::logic_error("more tasks queued than envs");
-      }
-      slots_[Index(size_)] = task;
-      ++size_;
-    }
-    void pop_front() {
-      head_ = Index(1);
-      --size_;
-    }
-    void pop_back() { --size_; }
-    void clear() {
-      head_ = 0;
-      size_ = 0;
-    }
-
-   private:
-    std::size_t Index(std::size_t offset) const {
-      std::size_t i = head_ + offset;
-      return i >= slots_.size() ? i - slots_.size() : i;
-    }
-    std::vector<Task> slots_;
-    std::size_t head_ = 0;
-    std::size_t size_ = 0;
-  };
+  Pool(const EnvFactory& factory, PoolConfig config);
 
   // What a turn did to the env's episode.
   struct Outcome {
@@ -226,7 +178,8 @@ class Pool {
   // Async mode: claims the rows of a chunk of several steps (cheap envs)
   // before they run, under one lock, instead of one lock per turn: the rows
   // come back in the chunk's order, as they would from one thread, and the
-  // chunk is short (about kChunkNs of work), so a batch waits little longer.
+  // chunk is short (about Scheduler::kChunkNs of work), so a batch waits little
+  // longer.
   void ClaimRows(std::vector<Task>* tasks);
   void WritePoolColumns(int id, const Outcome& outcome, const Row& row,
                         const Env& env);
@@ -265,19 +218,8 @@ class Pool {
   template <typename F>
   void Guarded(int env_id, std::string* error, F&& body);
   void WorkerLoop(int index);
-  void RunRender(const Task& task);
   void CheckRenderable(const int* env_ids, int n);  // requires mu_
-  // Queues a task like `like` for each env (its row or frame index k), on
-  // the env's home queue (see queues_), built in place.
-  void Enqueue(const int* env_ids, int n, const Task& like);
-  // Takes one or more queued tasks (several when envs are cheap) for the
-  // thread of home `self` (a worker's index, or callers_home() for a
-  // thread in Recv): from its own queue, or from another (see pool.cc).
-  // The tasks' envs then have `self` as their home.
-  bool PopTasks(std::vector<Task>* chunk, bool wait, int self);
-  int callers_home() const { return static_cast<int>(workers_.size()); }
-  // How long an idle thread polls before it sleeps (see pool.cc).
-  int64_t SpinNs() const;
+  // Runs the tasks a thread took from the scheduler.
   void RunChunk(std::vector<Task>* chunk);
   void RunInline(std::vector<Task>* tasks);
 
@@ -306,39 +248,15 @@ class Pool {
   std::deque<std::shared_ptr<Block>> outstanding_;  // in the order of Recv
   Block* filling_ = nullptr;                        // async: current batch
 
-  // Tasks for the workers.
-  std::mutex task_mu_;
-  std::condition_variable task_cv_;
-  // One queue per worker and one for the threads in Recv (the last). An
-  // env's task goes on the queue of the thread that took its last task (an
-  // async Recv keeps none), so that it tends to be stepped on the same core,
-  // where its state is still in the cache; a thread with nothing of its own
-  // queued takes from the others.
-  std::vector<TaskRing> queues_;
-  std::vector<int> home_;          // per env: its queue, guarded by task_mu_
-  uint32_t queued_tasks_ = 0;      // tasks ever queued, guarded by task_mu_
-  std::atomic<int> num_tasks_{0};  // queued on all queues
-  std::atomic<int> sleeping_workers_{0};
+  // Which thread steps which env; the tasks for the workers.
+  Scheduler scheduler_;
   // Counts the blocks that became ready: a sync Recv polls it briefly
   // before it sleeps on ready_cv_.
   std::atomic<uint64_t> ready_blocks_{0};
-  // Whether Recv steps queued envs while it waits (see the constructor).
-  bool caller_steps_ = true;
   std::vector<std::thread> workers_;
   std::atomic<bool> closed_{false};
   std::atomic<int> recv_callers_{0};  // threads inside Recv (they step envs)
-  std::atomic<int64_t> step_cost_ns_{0};
-  // The frames being drawn by the workers (under send_mu_).
-  struct RenderJob {
-    uint8_t* rgb = nullptr;
-    std::size_t frame_bytes = 0;
-    int camera_id = -1;
-    std::string error;            // guarded by render_mu_
-    int left = 0;                 // guarded by render_mu_
-    bool workers_joined = false;  // guarded by render_mu_: Close is done
-  } render_;
-  std::mutex render_mu_;
-  std::condition_variable render_cv_;
+  RenderJob render_;    // the frames being drawn (one Render at a time)
   std::string error_;   // guarded by mu_: first exception thrown by an env
   std::mutex send_mu_;  // serializes Send, which reuses inline_tasks_
   std::vector<Task> inline_tasks_;

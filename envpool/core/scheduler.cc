@@ -1,0 +1,202 @@
+#include "envpool/core/scheduler.h"
+
+#include <algorithm>
+
+namespace envpool {
+
+Scheduler::Scheduler(const SchedulerConfig& config)
+    : num_envs_(config.num_envs),
+      batch_size_(config.batch_size),
+      sync_(config.batch_size == config.num_envs) {
+  PlanThreads(config);
+  queues_.resize(static_cast<std::size_t>(workers_) + 1);
+  for (TaskRing& queue : queues_) {
+    queue.Reserve(static_cast<std::size_t>(num_envs_));
+  }
+  // The first homes deal the envs out in turn to the threads that step. In
+  // async mode Recv takes no envs of its own (see Take).
+  const int homes = workers_ + (sync_ || workers_ == 0 ? 1 : 0);
+  home_.resize(static_cast<std::size_t>(num_envs_));
+  for (std::size_t id = 0; id < home_.size(); ++id) {
+    home_[id] = static_cast<int>(id % static_cast<std::size_t>(homes));
+  }
+}
+
+void Scheduler::PlanThreads(const SchedulerConfig& config) {
+  const int cores = std::max(1, config.cores);
+  int num_threads = config.num_threads;
+  const bool default_threads = num_threads <= 0;
+  if (default_threads) {
+    num_threads = std::min(config.batch_size, cores);
+  }
+  // num_threads counts the threads that step envs. In sync mode the calling
+  // thread is one of them: it steps envs while it waits in Recv, so one
+  // worker fewer keeps the threads from outnumbering the cores. An async
+  // pool given num_threads has that many workers. By default it has one
+  // worker fewer too, and the caller steps queued envs in Recv: the caller's
+  // own work between recv and send needs a core, and with a worker on every
+  // core it takes one from a worker, so that each batch handed to the caller
+  // costs two context switches. Not so where a step's work runs elsewhere:
+  // a worker then mostly waits, and with the caller stepping too, the envs
+  // that run while the caller is away from the pool would be the one
+  // worker's.
+  workers_ = num_threads;
+  if (sync_) {
+    workers_ = num_threads - 1;
+  } else if (default_threads && !config.steps_elsewhere) {
+    workers_ = std::max(1, num_threads - 1);
+  }
+  // An async Recv steps queued envs itself only where that takes no core
+  // from a worker, or where the workers would otherwise wait for it: with a
+  // worker per core, a caller stepping too makes one thread more than cores,
+  // and the kernel then time-slices envs on a core. But a batch smaller than
+  // the workers leaves a worker with nothing queued while the caller wakes
+  // up to send.
+  caller_steps_ = sync_ || workers_ < cores || batch_size_ < workers_;
+}
+
+int Scheduler::home(int env_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return home_.at(static_cast<std::size_t>(env_id));
+}
+
+int64_t Scheduler::SpinNs() const {
+  // Waking a sleeping thread costs far more than a cheap step (about 100 us
+  // on a virtual machine). In a sync batch of expensive envs the threads
+  // that finish first wait for the others' last envs (up to one step), so
+  // the spin grows with the step: a fixed spin shorter than a step would
+  // put them to sleep in every batch.
+  return std::clamp(kSpinSteps * cost_.ns(), kMinSpinNs, kMaxSpinNs);
+}
+
+void Scheduler::Enqueue(const int* env_ids, int n, const Task& like) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (int k = 0; k < n; ++k) {
+      // Built whole, not copied from `like` and then written field by field:
+      // the queue's copy of it would stall on those narrow stores.
+      const int id = env_ids[k];
+      queues_[home_[id]].push_back(
+          Task{id, k, like.block, queued_tasks_++, like.kind, like.has_seed});
+    }
+    num_tasks_.fetch_add(n);
+  }
+  // A worker counts itself sleeping under mu_ before it checks for tasks,
+  // so one that missed these tasks is counted here.
+  if (sleeping_workers_.load() > 0) {
+    task_cv_.notify_all();
+  }
+}
+
+bool Scheduler::Take(int self, bool wait, std::vector<Task>* chunk) {
+  chunk->clear();
+  if (!wait && num_tasks_.load() == 0) {
+    return false;
+  }
+  std::unique_lock<std::mutex> lock(mu_);
+  if (wait) {
+    sleeping_workers_.fetch_add(1);
+    task_cv_.wait(lock,
+                  [this] { return num_tasks_.load() > 0 || closed_.load(); });
+    sleeping_workers_.fetch_sub(1);
+  }
+  const int queued = num_tasks_.load();
+  if (queued == 0) {
+    return false;
+  }
+  // A thread takes the oldest tasks of its own queue, with two exceptions.
+  // - A task queued more than num_envs tasks before that one goes first,
+  //   whoever takes it: a thread that falls behind (descheduled on a core
+  //   it shares) does not hold its envs back while the others go round.
+  // - A thread with nothing of its own takes, in async mode, the oldest
+  //   task; in sync mode, the newest ones of the fullest queue, which the
+  //   owner would come to last: the two then do not take turns at the same
+  //   end, where each turn would move an env to the other thread.
+  TaskRing* own = &queues_[self];
+  TaskRing* oldest = nullptr;
+  TaskRing* fullest = own;
+  for (auto& queue : queues_) {
+    if (!queue.empty() && (oldest == nullptr ||
+                           static_cast<int32_t>(queue.front().order -
+                                                oldest->front().order) < 0)) {
+      oldest = &queue;
+    }
+    if (queue.size() > fullest->size()) {
+      fullest = &queue;
+    }
+  }
+  if (oldest == nullptr) {
+    return false;  // not reached: num_tasks_ counts the queues' tasks
+  }
+  TaskRing* source = own;
+  bool front = true;
+  // An async Recv drains the queues in the order of the sends, as one queue
+  // would, and keeps no envs: the caller steps only while it waits, and a
+  // send that steps its envs inline (cheap envs) fills the next batch before
+  // the queued ones, which would otherwise wait for a worker.
+  const bool keeps = sync_ || self != callers_home();
+  if (!keeps) {
+    source = oldest;
+  } else if (own->empty()) {
+    source = sync_ ? fullest : oldest;
+    front = !sync_;
+  } else if (static_cast<uint32_t>(own->front().order - oldest->front().order) >
+             static_cast<uint32_t>(num_envs_)) {
+    source = oldest;
+  }
+  // Cheap envs are taken several at a time, so that the lock is not paid
+  // per env; a chunk stays a fair share of what is queued, and a thread
+  // takes at most half of another's queue.
+  const int64_t cost = std::max<int64_t>(cost_.ns(), 1);
+  const std::size_t share = std::max<std::size_t>(
+      1, static_cast<std::size_t>(queued) / queues_.size());
+  const std::size_t most =
+      source == own ? source->size() : (source->size() + 1) / 2;
+  const std::size_t take = std::clamp<std::size_t>(
+      static_cast<std::size_t>(kChunkNs / cost), 1, std::min(share, most));
+  for (std::size_t i = 0; i < take; ++i) {
+    if (front) {
+      chunk->push_back(source->front());
+      source->pop_front();
+    } else {
+      chunk->push_back(source->back());
+      source->pop_back();
+    }
+    if (keeps) {
+      home_[chunk->back().env_id] = self;
+    }
+  }
+  num_tasks_.fetch_sub(static_cast<int>(take));
+  return true;
+}
+
+bool Scheduler::TakeOrWait(int self, std::vector<Task>* chunk) {
+  while (!closed_.load()) {
+    bool got = false;
+    PollUntil(NowNs() + SpinNs(), [&] {
+      got = Take(self, false, chunk);
+      return got || closed_.load();
+    });
+    if (!got) {
+      got = Take(self, true, chunk);
+    }
+    if (got) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void Scheduler::Close() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_.store(true);
+    for (auto& queue : queues_) {
+      queue.clear();
+    }
+    num_tasks_.store(0);
+  }
+  task_cv_.notify_all();
+}
+
+}  // namespace envpool

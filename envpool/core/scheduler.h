@@ -1,0 +1,246 @@
+// The scheduler of a pool's stepping threads: how many there are, which
+// thread steps which env, when an idle thread sleeps, and whether a batch is
+// worth handing to the threads at all. The pool queues tasks (an env's turn
+// or a frame to draw) and runs what its threads take; what a task does and
+// where its result goes is the pool's business (pool.h). docs/scheduler.md
+// says why each rule below is there and what was measured.
+//
+// Threads: `workers()` worker threads, numbered 0..workers()-1, take tasks in
+// a loop (TakeOrWait); a thread waiting in the pool's Recv takes tasks while
+// it waits (TryTake with callers_home()).
+//
+// Homes: one queue per worker and one for the threads in Recv (the last).
+// An env's task goes on the queue of the thread that took its last task, so
+// that it tends to be stepped on the same core, where its state is still in
+// the cache; a thread with nothing of its own queued takes from the others.
+//
+// The pool queues at most one task per env at a time (an env has at most one
+// turn in flight, and a frame is drawn only of an env that is not in flight),
+// so no queue ever holds more than num_envs tasks.
+#ifndef ENVPOOL_CORE_SCHEDULER_H_
+#define ENVPOOL_CORE_SCHEDULER_H_
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
+
+namespace envpool {
+
+class Block;  // a batch of results (pool.h); the scheduler only carries it
+
+// One queued unit of work for one env: a turn (a step or a reset) whose
+// result goes to a row of a batch, or one frame of a render job.
+//
+// 24 bytes: a send of cheap envs writes one per env into the queues and the
+// thread that steps it reads it back, so its size is cache traffic between
+// cores (the seed of a reset is kept by the pool, per env).
+struct Task {
+  enum class Kind : uint8_t { kStep, kReset, kFrame };
+  int env_id;
+  // A turn: its row of the batch where known before it runs (sync mode, or
+  // claimed ahead by the pool). A frame: its index in the render job.
+  int slot;
+  Block* block;        // a turn: the batch of `slot`, or null (async)
+  uint32_t order = 0;  // when it was queued (see Enqueue), mod 2^32
+  Kind kind = Kind::kStep;
+  bool has_seed = false;  // a reset with a seed the pool keeps for the env
+};
+static_assert(sizeof(Task) <= 24, "a task is cache traffic: keep it small");
+
+// The tasks of one queue, in a ring of fixed capacity, so that queueing a
+// task never allocates (a std::deque allocates a node every few tasks, and
+// frees it when they are taken).
+class TaskRing {
+ public:
+  void Reserve(std::size_t capacity) { slots_.resize(capacity); }
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  Task& front() { return slots_[head_]; }
+  Task& back() { return slots_[Index(size_ - 1)]; }
+  void push_back(const Task& task) {
+    if (size_ == slots_.size()) {
+      throw std::logic_error("more tasks queued than envs");
+    }
+    slots_[Index(size_)] = task;
+    ++size_;
+  }
+  void pop_front() {
+    head_ = Index(1);
+    --size_;
+  }
+  void pop_back() { --size_; }
+  void clear() {
+    head_ = 0;
+    size_ = 0;
+  }
+
+ private:
+  std::size_t Index(std::size_t offset) const {
+    std::size_t i = head_ + offset;
+    return i >= slots_.size() ? i - slots_.size() : i;
+  }
+  std::vector<Task> slots_;
+  std::size_t head_ = 0;
+  std::size_t size_ = 0;
+};
+
+// The estimated cost of one env step, from timed runs of steps only: a reset
+// may cost far less (or more) than a step, and the estimate decides what the
+// next steps do. 0 until a step has been timed.
+class StepCost {
+ public:
+  int64_t ns() const { return ns_.load(std::memory_order_relaxed); }
+  // A send stepped on the calling thread, timed per env: weighs 1/8.
+  void AddInline(int64_t per_env_ns) { Mix(per_env_ns, 8); }
+  // A chunk of tasks run by a stepping thread, timed per env: weighs 1/16.
+  void AddChunk(int64_t per_env_ns) { Mix(per_env_ns, 16); }
+
+ private:
+  // Threads that time steps at once may lose one another's sample: the
+  // estimate is a hint, not a count.
+  void Mix(int64_t sample, int64_t weight) {
+    const int64_t old = ns_.load(std::memory_order_relaxed);
+    ns_.store(old == 0 ? sample : (old * (weight - 1) + sample) / weight,
+              std::memory_order_relaxed);
+  }
+  std::atomic<int64_t> ns_{0};
+};
+
+inline int64_t NowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Polls done() until it holds or the clock passes until_ns (read every 16
+// pauses); returns whether done() held.
+template <typename Done>
+bool PollUntil(int64_t until_ns, Done done) {
+  for (int i = 1;; ++i) {
+    if (done()) {
+      return true;
+    }
+    CpuRelax();
+    if (i % 16 == 0 && NowNs() >= until_ns) {
+      return false;
+    }
+  }
+}
+
+struct SchedulerConfig {
+  int num_envs = 1;
+  int batch_size = 1;  // == num_envs: sync mode
+  // Threads that step envs as asked for; 0: the default (see Scheduler).
+  int num_threads = 0;
+  // The envs' steps run outside the stepping thread (EnvSpec).
+  bool steps_elsewhere = false;
+  int cores = 1;  // hardware threads
+};
+
+class Scheduler {
+ public:
+  // Below this estimated work a batch is stepped on the calling thread.
+  static constexpr int64_t kInlineBudgetNs = 10000;
+  // An idle thread polls for kSpinSteps x the estimated step cost, within
+  // [kMinSpinNs, kMaxSpinNs], before it sleeps.
+  static constexpr int64_t kMinSpinNs = 80000;
+  static constexpr int64_t kMaxSpinNs = 500000;
+  static constexpr int64_t kSpinSteps = 4;
+  // A thread takes at most about this much work from the queues at once.
+  static constexpr int64_t kChunkNs = 10000;
+
+  explicit Scheduler(const SchedulerConfig& config);
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  bool is_sync() const { return sync_; }
+  // The worker threads the pool starts.
+  int workers() const { return workers_; }
+  // The home of the threads waiting in Recv.
+  int callers_home() const { return workers_; }
+  // The env's queue (tests): where its next task goes.
+  int home(int env_id);
+
+  StepCost& cost() { return cost_; }
+  const StepCost& cost() const { return cost_; }
+  // Whether a batch of n envs is cheaper to step on the calling thread than
+  // to hand to the workers (false while no step has been timed).
+  bool CheaperInline(int n) const {
+    const int64_t cost_ns = cost_.ns();
+    return cost_ns > 0 && cost_ns * n < kInlineBudgetNs;
+  }
+  // Whether a send of n envs is stepped on the sending thread: where that is
+  // cheaper, where a sync batch of one env leaves nothing to run in parallel
+  // (the caller would only wait for the worker), or where there are no
+  // workers.
+  bool SendsInline(int n) const {
+    return CheaperInline(n) || (sync_ && n == 1) || workers_ == 0;
+  }
+  // Whether a thread waiting in Recv steps queued envs: where
+  // caller_steps(), and wherever a send may step its envs inline (cheap
+  // envs), since those envs then come back ahead of the queued ones, which
+  // the caller must drain too or a queued env could wait for a slow worker
+  // indefinitely.
+  bool RecvSteps() const { return caller_steps_ || CheaperInline(batch_size_); }
+  // How long an idle thread polls before it sleeps.
+  int64_t SpinNs() const;
+
+  // Queues a task like `like` for each env (`slot` k for the k-th), on the
+  // env's home queue, and wakes sleeping workers.
+  void Enqueue(const int* env_ids, int n, const Task& like);
+  // Tasks queued on all queues.
+  int queued(std::memory_order order = std::memory_order_seq_cst) const {
+    return num_tasks_.load(order);
+  }
+  // Takes one or more queued tasks (several when envs are cheap) for the
+  // thread of home `self` into `chunk`, without waiting; false if none.
+  // The tasks' envs then have `self` as their home (except for callers in
+  // async mode, which keep no envs).
+  bool TryTake(int self, std::vector<Task>* chunk) {
+    return Take(self, false, chunk);
+  }
+  // A worker's wait for tasks: polls for SpinNs(), then sleeps until tasks
+  // are queued. False once the scheduler is closed.
+  bool TakeOrWait(int self, std::vector<Task>* chunk);
+  // Drops the queued tasks; waiting workers return and take no more.
+  void Close();
+  bool closed() const { return closed_.load(); }
+
+ private:
+  bool Take(int self, bool wait, std::vector<Task>* chunk);
+  void PlanThreads(const SchedulerConfig& config);
+
+  // In the order these had inside the pool, whose hot paths were timed with
+  // them: the counters that spinning threads read (num_tasks_, closed_) and
+  // the estimate that every send and take reads lie close together.
+  std::mutex mu_;
+  std::condition_variable task_cv_;
+  std::vector<TaskRing> queues_;   // guarded by mu_
+  std::vector<int> home_;          // per env: its queue, guarded by mu_
+  uint32_t queued_tasks_ = 0;      // tasks ever queued, guarded by mu_
+  std::atomic<int> num_tasks_{0};  // queued on all queues
+  std::atomic<int> sleeping_workers_{0};
+  // Whether a thread in Recv steps queued envs while it waits.
+  bool caller_steps_ = true;
+  std::atomic<bool> closed_{false};
+  StepCost cost_;
+  int num_envs_;
+  int batch_size_;
+  bool sync_;
+  int workers_ = 0;
+};
+
+}  // namespace envpool
+
+#endif  // ENVPOOL_CORE_SCHEDULER_H_

@@ -1,0 +1,333 @@
+#include "envpool/core/scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <numeric>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace envpool {
+namespace {
+
+SchedulerConfig Config(int num_envs, int batch_size, int num_threads, int cores,
+                       bool steps_elsewhere = false) {
+  SchedulerConfig config;
+  config.num_envs = num_envs;
+  config.batch_size = batch_size;
+  config.num_threads = num_threads;
+  config.cores = cores;
+  config.steps_elsewhere = steps_elsewhere;
+  return config;
+}
+
+std::vector<int> Iota(int n) {
+  std::vector<int> ids(n);
+  std::iota(ids.begin(), ids.end(), 0);
+  return ids;
+}
+
+void EnqueueSteps(Scheduler* scheduler, const std::vector<int>& ids) {
+  scheduler->Enqueue(ids.data(), static_cast<int>(ids.size()),
+                     Task{0, 0, nullptr, 0, Task::Kind::kStep, false});
+}
+
+// The envs of the tasks `self` takes at once (none: empty).
+std::vector<int> Take(Scheduler* scheduler, int self) {
+  std::vector<Task> chunk;
+  std::vector<int> ids;
+  if (scheduler->TryTake(self, &chunk)) {
+    for (const Task& task : chunk) {
+      ids.push_back(task.env_id);
+    }
+  }
+  return ids;
+}
+
+// An estimate at which a thread takes one task at a time.
+void OneTaskAChunk(Scheduler* scheduler) {
+  scheduler->cost().AddInline(Scheduler::kChunkNs);
+}
+
+TEST(TaskRingTest, KeepsOrderAcrossTheEndAndRefusesMoreThanItsCapacity) {
+  TaskRing ring;
+  ring.Reserve(3);
+  for (int round = 0; round < 5; ++round) {
+    ring.push_back(Task{2 * round, 0, nullptr});
+    ring.push_back(Task{2 * round + 1, 0, nullptr});
+    EXPECT_EQ(ring.size(), 2u);
+    EXPECT_EQ(ring.front().env_id, 2 * round);
+    EXPECT_EQ(ring.back().env_id, 2 * round + 1);
+    ring.pop_front();
+    ring.pop_back();
+    EXPECT_TRUE(ring.empty());
+  }
+  for (int id = 0; id < 3; ++id) {
+    ring.push_back(Task{id, 0, nullptr});
+  }
+  EXPECT_THROW(ring.push_back(Task{3, 0, nullptr}), std::logic_error);
+  ring.clear();
+  EXPECT_TRUE(ring.empty());
+}
+
+TEST(SchedulerTest, ThreadsPerMode) {
+  // Sync: the caller is one of min(batch_size, cores) stepping threads.
+  Scheduler sync(Config(8, 8, 0, 4));
+  EXPECT_EQ(sync.workers(), 3);
+  EXPECT_TRUE(sync.RecvSteps());
+  // Async by default: a worker fewer, and the caller steps in Recv.
+  Scheduler async(Config(8, 4, 0, 2));
+  EXPECT_EQ(async.workers(), 1);
+  EXPECT_TRUE(async.RecvSteps());
+  // Envs stepped elsewhere: a worker per thread, and the caller, with a
+  // worker on every core, does not step.
+  Scheduler elsewhere(Config(8, 4, 0, 2, true));
+  EXPECT_EQ(elsewhere.workers(), 2);
+  EXPECT_FALSE(elsewhere.RecvSteps());
+  // num_threads given: that many workers in async mode (the caller steps
+  // only where a batch is smaller than the workers), one fewer in sync mode.
+  EXPECT_EQ(Scheduler(Config(8, 4, 2, 2)).workers(), 2);
+  EXPECT_FALSE(Scheduler(Config(8, 4, 2, 2)).RecvSteps());
+  EXPECT_TRUE(Scheduler(Config(8, 1, 2, 2)).RecvSteps());
+  EXPECT_EQ(Scheduler(Config(8, 8, 1, 2)).workers(), 0);
+  // A pool of one thread has at least that worker in async mode.
+  EXPECT_EQ(Scheduler(Config(8, 1, 0, 8)).workers(), 1);
+}
+
+TEST(SchedulerTest, SendsInlineWhereAHandOffCostsMore) {
+  Scheduler sync(Config(64, 64, 0, 2));
+  // Not timed yet: to the workers, except a sync batch of one env.
+  EXPECT_FALSE(sync.CheaperInline(1));
+  EXPECT_FALSE(sync.SendsInline(2));
+  EXPECT_TRUE(sync.SendsInline(1));
+  sync.cost().AddInline(1000);
+  EXPECT_TRUE(sync.SendsInline(9));  // 9 us of work
+  EXPECT_FALSE(sync.SendsInline(10));
+  // No workers: always inline.
+  EXPECT_TRUE(Scheduler(Config(8, 8, 1, 2)).SendsInline(8));
+  // A Recv of cheap envs steps even where the caller otherwise would not.
+  Scheduler elsewhere(Config(8, 4, 0, 2, true));
+  ASSERT_FALSE(elsewhere.RecvSteps());
+  elsewhere.cost().AddInline(100);
+  EXPECT_TRUE(elsewhere.RecvSteps());
+}
+
+TEST(SchedulerTest, StepCostWeighsNewSamples) {
+  StepCost inline_cost;
+  EXPECT_EQ(inline_cost.ns(), 0);
+  inline_cost.AddInline(800);  // the first sample is taken whole
+  EXPECT_EQ(inline_cost.ns(), 800);
+  inline_cost.AddInline(1600);
+  EXPECT_EQ(inline_cost.ns(), (800 * 7 + 1600) / 8);
+  StepCost chunk_cost;
+  chunk_cost.AddChunk(800);
+  chunk_cost.AddChunk(2400);
+  EXPECT_EQ(chunk_cost.ns(), (800 * 15 + 2400) / 16);
+}
+
+TEST(SchedulerTest, SpinGrowsWithTheStepWithinBounds) {
+  Scheduler scheduler(Config(8, 8, 0, 2));
+  EXPECT_EQ(scheduler.SpinNs(), Scheduler::kMinSpinNs);
+  scheduler.cost().AddInline(50000);
+  EXPECT_EQ(scheduler.SpinNs(), Scheduler::kSpinSteps * 50000);
+  Scheduler slow(Config(8, 8, 0, 2));
+  slow.cost().AddInline(10000000);
+  EXPECT_EQ(slow.SpinNs(), Scheduler::kMaxSpinNs);
+}
+
+TEST(SchedulerTest, EnvsAreDealtToTheSteppingThreadsInTurn) {
+  // Sync: the workers and the caller.
+  Scheduler sync(Config(6, 6, 3, 4));
+  ASSERT_EQ(sync.workers(), 2);
+  for (int id = 0; id < 6; ++id) {
+    EXPECT_EQ(sync.home(id), id % 3);
+  }
+  // Async: the workers only.
+  Scheduler async(Config(6, 3, 2, 4));
+  ASSERT_EQ(async.workers(), 2);
+  for (int id = 0; id < 6; ++id) {
+    EXPECT_EQ(async.home(id), id % 2);
+  }
+}
+
+TEST(SchedulerTest, TasksCarryTheirPositionInTheSend) {
+  Scheduler scheduler(Config(4, 4, 0, 2));
+  const std::vector<int> ids{3, 1, 2, 0};
+  scheduler.Enqueue(ids.data(), 4,
+                    Task{0, 0, nullptr, 0, Task::Kind::kReset, true});
+  EXPECT_EQ(scheduler.queued(), 4);
+  std::vector<Task> chunk;
+  std::vector<int> slot_of(4, -1);
+  while (scheduler.TryTake(0, &chunk)) {
+    for (const Task& task : chunk) {
+      EXPECT_EQ(task.kind, Task::Kind::kReset);
+      EXPECT_TRUE(task.has_seed);
+      slot_of[task.env_id] = task.slot;
+    }
+  }
+  EXPECT_EQ(slot_of, (std::vector<int>{3, 1, 2, 0}));
+  EXPECT_EQ(scheduler.queued(), 0);
+}
+
+TEST(SchedulerTest, SyncThreadTakesItsOwnThenTheNewestOfTheFullest) {
+  Scheduler scheduler(Config(8, 8, 3, 4));  // homes: id % 3
+  OneTaskAChunk(&scheduler);
+  EnqueueSteps(&scheduler, Iota(8));  // 0 3 6 | 1 4 7 | 2 5
+  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{0});
+  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{3});
+  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{6});
+  // Nothing of its own: the back of the fullest queue, whose env moves.
+  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{7});
+  EXPECT_EQ(scheduler.home(7), 0);
+  // The owner goes on from the front.
+  EXPECT_EQ(Take(&scheduler, 1), std::vector<int>{1});
+  EXPECT_EQ(scheduler.home(1), 1);
+}
+
+TEST(SchedulerTest, AsyncThreadWithNothingOfItsOwnTakesTheOldest) {
+  Scheduler scheduler(Config(8, 4, 2, 2));  // homes: id % 2
+  OneTaskAChunk(&scheduler);
+  EnqueueSteps(&scheduler, Iota(8));  // 0 2 4 6 | 1 3 5 7
+  for (int id : {0, 2, 4, 6}) {
+    EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{id});
+  }
+  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{1});
+  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{3});
+  EXPECT_EQ(scheduler.home(3), 0);
+}
+
+TEST(SchedulerTest, AsyncCallerTakesInSendOrderAndKeepsNoEnvs) {
+  Scheduler scheduler(Config(8, 4, 2, 2));  // homes: id % 2
+  OneTaskAChunk(&scheduler);
+  EnqueueSteps(&scheduler, {5, 2, 7, 4});
+  for (int id : {5, 2, 7, 4}) {
+    EXPECT_EQ(Take(&scheduler, scheduler.callers_home()), std::vector<int>{id});
+    EXPECT_EQ(scheduler.home(id), id % 2);
+  }
+  EXPECT_TRUE(Take(&scheduler, scheduler.callers_home()).empty());
+}
+
+TEST(SchedulerTest, ATaskQueuedNumEnvsTasksEarlierGoesFirst) {
+  // Env 0 waits on thread 0's queue while thread 1 steps env 1 over and
+  // over; once env 0's task is more than num_envs tasks older than thread
+  // 1's own oldest, thread 1 takes it.
+  for (int turns : {3, 4}) {
+    Scheduler scheduler(Config(4, 2, 2, 2));  // homes: id % 2
+    OneTaskAChunk(&scheduler);
+    EnqueueSteps(&scheduler, {0});  // order 0
+    for (int turn = 0; turn < turns; ++turn) {
+      EnqueueSteps(&scheduler, {1});
+      ASSERT_EQ(Take(&scheduler, 1), std::vector<int>{1});
+    }
+    EnqueueSteps(&scheduler, {3});  // order turns + 1
+    const int expected = turns + 1 > 4 ? 0 : 3;
+    EXPECT_EQ(Take(&scheduler, 1), std::vector<int>{expected})
+        << turns << " turns";
+  }
+}
+
+TEST(SchedulerTest, CheapEnvsAreTakenInChunksOfAFairShare) {
+  Scheduler scheduler(Config(8, 8, 2, 2));  // one worker; homes: id % 2
+  scheduler.cost().AddInline(1);
+  EnqueueSteps(&scheduler, Iota(8));  // 0 2 4 6 | 1 3 5 7
+  // A share is the queued tasks over the queues: all of its own four.
+  EXPECT_EQ(Take(&scheduler, 0), (std::vector<int>{0, 2, 4, 6}));
+  // Of another's queue at most half, from the back in sync mode.
+  EXPECT_EQ(Take(&scheduler, 0), (std::vector<int>{7, 5}));
+  // With more queues a share may be more than half of another's queue.
+  Scheduler four(Config(16, 16, 4, 4));  // three workers; homes: id % 4
+  four.cost().AddInline(1);
+  EnqueueSteps(&four, Iota(16));
+  EXPECT_EQ(Take(&four, 0), (std::vector<int>{0, 4, 8, 12}));
+  EXPECT_EQ(Take(&four, 0), (std::vector<int>{13, 9}));  // a share is 3
+  // Expensive envs: one at a time.
+  Scheduler slow(Config(8, 8, 2, 2));
+  slow.cost().AddInline(Scheduler::kChunkNs * 2);
+  EnqueueSteps(&slow, Iota(8));
+  EXPECT_EQ(Take(&slow, 0), std::vector<int>{0});
+}
+
+TEST(SchedulerTest, SleepingWorkerWakesForATaskAndCloseEndsItsWait) {
+  Scheduler scheduler(Config(4, 4, 2, 2));
+  ASSERT_EQ(scheduler.workers(), 1);
+  std::atomic<int> taken{-1};
+  std::atomic<bool> ended{false};
+  std::thread worker([&] {
+    std::vector<Task> chunk;
+    while (scheduler.TakeOrWait(0, &chunk)) {
+      taken.store(chunk.front().env_id);
+    }
+    ended.store(true);
+  });
+  // Past the worker's spin, so that it sleeps.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EnqueueSteps(&scheduler, {2});
+  while (taken.load() != 2) {
+    std::this_thread::yield();
+  }
+  EnqueueSteps(&scheduler, {1});  // dropped by Close, or taken before it
+  scheduler.Close();
+  worker.join();
+  EXPECT_TRUE(ended.load());
+  EXPECT_EQ(scheduler.queued(), 0);
+  EXPECT_TRUE(scheduler.closed());
+}
+
+// Workers and a caller take turns of envs that are queued again by whoever
+// steps them, as the pool's threads do: every turn is taken exactly once,
+// never while the env's previous turn is still running (run under TSAN).
+TEST(SchedulerTest, ConcurrentThreadsTakeEveryTurnOnce) {
+  for (int batch : {16, 8}) {
+    const int n = 16;
+    const int turns = 400;
+    Scheduler scheduler(Config(n, batch, 3, 4));
+    std::vector<std::atomic<int>> count(n);
+    std::vector<std::atomic<int>> running(n);
+    std::atomic<int> done{0};
+    std::atomic<bool> overlap{false};
+    auto run = [&](const std::vector<Task>& chunk) {
+      for (const Task& task : chunk) {
+        const int id = task.env_id;
+        if (running[id].fetch_add(1) != 0) {
+          overlap.store(true);
+        }
+        const int turn = count[id].fetch_add(1) + 1;
+        running[id].fetch_sub(1);
+        if (turn < turns) {
+          scheduler.Enqueue(&id, 1, task);
+        } else {
+          done.fetch_add(1);
+        }
+      }
+    };
+    std::vector<std::thread> workers;
+    for (int w = 0; w < scheduler.workers(); ++w) {
+      workers.emplace_back([&, w] {
+        std::vector<Task> chunk;
+        while (scheduler.TakeOrWait(w, &chunk)) {
+          run(chunk);
+        }
+      });
+    }
+    EnqueueSteps(&scheduler, Iota(n));
+    std::vector<Task> chunk;
+    while (done.load() < n) {
+      if (scheduler.TryTake(scheduler.callers_home(), &chunk)) {
+        run(chunk);
+      }
+    }
+    scheduler.Close();
+    for (auto& worker : workers) {
+      worker.join();
+    }
+    EXPECT_FALSE(overlap.load());
+    for (int id = 0; id < n; ++id) {
+      EXPECT_EQ(count[id].load(), turns) << "env " << id;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace envpool
