@@ -30,6 +30,7 @@
 #include "envpool/minigrid/minigrid_levels.h"
 #include "envpool/minigrid/render.h"
 #include "envpool/minigrid/room_grid.h"
+#include "envpool/minigrid/wfc.h"
 #include "envpool/minigrid/world.h"
 
 namespace envpool::minigrid {
@@ -60,6 +61,7 @@ inline const std::vector<std::string>& LevelNames() {
       "unlock",
       "unlock_pickup",
       "blocked_unlock_pickup",
+      "wfc",
   };
   return kNames;
 }
@@ -137,6 +139,9 @@ inline std::unique_ptr<Level> MakeLevel(const LevelConfig& c) {
   }
   if (n == "blocked_unlock_pickup") {
     return std::make_unique<UnlockPickupLevel>(c, true);
+  }
+  if (n == "wfc") {
+    return std::make_unique<WfcLevel>(c);
   }
   std::string known;
   for (const std::string& name : LevelNames()) {

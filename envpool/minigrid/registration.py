@@ -1346,5 +1346,21 @@ _IDS = {
     },
 }
 
+# minigrid's WFC_PRESETS, one id each (wfc.h).
+for _preset in (
+    "MazeSimple",
+    "DungeonMazeScaled",
+    "RoomsFabric",
+    "ObstaclesBlackdots",
+    "ObstaclesAngular",
+    "ObstaclesHogs3",
+):
+    _IDS[f"MiniGrid-WFC-{_preset}-v0"] = {
+        "env_name": "wfc",
+        "max_episode_steps": 500,
+        "size": 25,
+        "wfc_preset": _preset,
+    }
+
 for _task_id, _overrides in _IDS.items():
     register(_task_id, family="minigrid", env_class="MiniGrid", **_overrides)

@@ -407,4 +407,4 @@ def test_config_has_every_option_of_envpool_with_its_value():
             else:
                 assert config[key] == value, (task_id, key, config[key], value)
             checked += 1
-    assert len(_IDS) == 171 and checked == 171 * 54  # every key but env_seed
+    assert len(_IDS) == 177 and checked == 177 * 54  # every key but env_seed
