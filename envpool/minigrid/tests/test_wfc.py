@@ -153,6 +153,11 @@ def test_wfc_preset_option_picks_the_preset():
     play("MiniGrid-WFC-MazeSimple-v0", 4, 50, render=False, wfc_preset="ObstaclesBlackdots")
 
 
+def test_size_option_matches_minigrid():
+    # minigrid's size: the layout is size - 2 square, max_steps 20 * size
+    play("MiniGrid-WFC-RoomsFabric-v0", 1, 50, render=False, size=16)
+
+
 def test_bad_preset_raises_value_error_naming_the_presets():
     with pytest.raises(ValueError, match=r"wfc_preset.*MazeSimple, DungeonMazeScaled"):
         envpool.make("MiniGrid-WFC-MazeSimple-v0", num_envs=1, wfc_preset="MazeKnot")
