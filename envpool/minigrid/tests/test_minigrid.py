@@ -11,9 +11,9 @@ terminated, truncated, info["agent_pos"] and info["mission_id"] must be
 equal, and at every reset the full grid (minigrid's Grid.encode(), read
 through the get_state test hook) too.  No state is copied between them.
 
-Every registered id is run.  To keep the run short, the MiniGrid ids
-truncate at `max_episode_steps=min(default, 120)` on both sides (the
-reference through gymnasium's TimeLimit), which leaves minigrid's own
+Every registered id but the WFC ids (test_wfc.py) is run.  To keep the run
+short, the MiniGrid ids truncate at `max_episode_steps=min(default, 120)` on
+both sides (the reference through gymnasium's TimeLimit), which leaves minigrid's own
 max_steps, and so the reward, alone; truncation at the full default is
 checked on small ids.  BabyAI ids (max_episode_steps 0: no pool limit) end
 at the level's own max_steps, which BabyAI computes from the instruction;
