@@ -17,8 +17,12 @@ namespace envpool {
 // a sequence of numbers (e.g. ViZDoom's {"HEALTH": [0.005, -0.003]}).
 using OptionTable = std::map<std::string, std::vector<double>>;
 
+// A list option: a fixed number of integers, a Python list of ints (e.g.
+// MiniGrid's agent_start_pos [1, 1]).
+using OptionInts = std::vector<int64_t>;
+
 using OptionValue =
-    std::variant<bool, int64_t, double, std::string, OptionTable>;
+    std::variant<bool, int64_t, double, std::string, OptionTable, OptionInts>;
 
 // An ordered set of options.  The type of each option is fixed by its
 // default; `Set` with another type is an error that names the option.
@@ -62,7 +66,8 @@ class Options {
       throw std::logic_error("option '" + name + "' is not defined");
     }
     if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string> ||
-                  std::is_same_v<T, double> || std::is_same_v<T, OptionTable>) {
+                  std::is_same_v<T, double> || std::is_same_v<T, OptionTable> ||
+                  std::is_same_v<T, OptionInts>) {
       return std::get<T>(*v);
     } else if constexpr (std::is_floating_point_v<T>) {
       return static_cast<T>(std::get<double>(*v));
@@ -76,7 +81,8 @@ class Options {
   }
 
   static const char* TypeName(const OptionValue& v) {
-    static const char* names[] = {"bool", "int", "float", "str", "dict"};
+    static const char* names[] = {"bool", "int",  "float",
+                                  "str",  "dict", "list of int"};
     return names[v.index()];
   }
 

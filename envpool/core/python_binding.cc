@@ -123,6 +123,34 @@ OptionTable TableFromPython(const std::string& name, const py::dict& dict) {
   return table;
 }
 
+// A list or tuple of ints (Python's or numpy's integers, not bools), or a
+// 1-d integer numpy array: a list option.
+OptionInts IntsFromPython(const std::string& name, const py::handle& value) {
+  py::object items = py::reinterpret_borrow<py::object>(value);
+  if (py::hasattr(value, "tolist") && py::hasattr(value, "ndim")) {
+    if (value.attr("ndim").cast<int>() != 1) {
+      throw py::type_error("option '" + name +
+                           "' takes a list of ints, got an array of shape " +
+                           std::string(py::str(value.attr("shape"))));
+    }
+    items = value.attr("tolist")();
+  }
+  OptionInts ints;
+  for (const auto& item : items.cast<py::sequence>()) {
+    const bool integer =
+        !py::isinstance<py::bool_>(item) &&
+        (py::isinstance<py::int_>(item) ||
+         (py::hasattr(item, "dtype") && py::hasattr(item, "item") &&
+          py::isinstance<py::int_>(item.attr("item")())));
+    if (!integer) {
+      throw py::type_error("option '" + name + "' takes a list of ints, got " +
+                           std::string(py::repr(value)));
+    }
+    ints.push_back(item.cast<int64_t>());
+  }
+  return ints;
+}
+
 OptionValue FromPython(const std::string& name, const py::handle& value) {
   if (py::isinstance<py::bool_>(value)) {
     return value.cast<bool>();
@@ -138,6 +166,11 @@ OptionValue FromPython(const std::string& name, const py::handle& value) {
   }
   if (py::isinstance<py::dict>(value)) {
     return TableFromPython(name, value.cast<py::dict>());
+  }
+  if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) ||
+      (py::hasattr(value, "ndim") && py::hasattr(value, "tolist") &&
+       value.attr("ndim").cast<int>() > 0)) {
+    return IntsFromPython(name, value);
   }
   // numpy scalars
   if (py::hasattr(value, "dtype") && py::hasattr(value, "item")) {

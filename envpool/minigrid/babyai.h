@@ -1394,15 +1394,23 @@ class MoveTwoAcrossLevel : public BabyAILevel {
   int objs_per_room_;
 };
 
-// The LevelGen levels' settings, as their classes fix them.
+// The LevelGen levels' settings: the options, where a level's class takes
+// the argument (LevelGen's **kwargs), else as its class fixes it. Options a
+// class fixes hold EnvPool's default here (MiniGridEnv::CheckOptionsApply).
 inline LevelGenParams LevelGenFor(const LevelConfig& c) {
   LevelGenParams p;
   const std::string& n = c.env_name;
+  p.room_size = c.room_size;
+  p.num_rows = c.num_rows;
+  p.num_cols = c.num_cols;
+  p.num_dists = c.num_dists;
+  p.action_kinds = c.action_kinds;
+  p.instr_kinds = c.instr_kinds;
+  p.locations = c.locations;
+  p.unblocking = c.unblocking;
+  p.implicit_unlock = c.implicit_unlock;
+  p.locked_room_prob = c.locked_room_prob;
   if (n == "babyai_goto_seq") {
-    p.room_size = c.room_size;
-    p.num_rows = c.num_rows;
-    p.num_cols = c.num_cols;
-    p.num_dists = c.num_dists;
     p.action_kinds = {"goto"};
     p.locked_room_prob = 0;
     p.locations = false;
@@ -1417,10 +1425,6 @@ inline LevelGenParams LevelGenFor(const LevelConfig& c) {
     p.locations = true;
     p.unblocking = false;
   } else if (n == "babyai_synth") {
-    p.room_size = c.room_size;
-    p.num_rows = c.num_rows;
-    p.num_cols = c.num_cols;
-    p.num_dists = c.num_dists;
     p.instr_kinds = {"action"};
     p.locations = false;
     p.implicit_unlock = false;

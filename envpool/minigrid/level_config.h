@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace envpool::minigrid {
 
@@ -48,6 +49,17 @@ struct LevelConfig {
   int objs_per_room = 4;
   bool start_carrying = false;
   bool distractors = false;
+  // BabyAI's LevelGen (BossLevel, Synth*, ...): its constructor's arguments.
+  std::vector<std::string> action_kinds = {"goto", "pickup", "open", "putnext"};
+  std::vector<std::string> instr_kinds = {"action", "and", "seq"};
+  bool locations = true;
+  bool unblocking = true;
+  bool implicit_unlock = true;
+  double locked_room_prob = 0.5;
+  // WFC: the preset (minigrid's WFC_PRESETS key) and whether only the
+  // largest connected open area is kept.
+  std::string wfc_preset = "MazeSimple";
+  bool ensure_connected = true;
 };
 
 }  // namespace envpool::minigrid

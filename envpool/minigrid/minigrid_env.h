@@ -30,6 +30,7 @@
 #include "envpool/minigrid/minigrid_levels.h"
 #include "envpool/minigrid/render.h"
 #include "envpool/minigrid/room_grid.h"
+#include "envpool/minigrid/wfc.h"
 #include "envpool/minigrid/world.h"
 
 namespace envpool::minigrid {
@@ -60,6 +61,7 @@ inline const std::vector<std::string>& LevelNames() {
       "unlock",
       "unlock_pickup",
       "blocked_unlock_pickup",
+      "wfc",
   };
   return kNames;
 }
@@ -138,6 +140,9 @@ inline std::unique_ptr<Level> MakeLevel(const LevelConfig& c) {
   if (n == "blocked_unlock_pickup") {
     return std::make_unique<UnlockPickupLevel>(c, true);
   }
+  if (n == "wfc") {
+    return std::make_unique<WfcLevel>(c);
+  }
   std::string known;
   for (const std::string& name : LevelNames()) {
     known += (known.empty() ? "" : ", ") + name;
@@ -160,8 +165,7 @@ class MiniGridEnv : public Env {
     Field<int64_t> action;
   };
 
-  // EnvPool's MiniGridEnvSpec options and defaults; agent_start_pos and
-  // agent_room, pairs there, are two integers each here.
+  // EnvPool's MiniGridEnvSpec options and defaults.
   static Options DefaultOptions() {
     return Options{
         {"env_name", std::string("empty")},
@@ -169,8 +173,7 @@ class MiniGridEnv : public Env {
         {"width", int64_t{9}},
         {"height", int64_t{7}},
         {"agent_view_size", int64_t{7}},
-        {"agent_start_x", int64_t{1}},
-        {"agent_start_y", int64_t{1}},
+        {"agent_start_pos", OptionInts{1, 1}},
         {"agent_start_dir", int64_t{0}},
         {"strip2_row", int64_t{2}},
         {"num_crossings", int64_t{1}},
@@ -186,8 +189,7 @@ class MiniGridEnv : public Env {
         {"min_num_rooms", int64_t{2}},
         {"max_num_rooms", int64_t{6}},
         {"max_room_size", int64_t{10}},
-        {"agent_room_x", int64_t{1}},
-        {"agent_room_y", int64_t{1}},
+        {"agent_room", OptionInts{1, 1}},
         {"key_in_box", true},
         {"blocked", true},
         {"num_quarters", int64_t{4}},
@@ -204,6 +206,14 @@ class MiniGridEnv : public Env {
         {"objs_per_room", int64_t{4}},
         {"start_carrying", false},
         {"distractors", false},
+        {"action_kinds", std::string(kDefaultActionKinds)},
+        {"instr_kinds", std::string(kDefaultInstrKinds)},
+        {"locations", true},
+        {"unblocking", true},
+        {"implicit_unlock", true},
+        {"locked_room_prob", 0.5},
+        {"wfc_preset", std::string("MazeSimple")},
+        {"ensure_connected", true},
     };
   }
 
@@ -229,8 +239,18 @@ class MiniGridEnv : public Env {
           "MiniGrid option 'agent_view_size' must be odd, got " +
           std::to_string(c.agent_view_size));
     }
-    c.agent_start_x = get_int("agent_start_x", -1, 23);
-    c.agent_start_y = get_int("agent_start_y", -1, 23);
+    const OptionInts start = o.Get<OptionInts>("agent_start_pos");
+    const bool random_start = start == OptionInts{-1, -1};
+    if (start.size() != 2 ||
+        (!random_start &&
+         (start[0] < 0 || start[0] > 23 || start[1] < 0 || start[1] > 23))) {
+      throw std::invalid_argument(
+          "MiniGrid option 'agent_start_pos' must be [x, y] with x and y in "
+          "0..23, or [-1, -1] (placed at random, minigrid's None), got " +
+          IntsText(start));
+    }
+    c.agent_start_x = static_cast<int>(start[0]);
+    c.agent_start_y = static_cast<int>(start[1]);
     c.agent_start_dir = get_int("agent_start_dir", -1, 3);
     c.strip2_row = get_int("strip2_row", 1, 23);
     c.num_crossings = get_int("num_crossings", 0, 20);
@@ -255,8 +275,16 @@ class MiniGridEnv : public Env {
     c.min_num_rooms = get_int("min_num_rooms", 1, 10);
     c.max_num_rooms = get_int("max_num_rooms", c.min_num_rooms, 10);
     c.max_room_size = get_int("max_room_size", 4, 10);
-    c.agent_room_x = get_int("agent_room_x", 0, 2);
-    c.agent_room_y = get_int("agent_room_y", 0, 2);
+    const OptionInts room = o.Get<OptionInts>("agent_room");
+    if (room.size() != 2 || room[0] < 0 || room[0] > 2 || room[1] < 0 ||
+        room[1] > 2) {
+      throw std::invalid_argument(
+          "MiniGrid option 'agent_room' must be [i, j], a room's column and "
+          "row, each in 0..2, got " +
+          IntsText(room));
+    }
+    c.agent_room_x = static_cast<int>(room[0]);
+    c.agent_room_y = static_cast<int>(room[1]);
     c.key_in_box = o.Get<bool>("key_in_box");
     c.blocked = o.Get<bool>("blocked");
     c.num_quarters = get_int("num_quarters", 1, 4);
@@ -278,7 +306,154 @@ class MiniGridEnv : public Env {
     c.objs_per_room = get_int("objs_per_room", 1, 9);
     c.start_carrying = o.Get<bool>("start_carrying");
     c.distractors = o.Get<bool>("distractors");
+    c.action_kinds =
+        KindsOption(o, "action_kinds", {"goto", "pickup", "open", "putnext"});
+    c.instr_kinds = KindsOption(o, "instr_kinds", {"action", "and", "seq"});
+    c.locations = o.Get<bool>("locations");
+    c.unblocking = o.Get<bool>("unblocking");
+    c.implicit_unlock = o.Get<bool>("implicit_unlock");
+    c.locked_room_prob = o.Get<double>("locked_room_prob");
+    if (!(c.locked_room_prob >= 0.0 && c.locked_room_prob <= 1.0)) {
+      throw std::invalid_argument(
+          "MiniGrid option 'locked_room_prob' must be in [0, 1], got " +
+          std::to_string(c.locked_room_prob));
+    }
+    c.wfc_preset = o.Get<std::string>("wfc_preset");
+    c.ensure_connected = o.Get<bool>("ensure_connected");
+    CheckOptionsApply(o, c);
     return c;
+  }
+
+  static constexpr const char* kDefaultActionKinds = "goto,pickup,open,putnext";
+  static constexpr const char* kDefaultInstrKinds = "action,and,seq";
+
+  static std::string IntsText(const OptionInts& v) {
+    std::string text = "[";
+    for (size_t i = 0; i < v.size(); ++i) {
+      text += (i ? ", " : "") + std::to_string(v[i]);
+    }
+    return text + "]";
+  }
+
+  // A comma-separated list of LevelGen's kinds (EnvPool's form of minigrid's
+  // list argument), in order: the level draws from it by index.
+  static std::vector<std::string> KindsOption(
+      const Options& o, const char* name,
+      const std::vector<std::string>& known) {
+    const std::string text = o.Get<std::string>(name);
+    std::vector<std::string> kinds;
+    size_t begin = 0;
+    for (;;) {
+      const size_t end = text.find(',', begin);
+      std::string kind = text.substr(
+          begin, end == std::string::npos ? std::string::npos : end - begin);
+      if (std::find(known.begin(), known.end(), kind) == known.end()) {
+        std::string names;
+        for (const std::string& k : known) {
+          names += (names.empty() ? "" : ", ") + k;
+        }
+        throw std::invalid_argument(
+            std::string("MiniGrid option '") + name +
+            "' must be a comma-separated list of " + names + " (e.g. '" +
+            (std::string(name) == "action_kinds" ? kDefaultActionKinds
+                                                 : kDefaultInstrKinds) +
+            "'), got '" + text + "'");
+      }
+      kinds.push_back(std::move(kind));
+      if (end == std::string::npos) {
+        break;
+      }
+      begin = end + 1;
+    }
+    return kinds;
+  }
+
+  // The ten options EnvPool added for minigrid's constructors apply to the
+  // levels whose minigrid constructor takes them; any other level keeps
+  // EnvPool's default, and another value is an error rather than silently
+  // ignored (docs/minigrid.md lists which level takes which).
+  static void CheckOptionsApply(const Options& o, const LevelConfig& c) {
+    const std::string& n = c.env_name;
+    auto one_of = [&n](std::initializer_list<const char*> names) {
+      for (const char* name : names) {
+        if (n == name) {
+          return true;
+        }
+      }
+      return false;
+    };
+    // LevelGen's arguments that each LevelGen level's class leaves open.
+    const bool boss = n == "babyai_boss_level";
+    const bool levelgen_open[6] = {
+        // action_kinds
+        one_of({"babyai_synth", "babyai_synth_loc", "babyai_synth_seq",
+                "babyai_mini_boss_level", "babyai_boss_level",
+                "babyai_boss_level_no_unlock"}),
+        // instr_kinds
+        one_of({"babyai_goto_seq", "babyai_synth_seq", "babyai_mini_boss_level",
+                "babyai_boss_level", "babyai_boss_level_no_unlock"}),
+        // locations, unblocking
+        one_of({"babyai_mini_boss_level", "babyai_boss_level",
+                "babyai_boss_level_no_unlock"}),
+        one_of({"babyai_mini_boss_level", "babyai_boss_level",
+                "babyai_boss_level_no_unlock"}),
+        // implicit_unlock
+        one_of({"babyai_goto_seq", "babyai_pickup_loc",
+                "babyai_mini_boss_level", "babyai_boss_level"}),
+        // locked_room_prob
+        boss ||
+            one_of({"babyai_synth", "babyai_synth_loc", "babyai_synth_seq"}),
+    };
+    const char* levelgen_names[6] = {"action_kinds",    "instr_kinds",
+                                     "locations",       "unblocking",
+                                     "implicit_unlock", "locked_room_prob"};
+    const bool levelgen_default[6] = {
+        o.Get<std::string>("action_kinds") == kDefaultActionKinds,
+        o.Get<std::string>("instr_kinds") == kDefaultInstrKinds,
+        c.locations,
+        c.unblocking,
+        c.implicit_unlock,
+        c.locked_room_prob == 0.5};
+    for (int k = 0; k < 6; ++k) {
+      if (!levelgen_open[k] && !levelgen_default[k]) {
+        Refuse(levelgen_names[k], n,
+               "minigrid's class for this level does not take it (only "
+               "BabyAI's LevelGen levels, BossLevel, MiniBossLevel, Synth*, "
+               "GoToSeq and PickupLoc, take some of LevelGen's arguments: "
+               "docs/minigrid.md lists which)");
+      }
+    }
+    if (!one_of({"empty", "distshift", "dynamic_obstacles"}) &&
+        !(c.agent_start_x == 1 && c.agent_start_y == 1)) {
+      Refuse(
+          "agent_start_pos", n,
+          "only Empty, DistShift and Dynamic-Obstacles take it; keep [1, 1]");
+    }
+    if (n == "obstructed_maze_1dlhb" &&
+        !(c.agent_room_x == 0 && c.agent_room_y == 0)) {
+      Refuse("agent_room", n,
+             "ObstructedMaze-1D* start in room (0, 0); keep [0, 0]");
+    }
+    if (!one_of({"obstructed_maze_1dlhb", "obstructed_maze_full",
+                 "obstructed_maze_full_v1"}) &&
+        !(c.agent_room_x == 1 && c.agent_room_y == 1)) {
+      Refuse("agent_room", n,
+             "only ObstructedMaze's 2D*, 1Q, 2Q and Full levels take it; keep "
+             "[1, 1]");
+    }
+    if (n != "wfc" && c.wfc_preset != "MazeSimple") {
+      Refuse("wfc_preset", n, "only the WFC levels take it");
+    }
+    if (n != "wfc" && !c.ensure_connected) {
+      Refuse("ensure_connected", n, "only the WFC levels take it");
+    }
+  }
+
+  [[noreturn]] static void Refuse(const char* option, const std::string& level,
+                                  const char* why) {
+    throw std::invalid_argument(std::string("MiniGrid option '") + option +
+                                "' has no meaning for env_name '" + level +
+                                "': " + why);
   }
 
   // A colour name, or "" (-1: drawn by the level).

@@ -12,16 +12,14 @@ _IDS = {
     "MiniGrid-Empty-16x16-v0": {"env_name": "empty", "max_episode_steps": 1024, "size": 16},
     "MiniGrid-Empty-Random-5x5-v0": {
         "agent_start_dir": -1,
-        "agent_start_x": -1,
-        "agent_start_y": -1,
+        "agent_start_pos": [-1, -1],
         "env_name": "empty",
         "max_episode_steps": 100,
         "size": 5,
     },
     "MiniGrid-Empty-Random-6x6-v0": {
         "agent_start_dir": -1,
-        "agent_start_x": -1,
-        "agent_start_y": -1,
+        "agent_start_pos": [-1, -1],
         "env_name": "empty",
         "max_episode_steps": 144,
         "size": 6,
@@ -32,8 +30,7 @@ _IDS = {
     "MiniGrid-DoorKey-16x16-v0": {"env_name": "doorkey", "max_episode_steps": 2560, "size": 16},
     "MiniGrid-DistShift1-v0": {
         "agent_start_dir": 0,
-        "agent_start_x": 1,
-        "agent_start_y": 1,
+        "agent_start_pos": [1, 1],
         "env_name": "distshift",
         "height": 7,
         "max_episode_steps": 252,
@@ -42,8 +39,7 @@ _IDS = {
     },
     "MiniGrid-DistShift2-v0": {
         "agent_start_dir": 0,
-        "agent_start_x": 1,
-        "agent_start_y": 1,
+        "agent_start_pos": [1, 1],
         "env_name": "distshift",
         "height": 7,
         "max_episode_steps": 252,
@@ -134,8 +130,7 @@ _IDS = {
     "MiniGrid-Dynamic-Obstacles-Random-5x5-v0": {
         "action_max": 2,
         "agent_start_dir": -1,
-        "agent_start_x": -1,
-        "agent_start_y": -1,
+        "agent_start_pos": [-1, -1],
         "env_name": "dynamic_obstacles",
         "max_episode_steps": 100,
         "n_obstacles": 2,
@@ -151,8 +146,7 @@ _IDS = {
     "MiniGrid-Dynamic-Obstacles-Random-6x6-v0": {
         "action_max": 2,
         "agent_start_dir": -1,
-        "agent_start_x": -1,
-        "agent_start_y": -1,
+        "agent_start_pos": [-1, -1],
         "env_name": "dynamic_obstacles",
         "max_episode_steps": 144,
         "n_obstacles": 3,
@@ -307,8 +301,7 @@ _IDS = {
         "min_num_rooms": 6,
     },
     "MiniGrid-ObstructedMaze-1Dl-v0": {
-        "agent_room_x": 0,
-        "agent_room_y": 0,
+        "agent_room": [0, 0],
         "blocked": False,
         "env_name": "obstructed_maze_1dlhb",
         "key_in_box": False,
@@ -317,8 +310,7 @@ _IDS = {
         "num_rooms_visited": 2,
     },
     "MiniGrid-ObstructedMaze-1Dlh-v0": {
-        "agent_room_x": 0,
-        "agent_room_y": 0,
+        "agent_room": [0, 0],
         "blocked": False,
         "env_name": "obstructed_maze_1dlhb",
         "key_in_box": True,
@@ -327,8 +319,7 @@ _IDS = {
         "num_rooms_visited": 2,
     },
     "MiniGrid-ObstructedMaze-1Dlhb-v0": {
-        "agent_room_x": 0,
-        "agent_room_y": 0,
+        "agent_room": [0, 0],
         "blocked": True,
         "env_name": "obstructed_maze_1dlhb",
         "key_in_box": True,
@@ -337,8 +328,7 @@ _IDS = {
         "num_rooms_visited": 2,
     },
     "MiniGrid-ObstructedMaze-2Dl-v0": {
-        "agent_room_x": 2,
-        "agent_room_y": 1,
+        "agent_room": [2, 1],
         "blocked": False,
         "env_name": "obstructed_maze_full",
         "key_in_box": False,
@@ -347,8 +337,7 @@ _IDS = {
         "num_rooms_visited": 4,
     },
     "MiniGrid-ObstructedMaze-2Dlh-v0": {
-        "agent_room_x": 2,
-        "agent_room_y": 1,
+        "agent_room": [2, 1],
         "blocked": False,
         "env_name": "obstructed_maze_full",
         "key_in_box": True,
@@ -357,8 +346,7 @@ _IDS = {
         "num_rooms_visited": 4,
     },
     "MiniGrid-ObstructedMaze-2Dlhb-v0": {
-        "agent_room_x": 2,
-        "agent_room_y": 1,
+        "agent_room": [2, 1],
         "blocked": True,
         "env_name": "obstructed_maze_full",
         "key_in_box": True,
@@ -367,8 +355,7 @@ _IDS = {
         "num_rooms_visited": 4,
     },
     "MiniGrid-ObstructedMaze-1Q-v0": {
-        "agent_room_x": 1,
-        "agent_room_y": 1,
+        "agent_room": [1, 1],
         "blocked": True,
         "env_name": "obstructed_maze_full",
         "key_in_box": True,
@@ -377,8 +364,7 @@ _IDS = {
         "num_rooms_visited": 5,
     },
     "MiniGrid-ObstructedMaze-2Q-v0": {
-        "agent_room_x": 2,
-        "agent_room_y": 1,
+        "agent_room": [2, 1],
         "blocked": True,
         "env_name": "obstructed_maze_full",
         "key_in_box": True,
@@ -387,8 +373,7 @@ _IDS = {
         "num_rooms_visited": 11,
     },
     "MiniGrid-ObstructedMaze-Full-v0": {
-        "agent_room_x": 1,
-        "agent_room_y": 1,
+        "agent_room": [1, 1],
         "blocked": True,
         "env_name": "obstructed_maze_full",
         "key_in_box": True,
@@ -397,8 +382,7 @@ _IDS = {
         "num_rooms_visited": 25,
     },
     "MiniGrid-ObstructedMaze-2Dlhb-v1": {
-        "agent_room_x": 2,
-        "agent_room_y": 1,
+        "agent_room": [2, 1],
         "blocked": True,
         "env_name": "obstructed_maze_full_v1",
         "key_in_box": True,
@@ -407,8 +391,7 @@ _IDS = {
         "num_rooms_visited": 4,
     },
     "MiniGrid-ObstructedMaze-1Q-v1": {
-        "agent_room_x": 1,
-        "agent_room_y": 1,
+        "agent_room": [1, 1],
         "blocked": True,
         "env_name": "obstructed_maze_full_v1",
         "key_in_box": True,
@@ -417,8 +400,7 @@ _IDS = {
         "num_rooms_visited": 5,
     },
     "MiniGrid-ObstructedMaze-2Q-v1": {
-        "agent_room_x": 2,
-        "agent_room_y": 1,
+        "agent_room": [2, 1],
         "blocked": True,
         "env_name": "obstructed_maze_full_v1",
         "key_in_box": True,
@@ -427,8 +409,7 @@ _IDS = {
         "num_rooms_visited": 11,
     },
     "MiniGrid-ObstructedMaze-Full-v1": {
-        "agent_room_x": 1,
-        "agent_room_y": 1,
+        "agent_room": [1, 1],
         "blocked": True,
         "env_name": "obstructed_maze_full_v1",
         "key_in_box": True,
@@ -1364,6 +1345,22 @@ _IDS = {
         "room_size": 8,
     },
 }
+
+# minigrid's WFC_PRESETS, one id each (wfc.h).
+for _preset in (
+    "MazeSimple",
+    "DungeonMazeScaled",
+    "RoomsFabric",
+    "ObstaclesBlackdots",
+    "ObstaclesAngular",
+    "ObstaclesHogs3",
+):
+    _IDS[f"MiniGrid-WFC-{_preset}-v0"] = {
+        "env_name": "wfc",
+        "max_episode_steps": 500,
+        "size": 25,
+        "wfc_preset": _preset,
+    }
 
 for _task_id, _overrides in _IDS.items():
     register(_task_id, family="minigrid", env_class="MiniGrid", **_overrides)

@@ -179,6 +179,14 @@ def _check_type(name: str, value: Any, default: Any) -> Any:
     elif isinstance(default, str):
         if isinstance(value, str):
             return value
+    elif isinstance(default, list):
+        # A list option (e.g. MiniGrid's agent_start_pos): ints; the env
+        # checks how many and what they mean.
+        if isinstance(value, (list, tuple, np.ndarray)) and all(
+            isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+            for v in (value.tolist() if isinstance(value, np.ndarray) else value)
+        ):
+            return [int(v) for v in value]
     elif isinstance(default, dict):
         # A table option (e.g. ViZDoom's reward_config): the core checks the
         # keys and numbers, the family what they mean.

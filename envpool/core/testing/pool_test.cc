@@ -492,6 +492,17 @@ TEST(OptionsTest, TableOptionsKeepTheirRowsAndRefuseOtherTypes) {
   EXPECT_STREQ(Options::TypeName(OptionValue(table)), "dict");
 }
 
+TEST(OptionsTest, ListOptionsKeepTheirIntsAndRefuseOtherTypes) {
+  Options options{{"pos", OptionInts{1, 1}}, {"size", int64_t{8}}};
+  options.Set("pos", OptionInts{3, -1, 7});
+  EXPECT_EQ(options.Get<OptionInts>("pos"), (OptionInts{3, -1, 7}));
+  EXPECT_THROW(options.Set("pos", OptionValue(int64_t{1})),
+               std::invalid_argument);
+  EXPECT_THROW(options.Set("size", OptionValue(OptionInts{1})),
+               std::invalid_argument);
+  EXPECT_STREQ(Options::TypeName(OptionValue(OptionInts{})), "list of int");
+}
+
 class IdEnv : public Env {
  public:
   int id() const { return env_id_; }

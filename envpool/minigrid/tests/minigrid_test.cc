@@ -8,6 +8,7 @@
 
 #include "envpool/core/random.h"
 #include "envpool/minigrid/render.h"
+#include "envpool/minigrid/wfc.h"
 #include "envpool/minigrid/world.h"
 
 namespace envpool::minigrid {
@@ -189,6 +190,54 @@ TEST(MiniGridRenderTest, FrameIsTheGridOfTilesWithTheViewHighlighted) {
   std::vector<uint8_t> again(frame.size());
   renderer.Render(room, t, again.data());
   EXPECT_EQ(frame, again);
+}
+
+// numpy's RandomState(0).randint(1 - 2**63, 2**63, 3, dtype=np.int64).
+TEST(MiniGridWfcTest, HashVectorIsNumpysLegacyRandint) {
+  const std::vector<uint64_t> v = wfc_internal::HashVector(3);
+  EXPECT_EQ(static_cast<int64_t>(v[0]), 900450186894289456);
+  EXPECT_EQ(static_cast<int64_t>(v[1]), 3969543146641149121);
+  EXPECT_EQ(static_cast<int64_t>(v[2]), 1895649597198586620);
+}
+
+// The pattern counts minigrid 3.2.0's make_pattern_catalog_with_rotations
+// finds in the six images, and its weights (the number of the 8
+// transformed images a pattern occurs in).
+TEST(MiniGridWfcTest, CataloguesHaveMinigridsPatterns) {
+  const int counts[6] = {12, 14, 37, 5, 42, 40};
+  for (int i = 0; i < 6; ++i) {
+    const WfcCatalog& catalog = CatalogFor(kWfcPatternImages[i]);
+    EXPECT_EQ(catalog.num_patterns, counts[i]) << kWfcPatternImages[i].preset;
+    for (double w : catalog.weights) {
+      EXPECT_TRUE(w >= 1 && w <= 8);
+    }
+  }
+  for (double w : CatalogFor(kWfcPatternImages[0]).weights) {
+    EXPECT_EQ(w, 8);  // MazeSimple's patterns all occur in every transform
+  }
+}
+
+// Python 3.11: hash((3, 5)), hash((0, 0)), hash((22, 1)).
+TEST(MiniGridWfcTest, TupleHashIsCPythons) {
+  EXPECT_EQ(static_cast<int64_t>(wfc_internal::PyTupleHash(3, 5)),
+            7586885779985432798);
+  EXPECT_EQ(static_cast<int64_t>(wfc_internal::PyTupleHash(0, 0)),
+            -8458139203682520985);
+  EXPECT_EQ(static_cast<int64_t>(wfc_internal::PyTupleHash(22, 1)),
+            4214847519409810856);
+}
+
+// keys = (r % 23, r * r % 23) for r < 23: [keys.index(k) for k in set(keys)]
+// in Python 3.11 (23 keys: the table grows twice).
+TEST(MiniGridWfcTest, SetOrderIsCPythons) {
+  std::vector<uint64_t> hashes;
+  for (int r = 0; r < 23; ++r) {
+    hashes.push_back(wfc_internal::PyTupleHash(r, r * r % 23));
+  }
+  const std::vector<int> expected = {8,  13, 22, 12, 3,  14, 2, 10,
+                                     16, 7,  6,  20, 5,  4,  0, 1,
+                                     9,  17, 19, 11, 18, 21, 15};
+  EXPECT_EQ(wfc_internal::PySetOrder(hashes), expected);
 }
 
 }  // namespace
