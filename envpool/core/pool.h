@@ -111,7 +111,9 @@ class Pool {
   const BlockLayout& layout() const { return layout_; }
   const PoolConfig& config() const { return config_; }
   bool is_sync() const { return config_.batch_size == config_.num_envs; }
-  int num_threads() const { return static_cast<int>(workers_.size()); }
+  // The worker threads that step envs (the scheduler's reserve, which steps
+  // only in the caller's place, not counted).
+  int num_threads() const { return scheduler_.stepping_workers(); }
 
   // Where the action of `env_id` for action array `field` is stored before
   // `Send`.  Only valid for envs that are not in flight.

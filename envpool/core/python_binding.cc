@@ -382,14 +382,22 @@ class PyPool {
 
   py::tuple Recv() {
     CheckOpen();
+    // A signal that came while the GIL was released (in a send that stepped
+    // its envs on this thread, say) is raised here, before the batch is
+    // taken: it stays for a later recv.
+    if (PyErr_CheckSignals() != 0) {
+      throw py::error_already_set();
+    }
     std::shared_ptr<Block> block;
     if (pool_->FrontReady()) {
       block = pool_->Recv();
     } else {
       // Wait without the GIL, looking at Python's signals now and then, so
       // that Ctrl-C interrupts a long wait (the batch stays for a later
-      // recv).
-      constexpr int64_t kSignalCheckNs = 100'000'000;
+      // recv). The caller steps no env whose step is estimated above
+      // Scheduler::kCallerStepLimitNs, so Ctrl-C is taken within about
+      // kSignalCheckNs plus that.
+      constexpr int64_t kSignalCheckNs = 50'000'000;
       while (true) {
         {
           py::gil_scoped_release release;

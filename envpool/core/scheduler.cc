@@ -14,11 +14,13 @@ Scheduler::Scheduler(const SchedulerConfig& config)
     queue.Reserve(static_cast<std::size_t>(num_envs_));
   }
   // The first homes deal the envs out in turn to the threads that step. In
-  // async mode Recv takes no envs of its own (see Take).
-  const int homes = workers_ + (sync_ || workers_ == 0 ? 1 : 0);
+  // async mode Recv takes no envs of its own (see Take). The reserve steps
+  // for the caller: it takes from the others' queues.
+  const int homes = stepping_workers_ + (sync_ ? 1 : 0);
   home_.resize(static_cast<std::size_t>(num_envs_));
   for (std::size_t id = 0; id < home_.size(); ++id) {
-    home_[id] = static_cast<int>(id % static_cast<std::size_t>(homes));
+    const int k = static_cast<int>(id % static_cast<std::size_t>(homes));
+    home_[id] = k < stepping_workers_ ? k : callers_home();
   }
 }
 
@@ -53,6 +55,12 @@ void Scheduler::PlanThreads(const SchedulerConfig& config) {
   // the workers leaves a worker with nothing queued while the caller wakes
   // up to send.
   caller_steps_ = sync_ || workers_ < cores || batch_size_ < workers_;
+  // A caller busy in a long step takes no Ctrl-C, so it steps no env whose
+  // step costs more than kCallerStepLimitNs; the reserve then steps in its
+  // place, so that as many threads step as without that rule.
+  stepping_workers_ = workers_;
+  reserve_ = caller_steps_;
+  workers_ += reserve_ ? 1 : 0;
 }
 
 int Scheduler::home(int env_id) {
@@ -85,6 +93,9 @@ void Scheduler::Enqueue(const int* env_ids, int n, const Task& like) {
   // so one that missed these tasks is counted here.
   if (sleeping_workers_.load() > 0) {
     task_cv_.notify_all();
+  }
+  if (reserve_ && !CallerMayStep()) {
+    reserve_cv_.notify_one();
   }
 }
 
@@ -148,8 +159,11 @@ bool Scheduler::Take(int self, bool wait, std::vector<Task>* chunk) {
   // per env; a chunk stays a fair share of what is queued, and a thread
   // takes at most half of another's queue.
   const int64_t cost = std::max<int64_t>(cost_.ns(), 1);
-  const std::size_t share = std::max<std::size_t>(
-      1, static_cast<std::size_t>(queued) / queues_.size());
+  // (A share of the stepping threads': the reserve steps only for the
+  // caller.)
+  const std::size_t threads = queues_.size() - (reserve_ ? 1 : 0);
+  const std::size_t share =
+      std::max<std::size_t>(1, static_cast<std::size_t>(queued) / threads);
   const std::size_t most =
       source == own ? source->size() : (source->size() + 1) / 2;
   const std::size_t take = std::clamp<std::size_t>(
@@ -170,7 +184,30 @@ bool Scheduler::Take(int self, bool wait, std::vector<Task>* chunk) {
   return true;
 }
 
+bool Scheduler::ReserveTakeOrWait(std::vector<Task>* chunk) {
+  // No spin: the reserve steps envs of 20 ms and more. It looks again every
+  // 50 ms, so that tasks queued before the estimate rose above the limit
+  // wait no longer than that.
+  constexpr auto kLookAgain = std::chrono::milliseconds(50);
+  const int self = stepping_workers_;
+  while (!closed_.load()) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      reserve_cv_.wait_for(lock, kLookAgain, [this] {
+        return closed_.load() || (!CallerMayStep() && num_tasks_.load() > 0);
+      });
+    }
+    if (!closed_.load() && !CallerMayStep() && Take(self, false, chunk)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool Scheduler::TakeOrWait(int self, std::vector<Task>* chunk) {
+  if (reserve_ && self == stepping_workers_) {
+    return ReserveTakeOrWait(chunk);
+  }
   while (!closed_.load()) {
     bool got = false;
     PollUntil(NowNs() + SpinNs(), [&] {
@@ -197,6 +234,7 @@ void Scheduler::Close() {
     num_tasks_.store(0);
   }
   task_cv_.notify_all();
+  reserve_cv_.notify_all();
 }
 
 }  // namespace envpool

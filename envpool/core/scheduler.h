@@ -159,14 +159,24 @@ class Scheduler {
   static constexpr int64_t kSpinSteps = 4;
   // A thread takes at most about this much work from the queues at once.
   static constexpr int64_t kChunkNs = 10000;
+  // The calling thread steps an env only while its estimated step costs at
+  // most this: a caller busy in a step takes no Ctrl-C (Python's signals
+  // wait for it), and the binding looks at signals every 50 ms of a wait.
+  static constexpr int64_t kCallerStepLimitNs = 20'000'000;
 
   explicit Scheduler(const SchedulerConfig& config);
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
   bool is_sync() const { return sync_; }
-  // The worker threads the pool starts.
+  // The worker threads the pool starts: the stepping workers, then, where
+  // the caller steps envs too, a reserve worker that steps instead of the
+  // caller while the caller may not (CallerMayStep), so that as many
+  // threads step either way.
   int workers() const { return workers_; }
+  // The workers but the reserve.
+  int stepping_workers() const { return stepping_workers_; }
+  bool has_reserve() const { return reserve_; }
   // The home of the threads waiting in Recv.
   int callers_home() const { return workers_; }
   // The env's queue (tests): where its next task goes.
@@ -180,19 +190,28 @@ class Scheduler {
     const int64_t cost_ns = cost_.ns();
     return cost_ns > 0 && cost_ns * n < kInlineBudgetNs;
   }
+  // Whether the calling thread may step envs at all: while a step is not
+  // estimated above kCallerStepLimitNs (nor unknown, before the first).
+  bool CallerMayStep() const {
+    const int64_t cost_ns = cost_.ns();
+    return cost_ns > 0 && cost_ns <= kCallerStepLimitNs;
+  }
   // Whether a send of n envs is stepped on the sending thread: where that is
-  // cheaper, where a sync batch of one env leaves nothing to run in parallel
-  // (the caller would only wait for the worker), or where there are no
-  // workers.
+  // cheaper, or where the caller may step and a sync batch of one env leaves
+  // nothing to run in parallel (the caller would only wait for the worker)
+  // or the caller is the only stepping thread but the reserve.
   bool SendsInline(int n) const {
-    return CheaperInline(n) || (sync_ && n == 1) || workers_ == 0;
+    return CheaperInline(n) ||
+           (((sync_ && n == 1) || stepping_workers_ == 0) && CallerMayStep());
   }
   // Whether a thread waiting in Recv steps queued envs: where
-  // caller_steps(), and wherever a send may step its envs inline (cheap
-  // envs), since those envs then come back ahead of the queued ones, which
-  // the caller must drain too or a queued env could wait for a slow worker
-  // indefinitely.
-  bool RecvSteps() const { return caller_steps_ || CheaperInline(batch_size_); }
+  // caller_steps() and the caller may step, and wherever a send may step its
+  // envs inline (cheap envs), since those envs then come back ahead of the
+  // queued ones, which the caller must drain too or a queued env could wait
+  // for a slow worker indefinitely.
+  bool RecvSteps() const {
+    return (caller_steps_ && CallerMayStep()) || CheaperInline(batch_size_);
+  }
   // How long an idle thread polls before it sleeps.
   int64_t SpinNs() const;
 
@@ -211,7 +230,8 @@ class Scheduler {
     return Take(self, false, chunk);
   }
   // A worker's wait for tasks: polls for SpinNs(), then sleeps until tasks
-  // are queued. False once the scheduler is closed.
+  // are queued (the reserve: sleeps until tasks are queued that the caller
+  // may not step). False once the scheduler is closed.
   bool TakeOrWait(int self, std::vector<Task>* chunk);
   // Drops the queued tasks; waiting workers return and take no more.
   void Close();
@@ -219,6 +239,7 @@ class Scheduler {
 
  private:
   bool Take(int self, bool wait, std::vector<Task>* chunk);
+  bool ReserveTakeOrWait(std::vector<Task>* chunk);
   void PlanThreads(const SchedulerConfig& config);
 
   // In the order these had inside the pool, whose hot paths were timed with
@@ -231,6 +252,7 @@ class Scheduler {
   uint32_t queued_tasks_ = 0;      // tasks ever queued, guarded by mu_
   std::atomic<int> num_tasks_{0};  // queued on all queues
   std::atomic<int> sleeping_workers_{0};
+  std::condition_variable reserve_cv_;
   // Whether a thread in Recv steps queued envs while it waits.
   bool caller_steps_ = true;
   std::atomic<bool> closed_{false};
@@ -238,7 +260,9 @@ class Scheduler {
   int num_envs_;
   int batch_size_;
   bool sync_;
-  int workers_ = 0;
+  int workers_ = 0;           // threads the pool starts, the reserve included
+  int stepping_workers_ = 0;  // those but the reserve: 0..n-1
+  bool reserve_ = false;      // worker stepping_workers_ is the reserve
 };
 
 }  // namespace envpool

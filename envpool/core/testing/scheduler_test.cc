@@ -73,45 +73,91 @@ TEST(TaskRingTest, KeepsOrderAcrossTheEndAndRefusesMoreThanItsCapacity) {
 }
 
 TEST(SchedulerTest, ThreadsPerMode) {
-  // Sync: the caller is one of min(batch_size, cores) stepping threads.
+  // Sync: the caller is one of min(batch_size, cores) stepping threads (once
+  // a step has been timed: see CallerStepsNoExpensiveEnv).
   Scheduler sync(Config(8, 8, 0, 4));
-  EXPECT_EQ(sync.workers(), 3);
+  sync.cost().AddInline(1'000'000);
+  EXPECT_EQ(sync.stepping_workers(), 3);
   EXPECT_TRUE(sync.RecvSteps());
+  // ... and a reserve that steps in its place where it may not.
+  EXPECT_TRUE(sync.has_reserve());
+  EXPECT_EQ(sync.workers(), 4);
   // Async by default: a worker fewer, and the caller steps in Recv.
   Scheduler async(Config(8, 4, 0, 2));
-  EXPECT_EQ(async.workers(), 1);
+  async.cost().AddInline(1'000'000);
+  EXPECT_EQ(async.stepping_workers(), 1);
   EXPECT_TRUE(async.RecvSteps());
+  EXPECT_TRUE(async.has_reserve());
   // Envs stepped elsewhere: a worker per thread, and the caller, with a
   // worker on every core, does not step.
   Scheduler elsewhere(Config(8, 4, 0, 2, true));
   EXPECT_EQ(elsewhere.workers(), 2);
   EXPECT_FALSE(elsewhere.RecvSteps());
+  EXPECT_FALSE(elsewhere.has_reserve());
   // num_threads given: that many workers in async mode (the caller steps
   // only where a batch is smaller than the workers), one fewer in sync mode.
   EXPECT_EQ(Scheduler(Config(8, 4, 2, 2)).workers(), 2);
-  EXPECT_FALSE(Scheduler(Config(8, 4, 2, 2)).RecvSteps());
-  EXPECT_TRUE(Scheduler(Config(8, 1, 2, 2)).RecvSteps());
-  EXPECT_EQ(Scheduler(Config(8, 8, 1, 2)).workers(), 0);
+  Scheduler four(Config(8, 4, 2, 2));
+  four.cost().AddInline(1'000'000);
+  EXPECT_FALSE(four.RecvSteps());
+  Scheduler one(Config(8, 1, 2, 2));
+  one.cost().AddInline(1'000'000);
+  EXPECT_TRUE(one.RecvSteps());
+  // Sync with one stepping thread: the caller (and the reserve).
+  EXPECT_EQ(Scheduler(Config(8, 8, 1, 2)).stepping_workers(), 0);
+  EXPECT_EQ(Scheduler(Config(8, 8, 1, 2)).workers(), 1);
   // A pool of one thread has at least that worker in async mode.
-  EXPECT_EQ(Scheduler(Config(8, 1, 0, 8)).workers(), 1);
+  EXPECT_EQ(Scheduler(Config(8, 1, 0, 8)).stepping_workers(), 1);
 }
 
 TEST(SchedulerTest, SendsInlineWhereAHandOffCostsMore) {
   Scheduler sync(Config(64, 64, 0, 2));
-  // Not timed yet: to the workers, except a sync batch of one env.
+  // Not timed yet: to the workers, a sync batch of one env too.
   EXPECT_FALSE(sync.CheaperInline(1));
   EXPECT_FALSE(sync.SendsInline(2));
-  EXPECT_TRUE(sync.SendsInline(1));
+  EXPECT_FALSE(sync.SendsInline(1));
   sync.cost().AddInline(1000);
   EXPECT_TRUE(sync.SendsInline(9));  // 9 us of work
   EXPECT_FALSE(sync.SendsInline(10));
-  // No workers: always inline.
-  EXPECT_TRUE(Scheduler(Config(8, 8, 1, 2)).SendsInline(8));
+  // A sync batch of one env leaves nothing to run in parallel.
+  EXPECT_TRUE(sync.SendsInline(1));
+  // Only a worker standing by: inline once timed.
+  Scheduler alone(Config(8, 8, 1, 2));
+  EXPECT_FALSE(alone.SendsInline(8));
+  alone.cost().AddInline(1'000'000);
+  EXPECT_TRUE(alone.SendsInline(8));
   // A Recv of cheap envs steps even where the caller otherwise would not.
   Scheduler elsewhere(Config(8, 4, 0, 2, true));
   ASSERT_FALSE(elsewhere.RecvSteps());
   elsewhere.cost().AddInline(100);
   EXPECT_TRUE(elsewhere.RecvSteps());
+}
+
+TEST(SchedulerTest, CallerStepsNoExpensiveEnv) {
+  // A caller busy in one long step takes no Ctrl-C: it steps an env only
+  // once steps are timed at most kCallerStepLimitNs; the workers (a worker
+  // standing by, where the caller is the only stepping thread) take the rest.
+  for (const SchedulerConfig& config :
+       {Config(1, 1, 0, 2), Config(8, 8, 1, 2), Config(8, 8, 0, 2),
+        Config(8, 4, 0, 2)}) {
+    Scheduler scheduler(config);
+    EXPECT_GE(scheduler.workers(), 1);
+    EXPECT_FALSE(scheduler.CallerMayStep());  // not timed yet
+    EXPECT_FALSE(scheduler.SendsInline(1));
+    EXPECT_FALSE(scheduler.RecvSteps());
+    scheduler.cost().AddInline(Scheduler::kCallerStepLimitNs);
+    EXPECT_TRUE(scheduler.CallerMayStep());
+    EXPECT_TRUE(scheduler.RecvSteps());
+    scheduler.cost().AddInline(Scheduler::kCallerStepLimitNs * 9);  // 1/8
+    EXPECT_FALSE(scheduler.CallerMayStep());
+    EXPECT_FALSE(scheduler.SendsInline(1));
+    EXPECT_FALSE(scheduler.RecvSteps());
+  }
+  // The worker standing by takes the envs from the caller's queue.
+  Scheduler alone(Config(4, 4, 1, 2));
+  for (int id = 0; id < 4; ++id) {
+    EXPECT_EQ(alone.home(id), alone.callers_home());
+  }
 }
 
 TEST(SchedulerTest, StepCostWeighsNewSamples) {
@@ -140,13 +186,13 @@ TEST(SchedulerTest, SpinGrowsWithTheStepWithinBounds) {
 TEST(SchedulerTest, EnvsAreDealtToTheSteppingThreadsInTurn) {
   // Sync: the workers and the caller.
   Scheduler sync(Config(6, 6, 3, 4));
-  ASSERT_EQ(sync.workers(), 2);
+  ASSERT_EQ(sync.stepping_workers(), 2);
   for (int id = 0; id < 6; ++id) {
-    EXPECT_EQ(sync.home(id), id % 3);
+    EXPECT_EQ(sync.home(id), id % 3 == 2 ? sync.callers_home() : id % 3);
   }
   // Async: the workers only.
   Scheduler async(Config(6, 3, 2, 4));
-  ASSERT_EQ(async.workers(), 2);
+  ASSERT_EQ(async.stepping_workers(), 2);
   for (int id = 0; id < 6; ++id) {
     EXPECT_EQ(async.home(id), id % 2);
   }
@@ -251,7 +297,7 @@ TEST(SchedulerTest, CheapEnvsAreTakenInChunksOfAFairShare) {
 
 TEST(SchedulerTest, SleepingWorkerWakesForATaskAndCloseEndsItsWait) {
   Scheduler scheduler(Config(4, 4, 2, 2));
-  ASSERT_EQ(scheduler.workers(), 1);
+  ASSERT_EQ(scheduler.stepping_workers(), 1);
   std::atomic<int> taken{-1};
   std::atomic<bool> ended{false};
   std::thread worker([&] {
@@ -273,6 +319,35 @@ TEST(SchedulerTest, SleepingWorkerWakesForATaskAndCloseEndsItsWait) {
   EXPECT_TRUE(ended.load());
   EXPECT_EQ(scheduler.queued(), 0);
   EXPECT_TRUE(scheduler.closed());
+}
+
+TEST(SchedulerTest, ReserveStepsOnlyWhatTheCallerMayNot) {
+  Scheduler scheduler(Config(4, 4, 1, 2));  // sync: the caller, the reserve
+  ASSERT_TRUE(scheduler.has_reserve());
+  const int reserve = scheduler.stepping_workers();
+  scheduler.cost().AddInline(1000);  // cheap: the caller's
+  std::atomic<int> taken{-1};
+  std::thread worker([&] {
+    std::vector<Task> chunk;
+    while (scheduler.TakeOrWait(reserve, &chunk)) {
+      taken.store(chunk.front().env_id);
+    }
+  });
+  EnqueueSteps(&scheduler, {1});
+  // Past the reserve's look again: it left the task to the caller.
+  std::this_thread::sleep_for(std::chrono::milliseconds(120));
+  EXPECT_EQ(taken.load(), -1);
+  std::vector<Task> chunk;
+  ASSERT_TRUE(scheduler.TryTake(scheduler.callers_home(), &chunk));
+  EXPECT_EQ(chunk.front().env_id, 1);
+  // Expensive steps: the reserve's.
+  scheduler.cost().AddInline(Scheduler::kCallerStepLimitNs * 100);
+  EnqueueSteps(&scheduler, {2});
+  while (taken.load() != 2) {
+    std::this_thread::yield();
+  }
+  scheduler.Close();
+  worker.join();
 }
 
 // Workers and a caller take turns of envs that are queued again by whoever

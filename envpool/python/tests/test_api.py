@@ -420,12 +420,15 @@ def test_context_manager_and_garbage_collection_join_threads():
         {"num_envs": 8, "batch_size": 4, "num_threads": 3},
         {"num_envs": 8},
         {"num_envs": 8, "num_threads": 2},
+        {"num_envs": 8, "num_threads": 1},
     ],
 )
 def test_worker_threads_per_mode(kwargs):
     # Sync mode: the caller is one of num_threads. Async by default: one
     # worker fewer than min(batch_size, cores), the caller stepping in recv.
-    # Async with num_threads given: that many workers.
+    # Async with num_threads given: that many workers. Wherever the caller
+    # steps, one worker more, the reserve, steps in its place for envs whose
+    # steps cost more than the caller may take (docs/scheduler.md).
     cores = os.cpu_count() or 1
     batch_size = kwargs.get("batch_size", kwargs["num_envs"])
     sync = batch_size == kwargs["num_envs"]
@@ -436,6 +439,8 @@ def test_worker_threads_per_mode(kwargs):
         expected = threads
     else:
         expected = max(1, threads - 1)
+    caller_steps = sync or expected < cores or batch_size < expected
+    expected += caller_steps
     gc.collect()
     before = pool_threads(expect=0)  # a pool closed just before may still be ending
     with cartpole(**kwargs):

@@ -111,3 +111,59 @@ def test_ctrl_c_interrupts_a_blocked_recv_and_the_batch_stays():
     )
     assert child.returncode == 0, child.stdout + child.stderr
     assert "interrupted after" in child.stdout, child.stdout
+
+
+CTRL_C_STEP_CHILD = """
+import os, signal, sys, threading, time
+import numpy as np
+import envpool
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+num_envs, num_threads = int(sys.argv[1]), int(sys.argv[2])
+envpool.register(
+    "TestSlowStepCounter-v0", family="testing", env_class="TestCounter",
+    sleep_us=1_500_000, episode_length=100,
+)
+kwargs = {"num_threads": num_threads} if num_threads else {}
+env = envpool.make("TestSlowStepCounter-v0", num_envs=num_envs, **kwargs)
+action = np.zeros(num_envs, np.int64)
+env.reset()
+for first in (True, False):  # the first step is not timed yet; the second is
+    threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    start = time.monotonic()
+    try:
+        env.step(action)
+        raise SystemExit("step returned: the SIGINT did not interrupt it")
+    except KeyboardInterrupt:
+        waited = time.monotonic() - start
+    # Taken within 0.1 s of the signal (0.25 s of slack for a loaded machine),
+    # not when the step ends, 1.5 s after it began.
+    assert waited < 0.3 + 0.35, (first, waited)
+    obs, _, _, _, info = env.recv()  # the step goes on and is not lost
+    assert sorted(info["env_id"]) == list(range(num_envs)), info
+    assert (info["elapsed_step"] == (1 if first else 2)).all(), info
+print("interrupted after", round(waited, 3))
+"""
+
+
+@pytest.mark.parametrize(
+    ("num_envs", "num_threads"),
+    [(1, 0), (2, 2), (2, 1), (4, 0)],
+    ids=["one_env", "two_envs_two_threads", "two_envs_one_thread", "four_envs_default"],
+)
+def test_ctrl_c_during_a_long_step_is_taken_at_once(num_envs, num_threads):
+    # The calling thread steps no env whose step is slow (Scheduler::
+    # kCallerStepLimitNs, or not yet timed): a thread busy in a step cannot
+    # raise KeyboardInterrupt until the step ends.
+    import subprocess
+    import sys
+
+    child = subprocess.run(
+        [sys.executable, "-P", "-c", CTRL_C_STEP_CHILD, str(num_envs), str(num_threads)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert child.returncode == 0, child.stdout + child.stderr
+    assert "interrupted after" in child.stdout, child.stdout
