@@ -15,17 +15,10 @@ envpool.python.gymnasium_registration).
 from typing import Any
 
 from envpool.python import gymnasium_registration
+from envpool.python.api import make, make_dm, make_gym, make_gymnasium, make_spec
 from envpool.python.gymnasium_registration import register_gymnasium_envs
 from envpool.python.pool import PoolBase as EnvPool
-from envpool.python.registry import (
-    list_all_envs,
-    make,
-    make_dm,
-    make_gym,
-    make_gymnasium,
-    make_spec,
-    register,
-)
+from envpool.python.registry import list_all_envs, register
 from envpool.python.spec import EnvSpec
 
 __version__ = "0.1.0"

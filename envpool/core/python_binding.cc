@@ -27,11 +27,6 @@
 namespace py = pybind11;
 
 namespace envpool {
-
-// The numpy-compatible random source, exposed for its tests
-// (random_binding.cc).
-void BindRandom(py::module_ m);
-
 namespace {
 
 py::dtype NumpyDType(DType dtype) { return py::dtype(DTypeName(dtype)); }
@@ -734,8 +729,6 @@ class PyPool {
 PYBIND11_MODULE(_core, m) {
   using envpool::PyPool;
   m.doc() = "envpool's engine: env types, specs and the pool";
-  envpool::BindRandom(m.def_submodule(
-      "random", "numpy-compatible random draws (for tests of the engine)"));
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) {

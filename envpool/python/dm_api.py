@@ -9,42 +9,7 @@ import numpy as np
 
 from envpool.python.pool import PoolBase
 from envpool.python.spec import EnvSpec
-
-_FIRST = np.int32(dm_env.StepType.FIRST)
-_MID = np.int32(dm_env.StepType.MID)
-_LAST = np.int32(dm_env.StepType.LAST)
-
-
-def dm_timestep(
-    xp: Any,
-    spec: EnvSpec,
-    obs: Any,
-    reward: Any,
-    terminated: Any,
-    truncated: Any,
-    info: Any,
-    first: bool = False,
-) -> dm_env.TimeStep:
-    """The dm TimeStep of one batch, with `xp` numpy (the dm type) or jax.numpy (env.xla()).
-
-    Termination gives discount 0 (families may lower it further: Atari's
-    zero_discount_on_life_loss writes info["discount"]); a step with
-    elapsed_step 0 is FIRST.
-    """
-    state_type, players_type, obs_keys, info_keys = spec.dm_state_types()
-    fields = {k: obs[k] for k in obs_keys} if isinstance(obs, dict) else {"obs": obs}
-    fields.update({k: info[k] for k in info_keys})
-    state = state_type(
-        env_id=info["env_id"], players=players_type(env_id=info["players"]["env_id"]), **fields
-    )
-    if first:
-        step_type = xp.full(len(reward), _FIRST, dtype=xp.int32)
-    else:
-        step_type = xp.where(
-            terminated | truncated, _LAST, xp.where(info["elapsed_step"] == 0, _FIRST, _MID)
-        ).astype(xp.int32)
-    discount = xp.where(terminated, 0.0, info.get("discount", 1.0)).astype(xp.float32)
-    return dm_env.TimeStep(step_type, reward, discount, state)
+from envpool.python.timestep import dm_timestep
 
 
 class DMEnvPool(PoolBase, dm_env.Environment):

@@ -19,8 +19,10 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from envpool.python.keys import is_hidden_info, state_key
 from envpool.python.pool import PoolBase
-from envpool.python.spec import DM_HIDDEN_INFO, EnvSpec
+from envpool.python.registry import find_entry
+from envpool.python.spec import EnvSpec
 
 _MODES = {
     "next_step": AutoresetMode.NEXT_STEP,
@@ -59,9 +61,7 @@ class GymnasiumEnvPool(PoolBase, gymnasium.Env, gymnasium.vector.VectorEnv):
         self.render_mode = getattr(cfg, "render_mode", None)
         self._return_info = cfg.gym_reset_return_info
         self._hidden = [
-            d["name"][5:]
-            for d in spec.description["state"]
-            if d["name"].startswith("info:") and d["name"][5:] in DM_HIDDEN_INFO
+            state_key(d["name"]) for d in spec.description["state"] if is_hidden_info(d["name"])
         ]
 
     def _shown(self, out: tuple) -> Batch:
@@ -164,8 +164,6 @@ class GymnasiumSingleEnv(gymnasium.Env):
     _POOL_ONLY = ("num_envs", "batch_size", "num_threads", "autoreset_mode", "render_env_id")
 
     def __init__(self, task_id: str, **kwargs: Any) -> None:
-        from envpool.python.registry import make_spec
-
         given = [k for k in self._POOL_ONLY if k in kwargs]
         if given:
             raise TypeError(
@@ -173,7 +171,7 @@ class GymnasiumSingleEnv(gymnasium.Env):
                 f"{', '.join(map(repr, given))}: use gymnasium.make_vec('envpool/{task_id}', "
                 "num_envs=...) or envpool.make for a pool"
             )
-        spec = make_spec(task_id, num_envs=1, autoreset_mode="disabled", **kwargs)
+        spec = EnvSpec(find_entry(task_id), {**kwargs, "num_envs": 1, "autoreset_mode": "disabled"})
         self._pool = GymnasiumEnvPool(spec)
         self.observation_space = spec.observation_space
         self.action_space = spec.action_space

@@ -28,6 +28,8 @@ import threading
 import warnings
 from typing import Any
 
+from envpool.python.registry import add_listener, list_all_envs
+
 NAMESPACE = "envpool"
 
 # Set once every id has been registered: later `envpool.register` calls then
@@ -38,8 +40,8 @@ _lock = threading.Lock()
 
 def make_vec_env(num_envs: int = 1, *, task_id: str, **kwargs: Any):
     """gymnasium's vector entry point: a pool with gymnasium's batched spaces."""
+    from envpool.python.api import make_spec
     from envpool.python.gymnasium_api import GymnasiumVectorEnv
-    from envpool.python.registry import make_spec
 
     return GymnasiumVectorEnv(make_spec(task_id, num_envs=num_envs, **kwargs))
 
@@ -72,8 +74,6 @@ def register_gymnasium_envs() -> None:
     global _registered
     import gymnasium
 
-    from envpool.python.registry import list_all_envs
-
     with _lock:
         for task_id in list_all_envs():
             _register_one(gymnasium, task_id)
@@ -81,7 +81,8 @@ def register_gymnasium_envs() -> None:
 
 
 def on_register(task_id: str) -> None:
-    """`envpool.register` of a new id: add it to gymnasium's registry as well."""
+    """`envpool.register` of a later id: add it to gymnasium's registry as well
+    (a listener of envpool.python.registry, from `install`)."""
     if _registered and "gymnasium" in sys.modules:
         _register_one(sys.modules["gymnasium"], task_id)
 
@@ -142,6 +143,7 @@ def remove_import_hook() -> None:
 def install() -> None:
     """What `import envpool` does: register now if gymnasium is loaded, else
     once it is."""
+    add_listener(on_register)
     gymnasium = sys.modules.get("gymnasium")
     if gymnasium is not None and hasattr(gymnasium, "register"):
         register_gymnasium_envs()

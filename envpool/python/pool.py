@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from envpool.python.spec import AUTORESET_MODES, DM_HIDDEN_INFO, EnvSpec, load_family
+from envpool.python.keys import is_hidden_info, is_obs, state_key
+from envpool.python.spec import AUTORESET_MODES, EnvSpec, load_family
 
 
 def _split_dict_action(action: dict[str, Any], env_id: Any) -> tuple[dict[str, Any], Any]:
@@ -122,12 +123,12 @@ class PoolBase:
             n = len(mask)
             done = np.flatnonzero(mask)
             final_obs = np.full(n, None, dtype=object)
-            obs_keys = [k for k in final if k == "obs" or k.startswith("obs:")]
+            obs_keys = [k for k in final if is_obs(k)]
             for i in done:
                 if obs_keys == ["obs"]:
                     final_obs[i] = final["obs"][i].copy()
                 else:
-                    final_obs[i] = {k[4:]: final[k][i].copy() for k in obs_keys}
+                    final_obs[i] = {state_key(k): final[k][i].copy() for k in obs_keys}
             # The ended step's info, keys and order as info's, masked as
             # gymnasium's vector envs mask them.
             final_info: dict[str, Any] = {"env_id": info["env_id"].copy(), "_env_id": mask.copy()}
@@ -143,9 +144,9 @@ class PoolBase:
             for key, values in final.items():
                 if key in obs_keys:
                     continue
-                name = key[5:] if key.startswith("info:") else key
-                if key.startswith("info:") and name in DM_HIDDEN_INFO:
+                if is_hidden_info(key):
                     continue
+                name = state_key(key)
                 final_info[name] = np.where(
                     mask.reshape((-1,) + (1,) * (values.ndim - 1)), values, 0
                 ).astype(values.dtype)

@@ -1,4 +1,9 @@
-"""Task ids, their families and option overrides; `make` and friends."""
+"""Task ids, their families and what the families declare.
+
+The bottom of envpool.python's imports: it imports no other module of
+envpool. `make` and friends, which build specs and pools from these
+entries, are in envpool.python.api.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +14,7 @@ import re
 import sys
 from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from envpool.python.dm_api import DMEnvPool
-    from envpool.python.gymnasium_api import GymnasiumEnvPool
-    from envpool.python.pool import PoolBase as EnvPool
-    from envpool.python.spec import EnvSpec
-
-
-ENV_TYPES = ("gymnasium", "gym", "dm")
+from typing import Any
 
 # A family's check of the options as the user gave them: called with every
 # option's value and the names the user passed; raises ValueError.
@@ -40,6 +36,16 @@ class TaskEntry:
 
 _REGISTRY: dict[str, TaskEntry] = {}
 _families_loaded = False
+# Called with each id registered after the families' own (a user's id), so
+# that other registries (gymnasium's, envpool.python.gymnasium_registration)
+# learn of it too.
+_listeners: list[Callable[[str], None]] = []
+
+
+def add_listener(listener: Callable[[str], None]) -> None:
+    """Call `listener(task_id)` for every id registered from now on."""
+    if listener not in _listeners:
+        _listeners.append(listener)
 
 
 def register(
@@ -58,10 +64,8 @@ def register(
     ValueError on what the id refuses.
     """
     _REGISTRY[task_id] = TaskEntry(task_id, family, env_class, dict(overrides), check_options)
-    if _families_loaded:  # a user's id, after the families: tell gymnasium too
-        from envpool.python.gymnasium_registration import on_register
-
-        on_register(task_id)
+    for listener in list(_listeners):
+        listener(task_id)
 
 
 def families() -> list[str]:
@@ -69,10 +73,10 @@ def families() -> list[str]:
 
     A family's native module is loaded only when one of its ids is made.
     """
-    import envpool
-
+    # The folders of the envpool package (imported before any of its
+    # modules, this one included), read rather than imported.
     found = set()
-    for root in envpool.__path__:
+    for root in sys.modules["envpool"].__path__:
         for name in os.listdir(root):
             if os.path.isfile(os.path.join(root, name, "registration.py")):
                 found.add(name)
@@ -158,61 +162,3 @@ def find_entry(task_id: str) -> TaskEntry:
         raise ValueError(
             f"unknown env id {task_id!r}{hint} (envpool.list_all_envs() lists all)"
         ) from None
-
-
-def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
-    """The spec of `task_id` under `kwargs`: config, spaces, reward_threshold."""
-    from envpool.python.spec import EnvSpec
-
-    return EnvSpec(find_entry(task_id), kwargs)
-
-
-def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> EnvPool:
-    """Make a pool of `num_envs` envs of `task_id`.
-
-    env_type: "gymnasium" or "gym" (EnvPool's surface: a gymnasium VectorEnv
-    with single-env spaces; see `GymnasiumEnvPool`) or "dm" (a
-    dm_env.Environment, `DMEnvPool`). `gymnasium.make_vec("envpool/<id>")`
-    gives gymnasium's own VectorEnv contract with batched spaces.
-
-    Options every id takes (docs/api.md):
-      num_envs=1: envs in the pool.
-      batch_size=0: envs per recv(); 0 means num_envs; smaller is async.
-      num_threads=0: worker threads; 0 means min(batch_size, cores).
-      thread_affinity_offset=-1: pin worker i to core offset + i (-1: none).
-      seed=42: env i gets seed + i; or a list of one seed per env.
-      max_episode_steps: truncation, per id.
-      autoreset_mode="next_step": or "same_step", "disabled".
-      episode_statistics=False: info["episode"] on the step ending an episode.
-      gym_reset_return_info=True: reset() returns (obs, info), else obs.
-      render_mode=None, render_width, render_height, render_camera_id,
-      render_env_id: rendering (docs/render.md).
-    The family's own options, with their defaults for this id, are in
-    `envpool.make_spec(task_id).config`. An unknown option is a TypeError
-    naming the valid ones.
-    """
-    if env_type not in ENV_TYPES:
-        raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
-    spec = make_spec(task_id, **kwargs)
-    if env_type == "dm":
-        from envpool.python.dm_api import DMEnvPool
-
-        return DMEnvPool(spec)
-    from envpool.python.gymnasium_api import GymnasiumEnvPool
-
-    return GymnasiumEnvPool(spec)
-
-
-def make_gymnasium(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
-    """`make(task_id, env_type="gymnasium", ...)`."""
-    return make(task_id, env_type="gymnasium", **kwargs)  # type: ignore[return-value]
-
-
-def make_gym(task_id: str, **kwargs: Any) -> GymnasiumEnvPool:
-    """`make(task_id, env_type="gym", ...)`: the same pool as make_gymnasium, as in EnvPool."""
-    return make(task_id, env_type="gym", **kwargs)  # type: ignore[return-value]
-
-
-def make_dm(task_id: str, **kwargs: Any) -> DMEnvPool:
-    """`make(task_id, env_type="dm", ...)`."""
-    return make(task_id, env_type="dm", **kwargs)  # type: ignore[return-value]

@@ -8,6 +8,8 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from envpool.python.keys import is_obs, state_key
+
 
 def _bound(values: list[float], shape: tuple[int, ...], dtype: np.dtype, default: float):
     if not values and np.issubdtype(dtype, np.integer):
@@ -37,11 +39,11 @@ def array_space(desc: dict[str, Any]) -> gymnasium.Space:
 
 
 def observation_space(state: list[dict[str, Any]]) -> gymnasium.Space:
-    obs = [d for d in state if d["name"] == "obs" or d["name"].startswith("obs:")]
+    obs = [d for d in state if is_obs(d["name"])]
     if len(obs) == 1 and obs[0]["name"] == "obs":
         return array_space(obs[0])
     # In the env's order, as EnvPool's (a plain dict would be sorted).
-    fields = collections.OrderedDict((d["name"][4:], array_space(d)) for d in obs)
+    fields = collections.OrderedDict((state_key(d["name"]), array_space(d)) for d in obs)
     return gymnasium.spaces.Dict(fields)
 
 

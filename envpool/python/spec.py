@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from envpool.python import human_render
+from envpool.python.keys import is_hidden_info, is_info, state_key
 from envpool.python.registry import TaskEntry, family_declaration
 
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
@@ -33,9 +34,6 @@ POOL_DEFAULTS: dict[str, Any] = {
     # are options of every env class: the env resolves them).
     "render_env_id": 0,
 }
-# info keys the API consumes rather than shows: Atari's discount becomes the
-# dm TimeStep's discount.
-DM_HIDDEN_INFO = ("discount",)
 # Derived from the env, reported in the config but not settable.
 _READ_ONLY = ("max_num_players",)
 
@@ -379,7 +377,7 @@ class EnvSpec:
             "trunc": ArraySpec(np.bool_, [], (False, True)),
         }
         for desc in self.description["state"]:
-            if desc["name"][5:] in DM_HIDDEN_INFO and desc["name"].startswith("info:"):
+            if is_hidden_info(desc["name"]):
                 continue
             # EnvPool's scalars are [-1], except the continuous keys of a
             # dict observation (dm_control's "obs:head_height" is [];
@@ -400,11 +398,11 @@ class EnvSpec:
             obs_keys, info_keys = [], []
             for desc in self.description["state"]:
                 name = desc["name"]
-                if name.startswith("info:"):
-                    if name[5:] not in DM_HIDDEN_INFO:
-                        info_keys.append(name[5:])
+                if is_info(name):
+                    if not is_hidden_info(name):
+                        info_keys.append(state_key(name))
                 else:
-                    obs_keys.append(name[4:] if name.startswith("obs:") else name)
+                    obs_keys.append(state_key(name))
             state = collections.namedtuple(  # type: ignore[misc]
                 "State", ["env_id", "players", *obs_keys, *info_keys]
             )

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool.python.spec import DM_HIDDEN_INFO
+from envpool.python.keys import DM_HIDDEN_INFO, is_info, state_key
 
 _registered = False
 
@@ -79,19 +79,19 @@ def make_xla(env) -> tuple[Any, Any, Any, Any]:
         outputs = recv_call(handle, pool=address)
         columns = outputs[1 : 1 + len(state)]
         reward, terminated, truncated, env_id, elapsed = outputs[1 + len(state) :]
-        obs_items = {n: c for n, c in zip(names, columns, strict=True) if not n.startswith("info:")}
+        obs_items = {n: c for n, c in zip(names, columns, strict=True) if not is_info(n)}
         obs = (
             obs_items["obs"]
             if list(obs_items) == ["obs"]
-            else {n[4:]: c for n, c in obs_items.items()}
+            else {state_key(n): c for n, c in obs_items.items()}
         )
         info = {"env_id": env_id, "players": {"env_id": env_id}}
         for n, c in zip(names, columns, strict=True):
-            if n.startswith("info:") and n[5:] not in hidden:
-                info[n[5:]] = c
+            if is_info(n) and state_key(n) not in hidden:
+                info[state_key(n)] = c
         info["elapsed_step"] = elapsed
         if as_timestep:
-            from envpool.python.dm_api import dm_timestep
+            from envpool.python.timestep import dm_timestep
 
             return outputs[0], dm_timestep(jnp, spec, obs, reward, terminated, truncated, info)
         return outputs[0], (obs, reward, terminated, truncated, info)

@@ -1,6 +1,6 @@
 """envpool/core/random.h draws exactly numpy's numbers.
 
-The bound classes (`envpool.core._core.random`) take numpy's method names and
+The bound classes (`envpool.testing._random`) take numpy's method names and
 arguments, so each test makes one list of calls on ours and on numpy's object
 built from the same seed, and requires equal results, bit for bit, dtype
 included.  Calls of different kinds are interleaved because state carries
@@ -9,13 +9,14 @@ between them (PCG64's kept 32-bit half, RandomState's cached normal).
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 import pytest
 
 try:
-    from envpool.core._core import random as nprandom
+    from envpool.testing import _random as nprandom
 except ImportError:
     pytest.skip(
         "envpool.core._core has no `random` submodule: python_binding.cc does not call "
@@ -347,3 +348,11 @@ def test_random_state_refuses_what_numpy_refuses(seed: Any) -> None:
         np.random.RandomState(seed)
     with pytest.raises(ValueError):
         nprandom.RandomState(seed)
+
+
+def test_the_random_binding_is_a_test_module_users_never_load():
+    import envpool
+
+    envpool.make("CartPole-v1")  # loads the core
+    core = sys.modules["envpool.core._core"]
+    assert not hasattr(core, "random")

@@ -1,13 +1,9 @@
-// `envpool.core._core.random`: random.h's classes with numpy's method names
+// `envpool.testing._random`: random.h's classes with numpy's method names
 // and arguments, so a test makes the same calls on these and on numpy's
 // objects and compares the results.  Methods take `size=None` (one value) or
-// `size=n` (a 1-d array, one numpy call of that size).
-//
-// python_binding.cc declares
-//   namespace envpool { void BindRandom(pybind11::module_ m); }
-// and calls it as `envpool::BindRandom(m.def_submodule("random"));`.  The
-// module is taken by value: it is a handle, and def_submodule returns a
-// temporary.
+// `size=n` (a 1-d array, one numpy call of that size).  A module of its own,
+// loaded by the tests only: `envpool.core._core`, which every user loads,
+// does not carry it.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -25,9 +21,6 @@
 namespace py = pybind11;
 
 namespace envpool {
-
-void BindRandom(py::module_ m);
-
 namespace {
 
 using random::Generator;
@@ -269,8 +262,6 @@ py::dtype ToDtype(const py::object& dtype) {
   return py::dtype::from_args(dtype);
 }
 
-}  // namespace
-
 void BindRandom(py::module_ m) {
   using py::arg;
   using Size = std::optional<size_t>;
@@ -495,4 +486,11 @@ void BindRandom(py::module_ m) {
           arg("x"));
 }
 
+}  // namespace
 }  // namespace envpool
+
+PYBIND11_MODULE(_random, m) {
+  m.doc() =
+      "numpy-compatible random draws of random.h (for tests of the engine)";
+  envpool::BindRandom(m);
+}
