@@ -7,617 +7,41 @@
 // stack_num deep, oldest first.  The info holds game variables.  With the
 // same cfg, the same set_seed and the same buttons every reset and step
 // equals vizdoom's own Python DoomGame; docs/vizdoom.md states the rest.
+//
+// This header is the env: its options, spec, engine life cycle, step and
+// observation.  What it uses, each readable alone: scenario_info.h (what
+// the cfg tells before an engine starts), game_variables.h (the variable
+// names), combined_actions.h (use_combined_action's Discrete action),
+// reward_shaping.h (EnvPool's shaping), engine_watchdog.h (no hang on a
+// stalled engine) and render_frame.h (the render() frame's pixels).
 #ifndef ENVPOOL_VIZDOOM_VIZDOOM_ENV_H_
 #define ENVPOOL_VIZDOOM_VIZDOOM_ENV_H_
 
-#include <signal.h>
-#include <unistd.h>
+#include <sys/types.h>
 
 #include <algorithm>
 #include <boost/interprocess/ipc/message_queue.hpp>
 #include <boost/interprocess/shared_memory_object.hpp>
-#include <chrono>
-#include <cmath>
-#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <set>
-#include <sstream>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "ViZDoom.h"
 #include "envpool/core/env.h"
 #include "envpool/render/frames.h"
-
-namespace vizdoom {
-// third_party/vizdoom/watched_receive.inc: asked every second the client
-// waits for its engine.
-extern std::string (*receiveStallHook)(const std::string& queue, int seconds);
-}  // namespace vizdoom
+#include "envpool/vizdoom/combined_actions.h"
+#include "envpool/vizdoom/engine_watchdog.h"
+#include "envpool/vizdoom/game_variables.h"
+#include "envpool/vizdoom/render_frame.h"
+#include "envpool/vizdoom/reward_shaping.h"
+#include "envpool/vizdoom/scenario_info.h"
 
 namespace envpool::vizdoom {
-
-// The client waits for its engine without a timeout (ViZDoom's message
-// queues), so an engine that stops answering would hang its env, and the
-// pool, for good.  The client's receive (patched, see
-// third_party/vizdoom/vizdoom.BUILD) asks EngineStall every second it
-// waits: once the engine has neither answered nor used any CPU time for
-// kStallSeconds while it sleeps or is stopped, it cannot be working on an
-// answer (an engine only sleeps waiting for its client); it is killed and
-// the wait ends with an error, which the pool raises at recv.  An engine
-// that never appears (kMissingSeconds) ends the wait too.
-constexpr int kStallSeconds = 10;
-constexpr int kMissingSeconds = 30;
-
-struct EngineProcess {
-  pid_t pid = -1;
-  char state = '?';
-  uint64_t cpu_ticks = 0;
-  std::string wchan;
-};
-
-// The engine child of this process started for ViZDoom instance `id` (its
-// command line holds "+viz_instance_id <id>"); pid -1 when there is none.
-inline EngineProcess FindEngineOrThrow(const std::string& id) {
-  EngineProcess found;
-  const pid_t self = getpid();
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.empty() ||
-        name.find_first_not_of("0123456789") != std::string::npos) {
-      continue;
-    }
-    std::ifstream stat_file(entry.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(stat_file)),
-                     std::istreambuf_iterator<char>());
-    const std::size_t close = stat.rfind(')');
-    if (close == std::string::npos) {
-      continue;
-    }
-    // After "pid (comm)": state ppid pgrp session tty tpgid flags minflt
-    // cminflt majflt cmajflt utime stime ...
-    std::istringstream fields(stat.substr(close + 2));
-    char state = '?';
-    long ppid = 0;
-    fields >> state >> ppid;
-    if (ppid != self) {
-      continue;
-    }
-    std::ifstream cmd_file(entry.path() / "cmdline");
-    std::string cmdline((std::istreambuf_iterator<char>(cmd_file)),
-                        std::istreambuf_iterator<char>());
-    if (cmdline.find(std::string("+viz_instance_id") + '\0' + id + '\0') ==
-        std::string::npos) {
-      continue;
-    }
-    std::string skip;
-    for (int i = 0; i < 9; ++i) {
-      fields >> skip;
-    }
-    uint64_t utime = 0, stime = 0;
-    fields >> utime >> stime;
-    found.pid = static_cast<pid_t>(std::stol(name));
-    found.state = state;
-    found.cpu_ticks = utime + stime;
-    std::ifstream wchan_file(entry.path() / "wchan");
-    std::getline(wchan_file, found.wchan);
-    break;
-  }
-  return found;
-}
-
-inline EngineProcess FindEngine(const std::string& id) noexcept {
-  try {
-    return FindEngineOrThrow(id);
-  } catch (...) {
-    return EngineProcess();  // /proc unreadable: treated as not found
-  }
-}
-
-inline std::string EngineStall(const std::string& queue, int seconds) {
-  struct Watch {
-    int last_seconds = 0;  // of the current wait
-    int since = 0;         // the engine last ran (or answered) then
-    uint64_t cpu_ticks = 0;
-  };
-  static std::mutex mu;
-  static std::map<std::string, Watch> watches;
-  if (seconds < 2) {
-    return std::string();
-  }
-  // "ViZDoomMQCtr<id>": the controller's queue of instance <id>.
-  const std::string prefix = "ViZDoomMQCtr";
-  const std::string id =
-      queue.rfind(prefix, 0) == 0 ? queue.substr(prefix.size()) : queue;
-  const EngineProcess engine = FindEngine(id);
-  std::lock_guard<std::mutex> lock(mu);
-  Watch& w = watches[queue];
-  if (seconds <= w.last_seconds) {
-    w = Watch();  // a new wait
-  }
-  w.last_seconds = seconds;
-  if (engine.pid < 0) {
-    if (seconds < kMissingSeconds) {
-      return std::string();
-    }
-    watches.erase(queue);
-    return "ViZDoom instance " + id + " has no engine process after " +
-           std::to_string(seconds) + " s (it did not start or was reaped)";
-  }
-  const bool asleep =
-      engine.state == 'S' || engine.state == 'T' || engine.state == 't';
-  if (!asleep || engine.cpu_ticks != w.cpu_ticks) {
-    w.cpu_ticks = engine.cpu_ticks;
-    w.since = seconds;
-    return std::string();
-  }
-  if (seconds - w.since < kStallSeconds) {
-    return std::string();
-  }
-  watches.erase(queue);
-  kill(engine.pid, SIGKILL);
-  return "the ViZDoom engine (pid " + std::to_string(engine.pid) +
-         ", instance " + id + ") stopped answering: it neither answered nor " +
-         "ran for " + std::to_string(kStallSeconds) + " s (state " +
-         std::string(1, engine.state) +
-         (engine.wchan.empty() ? std::string()
-                               : ", waiting in " + engine.wchan) +
-         ") and was killed; reset the env to start a new engine";
-}
-
-// The hook: a failure of the check itself never ends a wait.
-inline std::string EngineStallHook(const std::string& queue,
-                                   int seconds) noexcept {
-  try {
-    return EngineStall(queue, seconds);
-  } catch (...) {
-    return std::string();
-  }
-}
-
-inline void WatchEngines() {
-  static std::once_flag once;
-  std::call_once(once, [] { ::vizdoom::receiveStallHook = &EngineStallHook; });
-}
-
-// The game variables every env reports in its info, besides those its cfg
-// lists (EnvPool 1.2.5's layout: D1Basic-v1 reports USER2, which its cfg
-// does not list).
-inline const std::vector<std::string>& CommonGameVariables() {
-  static const std::vector<std::string> names = {
-      "AMMO2",     "AMMO3",           "AMMO4",
-      "AMMO5",     "AMMO6",           "AMMO7",
-      "ARMOR",     "DAMAGECOUNT",     "DEATHCOUNT",
-      "FRAGCOUNT", "HEALTH",          "HITCOUNT",
-      "KILLCOUNT", "SELECTED_WEAPON", "SELECTED_WEAPON_AMMO",
-      "USER2"};
-  return names;
-}
-
-// The name of every game variable before USER1, in ViZDoom 1.3.2's enum
-// order (its gameVariableToString misses some, e.g. DAMAGECOUNT).
-inline const std::vector<std::string>& GameVariableNames() {
-  static const std::vector<std::string> names = {"KILLCOUNT",
-                                                 "ITEMCOUNT",
-                                                 "SECRETCOUNT",
-                                                 "FRAGCOUNT",
-                                                 "DEATHCOUNT",
-                                                 "HITCOUNT",
-                                                 "HITS_TAKEN",
-                                                 "DAMAGECOUNT",
-                                                 "DAMAGE_TAKEN",
-                                                 "HEALTH",
-                                                 "ARMOR",
-                                                 "DEAD",
-                                                 "ON_GROUND",
-                                                 "ATTACK_READY",
-                                                 "ALTATTACK_READY",
-                                                 "SELECTED_WEAPON",
-                                                 "SELECTED_WEAPON_AMMO",
-                                                 "AMMO0",
-                                                 "AMMO1",
-                                                 "AMMO2",
-                                                 "AMMO3",
-                                                 "AMMO4",
-                                                 "AMMO5",
-                                                 "AMMO6",
-                                                 "AMMO7",
-                                                 "AMMO8",
-                                                 "AMMO9",
-                                                 "WEAPON0",
-                                                 "WEAPON1",
-                                                 "WEAPON2",
-                                                 "WEAPON3",
-                                                 "WEAPON4",
-                                                 "WEAPON5",
-                                                 "WEAPON6",
-                                                 "WEAPON7",
-                                                 "WEAPON8",
-                                                 "WEAPON9",
-                                                 "POSITION_X",
-                                                 "POSITION_Y",
-                                                 "POSITION_Z",
-                                                 "ANGLE",
-                                                 "PITCH",
-                                                 "ROLL",
-                                                 "VIEW_HEIGHT",
-                                                 "VELOCITY_X",
-                                                 "VELOCITY_Y",
-                                                 "VELOCITY_Z",
-                                                 "CAMERA_POSITION_X",
-                                                 "CAMERA_POSITION_Y",
-                                                 "CAMERA_POSITION_Z",
-                                                 "CAMERA_ANGLE",
-                                                 "CAMERA_PITCH",
-                                                 "CAMERA_ROLL",
-                                                 "CAMERA_FOV",
-                                                 "PLAYER_NUMBER",
-                                                 "PLAYER_COUNT"};
-  return names;
-}
-
-inline std::string GameVariableName(::vizdoom::GameVariable variable) {
-  int v = static_cast<int>(variable);
-  int user1 = static_cast<int>(::vizdoom::USER1);
-  int frags = static_cast<int>(::vizdoom::PLAYER1_FRAGCOUNT);
-  if (v >= user1) {
-    return "USER" + std::to_string(v - user1 + 1);
-  }
-  if (v >= frags) {
-    return "PLAYER" + std::to_string(v - frags + 1) + "_FRAGCOUNT";
-  }
-  return GameVariableNames().at(v);
-}
-
-inline ::vizdoom::GameVariable GameVariableNamed(const std::string& name) {
-  for (int v = 0; v <= static_cast<int>(::vizdoom::USER60); ++v) {
-    auto variable = static_cast<::vizdoom::GameVariable>(v);
-    if (GameVariableName(variable) == name) {
-      return variable;
-    }
-  }
-  throw std::invalid_argument("ViZDoom has no game variable named " + name);
-}
-
-inline void RequireFile(const std::string& option, const std::string& path,
-                        const std::string& what) {
-  if (path.empty()) {
-    throw std::invalid_argument(
-        "option '" + option + "' is empty: pass the path of " + what +
-        " (the scenarios, the engine and its IWADs ship with the vizdoom "
-        "wheel: `pip install vizdoom==1.3.2`)");
-  }
-  if (!std::filesystem::is_regular_file(path)) {
-    throw std::invalid_argument(
-        "option '" + option + "': " + what + " " + path +
-        " not found; it ships with the vizdoom wheel: `pip install "
-        "vizdoom==1.3.2` (or pass " +
-        option + "=<its path>)");
-  }
-}
-
-inline ::vizdoom::Button ButtonNamed(const std::string& option,
-                                     const std::string& name) {
-  for (int b = 0; b <= static_cast<int>(::vizdoom::MOVE_UP_DOWN_DELTA); ++b) {
-    auto button = static_cast<::vizdoom::Button>(b);
-    if (::vizdoom::buttonToString(button) == name) {
-      return button;
-    }
-  }
-  throw std::invalid_argument("option '" + option +
-                              "': ViZDoom has no button named " + name);
-}
-
-// EnvPool's reward shaping, added to the scenario's reward (docs/vizdoom.md):
-// for every game variable of reward_config, {gain, loss}, a step adds
-// gain * d when the variable rose by d and loss * d when it fell by d; and
-// selected_weapon_reward_config[w] when weapon slot w has been the selected
-// weapon for weapon_duration observations in a row (the reset's counts) and
-// its ammo is above 0.  The step that ends the episode adds nothing.
-struct RewardShaping {
-  std::vector<::vizdoom::GameVariable> variables;
-  std::vector<double> gain, loss;
-  std::map<int, double> weapon;
-  int weapon_duration = 0;
-
-  bool active() const { return !variables.empty() || !weapon.empty(); }
-
-  explicit RewardShaping(const Options& options) {
-    std::vector<std::pair<::vizdoom::GameVariable, std::pair<double, double>>>
-        rows;
-    for (const auto& [name, row] : options.Get<OptionTable>("reward_config")) {
-      ::vizdoom::GameVariable v;
-      try {
-        v = GameVariableNamed(name);
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument("option 'reward_config': " +
-                                    std::string(e.what()));
-      }
-      if (row.size() != 2 || !std::isfinite(row[0]) || !std::isfinite(row[1])) {
-        throw std::invalid_argument(
-            "option 'reward_config': " + name +
-            " takes [reward per unit of increase, reward per unit of "
-            "decrease], two finite numbers");
-      }
-      rows.emplace_back(v, std::make_pair(row[0], row[1]));
-    }
-    // Summed in ViZDoom's game-variable order (as EnvPool sums them).
-    std::sort(rows.begin(), rows.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [v, row] : rows) {
-      variables.push_back(v);
-      gain.push_back(row.first);
-      loss.push_back(row.second);
-    }
-    for (const auto& [slot, row] :
-         options.Get<OptionTable>("selected_weapon_reward_config")) {
-      int w = -1;
-      if (slot.size() == 1 && slot[0] >= '0' && slot[0] <= '9') {
-        w = slot[0] - '0';
-      }
-      if (w < 0 || row.size() != 1 || !std::isfinite(row[0])) {
-        throw std::invalid_argument(
-            "option 'selected_weapon_reward_config' maps a weapon slot "
-            "0..9 to one finite reward, got " +
-            slot + ": " + std::to_string(row.size()) + " numbers");
-      }
-      weapon[w] = row[0];
-    }
-    int64_t duration = options.Get<int64_t>("weapon_duration");
-    if (duration < 0 || duration > (int64_t{1} << 30)) {
-      throw std::invalid_argument(
-          "option 'weapon_duration' must be 0 or more, got " +
-          std::to_string(duration));
-    }
-    weapon_duration = static_cast<int>(duration);
-  }
-};
-
-// EnvPool's combined actions: Discrete(n) over every combination of the
-// cfg's buttons in which buttons that undo each other are not pressed
-// together.  One digit per group of the buttons the cfg lists: a binary
-// button (ATTACK, USE, JUMP, CROUCH, TURN180, ALTATTACK, RELOAD, ZOOM, SPEED,
-// STRAFE, LAND) is off or on; a pair (MOVE_RIGHT/MOVE_LEFT,
-// MOVE_BACKWARD/MOVE_FORWARD, TURN_RIGHT/TURN_LEFT, LOOK_UP/LOOK_DOWN,
-// MOVE_UP/MOVE_DOWN, SELECT_NEXT/PREV_WEAPON, SELECT_NEXT/PREV_ITEM) and the
-// weapon slots SELECT_WEAPON1..SELECT_WEAPON0 are none or one of them; a
-// delta button named in delta_button_config {name: [n, low, high]} takes one
-// of n evenly spaced values from low to high.  The drop and activate buttons
-// and the other delta buttons stay 0.  Digits are in ViZDoom's button order,
-// the first the most significant; a group's choices are none, then its
-// buttons in that order.
-struct ComboDigit {
-  std::vector<int> members;  // indices into the cfg's buttons, pressed with 1
-  int delta = -1;            // or: the index of a delta button
-  std::vector<double> values;
-  int64_t Radix() const {
-    return delta >= 0 ? static_cast<int64_t>(values.size())
-                      : static_cast<int64_t>(members.size()) + 1;
-  }
-};
-
-inline int ComboGroup(::vizdoom::Button button) {
-  const int b = static_cast<int>(button);
-  switch (button) {
-    case ::vizdoom::MOVE_LEFT:
-    case ::vizdoom::MOVE_FORWARD:
-    case ::vizdoom::TURN_LEFT:
-    case ::vizdoom::LOOK_DOWN:
-    case ::vizdoom::MOVE_DOWN:
-    case ::vizdoom::SELECT_PREV_WEAPON:
-    case ::vizdoom::SELECT_PREV_ITEM:
-      return b - 1;  // the pair of the button before it
-    case ::vizdoom::DROP_SELECTED_WEAPON:
-    case ::vizdoom::ACTIVATE_SELECTED_ITEM:
-    case ::vizdoom::DROP_SELECTED_ITEM:
-      return -1;  // never pressed
-    default:
-      break;
-  }
-  if (b >= ::vizdoom::SELECT_WEAPON1 && b <= ::vizdoom::SELECT_WEAPON0) {
-    return ::vizdoom::SELECT_WEAPON1;
-  }
-  return b;
-}
-
-inline std::vector<ComboDigit> CombinedActionDigits(
-    const std::vector<::vizdoom::Button>& buttons, const Options& options) {
-  const OptionTable& deltas = options.Get<OptionTable>("delta_button_config");
-  for (const auto& [name, row] : deltas) {
-    ::vizdoom::Button button = ButtonNamed("delta_button_config", name);
-    if (!::vizdoom::isDeltaButton(button)) {
-      throw std::invalid_argument("option 'delta_button_config': " + name +
-                                  " is not a delta button");
-    }
-    if (std::find(buttons.begin(), buttons.end(), button) == buttons.end()) {
-      throw std::invalid_argument("option 'delta_button_config': " + name +
-                                  " is not among the cfg's available_buttons");
-    }
-    if (row.size() != 3 || row[0] < 1 || row[0] > 1e6 ||
-        row[0] != std::floor(row[0]) || !std::isfinite(row[1]) ||
-        !std::isfinite(row[2])) {
-      throw std::invalid_argument(
-          "option 'delta_button_config': " + name +
-          " takes [number of values (1 or more), lowest, highest]");
-    }
-  }
-  std::map<int, ComboDigit> digits;
-  for (std::size_t i = 0; i < buttons.size(); ++i) {
-    const ::vizdoom::Button button = buttons[i];
-    if (::vizdoom::isDeltaButton(button)) {
-      auto it = deltas.find(::vizdoom::buttonToString(button));
-      if (it == deltas.end()) {
-        continue;
-      }
-      ComboDigit& digit = digits[static_cast<int>(button)];
-      digit.delta = static_cast<int>(i);
-      const int n = static_cast<int>(it->second[0]);
-      const double low = it->second[1], high = it->second[2];
-      for (int k = 0; k < n; ++k) {
-        digit.values.push_back(n == 1       ? low
-                               : k == n - 1 ? high
-                                            : low + (high - low) / (n - 1) * k);
-      }
-      continue;
-    }
-    const int group = ComboGroup(button);
-    if (group < 0) {
-      continue;
-    }
-    ComboDigit& digit = digits[group];
-    if (std::find_if(digit.members.begin(), digit.members.end(), [&](int m) {
-          return buttons[m] == button;
-        }) == digit.members.end()) {
-      digit.members.push_back(static_cast<int>(i));
-    }
-  }
-  std::vector<ComboDigit> out;
-  for (auto& [group, digit] : digits) {
-    std::sort(digit.members.begin(), digit.members.end(),
-              [&](int a, int b) { return buttons[a] < buttons[b]; });
-    out.push_back(std::move(digit));
-  }
-  return out;
-}
-
-inline int64_t CombinedActionCount(const std::vector<ComboDigit>& digits) {
-  int64_t n = 1;
-  for (const ComboDigit& digit : digits) {
-    if (n > (int64_t{1} << 31) / digit.Radix()) {
-      throw std::invalid_argument(
-          "use_combined_action: the cfg's buttons make more than 2^31 "
-          "combinations; list fewer buttons or use the Box action");
-    }
-    n *= digit.Radix();
-  }
-  return n;
-}
-
-// What the cfg tells before an engine starts: buttons, game variables and
-// the screen layout.  Read once per pool.
-struct ScenarioInfo {
-  std::vector<::vizdoom::Button> buttons;
-  std::vector<std::string> info_variables;  // sorted by name
-  int screen_height = 0, screen_width = 0, channels = 0;
-  bool planar = false;  // CRCGCB/CBCGCR: channel planes, else interleaved
-  ::vizdoom::ScreenFormat format = ::vizdoom::CRCGCB;
-  bool depth = false, labels = false, automap = false;  // extra buffers
-
-  explicit ScenarioInfo(const Options& options) {
-    const std::string cfg = options.Get<std::string>("cfg_path");
-    RequireFile("cfg_path", cfg, "the scenario's cfg");
-    RequireFile("wad_path", options.Get<std::string>("wad_path"),
-                "the scenario's wad");
-    RequireFile("iwad_path", options.Get<std::string>("iwad_path"), "the IWAD");
-    RequireFile("vzd_path", options.Get<std::string>("vzd_path"),
-                "the ViZDoom engine");
-    ::vizdoom::DoomGame game;
-    try {
-      game.loadConfig(cfg);
-    } catch (const std::exception& e) {
-      throw std::invalid_argument("cfg_path " + cfg +
-                                  " is not a ViZDoom cfg: " + e.what());
-    }
-    buttons = game.getAvailableButtons();
-    if (buttons.empty()) {
-      throw std::invalid_argument("cfg_path " + cfg +
-                                  " lists no available_buttons");
-    }
-    std::set<std::string> names(CommonGameVariables().begin(),
-                                CommonGameVariables().end());
-    for (::vizdoom::GameVariable v : game.getAvailableGameVariables()) {
-      names.insert(GameVariableName(v));
-    }
-    info_variables.assign(names.begin(), names.end());
-    screen_height = game.getScreenHeight();
-    screen_width = game.getScreenWidth();
-    channels = game.getScreenChannels();
-    format = game.getScreenFormat();
-    planar = format == ::vizdoom::CRCGCB || format == ::vizdoom::CBCGCR;
-    depth = game.isDepthBufferEnabled();
-    labels = game.isLabelsBufferEnabled();
-    automap = game.isAutomapBufferEnabled();
-  }
-
-  // The render frame: vizdoom's gymnasium wrapper puts the screen and then
-  // the depth, labels and automap buffers the cfg enables side by side.
-  int RenderWidth() const {
-    return screen_width *
-           (1 + static_cast<int>(depth) + static_cast<int>(labels) +
-            static_cast<int>(automap));
-  }
-};
-
-// Where red, green and blue are in one pixel of a screen-format buffer:
-// byte (plane) offsets and the step between pixels.  planar: the offsets
-// are of whole planes.
-struct PixelLayout {
-  int r = 0, g = 0, b = 0, step = 1;
-  bool planar = false;
-  bool gray = false;
-};
-
-inline PixelLayout LayoutOf(::vizdoom::ScreenFormat format) {
-  switch (format) {
-    case ::vizdoom::CRCGCB:
-      return {0, 1, 2, 1, true, false};
-    case ::vizdoom::CBCGCR:
-      return {2, 1, 0, 1, true, false};
-    case ::vizdoom::RGB24:
-      return {0, 1, 2, 3, false, false};
-    case ::vizdoom::BGR24:
-      return {2, 1, 0, 3, false, false};
-    case ::vizdoom::RGBA32:
-      return {0, 1, 2, 4, false, false};
-    case ::vizdoom::ARGB32:
-      return {1, 2, 3, 4, false, false};
-    case ::vizdoom::BGRA32:
-      return {2, 1, 0, 4, false, false};
-    case ::vizdoom::ABGR32:
-      return {3, 2, 1, 4, false, false};
-    case ::vizdoom::GRAY8:
-      return {0, 0, 0, 1, false, true};
-    default:
-      throw std::invalid_argument(
-          "render_mode 'rgb_array': the cfg's screen_format "
-          "DOOM_256_COLORS8 (Doom palette indices) is not rendered; use "
-          "RGB24, CRCGCB or GRAY8");
-  }
-}
-
-// Copies an h x w screen-format buffer as RGB into columns [x0, x0 + w) of
-// a frame `frame_width` pixels wide.
-inline void BlitRgb(const uint8_t* src, const PixelLayout& layout, int h, int w,
-                    int frame_width, int x0, uint8_t* rgb) {
-  const std::size_t plane = static_cast<std::size_t>(h) * w;
-  for (int y = 0; y < h; ++y) {
-    uint8_t* dst = rgb + (static_cast<std::size_t>(y) * frame_width + x0) * 3;
-    for (int x = 0; x < w; ++x, dst += 3) {
-      const std::size_t i = static_cast<std::size_t>(y) * w + x;
-      if (layout.planar) {
-        dst[0] = src[layout.r * plane + i];
-        dst[1] = src[layout.g * plane + i];
-        dst[2] = src[layout.b * plane + i];
-      } else {
-        const uint8_t* px = src + i * layout.step;
-        dst[0] = px[layout.r];
-        dst[1] = px[layout.g];
-        dst[2] = px[layout.b];
-      }
-    }
-  }
-}
 
 class VizdoomEnv : public Env {
  public:
@@ -709,7 +133,8 @@ class VizdoomEnv : public Env {
     // Both read once per pool; a bad option is an error at make.
     fields->shaping = std::make_shared<const RewardShaping>(options);
     auto digits = std::make_shared<const std::vector<ComboDigit>>(
-        CombinedActionDigits(scenario->buttons, options));
+        CombinedActionDigits(scenario->buttons,
+                             options.Get<OptionTable>("delta_button_config")));
     fields->digits = digits;
     if (options.Get<bool>("use_combined_action")) {
       fields->combined = spec->action.AddDiscrete<int64_t>(
@@ -737,8 +162,7 @@ class VizdoomEnv : public Env {
         plane_(static_cast<std::size_t>(scenario_->screen_height) *
                scenario_->screen_width),
         buttons_(scenario_->buttons.size(), 0.0),
-        shaping_(*fields_.shaping) {
-    shaping_values_.assign(shaping_.variables.size(), 0.0);
+        shaper_(*fields_.shaping) {
     for (const std::string& name : scenario_->info_variables) {
       variables_.push_back(GameVariableNamed(name));
     }
@@ -786,44 +210,9 @@ class VizdoomEnv : public Env {
     fresh_ = false;
   }
 
-  // DoomGame::close() asks the engine to quit and waits for it to end; an
-  // engine that does not (stopped, or stuck) is killed after
-  // kStallSeconds, so a close never hangs either.
+  // Never hangs (see CloseOrKillEngine).
   void CloseEngine() noexcept {
-    if (game_ == nullptr) {
-      return;
-    }
-    std::mutex mu;
-    std::condition_variable cv;
-    bool closed = false;
-    std::thread killer;
-    if (engine_pid_ > 0) {
-      try {
-        killer =
-            std::thread([&, pid = engine_pid_, id = game_->getInstanceId()] {
-              std::unique_lock<std::mutex> lock(mu);
-              if (!cv.wait_for(lock, std::chrono::seconds(kStallSeconds),
-                               [&] { return closed; }) &&
-                  FindEngine(id).pid == pid) {  // that engine, not a reuse
-                kill(pid, SIGKILL);
-              }
-            });
-      } catch (...) {
-        // no thread to spare: a plain close
-      }
-    }
-    try {
-      game_->close();
-    } catch (...) {
-    }
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      closed = true;
-    }
-    cv.notify_all();
-    if (killer.joinable()) {
-      killer.join();
-    }
+    CloseOrKillEngine(game_.get(), engine_pid_);
     game_.reset();
     engine_pid_ = -1;
   }
@@ -845,8 +234,8 @@ class VizdoomEnv : public Env {
     PushScreen();
     stack_.FillWithNewest();
     ReadVariables();
-    if (shaping_.active()) {
-      StartShaping();
+    if (shaper_.active()) {
+      shaper_.Start(GameVariables());
     }
     reward_ = 0.0;
     terminated_ = false;
@@ -854,19 +243,8 @@ class VizdoomEnv : public Env {
 
   void StepEngine(const ActionView& action) {
     if (combined_) {
-      int64_t index = action.Scalar(fields_.combined);
-      std::fill(buttons_.begin(), buttons_.end(), 0.0);
-      const std::vector<ComboDigit>& digits = *fields_.digits;
-      for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
-        const int64_t radix = it->Radix();
-        const auto choice = static_cast<std::size_t>(index % radix);
-        index /= radix;
-        if (it->delta >= 0) {
-          buttons_[it->delta] = it->values[choice];
-        } else if (choice > 0) {
-          buttons_[it->members[choice - 1]] = 1.0;
-        }
-      }
+      PressCombinedAction(*fields_.digits, action.Scalar(fields_.combined),
+                          &buttons_);
     } else {
       const double* values = action.Get(fields_.action);
       buttons_.assign(values, values + buttons_.size());
@@ -891,47 +269,18 @@ class VizdoomEnv : public Env {
       PushScreen();
     }
     ReadVariables();
-    if (shaping_.active() && !finished) {
+    if (shaper_.active() && !finished) {
       // EnvPool shapes no step that ends the episode (it reads no game
       // variables without a state): that step's shaping is 0.
-      reward_ += Shaping();
+      reward_ += shaper_.Step(GameVariables());
     }
   }
 
-  void StartShaping() {
-    for (std::size_t i = 0; i < shaping_values_.size(); ++i) {
-      shaping_values_[i] = game_->getGameVariable(shaping_.variables[i]);
-    }
-    weapon_ = game_->getGameVariable(::vizdoom::SELECTED_WEAPON);
-    weapon_run_ = 1;
-  }
-
-  // In EnvPool's precision: each term in double, summed into a float in
-  // ViZDoom's game-variable order, the weapon's reward added last.
-  float Shaping() {
-    float r = 0.0F;
-    for (std::size_t i = 0; i < shaping_values_.size(); ++i) {
-      const double now = game_->getGameVariable(shaping_.variables[i]);
-      const double d = now - shaping_values_[i];
-      r = static_cast<float>(
-          static_cast<double>(r) +
-          (d > 0 ? d * shaping_.gain[i] : -d * shaping_.loss[i]));
-      shaping_values_[i] = now;
-    }
-    const double weapon = game_->getGameVariable(::vizdoom::SELECTED_WEAPON);
-    if (weapon == weapon_) {
-      ++weapon_run_;
-    } else {
-      weapon_ = weapon;
-      weapon_run_ = 1;
-    }
-    auto it = shaping_.weapon.find(static_cast<int>(weapon));
-    if (it != shaping_.weapon.end() &&
-        weapon_run_ >= shaping_.weapon_duration &&
-        game_->getGameVariable(::vizdoom::SELECTED_WEAPON_AMMO) > 0) {
-      r += static_cast<float>(it->second);
-    }
-    return r;
+  // The current state's game variables, for the reward shaping.
+  ReadGameVariable GameVariables() const {
+    return [game = game_.get()](::vizdoom::GameVariable variable) {
+      return game->getGameVariable(variable);
+    };
   }
 
  public:
@@ -962,8 +311,7 @@ class VizdoomEnv : public Env {
       if (state->depthBuffer == nullptr) {
         throw std::runtime_error("ViZDoom returned no depth buffer");
       }
-      BlitRgb(state->depthBuffer->data(), PixelLayout{0, 0, 0, 1, false, true},
-              h, w, width, x0, rgb);
+      BlitRgb(state->depthBuffer->data(), kDepthLayout, h, w, width, x0, rgb);
       x0 += w;
     }
     if (scenario_->automap) {
@@ -1110,10 +458,7 @@ class VizdoomEnv : public Env {
   std::size_t plane_;
   std::vector<uint8_t> plane_buffer_;
   std::vector<double> buttons_;
-  const RewardShaping& shaping_;        // the pool's (fields_.shaping)
-  std::vector<double> shaping_values_;  // at the last observation
-  double weapon_ = -1;                  // SELECTED_WEAPON then
-  int64_t weapon_run_ = 0;              // observations in a row with it
+  RewardShaper shaper_;  // of the pool's RewardShaping (fields_.shaping)
   int speed_index_ = -1;
   std::vector<::vizdoom::GameVariable> variables_;
   std::vector<double> values_;
