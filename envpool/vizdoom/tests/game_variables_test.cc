@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -32,6 +33,16 @@ TEST(GameVariableTest, NamesFollowTheEnum) {
     EXPECT_EQ(GameVariableNamed(GameVariableName(variable)), variable);
   }
   EXPECT_THROW(GameVariableNamed("NOT_A_VARIABLE"), std::invalid_argument);
+}
+
+TEST(GameVariableTest, EveryCommonVariableIsAViZDoomVariable) {
+  // EnvPool 1.2.5's info set: 16 names, sorted, each a game variable.
+  const auto& common = CommonGameVariables();
+  EXPECT_EQ(common.size(), 16U);
+  EXPECT_TRUE(std::is_sorted(common.begin(), common.end()));
+  for (const std::string& name : common) {
+    EXPECT_EQ(GameVariableName(GameVariableNamed(name)), name);
+  }
 }
 
 }  // namespace
