@@ -9,6 +9,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "envpool/core/env.h"
@@ -80,6 +81,24 @@ TEST(ModelTest, ANameIsAFileOfTheFamilysFolderCompiledOnce) {
   // The same file named by its path is the same model.
   EXPECT_EQ(LoadModel(Folder("folder_a", true), dir + "/pole.xml").get(),
             model.get());
+}
+
+TEST(ModelTest, EnvsMadeAtOnceShareOneCompile) {
+  WriteModels("folder_j");
+  const ModelFolder folder = Folder("folder_j", false);
+  std::vector<const mjModel*> models(8);
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    threads.emplace_back([&folder, &models, i] {
+      models[i] = LoadModel(folder, "pole.xml").get();
+    });
+  }
+  for (std::thread& thread : threads) {
+    thread.join();
+  }
+  for (const mjModel* model : models) {
+    EXPECT_EQ(model, models[0]);
+  }
 }
 
 TEST(ModelTest, AMissingFileIsTheFamilysError) {
@@ -155,6 +174,12 @@ TEST(ModelTest, ATextIsCompiledBesideTheFolderOncePerKey) {
   // A key names one text: asked again, the compiled one is returned.
   EXPECT_EQ(LoadModelFromText(folder, "pole_slow", "").get(), model.get());
   EXPECT_NE(LoadModel(folder, "pole.xml").get(), model.get());
+  // Another family's key of the same name is its own model.
+  WriteModels("folder_k");
+  EXPECT_EQ(
+      LoadModelFromText(Folder("folder_k", false), "pole_slow", kPoleModel)
+          ->opt.timestep,
+      0.01);
   try {
     LoadModelFromText(folder, "pole_broken", "<mujoco><nonsense/></mujoco>");
     FAIL() << "no error";
