@@ -3,31 +3,28 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <fstream>
-#include <map>
-#include <mutex>
-#include <sstream>
 #include <stdexcept>
 #include <utility>
 
-#include "envpool/core/numpy_math.h"
-#include "envpool/mujoco/message_handlers.h"
+#include "envpool/mujoco_common/spec.h"
 #include "envpool/render/mujoco_egl.h"
 
 namespace envpool::dm_control {
 namespace {
 
-std::mutex& LoadMutex() {
-  static std::mutex mu;
-  return mu;
-}
-
 // The suite's models shipped in the wheel (registration.py's ASSET_DIR).
-std::string AssetDir() { return envpool::FamilyAssetDir("dm_control"); }
-
-void DeleteModel(mjModel* model) { mj_deleteModel(model); }
-
-using envpool::numpy::PairwiseSum;
+const mujoco_common::ModelFolder& SuiteModels() {
+  static const mujoco_common::ModelFolder folder{
+      "dm_control", /*accepts_paths=*/false,
+      [](const std::string& name, const std::string& path) {
+        return "dm_control model '" + name + "' not found" +
+               (path.empty() ? std::string() : " at " + path) +
+               ": envpool's wheel ships the suite's models in "
+               "envpool/dm_control/assets; reinstall envpool (pip install "
+               "--force-reinstall envpool)";
+      }};
+  return folder;
+}
 
 double SigmoidValue(double x, double value_at_1, Sigmoid sigmoid) {
   switch (sigmoid) {
@@ -73,76 +70,17 @@ double SigmoidValue(double x, double value_at_1, Sigmoid sigmoid) {
 
 }  // namespace
 
-// The mujoco family's handlers: the two families share libmujoco's.
-void InstallMessageHandlers() { mujoco::InstallMessageHandlers(); }
-
 std::shared_ptr<const mjModel> LoadModel(const std::string& name) {
-  std::lock_guard<std::mutex> lock(LoadMutex());
-  static std::map<std::string, std::shared_ptr<const mjModel>> cache;
-  auto it = cache.find(name);
-  if (it != cache.end()) {
-    return it->second;
-  }
-  const std::string dir = AssetDir();
-  const std::string path = dir + "/" + name;
-  if (dir.empty() || !std::ifstream(path).good()) {
-    throw std::invalid_argument(
-        "dm_control model '" + name + "' not found at " + path +
-        ": envpool's wheel ships the suite's models in envpool/dm_control/"
-        "assets; reinstall envpool (pip install --force-reinstall envpool)");
-  }
-  char error[1000] = "";
-  mjModel* model = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
-  if (model == nullptr) {
-    throw std::invalid_argument("cannot load MuJoCo model " + path + ": " +
-                                error);
-  }
-  std::shared_ptr<const mjModel> shared(
-      model, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
-  cache.emplace(name, shared);
-  return shared;
+  return mujoco_common::LoadModel(SuiteModels(), name);
 }
 
 std::string ReadModelFile(const std::string& name) {
-  const std::string dir = AssetDir();
-  const std::string path = dir + "/" + name;
-  std::ifstream f(path);
-  if (dir.empty() || !f.good()) {
-    throw std::invalid_argument(
-        "dm_control model '" + name + "' not found at " + path +
-        ": envpool's wheel ships the suite's models in envpool/dm_control/"
-        "assets; reinstall envpool (pip install --force-reinstall envpool)");
-  }
-  std::stringstream text;
-  text << f.rdbuf();
-  return text.str();
+  return mujoco_common::ReadModelText(SuiteModels(), name);
 }
 
 std::shared_ptr<const mjModel> LoadModelFromText(const std::string& key,
                                                  const std::string& xml) {
-  std::lock_guard<std::mutex> lock(LoadMutex());
-  static std::map<std::string, std::shared_ptr<const mjModel>> cache;
-  auto it = cache.find(key);
-  if (it != cache.end()) {
-    return it->second;
-  }
-  // The text is a file of the asset folder in a virtual file system, so
-  // that its includes and meshes are found beside it.
-  const std::string name = AssetDir() + "/" + key + ".xml";
-  mjVFS vfs;
-  mj_defaultVFS(&vfs);
-  mj_addBufferVFS(&vfs, name.c_str(), xml.data(), static_cast<int>(xml.size()));
-  char error[1000] = "";
-  mjModel* model = mj_loadXML(name.c_str(), &vfs, error, sizeof(error));
-  mj_deleteVFS(&vfs);
-  if (model == nullptr) {
-    throw std::invalid_argument("cannot build MuJoCo model " + key + ": " +
-                                error);
-  }
-  std::shared_ptr<const mjModel> shared(
-      model, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
-  cache.emplace(key, shared);
-  return shared;
+  return mujoco_common::LoadModelFromText(SuiteModels(), key, xml);
 }
 
 void Replace(std::string* text, const std::string& from,
@@ -229,30 +167,6 @@ double Tolerance(double x, double lower, double upper, double margin,
   return SigmoidValue(d, value_at_margin, sigmoid);
 }
 
-double NumpySum(const double* x, int n) { return PairwiseSum(x, n); }
-
-double NumpyMean(const double* x, int n) { return PairwiseSum(x, n) / n; }
-
-namespace {
-std::atomic<bool> norm_fused{true};
-}  // namespace
-
-void SetNormFused(bool fused) { norm_fused.store(fused); }
-
-double Norm(const double* x, int n) {
-  double sum = 0.0;
-  if (norm_fused.load(std::memory_order_relaxed)) {
-    for (int i = 0; i < n; ++i) {
-      sum = std::fma(x[i], x[i], sum);
-    }
-  } else {
-    for (int i = 0; i < n; ++i) {
-      sum += x[i] * x[i];  // built without -mfma: never contracted
-    }
-  }
-  return std::sqrt(sum);
-}
-
 Options DmcOptions(const std::string& task_name, int64_t frame_skip) {
   return Options{
       {"max_episode_steps", int64_t{1000}},
@@ -281,11 +195,7 @@ void DeclareDmc(const Options& options, const mjModel& model_ref,
                 const std::vector<ObsKey>& keys, EnvSpec* spec,
                 DmcFields* fields) {
   const mjModel* model = &model_ref;
-  if (options.Get<int64_t>("frame_skip") < 1) {
-    throw std::invalid_argument(
-        "option 'frame_skip' must be at least 1, got " +
-        std::to_string(options.Get<int64_t>("frame_skip")));
-  }
+  mujoco_common::FrameSkip(options);
   if (options.Get<int64_t>("frame_stack") != 1) {
     throw std::invalid_argument(
         "option 'frame_stack' must be 1 (dm_control tasks are not stacked), "
@@ -297,23 +207,15 @@ void DeclareDmc(const Options& options, const mjModel& model_ref,
     fields->obs.push_back(
         spec->state.Add<double>("obs:" + key.name, key.shape, {-kInf}, {kInf}));
   }
-  std::vector<double> low(model->nu);
-  std::vector<double> high(model->nu);
-  for (int i = 0; i < model->nu; ++i) {
-    const bool limited = model->actuator_ctrllimited[i] != 0;
-    // dm_control bounds an unlimited actuator by +-mjMAXVAL.
-    low[i] = limited ? model->actuator_ctrlrange[2 * i] : -mjMAXVAL;
-    high[i] = limited ? model->actuator_ctrlrange[2 * i + 1] : mjMAXVAL;
-  }
+  // dm_control bounds an unlimited actuator by +-mjMAXVAL.
+  std::vector<double> low;
+  std::vector<double> high;
+  mujoco_common::ControlBounds(*model, mjMAXVAL, &low, &high);
   fields->action = spec->action.Add<double>("action", {model->nu}, low, high);
   // dm_control's Physics.render: 320x240 by default (any size), from the
   // free camera or a model camera; round(1 / control timestep) frames per
   // second.
-  const double dt = model->opt.timestep *
-                    static_cast<double>(options.Get<int64_t>("frame_skip"));
-  DeclareRendering(options, spec, {"rgb_array"}, 320, 240,
-                   static_cast<int>(std::lround(1.0 / dt)), /*any_size=*/true,
-                   model->ncam);
+  mujoco_common::DeclareModelRendering(options, *model, 320, 240, spec);
 }
 
 void DeclareDmc(const Options& options, const std::string& model_file,
@@ -328,21 +230,19 @@ DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
 
 DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
                std::shared_ptr<const mjModel> model)
-    : model_(mj_copyModel(nullptr, model.get()), DeleteModel),
+    : model_(mj_copyModel(nullptr, model.get())),
       base_model_(std::move(model)),
       fields_(fields),
       n_sub_steps_(options.Get<int>("frame_skip")) {
   if (model_ == nullptr) {
     throw std::runtime_error("cannot copy a MuJoCo model");
   }
-  data_ = mj_makeData(model_.get());
+  data_.reset(mj_makeData(model_.get()));
   if (data_ == nullptr) {
     throw std::runtime_error("cannot allocate MuJoCo data");
   }
   obs_ptrs_.resize(fields_.obs.size());
 }
-
-DmcEnv::~DmcEnv() { mj_deleteData(data_); }
 
 uint64_t DmcEnv::NewHfieldStamp() {
   static std::atomic<uint64_t> next{1};
@@ -358,8 +258,8 @@ void DmcEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
   settings.max_geom = render::DmControlMaxGeom(model_.get());
   settings.rangefinders = false;
   settings.hfield_stamp = hfield_stamp_;
-  render::RenderFrame(base_model_.get(), model_.get(), data_, camera, camera_id,
-                      width, height, settings, rgb);
+  render::RenderFrame(base_model_.get(), model_.get(), data_.get(), camera,
+                      camera_id, width, height, settings, rgb);
 }
 
 void DmcEnv::OnSeed(uint64_t seed) {
@@ -377,26 +277,26 @@ void DmcEnv::OnSeed(uint64_t seed) {
 void DmcEnv::AfterReset() {
   const int flags = model_->opt.disableflags;
   model_->opt.disableflags = flags | mjDSBL_ACTUATION;
-  mj_forward(model_.get(), data_);
+  mj_forward(model_.get(), data_.get());
   model_->opt.disableflags = flags;
 }
 
 void DmcEnv::PhysicsStep(int nstep) {
   if (model_->opt.integrator != mjINT_RK4) {
-    mj_step2(model_.get(), data_);
+    mj_step2(model_.get(), data_.get());
     for (int i = 1; i < nstep; ++i) {
-      mj_step(model_.get(), data_);
+      mj_step(model_.get(), data_.get());
     }
   } else {
     for (int i = 0; i < nstep; ++i) {
-      mj_step(model_.get(), data_);
+      mj_step(model_.get(), data_.get());
     }
   }
-  mj_step1(model_.get(), data_);
+  mj_step1(model_.get(), data_.get());
 }
 
 void DmcEnv::Reset() {
-  mj_resetData(model_.get(), data_);
+  mj_resetData(model_.get(), data_.get());
   AfterReset();
   InitializeEpisode();
   AfterReset();
@@ -492,12 +392,7 @@ void DmcEnv::RandomizeLimitedAndRotationalJoints() {
 }
 
 int DmcEnv::Id(mjtObj type, const char* name) const {
-  const int id = mj_name2id(model_.get(), type, name);
-  if (id < 0) {
-    throw std::invalid_argument(std::string("the MuJoCo model has no '") +
-                                name + "'");
-  }
-  return id;
+  return mujoco_common::ObjectId(model_.get(), type, name);
 }
 
 int DmcEnv::QposAdr(const char* joint) const {

@@ -22,15 +22,13 @@
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/mujoco_common/model.h"
+#include "envpool/mujoco_common/numpy_math.h"
 
 namespace envpool::dm_control {
 
-// MuJoCo errors become C++ exceptions, warnings go to stderr but for the
-// quiet ones (unless another user of libmujoco installed handlers; see
-// envpool/mujoco/message_handlers.h).
-void InstallMessageHandlers();
 // The compiled model of the suite file `name` ("cheetah.xml"), loaded once
-// per process; envs copy it.
+// per process (envpool/mujoco_common/model.h); envs copy it.
 std::shared_ptr<const mjModel> LoadModel(const std::string& name);
 // The text of the suite file `name`, for tasks that build their model from
 // it as dm_control does (more poles, more links, fewer boxes).
@@ -70,11 +68,12 @@ double Tolerance(double x, double lower, double upper, double margin = 0.0,
 // accumulated in order, by fused multiply-adds or by products and sums,
 // whichever the numpy of this process does (its OpenBLAS picks its dot
 // kernel by CPU: the FMA one on most x86-64 CPUs, a plain one on others;
-// SetNormFused is told at import which, by envpool.dm_control).
-double NumpySum(const double* x, int n);
-double NumpyMean(const double* x, int n);
-double Norm(const double* x, int n);
-void SetNormFused(bool fused);
+// the module asks numpy at import: envpool/mujoco_common/numpy_probe.h).
+using mujoco_common::NumpyMean;
+using mujoco_common::NumpySum;
+inline double Norm(const double* x, int n) {
+  return mujoco_common::NumpyNorm(x, n);
+}
 
 // One observation entry: its name (dm_control's key) and shape.
 struct ObsKey {
@@ -108,7 +107,6 @@ void CheckTask(const std::string& domain, const std::string& task,
 
 class DmcEnv : public Env {
  public:
-  ~DmcEnv() override;
   void Reset() final;
   void Step(const ActionView& action) final;
   void Write(const Output& out) final;
@@ -158,8 +156,8 @@ class DmcEnv : public Env {
 
   // numpy.random.RandomState(seed): the task's `random`.
   random::RandomState random_{uint32_t{0}};
-  std::unique_ptr<mjModel, void (*)(mjModel*)> model_;
-  mjData* data_ = nullptr;
+  mujoco_common::ModelPtr model_;
+  mujoco_common::DataPtr data_;
   // A task that rewrites the model's heightfields (Quadruped's escape
   // terrain) sets a new stamp (NewHfieldStamp) so that the next frame
   // uploads them again.

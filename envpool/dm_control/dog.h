@@ -108,7 +108,7 @@ class DogEnv : public DmcEnv {
 
  protected:
   void InitializeEpisode() override {
-    mj_resetData(model_.get(), data_);
+    mj_resetData(model_.get(), data_.get());
     AfterReset();
     for (int i = 0; i < 2; ++i) {
       stand_height_[i] = data_->xpos[3 * (i == 0 ? torso_ : pelvis_) + 2] * 0.9;
@@ -241,8 +241,10 @@ class DogEnv : public DmcEnv {
       InFrame(v, frame, obs[9]);
       double head_vel[6];
       double ball_vel[6];
-      mj_objectVelocity(model_.get(), data_, mjOBJ_SITE, head_, head_vel, 0);
-      mj_objectVelocity(model_.get(), data_, mjOBJ_GEOM, ball_, ball_vel, 0);
+      mj_objectVelocity(model_.get(), data_.get(), mjOBJ_SITE, head_, head_vel,
+                        0);
+      mj_objectVelocity(model_.get(), data_.get(), mjOBJ_GEOM, ball_, ball_vel,
+                        0);
       for (int i = 0; i < 3; ++i) {
         v[i] = ball_vel[3 + i] - head_vel[3 + i];
       }

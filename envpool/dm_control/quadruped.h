@@ -299,7 +299,7 @@ class QuadrupedEnv : public DmcEnv {
     int ncon = 1;
     int attempts = 0;
     while (ncon > 0) {
-      mj_resetData(model_.get(), data_);
+      mj_resetData(model_.get(), data_.get());
       AfterReset();
       double* root = data_->qpos + root_;
       root[0] = x;

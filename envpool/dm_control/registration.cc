@@ -23,14 +23,13 @@
 #include "envpool/dm_control/reacher.h"
 #include "envpool/dm_control/swimmer.h"
 #include "envpool/dm_control/walker.h"
-
-namespace py = pybind11;
+#include "envpool/mujoco_common/message_handlers.h"
+#include "envpool/mujoco_common/numpy_probe.h"
 
 PYBIND11_MODULE(_dm_control, m) {
   using namespace envpool::dm_control;  // NOLINT
-  InstallMessageHandlers();
-  py::module_ package = py::module_::import("envpool.dm_control");
-  SetNormFused(package.attr("numpy_norm_is_fused")().cast<bool>());
+  envpool::mujoco_common::InstallMessageHandlers();
+  envpool::mujoco_common::LearnNumpyNorm();
   envpool::RegisterEnv<AcrobotEnv>("DmcAcrobot");
   envpool::RegisterEnv<BallInCupEnv>("DmcBallInCup");
   envpool::RegisterEnv<CartpoleEnv>("DmcCartpole");

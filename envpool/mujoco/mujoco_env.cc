@@ -2,112 +2,57 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 #include <utility>
 
-#include "envpool/core/numpy_math.h"
+#include "envpool/mujoco_common/spec.h"
 
 namespace envpool::mujoco {
 namespace {
 
-std::mutex& LoadMutex() {
-  static std::mutex mu;
-  return mu;
+// gymnasium's models: xml_file is a path or a file of its asset folder.
+const mujoco_common::ModelFolder& GymnasiumModels() {
+  static const mujoco_common::ModelFolder folder{
+      "mujoco", /*accepts_paths=*/true,
+      [](const std::string& xml_file, const std::string& path) {
+        if (path.empty()) {
+          return "MuJoCo model '" + xml_file +
+                 "' not found: the models come from gymnasium's MuJoCo "
+                 "assets, and gymnasium is not installed (pip install "
+                 "gymnasium), or pass xml_file=<absolute path>";
+        }
+        return "MuJoCo model '" + xml_file + "' not found at " + path +
+               " (the models come from gymnasium's MuJoCo assets: pip "
+               "install gymnasium, or pass xml_file=<absolute path>)";
+      }};
+  return folder;
 }
 
-bool FileExists(const std::string& path) {
-  std::ifstream f(path);
-  return f.good();
-}
-
-using envpool::numpy::PairwiseSum;
-
-}  // namespace
-
-std::string AssetDir() { return envpool::FamilyAssetDir("mujoco"); }
-
-std::string ResolveModelPath(const std::string& xml_file) {
-  std::string path;
+// The file xml_file names: EnvPool names its copies of gymnasium's models
+// "<model>_envpool.xml", gymnasium "<model>.xml".
+std::string GymnasiumName(const std::string& xml_file) {
   if (xml_file.empty()) {
     throw std::invalid_argument("option 'xml_file' is empty");
   }
-  // EnvPool names its copies of gymnasium's models "<model>_envpool.xml".
   const std::string envpool_suffix = "_envpool.xml";
   if (xml_file.find('/') == std::string::npos &&
       xml_file.size() > envpool_suffix.size() &&
       xml_file.compare(xml_file.size() - envpool_suffix.size(),
                        envpool_suffix.size(), envpool_suffix) == 0) {
-    return ResolveModelPath(
-        xml_file.substr(0, xml_file.size() - envpool_suffix.size()) + ".xml");
+    return xml_file.substr(0, xml_file.size() - envpool_suffix.size()) + ".xml";
   }
-  if (xml_file[0] == '/' || xml_file[0] == '.') {
-    path = xml_file;
-  } else if (xml_file[0] == '~') {
-    const char* home = std::getenv("HOME");
-    path = std::string(home == nullptr ? "" : home) + xml_file.substr(1);
-  } else {
-    const std::string dir = AssetDir();
-    if (dir.empty()) {
-      throw std::invalid_argument(
-          "MuJoCo model '" + xml_file +
-          "' not found: the models come from gymnasium's MuJoCo assets, and "
-          "gymnasium is not installed (pip install gymnasium), or pass "
-          "xml_file=<absolute path>");
-    }
-    path = dir + "/" + xml_file;
-  }
-  if (!FileExists(path)) {
-    throw std::invalid_argument(
-        "MuJoCo model '" + xml_file + "' not found at " + path +
-        " (the models come from gymnasium's MuJoCo assets: pip install "
-        "gymnasium, or pass xml_file=<absolute path>)");
-  }
-  return path;
+  return xml_file;
+}
+
+}  // namespace
+
+std::string ResolveModelPath(const std::string& xml_file) {
+  return mujoco_common::ResolveModelPath(GymnasiumModels(),
+                                         GymnasiumName(xml_file));
 }
 
 std::shared_ptr<const mjModel> LoadModel(const std::string& xml_file) {
-  const std::string path = ResolveModelPath(xml_file);
-  std::lock_guard<std::mutex> lock(LoadMutex());
-  static std::map<std::string, std::shared_ptr<const mjModel>> cache;
-  auto it = cache.find(path);
-  if (it != cache.end()) {
-    return it->second;
-  }
-  char error[1000] = "";
-  mjModel* model = mj_loadXML(path.c_str(), nullptr, error, sizeof(error));
-  if (model == nullptr) {
-    throw std::invalid_argument("cannot load MuJoCo model " + path + ": " +
-                                error);
-  }
-  std::shared_ptr<const mjModel> shared(
-      model, [](const mjModel* m) { mj_deleteModel(const_cast<mjModel*>(m)); });
-  cache.emplace(path, shared);
-  return shared;
-}
-
-double NumpySum(const double* x, int n) { return PairwiseSum(x, n); }
-
-double SumOfSquares(const double* x, int n) {
-  std::vector<double> squares(x, x + n);
-  for (double& v : squares) {
-    v = v * v;
-  }
-  return PairwiseSum(squares.data(), n);
-}
-
-double Norm(const double* x, int n) {
-  // numpy's norm is sqrt(x.dot(x)), and the OpenBLAS numpy ships (its
-  // x86-64 FMA kernels) sums a short vector's squares in order, one fused
-  // multiply-add each; a plain sum of squares is an ulp off at times.
-  double sum = 0.0;
-  for (int i = 0; i < n; ++i) {
-    sum = std::fma(x[i], x[i], sum);
-  }
-  return std::sqrt(sum);
+  return mujoco_common::LoadModel(GymnasiumModels(), GymnasiumName(xml_file));
 }
 
 double NumpyScalarSquare(double x) {
@@ -147,18 +92,9 @@ void DeclareSpec(const Options& options, const mjModel& model, int obs_dim,
         "option 'frame_stack' must be at least 1, got " +
         std::to_string(frame_stack));
   }
-  if (options.Get<int64_t>("frame_skip") < 1) {
-    throw std::invalid_argument(
-        "option 'frame_skip' must be at least 1, got " +
-        std::to_string(options.Get<int64_t>("frame_skip")));
-  }
   // gymnasium's MuJoCo frames: 480x480 by default (any size), at
   // round(1 / dt) frames per second, from the free camera or a model camera.
-  const double dt = model.opt.timestep *
-                    static_cast<double>(options.Get<int64_t>("frame_skip"));
-  DeclareRendering(options, spec, {"rgb_array"}, 480, 480,
-                   static_cast<int>(std::lround(1.0 / dt)), /*any_size=*/true,
-                   model.ncam);
+  mujoco_common::DeclareModelRendering(options, model, 480, 480, spec);
   fields->obs_dim = obs_dim;
   fields->obs = Field<double>{};
   fields->pixels = Field<uint8_t>{};
@@ -185,13 +121,9 @@ void DeclareSpec(const Options& options, const mjModel& model, int obs_dim,
     fields->tendon_velocity =
         spec->state.Add<double>("info:tendon_velocity", {model.ntendon});
   }
-  std::vector<double> low(model.nu);
-  std::vector<double> high(model.nu);
-  for (int i = 0; i < model.nu; ++i) {
-    bool limited = model.actuator_ctrllimited[i] != 0;
-    low[i] = limited ? model.actuator_ctrlrange[2 * i] : -kInf;
-    high[i] = limited ? model.actuator_ctrlrange[2 * i + 1] : kInf;
-  }
+  std::vector<double> low;
+  std::vector<double> high;
+  mujoco_common::ControlBounds(model, kInf, &low, &high);
   fields->action = spec->action.Add<double>("action", {model.nu}, low, high);
   // The reward is float32, as EnvPool's (the reward terms in info stay
   // float64).
@@ -267,17 +199,15 @@ void MujocoEnv::AdvanceFrames() {
   Observe(frames_.data() + frames_.size() - obs_dim_);
 }
 
-MujocoEnv::~MujocoEnv() { mj_deleteData(data_); }
-
 void MujocoEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
   if (!has_camera_) {
-    camera_ = InitialCamera(model_, data_, DefaultCamera());
+    camera_ = InitialCamera(model_, data_.get(), DefaultCamera());
     has_camera_ = true;
   }
-  RenderFrame(model_, data_, camera_, camera_id, width, height, rgb);
+  RenderFrame(model_, data_.get(), camera_, camera_id, width, height, rgb);
 }
 
-void MujocoEnv::ResetData() { mj_resetData(model_, data_); }
+void MujocoEnv::ResetData() { mj_resetData(model_, data_.get()); }
 
 void MujocoEnv::ResetWithNoise(double scale, VelocityNoise velocity_noise) {
   ResetData();
@@ -293,15 +223,15 @@ void MujocoEnv::ResetWithNoise(double scale, VelocityNoise velocity_noise) {
   FinishReset();
 }
 
-void MujocoEnv::Forward() { mj_forward(model_, data_); }
+void MujocoEnv::Forward() { mj_forward(model_, data_.get()); }
 
 void MujocoEnv::DoSimulation(const double* action) {
   std::copy(action, action + model_->nu, data_->ctrl);
   for (int i = 0; i < frame_skip_; ++i) {
-    mj_step(model_, data_);
+    mj_step(model_, data_.get());
   }
   if (post_constraint_) {
-    mj_rnePostConstraint(model_, data_);
+    mj_rnePostConstraint(model_, data_.get());
   }
 }
 
@@ -370,12 +300,7 @@ double MujocoEnv::Uniform(double low, double high) {
 double MujocoEnv::StandardNormal() { return np_random_.StandardNormal(); }
 
 int MujocoEnv::BodyId(const char* name) const {
-  int id = mj_name2id(model_, mjOBJ_BODY, name);
-  if (id < 0) {
-    throw std::invalid_argument(std::string("the MuJoCo model has no body '") +
-                                name + "'");
-  }
-  return id;
+  return mujoco_common::ObjectId(model_, mjOBJ_BODY, name);
 }
 
 bool MujocoEnv::StateIsFinite() const {

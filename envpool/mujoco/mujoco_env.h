@@ -20,7 +20,8 @@
 #include <vector>
 
 #include "envpool/core/env.h"
-#include "envpool/mujoco/message_handlers.h"
+#include "envpool/mujoco_common/model.h"
+#include "envpool/mujoco_common/numpy_math.h"
 #include "envpool/render/mujoco_egl.h"
 
 namespace envpool::mujoco {
@@ -31,27 +32,27 @@ using render::InitialCamera;
 using render::NoCameraConfig;
 using render::RenderFrame;
 
-// Model files named without a directory ("ant.xml") are looked up here:
-// gymnasium's MuJoCo asset folder (registration.py's ASSET_DIR).
-std::string AssetDir();
-
 // The path `xml_file` names: absolute, relative to the working directory
 // when it starts with '.', under $HOME when it starts with '~', otherwise in
-// the asset folder.  Throws std::invalid_argument naming the file when it
-// does not exist.
+// gymnasium's MuJoCo asset folder (registration.py's ASSET_DIR), where
+// EnvPool's name "<model>_envpool.xml" is gymnasium's "<model>.xml".  Throws
+// std::invalid_argument naming the file when it does not exist.
 std::string ResolveModelPath(const std::string& xml_file);
 
-// The compiled model of `xml_file`, loaded once per process and shared.
+// The compiled model of `xml_file`, loaded once per process and shared
+// (envpool/mujoco_common/model.h).
 std::shared_ptr<const mjModel> LoadModel(const std::string& xml_file);
 
-// numpy's float64 np.sum (pairwise summation), so that reward terms agree
-// with gymnasium's to the last bit.
-double NumpySum(const double* x, int n);
-// np.sum(np.square(x)).
-double SumOfSquares(const double* x, int n);
-// np.linalg.norm(x) of a short vector (under 32 numbers), as numpy computes
-// it with OpenBLAS: the squares summed by fused multiply-adds, in order.
-double Norm(const double* x, int n);
+// numpy's float64 np.sum (pairwise summation) and np.sum(np.square(x)), so
+// that reward terms agree with gymnasium's to the last bit.
+using mujoco_common::NumpySum;
+using mujoco_common::SumOfSquares;
+// np.linalg.norm(x) of a short vector (under 32 numbers), as this process's
+// numpy computes it (its OpenBLAS sums the squares in order, by fused
+// multiply-adds on most x86-64 CPUs; the module asks numpy at import).
+inline double Norm(const double* x, int n) {
+  return mujoco_common::NumpyNorm(x, n);
+}
 // x ** 2 of a numpy float64 scalar: libm's pow(x, 2.0), which now and then
 // is an ulp away from x * x (glibc's pow is not correctly rounded).
 double NumpyScalarSquare(double x);
@@ -98,7 +99,6 @@ void DeclareSpec(const Options& options, const mjModel& model, int obs_dim,
 
 class MujocoEnv : public Env {
  public:
-  ~MujocoEnv() override;
   void Write(const Output& out) override;
 
   // Test hooks.  The state is qpos (nq numbers), qvel (nv), then
@@ -157,7 +157,7 @@ class MujocoEnv : public Env {
 
   std::shared_ptr<const mjModel> shared_model_;
   const mjModel* model_;
-  mjData* data_;
+  mujoco_common::DataPtr data_;
   MujocoFields fields_;
   std::vector<double> info_;  // values of fields_.info, in order
 

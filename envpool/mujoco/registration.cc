@@ -1,6 +1,7 @@
 // The mujoco family's Python module: registers its env types with the shared
 // core when Python imports it (the models' folder comes from the core:
-// registration.py's ASSET_DIR).
+// registration.py's ASSET_DIR), and learns how this process's numpy sums a
+// norm.
 #include <pybind11/pybind11.h>
 
 #include "envpool/core/env.h"
@@ -16,10 +17,13 @@
 #include "envpool/mujoco/reacher.h"
 #include "envpool/mujoco/swimmer.h"
 #include "envpool/mujoco/walker2d.h"
+#include "envpool/mujoco_common/message_handlers.h"
+#include "envpool/mujoco_common/numpy_probe.h"
 
 PYBIND11_MODULE(_mujoco, m) {
   using namespace envpool::mujoco;  // NOLINT
-  InstallMessageHandlers();
+  envpool::mujoco_common::InstallMessageHandlers();
+  envpool::mujoco_common::LearnNumpyNorm();
   envpool::RegisterEnv<AntEnv>("Ant");
   envpool::RegisterEnv<HalfCheetahEnv>("HalfCheetah");
   envpool::RegisterEnv<HopperEnv>("Hopper");

@@ -275,7 +275,7 @@ def test_gymnasium_type_gives_a_dict_observation() -> None:
 def test_makes_print_no_settotalmass_deprecation() -> None:
     """dm_control's cheetah.xml sets the deprecated compiler attribute
     settotalmass, which MuJoCo still applies; MuJoCo's warning about it is
-    dropped (envpool/mujoco/message_handlers.h), other warnings still print."""
+    dropped (envpool/mujoco_common/message_handlers.h), other warnings still print."""
     script = (
         "import warnings, envpool\n"
         "with warnings.catch_warnings(record=True) as caught:\n"

@@ -573,7 +573,7 @@ def test_from_pixels_observes_rendered_frames_channel_first_and_stacked(monkeypa
 def test_makes_print_no_settotalmass_deprecation() -> None:
     """gymnasium's half_cheetah.xml sets the deprecated compiler attribute
     settotalmass, which MuJoCo still applies; MuJoCo's warning about it is
-    dropped (envpool/mujoco/message_handlers.h), other warnings still print."""
+    dropped (envpool/mujoco_common/message_handlers.h), other warnings still print."""
     script = (
         "import warnings, envpool\n"
         "with warnings.catch_warnings(record=True) as caught:\n"

@@ -1,4 +1,4 @@
-#include "envpool/mujoco/message_handlers.h"
+#include "envpool/mujoco_common/message_handlers.h"
 
 #include <mujoco/mujoco.h>
 
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace envpool::mujoco {
+namespace envpool::mujoco_common {
 namespace {
 
 void ThrowOnError(const char* message) {
@@ -37,4 +37,4 @@ void InstallMessageHandlers() {
   }
 }
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco_common

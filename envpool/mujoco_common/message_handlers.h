@@ -1,12 +1,12 @@
-// MuJoCo's message handlers, shared by the MuJoCo-based families (mujoco,
-// dm_control): both load the same libmujoco, whose handlers are
-// process-wide, so both install these.
-#ifndef ENVPOOL_MUJOCO_MESSAGE_HANDLERS_H_
-#define ENVPOOL_MUJOCO_MESSAGE_HANDLERS_H_
+// MuJoCo's message handlers, which every MuJoCo-based family installs when
+// its module is imported: they all load the same libmujoco, whose handlers
+// are process-wide.
+#ifndef ENVPOOL_MUJOCO_COMMON_MESSAGE_HANDLERS_H_
+#define ENVPOOL_MUJOCO_COMMON_MESSAGE_HANDLERS_H_
 
 #include <string>
 
-namespace envpool::mujoco {
+namespace envpool::mujoco_common {
 
 // Unless another user of libmujoco installed its own: MuJoCo errors become
 // C++ exceptions (the default handler ends the process) and warnings go to
@@ -22,6 +22,6 @@ void InstallMessageHandlers();
 // makes HalfCheetah or Cheetah.
 bool IsQuietWarning(const std::string& message);
 
-}  // namespace envpool::mujoco
+}  // namespace envpool::mujoco_common
 
-#endif  // ENVPOOL_MUJOCO_MESSAGE_HANDLERS_H_
+#endif  // ENVPOOL_MUJOCO_COMMON_MESSAGE_HANDLERS_H_
