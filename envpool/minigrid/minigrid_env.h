@@ -1,5 +1,6 @@
 // MiniGridEnv: every MiniGrid level of minigrid 3.2.0 behind one env class,
-// as EnvPool's MiniGridEnvSpec, the level chosen by the `env_name` option.
+// as EnvPool's MiniGridEnvSpec, the level chosen by the `env_name` option
+// (level_table.h names every level).
 //
 // Observation (a dict, as EnvPool's): `direction` (0 right, 1 down, 2 left,
 // 3 up), `image` (agent_view_size x agent_view_size x 3 uint8, minigrid's
@@ -25,134 +26,12 @@
 #include <vector>
 
 #include "envpool/core/env.h"
-#include "envpool/minigrid/babyai.h"
 #include "envpool/minigrid/level_config.h"
-#include "envpool/minigrid/minigrid_levels.h"
+#include "envpool/minigrid/level_table.h"
 #include "envpool/minigrid/render.h"
-#include "envpool/minigrid/room_grid.h"
-#include "envpool/minigrid/wfc.h"
 #include "envpool/minigrid/world.h"
 
 namespace envpool::minigrid {
-
-// The env_name values this family builds, in registration order.
-inline const std::vector<std::string>& LevelNames() {
-  static const std::vector<std::string> kNames = {
-      "empty",
-      "doorkey",
-      "distshift",
-      "crossing",
-      "lava_gap",
-      "dynamic_obstacles",
-      "fetch",
-      "four_rooms",
-      "goto_door",
-      "goto_object",
-      "key_corridor",
-      "locked_room",
-      "memory",
-      "multi_room",
-      "obstructed_maze_1dlhb",
-      "obstructed_maze_full",
-      "obstructed_maze_full_v1",
-      "playground",
-      "put_near",
-      "red_blue_door",
-      "unlock",
-      "unlock_pickup",
-      "blocked_unlock_pickup",
-      "wfc",
-  };
-  return kNames;
-}
-
-inline std::unique_ptr<Level> MakeLevel(const LevelConfig& c) {
-  const std::string& n = c.env_name;
-  if (auto babyai = MakeBabyAILevel(c)) {
-    return babyai;
-  }
-  if (n == "empty") {
-    return std::make_unique<EmptyLevel>(c);
-  }
-  if (n == "doorkey") {
-    return std::make_unique<DoorKeyLevel>(c);
-  }
-  if (n == "distshift") {
-    return std::make_unique<DistShiftLevel>(c);
-  }
-  if (n == "crossing") {
-    return std::make_unique<CrossingLevel>(c);
-  }
-  if (n == "lava_gap") {
-    return std::make_unique<LavaGapLevel>(c);
-  }
-  if (n == "dynamic_obstacles") {
-    return std::make_unique<DynamicObstaclesLevel>(c);
-  }
-  if (n == "fetch") {
-    return std::make_unique<FetchLevel>(c);
-  }
-  if (n == "four_rooms") {
-    return std::make_unique<FourRoomsLevel>(c);
-  }
-  if (n == "goto_door") {
-    return std::make_unique<GoToDoorLevel>(c);
-  }
-  if (n == "goto_object") {
-    return std::make_unique<GoToObjectLevel>(c);
-  }
-  if (n == "key_corridor") {
-    return std::make_unique<KeyCorridorLevel>(c);
-  }
-  if (n == "locked_room") {
-    return std::make_unique<LockedRoomLevel>(c);
-  }
-  if (n == "memory") {
-    return std::make_unique<MemoryLevel>(c);
-  }
-  if (n == "multi_room") {
-    return std::make_unique<MultiRoomLevel>(c);
-  }
-  if (n == "obstructed_maze_1dlhb") {
-    return std::make_unique<ObstructedMazeLevel>(c, 0);
-  }
-  if (n == "obstructed_maze_full") {
-    return std::make_unique<ObstructedMazeLevel>(c, 1);
-  }
-  if (n == "obstructed_maze_full_v1") {
-    return std::make_unique<ObstructedMazeLevel>(c, 2);
-  }
-  if (n == "playground") {
-    return std::make_unique<PlaygroundLevel>(c);
-  }
-  if (n == "put_near") {
-    return std::make_unique<PutNearLevel>(c);
-  }
-  if (n == "red_blue_door") {
-    return std::make_unique<RedBlueDoorsLevel>(c);
-  }
-  if (n == "unlock") {
-    return std::make_unique<UnlockLevel>(c);
-  }
-  if (n == "unlock_pickup") {
-    return std::make_unique<UnlockPickupLevel>(c, false);
-  }
-  if (n == "blocked_unlock_pickup") {
-    return std::make_unique<UnlockPickupLevel>(c, true);
-  }
-  if (n == "wfc") {
-    return std::make_unique<WfcLevel>(c);
-  }
-  std::string known;
-  for (const std::string& name : LevelNames()) {
-    known += (known.empty() ? "" : ", ") + name;
-  }
-  for (const std::string& name : BabyAILevelNames()) {
-    known += ", " + name;
-  }
-  throw std::invalid_argument("MiniGrid option 'env_name' must be one of " +
-                              known + "; got '" + n + "'");
-}
 
 class MiniGridEnv : public Env {
  public:
@@ -320,7 +199,7 @@ class MiniGridEnv : public Env {
     }
     c.wfc_preset = o.Get<std::string>("wfc_preset");
     c.ensure_connected = o.Get<bool>("ensure_connected");
-    CheckOptionsApply(o, c);
+    CheckLevelTakesOptions(c);
     return c;
   }
 
@@ -366,94 +245,6 @@ class MiniGridEnv : public Env {
       begin = end + 1;
     }
     return kinds;
-  }
-
-  // The ten options EnvPool added for minigrid's constructors apply to the
-  // levels whose minigrid constructor takes them; any other level keeps
-  // EnvPool's default, and another value is an error rather than silently
-  // ignored (docs/minigrid.md lists which level takes which).
-  static void CheckOptionsApply(const Options& o, const LevelConfig& c) {
-    const std::string& n = c.env_name;
-    auto one_of = [&n](std::initializer_list<const char*> names) {
-      for (const char* name : names) {
-        if (n == name) {
-          return true;
-        }
-      }
-      return false;
-    };
-    // LevelGen's arguments that each LevelGen level's class leaves open.
-    const bool boss = n == "babyai_boss_level";
-    const bool levelgen_open[6] = {
-        // action_kinds
-        one_of({"babyai_synth", "babyai_synth_loc", "babyai_synth_seq",
-                "babyai_mini_boss_level", "babyai_boss_level",
-                "babyai_boss_level_no_unlock"}),
-        // instr_kinds
-        one_of({"babyai_goto_seq", "babyai_synth_seq", "babyai_mini_boss_level",
-                "babyai_boss_level", "babyai_boss_level_no_unlock"}),
-        // locations, unblocking
-        one_of({"babyai_mini_boss_level", "babyai_boss_level",
-                "babyai_boss_level_no_unlock"}),
-        one_of({"babyai_mini_boss_level", "babyai_boss_level",
-                "babyai_boss_level_no_unlock"}),
-        // implicit_unlock
-        one_of({"babyai_goto_seq", "babyai_pickup_loc",
-                "babyai_mini_boss_level", "babyai_boss_level"}),
-        // locked_room_prob
-        boss ||
-            one_of({"babyai_synth", "babyai_synth_loc", "babyai_synth_seq"}),
-    };
-    const char* levelgen_names[6] = {"action_kinds",    "instr_kinds",
-                                     "locations",       "unblocking",
-                                     "implicit_unlock", "locked_room_prob"};
-    const bool levelgen_default[6] = {
-        o.Get<std::string>("action_kinds") == kDefaultActionKinds,
-        o.Get<std::string>("instr_kinds") == kDefaultInstrKinds,
-        c.locations,
-        c.unblocking,
-        c.implicit_unlock,
-        c.locked_room_prob == 0.5};
-    for (int k = 0; k < 6; ++k) {
-      if (!levelgen_open[k] && !levelgen_default[k]) {
-        Refuse(levelgen_names[k], n,
-               "minigrid's class for this level does not take it (only "
-               "BabyAI's LevelGen levels, BossLevel, MiniBossLevel, Synth*, "
-               "GoToSeq and PickupLoc, take some of LevelGen's arguments: "
-               "docs/minigrid.md lists which)");
-      }
-    }
-    if (!one_of({"empty", "distshift", "dynamic_obstacles"}) &&
-        !(c.agent_start_x == 1 && c.agent_start_y == 1)) {
-      Refuse(
-          "agent_start_pos", n,
-          "only Empty, DistShift and Dynamic-Obstacles take it; keep [1, 1]");
-    }
-    if (n == "obstructed_maze_1dlhb" &&
-        !(c.agent_room_x == 0 && c.agent_room_y == 0)) {
-      Refuse("agent_room", n,
-             "ObstructedMaze-1D* start in room (0, 0); keep [0, 0]");
-    }
-    if (!one_of({"obstructed_maze_1dlhb", "obstructed_maze_full",
-                 "obstructed_maze_full_v1"}) &&
-        !(c.agent_room_x == 1 && c.agent_room_y == 1)) {
-      Refuse("agent_room", n,
-             "only ObstructedMaze's 2D*, 1Q, 2Q and Full levels take it; keep "
-             "[1, 1]");
-    }
-    if (n != "wfc" && c.wfc_preset != "MazeSimple") {
-      Refuse("wfc_preset", n, "only the WFC levels take it");
-    }
-    if (n != "wfc" && !c.ensure_connected) {
-      Refuse("ensure_connected", n, "only the WFC levels take it");
-    }
-  }
-
-  [[noreturn]] static void Refuse(const char* option, const std::string& level,
-                                  const char* why) {
-    throw std::invalid_argument(std::string("MiniGrid option '") + option +
-                                "' has no meaning for env_name '" + level +
-                                "': " + why);
   }
 
   // A colour name, or "" (-1: drawn by the level).

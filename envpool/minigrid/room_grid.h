@@ -42,6 +42,13 @@ class RoomGridLevel : public Level {
     int j = p.y / (room_size_ - 1);
     return j * num_cols_ + i;
   }
+  // Whether p lies in the room of index `room` (j * num_cols + i), its
+  // walls included.
+  bool RoomContains(int room, Pos p) const {
+    const Room& r = rooms_[room];
+    return p.x >= r.top.x && p.y >= r.top.y && p.x < r.top.x + r.size.x &&
+           p.y < r.top.y + r.size.y;
+  }
 
   // RoomGrid._gen_grid.
   void GenRooms() {

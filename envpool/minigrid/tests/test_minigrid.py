@@ -408,3 +408,21 @@ def test_config_has_every_option_of_envpool_with_its_value():
                 assert config[key] == value, (task_id, key, config[key], value)
             checked += 1
     assert len(_IDS) == 177 and checked == 177 * 54  # every key but env_seed
+
+
+def level_names() -> list[str]:
+    """The levels of the C++ level table (level_table.h), in its order."""
+    envpool.make_spec("MiniGrid-Empty-5x5-v0")  # loads the family's native module
+    from envpool.minigrid import _minigrid
+
+    return list(_minigrid.level_names())
+
+
+def test_ids_name_exactly_the_levels_of_the_level_table():
+    # a level is named once, in the C++ table; registration.py's ids only use
+    # those names, and a level no id uses is dead code
+    levels = level_names()
+    assert len(levels) == len(set(levels)) == 64
+    used = {overrides["env_name"] for overrides in _IDS.values()}
+    assert used - set(levels) == set(), "ids name levels the C++ table lacks"
+    assert set(levels) - used == set(), "levels of the C++ table no id uses"
