@@ -20,8 +20,6 @@ import csv
 import functools
 import json
 import os
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 
@@ -270,22 +268,3 @@ def test_gymnasium_type_gives_a_dict_observation() -> None:
     assert obs["dist_to_target"].shape == (2,)
     obs, reward, terminated, truncated, _ = env.step(np.zeros((2, 2)))
     assert reward.dtype == np.float32 and not terminated.any() and not truncated.any()
-
-
-def test_makes_print_no_settotalmass_deprecation() -> None:
-    """dm_control's cheetah.xml sets the deprecated compiler attribute
-    settotalmass, which MuJoCo still applies; MuJoCo's warning about it is
-    dropped (envpool/mujoco_common/message_handlers.h), other warnings still print."""
-    script = (
-        "import warnings, envpool\n"
-        "with warnings.catch_warnings(record=True) as caught:\n"
-        "    warnings.simplefilter('always')\n"
-        "    for _ in range(2):\n"
-        "        envpool.make('CheetahRun-v1', num_envs=1).reset()\n"
-        "assert not [w for w in caught if 'settotalmass' in str(w.message)], caught\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-P", "-c", script], capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert "settotalmass" not in done.stderr

@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import csv
 import json
-import subprocess
-import sys
 import warnings
 import zlib
 from collections.abc import Callable
@@ -568,22 +566,3 @@ def test_from_pixels_observes_rendered_frames_channel_first_and_stacked(monkeypa
         np.testing.assert_array_equal(new[:, 6:], twin.render(env_ids=[0, 1]).transpose(0, 3, 1, 2))
         obs = new
     assert len(np.unique(obs)) > 10  # a picture, not a blank
-
-
-def test_makes_print_no_settotalmass_deprecation() -> None:
-    """gymnasium's half_cheetah.xml sets the deprecated compiler attribute
-    settotalmass, which MuJoCo still applies; MuJoCo's warning about it is
-    dropped (envpool/mujoco_common/message_handlers.h), other warnings still print."""
-    script = (
-        "import warnings, envpool\n"
-        "with warnings.catch_warnings(record=True) as caught:\n"
-        "    warnings.simplefilter('always')\n"
-        "    for _ in range(2):\n"
-        "        envpool.make('HalfCheetah-v3', num_envs=1).reset()\n"
-        "assert not [w for w in caught if 'settotalmass' in str(w.message)], caught\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-P", "-c", script], capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert "settotalmass" not in done.stderr
