@@ -359,8 +359,15 @@ void Pool::RunChunk(std::vector<Task>* tasks) {
   }
   tally.Flush();
   if (steps_only) {  // the estimate is of steps only (see StepCost)
+    const bool caller_could_step = scheduler_.CallerMayStep();
     scheduler_.cost().AddChunk((NowNs() - start) /
                                static_cast<int64_t>(chunk.size()));
+    if (!caller_could_step && scheduler_.CallerMayStep()) {
+      // From now on the reserve leaves queued envs to the caller: wake a
+      // caller waiting in Recv, which may step them now.
+      std::lock_guard<std::mutex> lock(mu_);
+      ready_cv_.notify_all();
+    }
   }
 }
 
@@ -608,8 +615,6 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
   const auto deadline =
       std::chrono::steady_clock::now() +
       std::chrono::nanoseconds(std::max<int64_t>(timeout_ns, 0));
-  // Whether this thread helps the workers while the batch is being filled.
-  const bool steps = scheduler_.RecvSteps();
   std::vector<Task> chunk;
   bool polled = false;
   while (true) {
@@ -618,10 +623,14 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
       if (front_ready() || closed_.load()) {
         break;
       }
+      // Whether this thread helps the workers while the batch is being
+      // filled: asked again at each turn, since the step-cost estimate that
+      // decides it may change during the wait (RunChunk then wakes it).
       auto wakeup = [&] {
         return front_ready() || closed_.load() ||
-               (steps && scheduler_.queued() > 0);
+               (scheduler_.RecvSteps() && scheduler_.queued() > 0);
       };
+      const bool steps = scheduler_.RecvSteps();
       if (timeout_ns >= 0 && std::chrono::steady_clock::now() >= deadline) {
         return nullptr;  // nothing taken: a later Recv gets the batch
       }

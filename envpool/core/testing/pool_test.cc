@@ -420,6 +420,17 @@ TEST_F(PoolTest, AsyncEnvsBehindASlowStepAreTakenByOtherThreads) {
   EXPECT_LT(longest, 60);
 }
 
+// A sync pool of one stepping thread: its first steps, not yet timed, go to
+// the reserve worker, whose first chunk times them as cheap; from then on the
+// reserve leaves the queued envs to the caller, which must be woken from its
+// wait to step them (without that it waited forever, in about one pool in 4).
+TEST_F(PoolTest, CallerStepsWhatTheReserveLeavesOnceStepsAreTimed) {
+  for (int round = 0; round < 40; ++round) {
+    auto pool = Make(64, 64, 1);
+    ExpectEveryEnvStepsInOrder(pool.get(), 3);
+  }
+}
+
 // By default an async pool leaves the caller a core (a worker fewer than
 // min(batch_size, cores)), except for envs whose steps run elsewhere.
 TEST_F(PoolTest, AsyncDefaultGivesEnvsSteppedElsewhereAWorkerPerCore) {
