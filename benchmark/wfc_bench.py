@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import os
 import platform
 import shlex
@@ -37,18 +38,16 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-PATTERNS = HERE.parent / "envpool" / "minigrid" / "wfc_patterns"
+MINIGRID_CONFTEST = HERE.parent / "envpool" / "minigrid" / "tests" / "conftest.py"
 
 
 def install_patterns() -> None:
-    import minigrid.envs.wfc.config as wfc_config
-
-    target = Path(wfc_config.PATTERN_PATH)
-    target.mkdir(parents=True, exist_ok=True)
-    for image in sorted(PATTERNS.glob("*.png")):
-        dest = target / image.name
-        if not dest.exists() or dest.read_bytes() != image.read_bytes():
-            dest.write_bytes(image.read_bytes())
+    """The tests' copy of the pattern images into the installed minigrid
+    (envpool/minigrid/tests/conftest.py), run from here."""
+    spec = importlib.util.spec_from_file_location("minigrid_test_conftest", MINIGRID_CONFTEST)
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    conftest.install_wfc_patterns()
 
 
 def reference_rates(task: str, repeats: int, seconds: float) -> dict[str, float]:

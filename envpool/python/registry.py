@@ -97,12 +97,6 @@ def list_all_envs() -> list[str]:
     return list(_REGISTRY)
 
 
-def family_module(family: str) -> Any:
-    """The registration module of `family` (its ids, and what it declares)."""
-    _load_registrations()
-    return importlib.import_module(f"envpool.{family}.registration")
-
-
 def family_declaration(family: str, name: str, default: Any = None) -> Any:
     """What `family`'s registration.py declares as `name`, else `default`.
 
