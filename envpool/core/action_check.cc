@@ -263,6 +263,11 @@ void CheckAndWriteAction(Pool* pool, int field, const int* ids, int n,
       own.kind == values.type.kind && own.size == values.type.size;
   const std::size_t row_bytes = spec.RowBytes();
   const char* data = static_cast<const char*>(values.data);
+  if (same_type && Consecutive(ids, n)) {
+    // A sync step's actions: one copy (the rows of a field are contiguous).
+    std::memcpy(pool->ActionRow(ids[0], field), data, n * row_bytes);
+    return;
+  }
   for (int k = 0; k < n; ++k) {
     void* row = pool->ActionRow(ids[k], field);
     if (same_type) {

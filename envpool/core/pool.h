@@ -100,6 +100,16 @@ class Block {
   bool ready_ = false;  // guarded by Pool::mu_
 };
 
+// Whether ids[k] == ids[0] + k for every k: a run of envs, whose rows of a
+// per-env array are one contiguous range.
+inline bool Consecutive(const int* ids, int n) {
+  bool consecutive = true;
+  for (int k = 0; k < n; ++k) {  // no early exit: the loop vectorizes
+    consecutive &= ids[k] == ids[0] + k;
+  }
+  return consecutive;
+}
+
 class Pool {
  public:
   Pool(const EnvClass& env_class, const Options& options, PoolConfig config);
@@ -237,7 +247,10 @@ class Pool {
   std::vector<uint8_t> unstarted_;
   std::vector<uint8_t> in_flight_;  // sent, not yet returned by Recv
   std::vector<uint64_t> seeds_;     // per env: the seed of its reset in flight
-  int pending_ = 0;                 // number of envs in flight
+  // Envs in flight: changed under mu_, read without it by CheckSendable
+  // (a send is checked again under mu_, so a stale read only skips a
+  // first, unlocked check).
+  std::atomic<int> pending_{0};
   std::vector<std::unique_ptr<uint8_t[]>> action_data_;
   std::vector<std::size_t> action_row_bytes_;
   std::vector<std::vector<const void*>> action_views_;

@@ -13,13 +13,17 @@ Scheduler::Scheduler(const SchedulerConfig& config)
   for (TaskRing& queue : queues_) {
     queue.Reserve(static_cast<std::size_t>(num_envs_));
   }
-  // The first homes deal the envs out in turn to the threads that step. In
-  // async mode Recv takes no envs of its own (see Take). The reserve steps
-  // for the caller: it takes from the others' queues.
+  // The first homes deal the envs out to the threads that step, in runs of
+  // consecutive ids: a sync batch puts env k in row k, and the rows of
+  // cheap envs are a few bytes each, so that envs dealt out in turn would
+  // have every cache line of every column written by all the threads at
+  // once. In async mode Recv takes no envs of its own (see Take). The
+  // reserve steps for the caller: it takes from the others' queues.
   const int homes = stepping_workers_ + (sync_ ? 1 : 0);
   home_.resize(static_cast<std::size_t>(num_envs_));
   for (std::size_t id = 0; id < home_.size(); ++id) {
-    const int k = static_cast<int>(id % static_cast<std::size_t>(homes));
+    const int k =
+        static_cast<int>(id * static_cast<std::size_t>(homes) / home_.size());
     home_[id] = k < stepping_workers_ ? k : callers_home();
   }
 }
@@ -80,12 +84,17 @@ int64_t Scheduler::SpinNs() const {
 void Scheduler::Enqueue(const int* env_ids, int n, const Task& like) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (int k = 0; k < n; ++k) {
-      // Built whole, not copied from `like` and then written field by field:
-      // the queue's copy of it would stall on those narrow stores.
-      const int id = env_ids[k];
-      queues_[home_[id]].push_back(
-          Task{id, k, like.block, queued_tasks_++, like.kind, like.has_seed});
+    // In runs of envs of one home (a sync step's envs are runs: see the
+    // constructor).
+    const int* const homes = home_.data();
+    for (int k = 0; k < n;) {
+      const int home = homes[env_ids[k]];
+      int end = k + 1;
+      while (end < n && homes[env_ids[end]] == home) {
+        ++end;
+      }
+      queues_[home].AppendRun(env_ids + k, end - k, k, like, &queued_tasks_);
+      k = end;
     }
     num_tasks_.fetch_add(n);
   }

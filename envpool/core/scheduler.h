@@ -62,12 +62,29 @@ class TaskRing {
   std::size_t size() const { return size_; }
   Task& front() { return slots_[head_]; }
   Task& back() { return slots_[Index(size_ - 1)]; }
-  void push_back(const Task& task) {
-    if (size_ == slots_.size()) {
+  // Queues a task like `like` for each of envs[0..n), with slots
+  // first_slot.. and orders *order.. (advanced by n): one capacity check and
+  // a tight loop, since a sync send of cheap envs queues a task per env on
+  // the calling thread while the other threads wait for them.
+  void AppendRun(const int* envs, int n, int first_slot, const Task& like,
+                 uint32_t* order) {
+    if (size_ + static_cast<std::size_t>(n) > slots_.size()) {
       throw std::logic_error("more tasks queued than envs");
     }
-    slots_[Index(size_)] = task;
-    ++size_;
+    // Locals, which the stores into the slots cannot alias.
+    Task* const slots = slots_.data();
+    const std::size_t capacity = slots_.size();
+    Block* const block = like.block;
+    const Task::Kind kind = like.kind;
+    const bool has_seed = like.has_seed;
+    uint32_t next = *order;
+    std::size_t i = Index(size_);
+    for (int k = 0; k < n; ++k) {
+      slots[i] = Task{envs[k], first_slot + k, block, next++, kind, has_seed};
+      i = i + 1 == capacity ? 0 : i + 1;
+    }
+    *order = next;
+    size_ += static_cast<std::size_t>(n);
   }
   void pop_front() {
     head_ = Index(1);

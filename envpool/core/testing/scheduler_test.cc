@@ -54,20 +54,31 @@ void OneTaskAChunk(Scheduler* scheduler) {
 TEST(TaskRingTest, KeepsOrderAcrossTheEndAndRefusesMoreThanItsCapacity) {
   TaskRing ring;
   ring.Reserve(3);
+  uint32_t order = 7;
+  const Task like{0, 0, nullptr, 0, Task::Kind::kReset, true};
   for (int round = 0; round < 5; ++round) {
-    ring.push_back(Task{2 * round, 0, nullptr});
-    ring.push_back(Task{2 * round + 1, 0, nullptr});
+    // Runs of two in a ring of three: every other run wraps around the end.
+    const int envs[2] = {2 * round, 2 * round + 1};
+    ring.AppendRun(envs, 2, 10, like, &order);
     EXPECT_EQ(ring.size(), 2u);
     EXPECT_EQ(ring.front().env_id, 2 * round);
     EXPECT_EQ(ring.back().env_id, 2 * round + 1);
+    EXPECT_EQ(ring.front().slot, 10);
+    EXPECT_EQ(ring.back().slot, 11);
+    EXPECT_EQ(ring.back().order - ring.front().order, 1u);
+    EXPECT_EQ(ring.back().kind, Task::Kind::kReset);
+    EXPECT_TRUE(ring.back().has_seed);
     ring.pop_front();
     ring.pop_back();
     EXPECT_TRUE(ring.empty());
   }
-  for (int id = 0; id < 3; ++id) {
-    ring.push_back(Task{id, 0, nullptr});
-  }
-  EXPECT_THROW(ring.push_back(Task{3, 0, nullptr}), std::logic_error);
+  EXPECT_EQ(order, 7u + 10u);
+  const int three[3] = {0, 1, 2};
+  ring.AppendRun(three, 2, 0, like, &order);
+  EXPECT_THROW(ring.AppendRun(three, 2, 0, like, &order), std::logic_error);
+  EXPECT_EQ(ring.size(), 2u);  // nothing of a refused run is queued
+  ring.AppendRun(three + 2, 1, 2, like, &order);
+  EXPECT_EQ(ring.size(), 3u);
   ring.clear();
   EXPECT_TRUE(ring.empty());
 }
@@ -183,19 +194,33 @@ TEST(SchedulerTest, SpinGrowsWithTheStepWithinBounds) {
   EXPECT_EQ(slow.SpinNs(), Scheduler::kMaxSpinNs);
 }
 
-TEST(SchedulerTest, EnvsAreDealtToTheSteppingThreadsInTurn) {
-  // Sync: the workers and the caller.
+TEST(SchedulerTest, EnvsAreDealtToTheSteppingThreadsInRuns) {
+  // Sync: the workers and the caller, each a run of consecutive ids (a
+  // sync batch's rows), so that no two threads write one cache line of a
+  // column of cheap envs' rows.
   Scheduler sync(Config(6, 6, 3, 4));
   ASSERT_EQ(sync.stepping_workers(), 2);
+  const int c = sync.callers_home();
+  std::vector<int> homes;
   for (int id = 0; id < 6; ++id) {
-    EXPECT_EQ(sync.home(id), id % 3 == 2 ? sync.callers_home() : id % 3);
+    homes.push_back(sync.home(id));
   }
+  EXPECT_EQ(homes, (std::vector<int>{0, 0, 1, 1, c, c}));
+  // Runs as even as the count allows.
+  Scheduler uneven(Config(8, 8, 3, 4));
+  homes.clear();
+  for (int id = 0; id < 8; ++id) {
+    homes.push_back(uneven.home(id));
+  }
+  EXPECT_EQ(homes, (std::vector<int>{0, 0, 0, 1, 1, 1, c, c}));
   // Async: the workers only.
   Scheduler async(Config(6, 3, 2, 4));
   ASSERT_EQ(async.stepping_workers(), 2);
+  homes.clear();
   for (int id = 0; id < 6; ++id) {
-    EXPECT_EQ(async.home(id), id % 2);
+    homes.push_back(async.home(id));
   }
+  EXPECT_EQ(homes, (std::vector<int>{0, 0, 0, 1, 1, 1}));
 }
 
 TEST(SchedulerTest, TasksCarryTheirPositionInTheSend) {
@@ -218,54 +243,54 @@ TEST(SchedulerTest, TasksCarryTheirPositionInTheSend) {
 }
 
 TEST(SchedulerTest, SyncThreadTakesItsOwnThenTheNewestOfTheFullest) {
-  Scheduler scheduler(Config(8, 8, 3, 4));  // homes: id % 3
+  Scheduler scheduler(Config(8, 8, 3, 4));
   OneTaskAChunk(&scheduler);
-  EnqueueSteps(&scheduler, Iota(8));  // 0 3 6 | 1 4 7 | 2 5
+  EnqueueSteps(&scheduler, Iota(8));  // 0 1 2 | 3 4 5 | 6 7
   EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{0});
-  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{3});
-  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{6});
+  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{1});
+  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{2});
   // Nothing of its own: the back of the fullest queue, whose env moves.
-  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{7});
-  EXPECT_EQ(scheduler.home(7), 0);
+  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{5});
+  EXPECT_EQ(scheduler.home(5), 0);
   // The owner goes on from the front.
-  EXPECT_EQ(Take(&scheduler, 1), std::vector<int>{1});
-  EXPECT_EQ(scheduler.home(1), 1);
+  EXPECT_EQ(Take(&scheduler, 1), std::vector<int>{3});
+  EXPECT_EQ(scheduler.home(3), 1);
 }
 
 TEST(SchedulerTest, AsyncThreadWithNothingOfItsOwnTakesTheOldest) {
-  Scheduler scheduler(Config(8, 4, 2, 2));  // homes: id % 2
+  Scheduler scheduler(Config(8, 4, 2, 2));  // homes: 0-3, 4-7
   OneTaskAChunk(&scheduler);
-  EnqueueSteps(&scheduler, Iota(8));  // 0 2 4 6 | 1 3 5 7
-  for (int id : {0, 2, 4, 6}) {
+  EnqueueSteps(&scheduler, {0, 4, 1, 5, 2, 6, 3, 7});
+  for (int id : {0, 1, 2, 3}) {
     EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{id});
   }
-  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{1});
-  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{3});
-  EXPECT_EQ(scheduler.home(3), 0);
+  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{4});
+  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{5});
+  EXPECT_EQ(scheduler.home(5), 0);
 }
 
 TEST(SchedulerTest, AsyncCallerTakesInSendOrderAndKeepsNoEnvs) {
-  Scheduler scheduler(Config(8, 4, 2, 2));  // homes: id % 2
+  Scheduler scheduler(Config(8, 4, 2, 2));  // homes: 0-3, 4-7
   OneTaskAChunk(&scheduler);
   EnqueueSteps(&scheduler, {5, 2, 7, 4});
   for (int id : {5, 2, 7, 4}) {
     EXPECT_EQ(Take(&scheduler, scheduler.callers_home()), std::vector<int>{id});
-    EXPECT_EQ(scheduler.home(id), id % 2);
+    EXPECT_EQ(scheduler.home(id), id / 4);
   }
   EXPECT_TRUE(Take(&scheduler, scheduler.callers_home()).empty());
 }
 
 TEST(SchedulerTest, ATaskQueuedNumEnvsTasksEarlierGoesFirst) {
-  // Env 0 waits on thread 0's queue while thread 1 steps env 1 over and
+  // Env 0 waits on thread 0's queue while thread 1 steps env 2 over and
   // over; once env 0's task is more than num_envs tasks older than thread
   // 1's own oldest, thread 1 takes it.
   for (int turns : {3, 4}) {
-    Scheduler scheduler(Config(4, 2, 2, 2));  // homes: id % 2
+    Scheduler scheduler(Config(4, 2, 2, 2));  // homes: 0-1, 2-3
     OneTaskAChunk(&scheduler);
     EnqueueSteps(&scheduler, {0});  // order 0
     for (int turn = 0; turn < turns; ++turn) {
-      EnqueueSteps(&scheduler, {1});
-      ASSERT_EQ(Take(&scheduler, 1), std::vector<int>{1});
+      EnqueueSteps(&scheduler, {2});
+      ASSERT_EQ(Take(&scheduler, 1), std::vector<int>{2});
     }
     EnqueueSteps(&scheduler, {3});  // order turns + 1
     const int expected = turns + 1 > 4 ? 0 : 3;
@@ -275,19 +300,21 @@ TEST(SchedulerTest, ATaskQueuedNumEnvsTasksEarlierGoesFirst) {
 }
 
 TEST(SchedulerTest, CheapEnvsAreTakenInChunksOfAFairShare) {
-  Scheduler scheduler(Config(8, 8, 2, 2));  // one worker; homes: id % 2
+  Scheduler scheduler(Config(8, 8, 2, 2));  // one worker; homes: 0-3, 4-7
   scheduler.cost().AddInline(1);
-  EnqueueSteps(&scheduler, Iota(8));  // 0 2 4 6 | 1 3 5 7
+  EnqueueSteps(&scheduler, Iota(8));  // 0 1 2 3 | 4 5 6 7
   // A share is the queued tasks over the queues: all of its own four.
-  EXPECT_EQ(Take(&scheduler, 0), (std::vector<int>{0, 2, 4, 6}));
+  EXPECT_EQ(Take(&scheduler, 0), (std::vector<int>{0, 1, 2, 3}));
   // Of another's queue at most half, from the back in sync mode.
-  EXPECT_EQ(Take(&scheduler, 0), (std::vector<int>{7, 5}));
-  // With more queues a share may be more than half of another's queue.
-  Scheduler four(Config(16, 16, 4, 4));  // three workers; homes: id % 4
+  EXPECT_EQ(Take(&scheduler, 0), (std::vector<int>{7, 6}));
+  // Three workers and the caller, four envs each.
+  Scheduler four(Config(16, 16, 4, 4));
   four.cost().AddInline(1);
   EnqueueSteps(&four, Iota(16));
-  EXPECT_EQ(Take(&four, 0), (std::vector<int>{0, 4, 8, 12}));
-  EXPECT_EQ(Take(&four, 0), (std::vector<int>{13, 9}));  // a share is 3
+  EXPECT_EQ(Take(&four, 0), (std::vector<int>{0, 1, 2, 3}));
+  // A share is 12 / 4 = 3, and at most half of the fullest: 2.
+  EXPECT_EQ(Take(&four, 0), (std::vector<int>{7, 6}));
+  EXPECT_EQ(Take(&four, 0), (std::vector<int>{11, 10}));
   // Expensive envs: one at a time.
   Scheduler slow(Config(8, 8, 2, 2));
   slow.cost().AddInline(Scheduler::kChunkNs * 2);
