@@ -191,9 +191,12 @@ class DuelEnv : public Env {
     Field<double> push;  // `continuous` only
   };
   static Options DefaultOptions() {
+    // drop_player_at_step > 0: from that step of an episode on, one player
+    // fewer (what an env with per-player actions must not do).
     return Options{{"players", int64_t{2}},
                    {"episode_length", int64_t{4}},
-                   {"continuous", false}};
+                   {"continuous", false},
+                   {"drop_player_at_step", int64_t{0}}};
   }
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     if (options.Get<int64_t>("players") < 1) {
@@ -227,6 +230,7 @@ class DuelEnv : public Env {
       : players_(options.Get<int>("players")),
         episode_length_(options.Get<int>("episode_length")),
         continuous_(options.Get<bool>("continuous")),
+        drop_player_at_step_(options.Get<int>("drop_player_at_step")),
         last_(players_, 0.0) {
     fields_ = fields;
   }
@@ -247,9 +251,13 @@ class DuelEnv : public Env {
     }
     terminated_ = steps_ >= episode_length_;
   }
-  int NumPlayers() const override { return players_; }
+  int NumPlayers() const override {
+    const bool dropped =
+        drop_player_at_step_ > 0 && steps_ >= drop_player_at_step_;
+    return dropped ? players_ - 1 : players_;
+  }
   void Write(const Output& out) override {
-    for (int p = 0; p < players_; ++p) {
+    for (int p = 0; p < NumPlayers(); ++p) {
       float* obs = out.Get(fields_.obs, p);
       obs[0] = static_cast<float>(p);
       obs[1] = static_cast<float>(steps_);
@@ -258,7 +266,7 @@ class DuelEnv : public Env {
     *out.Get(fields_.info_steps) = steps_;
   }
   void WriteReward(const Output& out) const override {
-    for (int p = 0; p < players_; ++p) {
+    for (int p = 0; p < NumPlayers(); ++p) {
       out.SetReward(last_[p] + 10.0 * p, p);
     }
   }
@@ -268,6 +276,7 @@ class DuelEnv : public Env {
   int players_;
   int episode_length_;
   bool continuous_;
+  int drop_player_at_step_;
   std::vector<double> last_;
   int32_t steps_ = 0;
 };
