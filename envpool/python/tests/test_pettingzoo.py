@@ -34,8 +34,13 @@ def registered_multi_player_ids() -> list[str]:
 
 @pytest.mark.parametrize(
     "task_id",
-    ["TestDuel-v0", "TestDuelBox-v0", "TestTurns-v0", "TestCounter-v0"]
-    + registered_multi_player_ids(),
+    [
+        "TestDuel-v0",
+        "TestDuelBox-v0",
+        "TestTurns-v0",
+        "TestCounter-v0",
+        *registered_multi_player_ids(),
+    ],
 )
 def test_pettingzoos_own_parallel_api_test_passes(task_id):
     env = envpool.make(task_id, env_type="pettingzoo", seed=3)
