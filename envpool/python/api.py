@@ -54,6 +54,13 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> EnvPool:
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
     if env_type == "pettingzoo":
+        try:
+            import pettingzoo  # noqa: F401
+        except ImportError as e:
+            raise ImportError(
+                "env_type='pettingzoo' needs the pettingzoo package (1.27 is tested): "
+                "pip install pettingzoo"
+            ) from e
         from envpool.python.pettingzoo_api import make_pettingzoo
 
         # PettingZoo's envs reset through reset(), never by themselves.

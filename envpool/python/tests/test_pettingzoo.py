@@ -183,3 +183,22 @@ def test_render_gives_this_envs_frame():
     for frame, want in zip(frames, expected, strict=True):
         np.testing.assert_array_equal(frame, want)
     assert "rgb_array" in envs[0].metadata["render_modes"]
+
+
+def test_an_env_of_the_vector_closes_alone_and_the_pool_with_the_last():
+    envs = envpool.make("TestDuel-v0", env_type="pettingzoo", num_envs=2)
+    envs.reset()
+    envs[0].close()
+    with pytest.raises(RuntimeError, match="env 0 of TestDuel-v0 is closed"):
+        envs[0].reset()
+    envs[1].step({"player_0": 0, "player_1": 0})  # the pool is still open
+    envs[1].close()
+    assert envs[1]._shared.closed
+
+
+def test_without_pettingzoo_the_error_says_what_to_install(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)
+    with pytest.raises(ImportError, match="pip install pettingzoo"):
+        envpool.make("TestDuel-v0", env_type="pettingzoo")
