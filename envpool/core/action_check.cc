@@ -111,22 +111,36 @@ std::string ShapeText(const std::vector<int64_t>& shape) {
 }
 
 void CheckShape(const ArraySpec& spec, const std::string& task_id, int n,
-                const std::vector<int64_t>& shape) {
-  std::vector<int64_t> expected{n};
+                int rows_per_env, const std::vector<int64_t>& shape) {
+  const int64_t rows = static_cast<int64_t>(n) * rows_per_env;
+  std::vector<int64_t> expected{rows};
   expected.insert(expected.end(), spec.shape.begin(), spec.shape.end());
-  // A one-element action may also come as one number per env: (n,).
-  const bool one_per_env = spec.NumElements() == 1 && shape.size() == 1 &&
-                           shape[0] == static_cast<int64_t>(n);
-  if (shape != expected && !one_per_env) {
-    throw std::invalid_argument(
-        "action '" + spec.name + "' of " + task_id + " must have shape " +
-        ShapeText(expected) + " for " + std::to_string(n) + " envs, got " +
-        ShapeText(shape) +
-        ": send one row per env (the action_space of "
-        "envpool.make's pools is one env's space, as in "
-        "EnvPool; gymnasium.make_vec('envpool/" +
-        task_id + "') has batched spaces)");
+  // A one-element action may also come as one number per row: (rows,).
+  const bool one_per_row =
+      spec.NumElements() == 1 && shape.size() == 1 && shape[0] == rows;
+  // Per-player rows may also come grouped by env: (n, rows_per_env, ...).
+  std::vector<int64_t> grouped{n, rows_per_env};
+  grouped.insert(grouped.end(), spec.shape.begin(), spec.shape.end());
+  const bool by_env = rows_per_env > 1 && shape == grouped;
+  if (shape == expected || one_per_row || by_env) {
+    return;
   }
+  if (rows_per_env > 1) {
+    throw std::invalid_argument(
+        "action '" + spec.name + "' of " + task_id +
+        " takes one row per player: shape " + ShapeText(expected) + " for " +
+        std::to_string(n) + " envs of " + std::to_string(rows_per_env) +
+        " players (the actions of an env consecutive, in player order), or " +
+        ShapeText(grouped) + ", got " + ShapeText(shape));
+  }
+  throw std::invalid_argument("action '" + spec.name + "' of " + task_id +
+                              " must have shape " + ShapeText(expected) +
+                              " for " + std::to_string(n) + " envs, got " +
+                              ShapeText(shape) +
+                              ": send one row per env (the action_space of "
+                              "envpool.make's pools is one env's space, as in "
+                              "EnvPool; gymnasium.make_vec('envpool/" +
+                              task_id + "') has batched spaces)");
 }
 
 // Whether every value is below `bound` as an unsigned number, that is in
@@ -143,13 +157,25 @@ bool AllBelow(const void* data, int64_t total, uint64_t bound) {
   return below;
 }
 
-std::string ActionOfEnv(int env_id) {
-  return "action for env " + std::to_string(env_id) + " is ";
+// Who element `i` of the values belongs to: "env 3", or "env 3 player 1"
+// with several rows per env.
+std::string OwnerOf(const int* ids, int64_t i, int64_t per_row,
+                    int rows_per_env) {
+  const int64_t row = i / per_row;
+  std::string owner = "env " + std::to_string(ids[row / rows_per_env]);
+  if (rows_per_env > 1) {
+    owner += " player " + std::to_string(row % rows_per_env);
+  }
+  return owner;
 }
 
 void CheckValues(const ArraySpec& spec, const std::string& task_id,
-                 const int* ids, const ActionValues& values, int64_t total) {
+                 const int* ids, const ActionValues& values, int64_t total,
+                 int rows_per_env) {
   const int64_t per_env = spec.NumElements();
+  auto action_of = [&](int64_t i) {
+    return "action for " + OwnerOf(ids, i, per_env, rows_per_env) + " is ";
+  };
   const ElementType type = values.type;
   const bool floating = type.kind == 'f';
   if (IsFloating(spec.dtype)) {
@@ -160,7 +186,7 @@ void CheckValues(const ArraySpec& spec, const std::string& task_id,
       const double x = ReadElement<double>(values.data, type, i);
       if (!std::isfinite(x)) {
         throw std::invalid_argument(
-            "action for env " + std::to_string(ids[i / per_env]) +
+            "action for " + OwnerOf(ids, i, per_env, rows_per_env) +
             " contains " + (std::isnan(x) ? "NaN" : PythonFloatRepr(x)) +
             " at index " + std::to_string(i % per_env) + ": " + task_id +
             " takes finite values");
@@ -184,13 +210,12 @@ void CheckValues(const ArraySpec& spec, const std::string& task_id,
   const std::string range =
       discrete ? "0.." + std::to_string(spec.num_values - 1) : std::string();
   for (int64_t i = 0; i < total; ++i) {
-    const int env_id = ids[i / per_env];
     if (floating) {
       const double x = ReadElement<double>(values.data, type, i);
       // Below 2**63 in magnitude, so that it converts to int64 exactly.
       if (!(std::isfinite(x) && x == std::floor(x) && std::fabs(x) < 9.0e18)) {
         throw std::invalid_argument(
-            ActionOfEnv(env_id) + PythonFloatRepr(x) + ", but " + task_id +
+            action_of(i) + PythonFloatRepr(x) + ", but " + task_id +
             " takes whole numbers" +
             (discrete ? " in " + range : std::string()));
       }
@@ -201,15 +226,15 @@ void CheckValues(const ArraySpec& spec, const std::string& task_id,
     if (type.kind == 'u' && type.size == 8) {
       const auto v = ReadElement<uint64_t>(values.data, type, i);
       if (v >= static_cast<uint64_t>(spec.num_values)) {
-        throw std::invalid_argument(ActionOfEnv(env_id) + std::to_string(v) +
+        throw std::invalid_argument(action_of(i) + std::to_string(v) +
                                     ", but " + task_id + " takes " + range);
       }
       continue;
     }
     const auto v = ReadElement<int64_t>(values.data, type, i);
     if (v < 0 || v >= spec.num_values) {
-      throw std::invalid_argument(ActionOfEnv(env_id) + std::to_string(v) +
-                                  ", but " + task_id + " takes " + range);
+      throw std::invalid_argument(action_of(i) + std::to_string(v) + ", but " +
+                                  task_id + " takes " + range);
     }
   }
 }
@@ -245,23 +270,27 @@ bool IsReadable(ElementType type) {
 }
 
 void CheckAction(const ArraySpec& spec, const std::string& task_id,
-                 const int* ids, int n, const ActionValues& values) {
+                 const int* ids, int n, const ActionValues& values,
+                 int rows_per_env) {
   if (!IsReadable(values.type)) {
     throw std::logic_error("action values of an unreadable element type");
   }
-  CheckShape(spec, task_id, n, values.shape);
-  CheckValues(spec, task_id, ids, values, spec.NumElements() * n);
+  CheckShape(spec, task_id, n, rows_per_env, values.shape);
+  CheckValues(spec, task_id, ids, values, spec.NumElements() * n * rows_per_env,
+              rows_per_env);
 }
 
 void CheckAndWriteAction(Pool* pool, int field, const int* ids, int n,
                          const ActionValues& values) {
   const ArraySpec& spec = pool->spec().action.specs()[field];
-  CheckAction(spec, pool->config().task_id, ids, n, values);
-  const int64_t per_env = spec.NumElements();
+  const int rows = pool->ActionRowsPerEnv(field);
+  CheckAction(spec, pool->config().task_id, ids, n, values, rows);
+  // An env's rows are consecutive in the values and in the pool.
+  const int64_t per_env = spec.NumElements() * rows;
   const ElementType own = ElementTypeOf(spec.dtype);
   const bool same_type =
       own.kind == values.type.kind && own.size == values.type.size;
-  const std::size_t row_bytes = spec.RowBytes();
+  const std::size_t row_bytes = spec.RowBytes() * rows;
   const char* data = static_cast<const char*>(values.data);
   if (same_type && Consecutive(ids, n)) {
     // A sync step's actions: one copy (the rows of a field are contiguous).

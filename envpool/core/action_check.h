@@ -36,20 +36,25 @@ struct ActionValues {
 };
 
 // Checks `values` as the action array `spec` of `task_id` for the envs
-// `ids` (n of them). Throws std::invalid_argument naming the env and what
-// the env takes:
+// `ids` (n of them), each taking `rows_per_env` rows (its players' for an
+// array declared per_player, else 1). Throws std::invalid_argument naming
+// the env (and player) and what the env takes:
 // - the shape must be (n, *spec.shape), or (n,) for a one-element array;
+//   with several rows per env, (n * rows_per_env, *spec.shape), the rows of
+//   an env consecutive in player order, or (n, rows_per_env, *spec.shape);
 // - a discrete array takes whole numbers in 0..num_values-1 (floats too,
 //   as EnvPool's examples send np.ones(n));
 // - another integer array takes whole numbers;
 // - a floating array takes finite values.
 // `values.type` must be readable (IsReadable).
 void CheckAction(const ArraySpec& spec, const std::string& task_id,
-                 const int* ids, int n, const ActionValues& values);
+                 const int* ids, int n, const ActionValues& values,
+                 int rows_per_env = 1);
 
-// CheckAction for field `field` of `pool`'s action, then writes the values,
-// converted to the field's dtype, into the action rows of the envs `ids`;
-// nothing is written when the check fails.
+// CheckAction for field `field` of `pool`'s action (its rows per env:
+// Pool::ActionRowsPerEnv), then writes the values, converted to the field's
+// dtype, into the action rows of the envs `ids`; nothing is written when the
+// check fails.
 void CheckAndWriteAction(Pool* pool, int field, const int* ids, int n,
                          const ActionValues& values);
 

@@ -74,6 +74,10 @@ struct ArraySpec {
   // > 0: the array holds indices 0..num_values-1 (a Discrete space).
   int64_t num_values = 0;
   // Rows are per player rather than per env (multi-player envs only).
+  // A state array then has one row per player the env writes (NumPlayers);
+  // an action array one row per player of every env, max_num_players of
+  // them, the actions of an env consecutive in player order: an env with
+  // per-player actions has a fixed player count (see docs/multiplayer.md).
   bool per_player = false;
 
   int64_t NumElements() const {
@@ -120,15 +124,18 @@ class Schema {
     return Add<T>(std::move(spec));
   }
 
-  // A scalar holding one of `num_values` indices (a Discrete space).
+  // A scalar holding one of `num_values` indices (a Discrete space); one per
+  // player when `per_player`.
   template <typename T>
-  Field<T> AddDiscrete(std::string name, int64_t num_values) {
+  Field<T> AddDiscrete(std::string name, int64_t num_values,
+                       bool per_player = false) {
     ArraySpec spec;
     spec.name = std::move(name);
     spec.dtype = DTypeOf<T>::value;
     spec.num_values = num_values;
     spec.low = {0.0};
     spec.high = {static_cast<double>(num_values - 1)};
+    spec.per_player = per_player;
     return Add<T>(std::move(spec));
   }
 

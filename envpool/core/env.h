@@ -19,6 +19,7 @@
 #ifndef ENVPOOL_CORE_ENV_H_
 #define ENVPOOL_CORE_ENV_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -80,21 +81,32 @@ class Output {
 };
 
 // The action an env received, read through the typed handles of its spec.
+// An action array declared per_player holds one row per player: `player`
+// picks the row (player 0 for the others).
 class ActionView {
  public:
-  explicit ActionView(const std::vector<const void*>* fields) noexcept
-      : fields_(fields) {}
+  // `fields`: each array's first row; `player_strides`: the bytes from one
+  // player's row to the next (0 for arrays with one row per env), or null
+  // when no array is per player.
+  explicit ActionView(
+      const std::vector<const void*>* fields,
+      const std::vector<std::size_t>* player_strides = nullptr) noexcept
+      : fields_(fields), player_strides_(player_strides) {}
   template <typename T>
-  const T* Get(Field<T> field) const {
-    return static_cast<const T*>((*fields_)[field.index]);
+  const T* Get(Field<T> field, int player = 0) const {
+    const auto* first = static_cast<const uint8_t*>((*fields_)[field.index]);
+    const std::size_t stride =
+        player_strides_ == nullptr ? 0 : (*player_strides_)[field.index];
+    return reinterpret_cast<const T*>(first + stride * player);
   }
   template <typename T>
-  T Scalar(Field<T> field) const {
-    return *Get(field);
+  T Scalar(Field<T> field, int player = 0) const {
+    return *Get(field, player);
   }
 
  private:
   const std::vector<const void*>* fields_;
+  const std::vector<std::size_t>* player_strides_;
 };
 
 class Env {
@@ -108,7 +120,10 @@ class Env {
   virtual void Step(const ActionView& action) = 0;
   virtual void Write(const Output& out) = 0;
   // Multi-player envs report how many player rows their next Write fills,
-  // and write one reward per player.
+  // and write one reward per player. An env with an action declared
+  // per_player always has spec.max_num_players players (the caller sends
+  // that many action rows per env); the pool reports any other count as
+  // the env's error.
   virtual int NumPlayers() const { return 1; }
   virtual void WriteReward(const Output& out) const { out.SetReward(reward_); }
 

@@ -94,6 +94,7 @@ Block::Block(const BlockLayout& layout, int capacity, int id)
         std::make_unique<uint8_t[]>(std::max<std::size_t>(bytes, 1)));
     row_bytes_.push_back(row_bytes);
     column_bytes_.push_back(bytes);
+    per_player_.push_back(column.per_player ? 1 : 0);
   }
 }
 
@@ -106,8 +107,12 @@ void Block::Prepare(int target) {
 }
 
 void* Output::Row(int state_index, int player) const {
-  // The first columns of a block are the env's state arrays, in order.
-  return block_->Row(state_index, player_row_ + player);
+  // The first columns of a block are the env's state arrays, in order; an
+  // array declared per env (a multi-player env's info, say) has the env's
+  // row, not a player's.
+  return block_->Row(state_index, block_->per_player_[state_index] != 0
+                                      ? player_row_ + player
+                                      : slot_);
 }
 
 void Output::SetReward(double reward, int player) const {
@@ -149,8 +154,12 @@ Pool::Pool(const EnvFactory& factory, PoolConfig config)
   in_flight_.assign(n, 0);
   seeds_.assign(n, 0);
   for (const ArraySpec& a : spec_.action.specs()) {
-    action_row_bytes_.push_back(a.RowBytes());
-    action_data_.push_back(std::make_unique<uint8_t[]>(a.RowBytes() * n));
+    const int rows = a.per_player ? layout_.rows_per_env : 1;
+    action_env_bytes_.push_back(a.RowBytes() * rows);
+    action_player_strides_.push_back(a.per_player ? a.RowBytes() : 0);
+    action_data_.push_back(std::make_unique<uint8_t[]>(std::max<std::size_t>(
+        a.RowBytes() * rows * static_cast<std::size_t>(n), 1)));
+    per_player_actions_ = per_player_actions_ || a.per_player;
   }
   action_views_.resize(n);
   for (int i = 0; i < n; ++i) {
@@ -414,6 +423,15 @@ Block* Pool::RunTask(const Task& task) {
   const Row row = ClaimRow(task, env);
   Output out(row.block, row.slot, row.player_row);
   Guarded(task.env_id, &error, [&] {
+    if (per_player_actions_ && row.players != layout_.rows_per_env) {
+      // The caller sends max_num_players action rows per env, so that its
+      // batch of actions does not depend on the last results.
+      throw std::logic_error(
+          "it has " + std::to_string(row.players) +
+          " players, but an env with per-player actions must always have "
+          "max_num_players=" +
+          std::to_string(layout_.rows_per_env));
+    }
     env.Write(out);
     if (outcome.started_episode) {
       for (int p = 0; p < row.players; ++p) {
@@ -464,7 +482,7 @@ Pool::Outcome Pool::Advance(const Task& task, Env* env, std::string* error) {
       elapsed_[id] = 0;
       unstarted_[id] = 0;
     } else {
-      env->Step(ActionView(&action_views_[id]));
+      env->Step(ActionView(&action_views_[id], &action_player_strides_));
       ++elapsed_[id];
     }
   });

@@ -90,6 +90,7 @@ class Block {
   std::vector<std::unique_ptr<uint8_t[]>> data_;
   std::vector<std::size_t> row_bytes_;
   std::vector<std::size_t> column_bytes_;
+  std::vector<uint8_t> per_player_;  // per column: rows per player, not env
   int reward_column_;
   DType reward_dtype_;
   bool reward_per_player_;
@@ -126,9 +127,13 @@ class Pool {
   int num_threads() const { return scheduler_.stepping_workers(); }
 
   // Where the action of `env_id` for action array `field` is stored before
-  // `Send`.  Only valid for envs that are not in flight.
+  // `Send`: ActionRowsPerEnv(field) consecutive rows (one per player for an
+  // array declared per_player).  Only valid for envs that are not in flight.
   void* ActionRow(int env_id, int field) {
-    return action_data_[field].get() + env_id * action_row_bytes_[field];
+    return action_data_[field].get() + env_id * action_env_bytes_[field];
+  }
+  int ActionRowsPerEnv(int field) const {
+    return spec_.action.specs()[field].per_player ? layout_.rows_per_env : 1;
   }
 
   // Throws std::invalid_argument (out of range, repeated) or
@@ -252,8 +257,13 @@ class Pool {
   // first, unlocked check).
   std::atomic<int> pending_{0};
   std::vector<std::unique_ptr<uint8_t[]>> action_data_;
-  std::vector<std::size_t> action_row_bytes_;
+  std::vector<std::size_t> action_env_bytes_;  // all rows of one env
   std::vector<std::vector<const void*>> action_views_;
+  // Per action array: bytes from one player's row to the next (0: one row
+  // per env); whether any array is per player (the envs must then write
+  // max_num_players player rows).
+  std::vector<std::size_t> action_player_strides_;
+  bool per_player_actions_ = false;
 
   // Batches and their order, guarded by mu_.
   std::mutex mu_;

@@ -220,7 +220,10 @@ ffi::Error RecvImpl(ffi::AnyBuffer handle, int64_t pool_address,
     }
     CopyHandle(handle, *handle_out);
     // Outputs after the handle: state columns, then reward, terminated,
-    // truncated, env_id, elapsed_step.
+    // truncated, env_id, elapsed_step, and for multi-player envs
+    // players.env_id. A per-player output has batch_size * max_num_players
+    // rows (XLA's shapes are static): the rows of the players the batch
+    // has, then padding, zeros with players.env_id -1.
     std::vector<int> columns;
     for (int c = 0; c < layout.num_state; ++c) {
       columns.push_back(c);
@@ -229,6 +232,9 @@ ffi::Error RecvImpl(ffi::AnyBuffer handle, int64_t pool_address,
                   layout.env_id, layout.elapsed_step}) {
       columns.push_back(c);
     }
+    if (layout.players_env_id >= 0) {
+      columns.push_back(layout.players_env_id);
+    }
     if (outputs.size() != columns.size() + 1) {
       pool->Release(block->id());
       return ffi::Error::InvalidArgument("unexpected number of outputs");
@@ -236,15 +242,32 @@ ffi::Error RecvImpl(ffi::AnyBuffer handle, int64_t pool_address,
     for (std::size_t k = 0; k < columns.size(); ++k) {
       const ArraySpec& spec = layout.columns[columns[k]];
       auto out = outputs.get<ffi::AnyBuffer>(k + 1);
-      std::size_t count =
-          static_cast<std::size_t>(spec.NumElements()) * block->target();
-      if (!out.has_value() || (*out)->element_count() != count ||
+      const auto per_row = static_cast<std::size_t>(spec.NumElements());
+      const int rows = spec.per_player ? block->player_rows() : block->target();
+      const int padded_rows = spec.per_player
+                                  ? block->target() * layout.rows_per_env
+                                  : block->target();
+      const std::size_t count = per_row * rows;
+      if (!out.has_value() ||
+          (*out)->element_count() != per_row * padded_rows ||
           !CopyElements(spec.dtype, block->Column(columns[k]),
                         (*out)->element_type(), (*out)->untyped_data(),
                         count)) {
         pool->Release(block->id());
         return ffi::Error::InvalidArgument("output '" + spec.name +
                                            "' has the wrong size or dtype");
+      }
+      if (rows < padded_rows) {
+        auto* padding = static_cast<uint8_t*>((*out)->untyped_data()) +
+                        count * ffi::ByteWidth((*out)->element_type());
+        const std::size_t padding_count = per_row * (padded_rows - rows);
+        std::memset(padding, 0,
+                    padding_count * ffi::ByteWidth((*out)->element_type()));
+        if (columns[k] == layout.players_env_id) {
+          for (std::size_t i = 0; i < padding_count; ++i) {
+            WriteAs<int64_t>((*out)->element_type(), padding, i, -1);
+          }
+        }
       }
     }
     pool->Release(block->id());

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from envpool.python.gymnasium_api import GymnasiumEnvPool
     from envpool.python.pool import PoolBase as EnvPool
 
-ENV_TYPES = ("gymnasium", "gym", "dm")
+ENV_TYPES = ("gymnasium", "gym", "dm", "pettingzoo")
 
 
 def make_spec(task_id: str, **kwargs: Any) -> EnvSpec:
@@ -29,8 +29,10 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> EnvPool:
     """Make a pool of `num_envs` envs of `task_id`.
 
     env_type: "gymnasium" or "gym" (EnvPool's surface: a gymnasium VectorEnv
-    with single-env spaces; see `GymnasiumEnvPool`) or "dm" (a
-    dm_env.Environment, `DMEnvPool`). `gymnasium.make_vec("envpool/<id>")`
+    with single-env spaces; see `GymnasiumEnvPool`), "dm" (a
+    dm_env.Environment, `DMEnvPool`) or "pettingzoo" (PettingZoo's Parallel
+    API: one `pettingzoo.ParallelEnv` for num_envs=1, else N of them sharing
+    the pool; docs/multiplayer.md). `gymnasium.make_vec("envpool/<id>")`
     gives gymnasium's own VectorEnv contract with batched spaces.
 
     Options every id takes (docs/api.md):
@@ -51,6 +53,18 @@ def make(task_id: str, env_type: str = "gymnasium", **kwargs: Any) -> EnvPool:
     """
     if env_type not in ENV_TYPES:
         raise ValueError(f"env_type must be one of {ENV_TYPES}, got {env_type!r}")
+    if env_type == "pettingzoo":
+        try:
+            import pettingzoo  # noqa: F401
+        except ImportError as e:
+            raise ImportError(
+                "env_type='pettingzoo' needs the pettingzoo package (1.27 is tested): "
+                "pip install pettingzoo"
+            ) from e
+        from envpool.python.pettingzoo_api import make_pettingzoo
+
+        # PettingZoo's envs reset through reset(), never by themselves.
+        return make_pettingzoo(make_spec(task_id, **{"autoreset_mode": "disabled", **kwargs}))
     spec = make_spec(task_id, **kwargs)
     if env_type == "dm":
         from envpool.python.dm_api import DMEnvPool

@@ -120,7 +120,13 @@ class GymnasiumVectorEnv(GymnasiumEnvPool):
     def __init__(self, spec: EnvSpec) -> None:
         super().__init__(spec)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        # Per-player actions: one row per player of every env.
+        rows = self.num_envs * (
+            spec.config.max_num_players
+            if any(d["per_player"] for d in spec.description["action"])
+            else 1
+        )
+        self.action_space = batch_space(self.single_action_space, rows)
         self._return_info = True
 
     def reset(  # type: ignore[override]

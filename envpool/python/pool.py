@@ -124,15 +124,23 @@ class PoolBase:
             done = np.flatnonzero(mask)
             final_obs = np.full(n, None, dtype=object)
             obs_keys = [k for k in final if is_obs(k)]
+            players = info["players"]["env_id"]
+            per_player = {d["name"] for d in self._spec.description["state"] if d["per_player"]}
+
+            def rows_of(key: str, i: int) -> np.ndarray:
+                # An array of player rows: env i's rows, stacked.
+                if key not in per_player:
+                    return final[key][i].copy()
+                return final[key][players == info["env_id"][i]].copy()
+
             for i in done:
                 if obs_keys == ["obs"]:
-                    final_obs[i] = final["obs"][i].copy()
+                    final_obs[i] = rows_of("obs", i)
                 else:
-                    final_obs[i] = {state_key(k): final[k][i].copy() for k in obs_keys}
+                    final_obs[i] = {state_key(k): rows_of(k, i) for k in obs_keys}
             # The ended step's info, keys and order as info's, masked as
             # gymnasium's vector envs mask them.
             final_info: dict[str, Any] = {"env_id": info["env_id"].copy(), "_env_id": mask.copy()}
-            players = info["players"]["env_id"]
             if len(players) == n:
                 final_info["players"] = {
                     "env_id": np.where(mask, players, 0).astype(players.dtype),
@@ -147,6 +155,10 @@ class PoolBase:
                 if is_hidden_info(key):
                     continue
                 name = state_key(key)
+                if key in per_player:  # player rows: kept whole
+                    final_info[name] = values.copy()
+                    final_info[f"_{name}"] = mask.copy()
+                    continue
                 final_info[name] = np.where(
                     mask.reshape((-1,) + (1,) * (values.ndim - 1)), values, 0
                 ).astype(values.dtype)

@@ -14,6 +14,12 @@
 XLA custom calls (jax.ffi) into the native pool; `handle` carries no data,
 it orders the calls. The CPU backend is supported. Without `jax_enable_x64`,
 64-bit columns come back as 32-bit arrays, as JAX represents them.
+
+Multi-player envs: XLA's shapes are static, so the per-player arrays (obs,
+reward, info["players"]["env_id"], ...) have `batch_size * max_num_players`
+rows, the batch's player rows first, then padding rows (zeros, players
+env_id -1) when an env has fewer players; with per-player actions (a fixed
+player count) there is no padding. `send` takes the actions as `step` does.
 """
 
 from __future__ import annotations
@@ -46,26 +52,33 @@ def make_xla(env) -> tuple[Any, Any, Any, Any]:
 
     spec = env._spec
     desc = spec.description
-    if desc["max_num_players"] > 1:
-        raise NotImplementedError("env.xla() supports single-player envs")
     _register_targets(load_family(spec.entry.family))
     cfg = spec.config
     batch, num_envs = cfg.batch_size, cfg.num_envs
     address = np.int64(env._pool.address)
 
-    def out(shape: tuple[int, ...], dtype: str) -> jax.ShapeDtypeStruct:
-        return jax.ShapeDtypeStruct((batch, *shape), jax.dtypes.canonicalize_dtype(np.dtype(dtype)))
+    # Multi-player envs: per-player outputs have batch_size * max_num_players
+    # rows (static shapes), the batch's player rows first, then padding rows
+    # (zeros, players env_id -1) when envs have fewer players.
+    players = desc["max_num_players"]
+    multi = players > 1
+
+    def out(shape: tuple[int, ...], dtype: str, per_player: bool = False):
+        rows = batch * players if per_player else batch
+        return jax.ShapeDtypeStruct((rows, *shape), jax.dtypes.canonicalize_dtype(np.dtype(dtype)))
 
     state = desc["state"]
     shapes = [jax.ShapeDtypeStruct((1,), jnp.int32)]
-    shapes += [out(tuple(d["shape"]), d["dtype"]) for d in state]
+    shapes += [out(tuple(d["shape"]), d["dtype"], d["per_player"]) for d in state]
     shapes += [
-        out((), desc["reward_dtype"]),
+        out((), desc["reward_dtype"], multi),
         out((), "bool"),
         out((), "bool"),
         out((), "int32"),
         out((), "int32"),
     ]
+    if multi:
+        shapes.append(out((), "int32", True))
     recv_call = jax.ffi.ffi_call("envpool_recv", shapes, has_side_effect=True)
     send_call = jax.ffi.ffi_call(
         "envpool_send", jax.ShapeDtypeStruct((1,), jnp.int32), has_side_effect=True
@@ -78,14 +91,15 @@ def make_xla(env) -> tuple[Any, Any, Any, Any]:
     def recv(handle):
         outputs = recv_call(handle, pool=address)
         columns = outputs[1 : 1 + len(state)]
-        reward, terminated, truncated, env_id, elapsed = outputs[1 + len(state) :]
+        reward, terminated, truncated, env_id, elapsed = outputs[1 + len(state) : 6 + len(state)]
+        players_env_id = outputs[6 + len(state)] if multi else env_id
         obs_items = {n: c for n, c in zip(names, columns, strict=True) if not is_info(n)}
         obs = (
             obs_items["obs"]
             if list(obs_items) == ["obs"]
             else {state_key(n): c for n, c in obs_items.items()}
         )
-        info = {"env_id": env_id, "players": {"env_id": env_id}}
+        info = {"env_id": env_id, "players": {"env_id": players_env_id}}
         for n, c in zip(names, columns, strict=True):
             if is_info(n) and state_key(n) not in hidden:
                 info[state_key(n)] = c

@@ -8,4 +8,6 @@
 PYBIND11_MODULE(_testing, m) {
   envpool::RegisterEnv<envpool::testing::CounterEnv>("TestCounter");
   envpool::RegisterEnv<envpool::testing::TeamEnv>("TestTeam");
+  envpool::RegisterEnv<envpool::testing::DuelEnv>("TestDuel");
+  envpool::RegisterEnv<envpool::testing::TurnEnv>("TestTurns");
 }

@@ -16,14 +16,14 @@ namespace {
 template <typename T>
 std::string Refusal(const ArraySpec& spec, const std::vector<T>& data,
                     ElementType type, std::vector<int64_t> shape,
-                    std::vector<int> ids) {
+                    std::vector<int> ids, int rows_per_env = 1) {
   ActionValues values;
   values.type = type;
   values.data = data.data();
   values.shape = std::move(shape);
   try {
     CheckAction(spec, "Task-v0", ids.data(), static_cast<int>(ids.size()),
-                values);
+                values, rows_per_env);
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
@@ -157,6 +157,36 @@ TEST(CheckAction, IntegerNonDiscreteActionsTakeWholeNumbers) {
   EXPECT_EQ(Refusal(spec, std::vector<double>{1, -7}, f64, {1, 2}, {0}), "");
   EXPECT_EQ(Refusal(spec, std::vector<double>{1, 2.25}, f64, {1, 2}, {0}),
             "action for env 0 is 2.25, but Task-v0 takes whole numbers");
+}
+
+TEST(CheckAction, PerPlayerActionsTakeOneRowPerPlayer) {
+  ArraySpec spec = Discrete(3);
+  spec.per_player = true;
+  const ElementType i64{'i', 8};
+  // Two envs of two players: four rows, env by env in player order, or
+  // grouped by env.
+  const std::vector<int64_t> four{0, 1, 2, 0};
+  EXPECT_EQ(Refusal(spec, four, i64, {4}, {5, 7}, 2), "");
+  EXPECT_EQ(Refusal(spec, four, i64, {2, 2}, {5, 7}, 2), "");
+  // One action per env is the mistake a user of a one-action env makes.
+  EXPECT_EQ(Refusal(spec, four, i64, {2}, {5, 7}, 2),
+            "action 'action' of Task-v0 takes one row per player: shape (4,) "
+            "for 2 envs of 2 players (the actions of an env consecutive, in "
+            "player order), or (2, 2), got (2,)");
+  // A bad value names the env and the player.
+  EXPECT_EQ(
+      Refusal(spec, std::vector<int64_t>{0, 1, 2, 3}, i64, {4}, {5, 7}, 2),
+      "action for env 7 player 1 is 3, but Task-v0 takes 0..2");
+  ArraySpec box = Continuous({2});
+  box.per_player = true;
+  const std::vector<double> nan_at_player_1{0, 0, 0.5, std::nan("")};
+  EXPECT_EQ(Refusal(box, nan_at_player_1, ElementType{'f', 8}, {2, 2}, {4}, 2),
+            "action for env 4 player 1 contains NaN at index 1: Task-v0 takes "
+            "finite values");
+  EXPECT_EQ(
+      Refusal(box, nan_at_player_1, ElementType{'f', 8}, {1, 2, 2}, {4}, 2),
+      "action for env 4 player 1 contains NaN at index 1: Task-v0 takes "
+      "finite values");
 }
 
 }  // namespace

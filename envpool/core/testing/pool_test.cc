@@ -18,6 +18,7 @@ namespace envpool {
 namespace {
 
 using testing::CounterEnv;
+using testing::DuelEnv;
 using testing::TeamEnv;
 
 // Each step sleeps 300 us, but env 0's fifth step 60 ms; the observation is
@@ -74,6 +75,7 @@ class PoolTest : public ::testing::Test {
   static void SetUpTestSuite() {
     RegisterEnv<CounterEnv>("Counter");
     RegisterEnv<TeamEnv>("Team");
+    RegisterEnv<DuelEnv>("Duel");
     RegisterEnv<ThreadEnv>("Thread");
     RegisterEnv<ElsewhereEnv>("Elsewhere");
   }
@@ -320,6 +322,56 @@ TEST_F(PoolTest, MultiPlayerRowsCarryTheirEnvId) {
   }
   for (int count : per_env) {
     EXPECT_GE(count, 1);
+  }
+}
+
+// Per-player actions: env i's rows are ActionRow(i, 0)[0..players), and
+// player p's row reaches the env as ActionView::Get(field, p), whichever
+// thread steps it.
+TEST_F(PoolTest, PerPlayerActionsReachEachPlayer) {
+  for (int batch : {0, 3}) {
+    auto pool = Make(6, batch, 2, AutoresetMode::kNextStep, 0, 0, "Duel");
+    ASSERT_EQ(pool->ActionRowsPerEnv(0), 2);
+    const BlockLayout& layout = pool->layout();
+    std::vector<int> all{0, 1, 2, 3, 4, 5};
+    pool->Send(all.data(), 6, true, nullptr);
+    std::vector<int> ids;
+    int total_stepped = 0;
+    for (int round = 0; round < 8; ++round) {
+      auto block = pool->Recv();
+      const int n = block->target();
+      ASSERT_EQ(block->player_rows(), 2 * n);
+      ids.clear();
+      std::vector<int> elapsed(6, 0);
+      for (int k = 0; k < n; ++k) {
+        ids.push_back(At<int32_t>(block, layout.env_id, k));
+        elapsed[ids.back()] = At<int32_t>(block, layout.elapsed_step, k);
+        // info:steps is per env: the env's row, not its first player's.
+        EXPECT_EQ(At<int32_t>(block, 1, k), elapsed[ids.back()]);
+      }
+      int stepped = 0;
+      for (int r = 0; r < 2 * n; ++r) {
+        const int env = At<int32_t>(block, layout.players_env_id, r);
+        const int player = static_cast<int>(At<float>(block, 0, 3 * r));
+        if (elapsed[env] == 0) {
+          continue;  // a reset: no action was read
+        }
+        ++stepped;
+        // The action sent to (env, player) is (env + player) % 3.
+        EXPECT_EQ(At<float>(block, layout.reward, r),
+                  (env + player) % 3 + 10.0f * player);
+      }
+      total_stepped += stepped;
+      pool->Release(block->id());
+      for (int id : ids) {
+        auto* rows = static_cast<int64_t*>(pool->ActionRow(id, 0));
+        rows[0] = id % 3;
+        rows[1] = (id + 1) % 3;
+      }
+      pool->Send(ids.data(), static_cast<int>(ids.size()), false, nullptr);
+    }
+    pool->Release(pool->Recv()->id());
+    EXPECT_GT(total_stepped, 12);
   }
 }
 

@@ -6,6 +6,7 @@
 #ifndef ENVPOOL_CORE_TESTING_TEST_ENVS_H_
 #define ENVPOOL_CORE_TESTING_TEST_ENVS_H_
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <stdexcept>
@@ -173,6 +174,179 @@ class TeamEnv : public Env {
   int max_players_;
   int players_ = 1;
   int64_t last_action_ = 0;
+};
+
+// A game of `players` (2 by default) players who act at once: the action is
+// declared per player (one row per player of every env, Discrete(3), or
+// with `continuous` a Box(-1, 1, (2,)) of float64), so the player count is
+// fixed. Player p's observation is (p, steps, its last action's sum), its
+// reward its last action's sum + 10 p; the episode ends after
+// `episode_length` steps.
+class DuelEnv : public Env {
+ public:
+  struct Fields {
+    Field<float> obs;
+    Field<int32_t> info_steps;
+    Field<int64_t> action;
+    Field<double> push;  // `continuous` only
+  };
+  static Options DefaultOptions() {
+    // drop_player_at_step > 0: from that step of an episode on, one player
+    // fewer (what an env with per-player actions must not do).
+    return Options{{"players", int64_t{2}},
+                   {"episode_length", int64_t{4}},
+                   {"continuous", false},
+                   {"drop_player_at_step", int64_t{0}}};
+  }
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    if (options.Get<int64_t>("players") < 1) {
+      throw std::invalid_argument("option 'players' must be at least 1");
+    }
+    spec->max_num_players = options.Get<int>("players");
+    ArraySpec obs;
+    obs.name = "obs";
+    obs.dtype = DType::kFloat32;
+    obs.shape = {3};
+    obs.low = {-1000.0};
+    obs.high = {1000.0};
+    obs.per_player = true;
+    fields->obs = spec->state.Add<float>(obs);
+    fields->info_steps = spec->state.Add<int32_t>("info:steps", {});
+    if (options.Get<bool>("continuous")) {
+      ArraySpec push;
+      push.name = "action";
+      push.dtype = DType::kFloat64;
+      push.shape = {2};
+      push.low = {-1.0};
+      push.high = {1.0};
+      push.per_player = true;
+      fields->push = spec->action.Add<double>(push);
+    } else {
+      fields->action =
+          spec->action.AddDiscrete<int64_t>("action", 3, /*per_player=*/true);
+    }
+  }
+  DuelEnv(const Options& options, const Fields& fields)
+      : players_(options.Get<int>("players")),
+        episode_length_(options.Get<int>("episode_length")),
+        continuous_(options.Get<bool>("continuous")),
+        drop_player_at_step_(options.Get<int>("drop_player_at_step")),
+        last_(players_, 0.0) {
+    fields_ = fields;
+  }
+  void Reset() override {
+    steps_ = 0;
+    terminated_ = false;
+    std::fill(last_.begin(), last_.end(), 0.0);
+  }
+  void Step(const ActionView& action) override {
+    ++steps_;
+    for (int p = 0; p < players_; ++p) {
+      if (continuous_) {
+        const double* push = action.Get(fields_.push, p);
+        last_[p] = push[0] + push[1];
+      } else {
+        last_[p] = static_cast<double>(action.Scalar(fields_.action, p));
+      }
+    }
+    terminated_ = steps_ >= episode_length_;
+  }
+  int NumPlayers() const override {
+    const bool dropped =
+        drop_player_at_step_ > 0 && steps_ >= drop_player_at_step_;
+    return dropped ? players_ - 1 : players_;
+  }
+  void Write(const Output& out) override {
+    for (int p = 0; p < NumPlayers(); ++p) {
+      float* obs = out.Get(fields_.obs, p);
+      obs[0] = static_cast<float>(p);
+      obs[1] = static_cast<float>(steps_);
+      obs[2] = static_cast<float>(last_[p]);
+    }
+    *out.Get(fields_.info_steps) = steps_;
+  }
+  void WriteReward(const Output& out) const override {
+    for (int p = 0; p < NumPlayers(); ++p) {
+      out.SetReward(last_[p] + 10.0 * p, p);
+    }
+  }
+
+ private:
+  Fields fields_;
+  int players_;
+  int episode_length_;
+  bool continuous_;
+  int drop_player_at_step_;
+  std::vector<double> last_;
+  int32_t steps_ = 0;
+};
+
+// A turn-based game of two players, as a board game is: one action per env
+// (Discrete(3)), played by info["current_player"]. The mover adds action + 1
+// to a counter that starts at a seed-drawn 0..2; who brings it to 10 or more
+// wins (+1, the other -1). Player p's observation is (counter, 1 when it is
+// p's turn).
+class TurnEnv : public Env {
+ public:
+  struct Fields {
+    Field<int32_t> obs;
+    Field<int32_t> current_player;
+    Field<int64_t> action;
+  };
+  static Options DefaultOptions() { return Options{}; }
+  static void Declare(const Options& /*options*/, EnvSpec* spec,
+                      Fields* fields) {
+    spec->max_num_players = 2;
+    ArraySpec obs;
+    obs.name = "obs";
+    obs.dtype = DType::kInt32;
+    obs.shape = {2};
+    obs.low = {0.0};
+    obs.high = {20.0};
+    obs.per_player = true;
+    fields->obs = spec->state.Add<int32_t>(obs);
+    fields->current_player =
+        spec->state.Add<int32_t>("info:current_player", {});
+    fields->action = spec->action.AddDiscrete<int64_t>("action", 3);
+  }
+  TurnEnv(const Options& /*options*/, const Fields& fields) {
+    fields_ = fields;
+  }
+  void Reset() override {
+    counter_ = static_cast<int32_t>(rng_() % 3);
+    current_ = 0;
+    winner_ = -1;
+    terminated_ = false;
+  }
+  void Step(const ActionView& action) override {
+    counter_ += static_cast<int32_t>(action.Scalar(fields_.action)) + 1;
+    if (counter_ >= 10) {
+      winner_ = current_;
+      terminated_ = true;
+    } else {
+      current_ = 1 - current_;
+    }
+  }
+  int NumPlayers() const override { return 2; }
+  void Write(const Output& out) override {
+    for (int p = 0; p < 2; ++p) {
+      int32_t* obs = out.Get(fields_.obs, p);
+      obs[0] = counter_;
+      obs[1] = p == current_ && winner_ < 0 ? 1 : 0;
+    }
+    *out.Get(fields_.current_player) = current_;
+  }
+  void WriteReward(const Output& out) const override {
+    for (int p = 0; p < 2; ++p) {
+      out.SetReward(winner_ < 0 ? 0.0 : (p == winner_ ? 1.0 : -1.0), p);
+    }
+  }
+
+ private:
+  Fields fields_;
+  int32_t counter_ = 0;
+  int32_t current_ = 0;
+  int winner_ = -1;
 };
 
 }  // namespace envpool::testing
