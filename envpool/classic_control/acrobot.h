@@ -41,6 +41,7 @@ class AcrobotEnv : public Env {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;
     // gymnasium builds the bounds as a float32 array.
     const double vel1 = static_cast<float>(kMaxVel1);
     const double vel2 = static_cast<float>(kMaxVel2);
@@ -132,6 +133,13 @@ class AcrobotEnv : public Env {
     }
     std::copy(state.begin(), state.end(), state_.begin());
     single_ = false;
+  }
+
+  void SaveState(StateWriter* writer) const override {
+    writer->Put(state_, single_);
+  }
+  void LoadState(StateReader* reader) override {
+    reader->Get(&state_, &single_);
   }
 
  private:

@@ -26,6 +26,7 @@ class CartPoleEnv : public Env {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;
     constexpr double kInf = std::numeric_limits<double>::infinity();
     // gymnasium 1.4: high = [2 * x_threshold, inf, 2 * theta_threshold, inf]
     // computed in float32.
@@ -93,6 +94,9 @@ class CartPoleEnv : public Env {
   void SetState(const std::vector<double>& state) override {
     std::copy(state.begin(), state.begin() + 4, state_);
   }
+
+  void SaveState(StateWriter* writer) const override { writer->Put(state_); }
+  void LoadState(StateReader* reader) override { reader->Get(&state_); }
 
  private:
   static constexpr double kGravity = 9.8;

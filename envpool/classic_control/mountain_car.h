@@ -29,6 +29,7 @@ class MountainCarEnv : public Env {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;
     // gymnasium builds the bounds as float32 arrays.
     fields->obs = spec->state.Add<float>(
         "obs", {2},
@@ -91,6 +92,13 @@ class MountainCarEnv : public Env {
     }
     position_ = state[0];
     velocity_ = state[1];
+  }
+
+  void SaveState(StateWriter* writer) const override {
+    writer->Put(position_, velocity_);
+  }
+  void LoadState(StateReader* reader) override {
+    reader->Get(&position_, &velocity_);
   }
 
  private:

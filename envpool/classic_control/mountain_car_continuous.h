@@ -35,6 +35,7 @@ class MountainCarContinuousEnv : public Env {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;
     fields->obs = spec->state.Add<float>(
         "obs", {2},
         {static_cast<float>(kMinPosition), static_cast<float>(-kMaxSpeed)},
@@ -134,6 +135,13 @@ class MountainCarContinuousEnv : public Env {
     single_ = state.size() == 3 && state[2] != 0.0;
     position_ = single_ ? static_cast<float>(state[0]) : state[0];
     velocity_ = single_ ? static_cast<float>(state[1]) : state[1];
+  }
+
+  void SaveState(StateWriter* writer) const override {
+    writer->Put(position_, velocity_, single_);
+  }
+  void LoadState(StateReader* reader) override {
+    reader->Get(&position_, &velocity_, &single_);
   }
 
  private:

@@ -38,6 +38,7 @@ class PendulumEnv : public Env {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;
     const auto version = options.Get<int64_t>("version");
     if (version != 0 && version != 1) {
       throw std::invalid_argument("Pendulum option 'version' is " +
@@ -129,6 +130,13 @@ class PendulumEnv : public Env {
     }
     theta_ = state[0];
     theta_dot_ = state[1];
+  }
+
+  void SaveState(StateWriter* writer) const override {
+    writer->Put(theta_, theta_dot_, last_u_, has_last_u_);
+  }
+  void LoadState(StateReader* reader) override {
+    reader->Get(&theta_, &theta_dot_, &last_u_, &has_last_u_);
   }
 
  private:

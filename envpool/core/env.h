@@ -31,6 +31,7 @@
 #include "envpool/core/array.h"
 #include "envpool/core/options.h"
 #include "envpool/core/random.h"
+#include "envpool/core/snapshot.h"
 
 namespace envpool {
 
@@ -53,6 +54,9 @@ struct EnvSpec {
   // own). An async pool with the default threads then has
   // min(batch_size, cores) workers, not one fewer (see Pool).
   bool steps_elsewhere = false;
+  // Whether the env saves and restores its state (Env::SaveState and
+  // LoadState; snapshot.h).
+  bool snapshots = false;
 };
 
 class Block;
@@ -145,6 +149,24 @@ class Env {
   virtual std::vector<double> GetState() const { return {}; }
   virtual void SetState(const std::vector<double>& /*state*/) {
     throw std::logic_error("this env does not support SetState");
+  }
+
+  // Snapshots (snapshot.h): every member the env's next steps depend on,
+  // written and read in one order. Only called where the spec declares
+  // `snapshots`, and never while the env is in flight.
+  virtual void SaveState(StateWriter* /*writer*/) const {
+    throw std::logic_error("this env does not save its state");
+  }
+  virtual void LoadState(StateReader* /*reader*/) {
+    throw std::logic_error("this env does not load a state");
+  }
+  // What the Env base class owns of an env's state: its generators, the
+  // last reward and the episode's flags (the pool's part of a snapshot).
+  void SaveBaseState(StateWriter* writer) const {
+    writer->Put(np_random_, rng_, reward_, terminated_, truncated_);
+  }
+  void LoadBaseState(StateReader* reader) {
+    reader->Get(&np_random_, &rng_, &reward_, &terminated_, &truncated_);
   }
 
   // The pool seeds each env with its seed (seed + i), before its first

@@ -800,6 +800,142 @@ void Pool::SetEnvState(int env_id, const std::vector<double>& state) {
   unstarted_[env_id] = 0;
 }
 
+namespace {
+
+// A state's header: what it is, which format, which id; then a checksum of
+// the body, so that a corrupted state is refused rather than loaded.
+constexpr char kStateMagic[8] = {'E', 'P', 'S', 'T', 'A', 'T', 'E', '\0'};
+constexpr uint32_t kStateFormat = 1;
+
+uint64_t Checksum(const char* data, std::size_t size) {  // FNV-1a
+  uint64_t hash = 14695981039346656037ULL;
+  for (std::size_t i = 0; i < size; ++i) {
+    hash = (hash ^ static_cast<uint8_t>(data[i])) * 1099511628211ULL;
+  }
+  return hash;
+}
+
+}  // namespace
+
+void Pool::CheckSnapshots(const int* env_ids, int n) {
+  if (!spec_.snapshots) {
+    throw std::logic_error(config_.task_id +
+                           " does not support get_state/set_state yet");
+  }
+  CheckSendable(env_ids, n, true);
+}
+
+std::string Pool::SaveEnv(int env_id) const {
+  std::string body;
+  StateWriter writer(&body);
+  writer.Put(elapsed_[env_id], ended_[env_id], unstarted_[env_id],
+             episode_return_[env_id]);
+  const Env& env = *envs_[env_id];
+  env.SaveBaseState(&writer);
+  env.SaveState(&writer);
+  std::string state;
+  StateWriter header(&state);
+  header.PutBytes(kStateMagic, sizeof(kStateMagic));
+  header.Put(kStateFormat, config_.task_id, Checksum(body.data(), body.size()));
+  state += body;
+  return state;
+}
+
+void Pool::LoadEnv(int env_id, const std::string& state) {
+  StateReader reader(state.data(), state.size());
+  char magic[sizeof(kStateMagic)] = {};
+  reader.GetBytes(magic, sizeof(magic));
+  if (std::memcmp(magic, kStateMagic, sizeof(magic)) != 0) {
+    throw SnapshotError("not a state of an envpool env");
+  }
+  uint32_t format = 0;
+  reader.Get(&format);
+  if (format != kStateFormat) {
+    throw SnapshotError("a state of format " + std::to_string(format) +
+                        "; this envpool reads format " +
+                        std::to_string(kStateFormat));
+  }
+  std::string task_id;
+  uint64_t checksum = 0;
+  reader.Get(&task_id, &checksum);
+  if (task_id != config_.task_id) {
+    throw SnapshotError("a state of " + task_id + " cannot be restored into " +
+                        config_.task_id);
+  }
+  const char* body = state.data() + (state.size() - reader.left());
+  if (Checksum(body, reader.left()) != checksum) {
+    throw SnapshotError("the state of " + task_id + " is corrupt");
+  }
+  int64_t elapsed = 0;
+  uint8_t ended = 0;
+  uint8_t unstarted = 0;
+  double episode_return = 0;
+  reader.Get(&elapsed, &ended, &unstarted, &episode_return);
+  Env& env = *envs_[env_id];
+  env.LoadBaseState(&reader);
+  env.LoadState(&reader);
+  if (reader.left() != 0) {
+    throw SnapshotError("the state of " + task_id +
+                        " has bytes its env does not read: another build or "
+                        "options");
+  }
+  elapsed_[env_id] = elapsed;
+  ended_[env_id] = ended;
+  unstarted_[env_id] = unstarted;
+  episode_return_[env_id] = episode_return;
+}
+
+std::vector<std::string> Pool::GetState(const int* env_ids, int n) {
+  std::lock_guard<std::mutex> send_lock(send_mu_);
+  if (closed_.load()) {
+    throw std::runtime_error("the pool is closed");
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    CheckSnapshots(env_ids, n);
+  }
+  // Sends wait for send_mu_, so none of these envs starts a turn meanwhile.
+  std::vector<std::string> states;
+  states.reserve(n);
+  for (int k = 0; k < n; ++k) {
+    states.push_back(SaveEnv(env_ids[k]));
+  }
+  return states;
+}
+
+void Pool::SetState(const int* env_ids, int n,
+                    const std::vector<std::string>& states) {
+  std::lock_guard<std::mutex> send_lock(send_mu_);
+  if (closed_.load()) {
+    throw std::runtime_error("the pool is closed");
+  }
+  if (static_cast<int>(states.size()) != n) {
+    throw std::invalid_argument(std::to_string(states.size()) + " states for " +
+                                std::to_string(n) + " envs");
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    CheckSnapshots(env_ids, n);
+  }
+  // Each env's own state first, to put back where a state fails to load.
+  std::vector<std::string> before;
+  before.reserve(n);
+  for (int k = 0; k < n; ++k) {
+    before.push_back(SaveEnv(env_ids[k]));
+  }
+  int k = 0;
+  try {
+    for (; k < n; ++k) {
+      LoadEnv(env_ids[k], states[k]);
+    }
+  } catch (...) {
+    for (int j = 0; j <= k && j < n; ++j) {
+      LoadEnv(env_ids[j], before[j]);
+    }
+    throw;
+  }
+}
+
 void Pool::Release(int block_id) {
   std::lock_guard<std::mutex> lock(mu_);
   free_blocks_.push_back(block_id);

@@ -161,6 +161,16 @@ class Pool {
   // The "ansi" text of one env.
   std::string RenderText(int env_id);
 
+  // Snapshots (snapshot.h): one self-contained state per env, in the
+  // order given, and their restoration into envs of a pool of the same id
+  // and options. None of the envs may be in flight. SetState reads every
+  // state before it changes any env, and on a state that cannot be read
+  // (SnapshotError) or an env that fails to load it, leaves the envs as
+  // they were. std::logic_error where the spec does not declare snapshots.
+  std::vector<std::string> GetState(const int* env_ids, int n);
+  void SetState(const int* env_ids, int n,
+                const std::vector<std::string>& states);
+
   // Test hooks (see Env::GetState); the env must not be in flight.
   std::vector<double> GetEnvState(int env_id);
   void SetEnvState(int env_id, const std::vector<double>& state);
@@ -170,6 +180,10 @@ class Pool {
 
  private:
   Pool(const EnvFactory& factory, PoolConfig config);
+
+  std::string SaveEnv(int env_id) const;
+  void LoadEnv(int env_id, const std::string& state);
+  void CheckSnapshots(const int* env_ids, int n);  // requires mu_
 
   // What a turn did to the env's episode.
   struct Outcome {

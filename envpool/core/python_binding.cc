@@ -219,6 +219,7 @@ py::dict Describe(const EnvSpec& spec) {
   d["render_width"] = spec.render_width;
   d["render_height"] = spec.render_height;
   d["render_fps"] = spec.render_fps;
+  d["snapshots"] = spec.snapshots;
   return d;
 }
 
@@ -441,6 +442,42 @@ class PyPool {
   std::string RenderText(int env_id) {
     CheckOpen();
     return pool_->RenderText(env_id);
+  }
+
+  // Snapshots (Pool::GetState/SetState), one bytes object per env.
+  py::list SaveStates(const py::handle& env_id) {
+    CheckOpen();
+    const int* ids = nullptr;
+    int n = 0;
+    ParseEnvIds(env_id, &ids, &n);
+    std::vector<int> chosen(ids, ids + n);
+    std::vector<std::string> states;
+    {
+      py::gil_scoped_release release;
+      states = pool_->GetState(chosen.data(), n);
+    }
+    py::list out;
+    for (const std::string& state : states) {
+      out.append(py::bytes(state));
+    }
+    return out;
+  }
+  void LoadStates(const py::handle& env_id, const py::list& states) {
+    CheckOpen();
+    const int* ids = nullptr;
+    int n = 0;
+    ParseEnvIds(env_id, &ids, &n);
+    std::vector<int> chosen(ids, ids + n);
+    std::vector<std::string> data;
+    data.reserve(states.size());
+    for (const py::handle& state : states) {
+      if (!py::isinstance<py::bytes>(state)) {
+        throw py::type_error("a state's data must be bytes");
+      }
+      data.push_back(state.cast<std::string>());
+    }
+    py::gil_scoped_release release;
+    pool_->SetState(chosen.data(), n, data);
   }
 
   std::vector<double> GetState(int env_id) {
@@ -799,6 +836,9 @@ PYBIND11_MODULE(_core, m) {
       .def("render", &PyPool::Render, py::arg("env_id"),
            py::arg("camera_id") = -1)
       .def("render_text", &PyPool::RenderText, py::arg("env_id"))
+      .def("save_states", &PyPool::SaveStates, py::arg("env_id"))
+      .def("load_states", &PyPool::LoadStates, py::arg("env_id"),
+           py::arg("states"))
       .def("get_state", &PyPool::GetState)
       .def("set_state", &PyPool::SetState)
       .def_property_readonly("address", &PyPool::address)

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from envpool.python.keys import is_hidden_info, is_obs, state_key
+from envpool.python.snapshot import FORMAT, EnvState, check_states, state_options
 from envpool.python.spec import AUTORESET_MODES, EnvSpec, load_family
 
 
@@ -213,6 +214,51 @@ class PoolBase:
                 raise TypeError(f"env_ids must hold integers, got dtype {ids.dtype}")
             return [self._pool.render_text(int(i)) for i in ids]
         return self._pool.render(ids, cfg.render_camera_id)
+
+    # -- snapshots -----------------------------------------------------------
+    def _state_ids(self, env_ids: Any) -> np.ndarray:
+        if env_ids is None:
+            return np.arange(self._num_envs, dtype=np.int32)
+        ids = np.asarray(env_ids).reshape(-1)
+        if ids.dtype.kind not in "iu":
+            raise TypeError(f"env_ids must hold integers, got dtype {ids.dtype}")
+        return ids
+
+    def _check_snapshots(self) -> None:
+        if not self._spec.description.get("snapshots", False):
+            raise NotImplementedError(
+                f"{self._spec.id} does not support get_state/set_state yet "
+                "(docs/snapshots.md lists the families that do)"
+            )
+
+    def get_state(self, env_ids: Any = None) -> list[Any]:
+        """One `EnvState` per env of `env_ids` (default: every env), in that order.
+
+        The envs must not be in flight (async: receive them first). Each
+        state pickles and restores exactly, with `set_state`, into this pool
+        or another pool of the same id and options.
+        """
+        self._check_snapshots()
+        ids = self._state_ids(env_ids)
+        data = self._pool.save_states(ids)
+        config = self._spec.config
+        return [
+            EnvState(self._spec.id, state_options(config, int(i)), FORMAT, d)
+            for i, d in zip(ids, data, strict=True)
+        ]
+
+    def set_state(self, states: Any, env_ids: Any = None) -> None:
+        """Restore `states` (from `get_state`) into the envs `env_ids` (default: every env).
+
+        The envs go on exactly as the saved ones would have: the same
+        actions give the same results, bit for bit, autoresets included. A
+        state of another id or options, a corrupted one, the wrong number of
+        states, or an env in flight raises, and no env is changed.
+        """
+        self._check_snapshots()
+        ids = self._state_ids(env_ids)
+        data = check_states(self._spec.id, self._spec.config, states, [int(i) for i in ids])
+        self._pool.load_states(ids, data)
 
     def async_reset(self) -> None:
         """Start resetting every env; collect the results with `recv()`."""

@@ -39,6 +39,7 @@ class BlackjackEnv : public Env {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;
     fields->obs = spec->state.Add<int32_t>("obs", {3}, {0.0}, {31.0});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 2);
     // gymnasium's SCREEN_SIZE
@@ -158,6 +159,13 @@ class BlackjackEnv : public Env {
     }
     player_ = std::move(player);
     dealer_ = std::move(dealer);
+  }
+
+  void SaveState(StateWriter* writer) const override {
+    writer->Put(player_, dealer_, suit_, face_);
+  }
+  void LoadState(StateReader* reader) override {
+    reader->Get(&player_, &dealer_, &suit_, &face_);
   }
 
  private:

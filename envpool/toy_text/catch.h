@@ -32,6 +32,7 @@ class CatchEnv : public Env {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;
     auto [height, width] = CheckedSize(options);
     fields->obs = spec->state.Add<float>("obs", {height, width}, {0.0}, {1.0});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 3);
@@ -88,6 +89,13 @@ class CatchEnv : public Env {
     ball_x_ = static_cast<int>(state[0]);
     ball_y_ = static_cast<int>(state[1]);
     paddle_x_ = static_cast<int>(state[2]);
+  }
+
+  void SaveState(StateWriter* writer) const override {
+    writer->Put(ball_x_, ball_y_, paddle_x_);
+  }
+  void LoadState(StateReader* reader) override {
+    reader->Get(&ball_x_, &ball_y_, &paddle_x_);
   }
 
  private:

@@ -48,6 +48,7 @@ class CliffWalkingEnv : public Env {
   static Options DefaultOptions() { return Options{{"is_slippery", false}}; }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;
     fields->obs = spec->state.AddDiscrete<int32_t>("obs", kRows * kCols);
     // gymnasium's info["prob"]: the probability of the transition taken.
     fields->prob = spec->state.Add<float>("info:prob", {}, {0.0}, {1.0});
@@ -160,6 +161,11 @@ class CliffWalkingEnv : public Env {
     }
     return text + "\n";
   }
+
+  void SaveState(StateWriter* writer) const override {
+    writer->Put(state_, prob_);
+  }
+  void LoadState(StateReader* reader) override { reader->Get(&state_, &prob_); }
 
  private:
   // The action's direction: 0 up, 1 right, 2 down, 3 left.

@@ -43,6 +43,7 @@ class FrozenLakeEnv : public Env {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;
     int size = CheckedSize(options);
     fields->obs = spec->state.AddDiscrete<int32_t>("obs", size * size);
     // gymnasium's info["prob"]: the probability of the transition taken.
@@ -176,6 +177,13 @@ class FrozenLakeEnv : public Env {
 
   // The tile letter of a cell: S(tart), F(rozen), H(ole) or G(oal).
   char Tile(int64_t cell) const { return map_[cell / size_][cell % size_]; }
+
+  void SaveState(StateWriter* writer) const override {
+    writer->Put(state_, last_action_, prob_);
+  }
+  void LoadState(StateReader* reader) override {
+    reader->Get(&state_, &last_action_, &prob_);
+  }
 
  private:
   static constexpr int kCell = 64;

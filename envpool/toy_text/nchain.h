@@ -34,6 +34,7 @@ class NChainEnv : public Env {
 
   static void Declare(const Options& /*options*/, EnvSpec* spec,
                       Fields* fields) {
+    spec->snapshots = true;
     fields->obs = spec->state.AddDiscrete<int32_t>("obs", kNumStates);
     fields->action = spec->action.AddDiscrete<int64_t>("action", 2);
   }
@@ -80,6 +81,9 @@ class NChainEnv : public Env {
     }
     state_ = static_cast<int64_t>(state[0]);
   }
+
+  void SaveState(StateWriter* writer) const override { writer->Put(state_); }
+  void LoadState(StateReader* reader) override { reader->Get(&state_); }
 
  private:
   Fields fields_;

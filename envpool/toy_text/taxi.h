@@ -54,6 +54,7 @@ class TaxiEnv : public Env {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;
     fields->obs = spec->state.AddDiscrete<int32_t>("obs", kNumStates);
     // gymnasium's info["prob"]: the probability of the transition taken.
     fields->prob = spec->state.Add<float>("info:prob", {}, {0.0}, {1.0});
@@ -257,6 +258,15 @@ class TaxiEnv : public Env {
       return Categorical(std::move(p));
     }();
     return start;
+  }
+
+  void SaveState(StateWriter* writer) const override {
+    writer->Put(row_, col_, passenger_, destination_, last_action_,
+                orientation_);
+  }
+  void LoadState(StateReader* reader) override {
+    reader->Get(&row_, &col_, &passenger_, &destination_, &last_action_,
+                &orientation_);
   }
 
  private:
