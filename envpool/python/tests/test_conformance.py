@@ -316,7 +316,7 @@ def test_known_bug_same_step_player_count() -> None:
     check_env("TestTeam-v0", tolerate=frozenset())
 
 
-def _player_rows_reversed(method: Hook, *args: Any) -> tuple:
+def _player_rows_interleaved(method: Hook, *args: Any) -> tuple:
     """A step whose `players.env_id` interleaves the envs' rows (0, 1, 0, 1)."""
     obs, reward, terminated, truncated, info = method(*args)
     players = info["players"]["env_id"]
@@ -327,7 +327,7 @@ def _player_rows_reversed(method: Hook, *args: Any) -> tuple:
 def test_catches_player_rows_that_are_not_consecutive(
     monkeypatch: pytest.MonkeyPatch, test_ids_declared: None
 ) -> None:
-    inject(monkeypatch, {"step": _player_rows_reversed}, gymnasium_pool)
+    inject(monkeypatch, {"step": _player_rows_interleaved}, gymnasium_pool)
     with pytest.raises(AssertionError, match=r"player rows \[0, 2\] of env 0 are not consecutive"):
         check_env("TestDuel-v0")
 
@@ -355,6 +355,21 @@ def test_catches_a_player_missing_where_actions_are_per_player(
     inject(monkeypatch, {"step": step}, gymnasium_pool)
     with pytest.raises(AssertionError, match=r"has 1 player rows, expected 2 \(its action is per"):
         check_env("TestDuel-v0")
+
+
+def test_player_rows_in_another_env_order_conform(
+    monkeypatch: pytest.MonkeyPatch, test_ids_declared: None
+) -> None:
+    # The pool puts the envs' player rows in the order they finished: env
+    # 1's rows before env 0's is a valid result, compared env by env.
+    def step(method: Hook, *args: Any) -> tuple:
+        obs, reward, terminated, truncated, info = method(*args)
+        order = np.argsort(-info["players"]["env_id"], kind="stable")
+        info["players"]["env_id"] = info["players"]["env_id"][order]
+        return obs[order], reward[order], terminated, truncated, info
+
+    inject(monkeypatch, {"step": step}, gymnasium_pool)
+    check_env("TestDuel-v0")
 
 
 def test_catches_player_rows_of_another_env(
