@@ -12,6 +12,7 @@ to tolerate goes into `KNOWN_BUGS` with a strict xfail test.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -426,3 +427,43 @@ def test_draws_legal_actions_where_a_mask_is_declared(monkeypatch: pytest.Monkey
     monkeypatch.setattr(conformance, "legalize", lambda ctx, action, prev, envs: action)
     with pytest.raises(RuntimeError, match="illegal move"):
         check_env("TestTurnsMasked-v0")
+
+
+def _mask_context(task_id: str, mask_per_player: bool, action_rows: int) -> conformance.Context:
+    ctx = conformance.make_context(task_id, conformance.DEFAULT_STEPS)
+    keys = set(ctx.player_keys)
+    if mask_per_player:
+        keys.add(f"info[{conformance.MASK_KEY}]")
+    return dataclasses.replace(
+        ctx,
+        mask_key=conformance.MASK_KEY,
+        action_rows=action_rows,
+        player_keys=frozenset(keys),
+    )
+
+
+def test_legal_actions_follow_each_kind_of_mask() -> None:
+    # A per-env mask: env 0 may play 2 only; env 1 none (an ended game: kept).
+    ctx = _mask_context("TestTurns-v0", mask_per_player=False, action_rows=1)
+    prev = conformance.Batch(
+        obs={"obs": np.zeros((4, 2), np.int32)},
+        info={
+            "env_id": np.array([0, 1]),
+            "players.env_id": np.array([0, 0, 1, 1]),
+            conformance.MASK_KEY: np.array([[0, 0, 1], [0, 0, 0]], bool),
+        },
+        player_keys=ctx.player_keys,
+    )
+    assert conformance.legalize(ctx, np.array([0, 1]), prev, [0, 1]).tolist() == [2, 1]
+    # A per-player mask with one action per env: the current player's row.
+    ctx = _mask_context("TestTurns-v0", mask_per_player=True, action_rows=1)
+    prev.player_keys = ctx.player_keys
+    prev.info["current_player"] = np.array([1, 0])
+    prev.info[conformance.MASK_KEY] = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0]], bool)
+    assert conformance.legalize(ctx, np.array([0, 2]), prev, [0, 1]).tolist() == [1, 2]
+    # A per-player mask with per-player actions: each player's own row; an
+    # env missing from `prev` (not stepped yet) keeps its actions.
+    ctx = _mask_context("TestDuel-v0", mask_per_player=True, action_rows=2)
+    prev.player_keys = ctx.player_keys
+    action = conformance.legalize(ctx, np.array([1, 1, 2, 2, 0, 0]), prev, [0, 1, 5])
+    assert action.tolist() == [0, 1, 2, 0, 0, 0]
