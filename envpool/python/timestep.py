@@ -40,7 +40,8 @@ def dm_timestep(
         env_id=info["env_id"], players=players_type(env_id=info["players"]["env_id"]), **fields
     )
     if first:
-        step_type = xp.full(len(reward), _FIRST, dtype=xp.int32)
+        # One per env, as when stepping (reward has one row per player).
+        step_type = xp.full(info["env_id"].shape[0], _FIRST, dtype=xp.int32)
     else:
         step_type = xp.where(
             terminated | truncated, _LAST, xp.where(info["elapsed_step"] == 0, _FIRST, _MID)

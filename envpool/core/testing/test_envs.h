@@ -285,17 +285,19 @@ class DuelEnv : public Env {
 // (Discrete(3)), played by info["current_player"]. The mover adds action + 1
 // to a counter that starts at a seed-drawn 0..2; who brings it to 10 or more
 // wins (+1, the other -1). Player p's observation is (counter, 1 when it is
-// p's turn).
+// p's turn). With `legal_mask`, action counter % 3 is illegal:
+// info["legal_action_mask"] says so and Step refuses it (an env error), as a
+// board game refuses an occupied square.
 class TurnEnv : public Env {
  public:
   struct Fields {
     Field<int32_t> obs;
     Field<int32_t> current_player;
     Field<int64_t> action;
+    Field<bool> legal_action_mask;  // `legal_mask` only
   };
-  static Options DefaultOptions() { return Options{}; }
-  static void Declare(const Options& /*options*/, EnvSpec* spec,
-                      Fields* fields) {
+  static Options DefaultOptions() { return Options{{"legal_mask", false}}; }
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     spec->max_num_players = 2;
     ArraySpec obs;
     obs.name = "obs";
@@ -308,8 +310,13 @@ class TurnEnv : public Env {
     fields->current_player =
         spec->state.Add<int32_t>("info:current_player", {});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 3);
+    if (options.Get<bool>("legal_mask")) {
+      fields->legal_action_mask =
+          spec->state.Add<bool>("info:legal_action_mask", {3});
+    }
   }
-  TurnEnv(const Options& /*options*/, const Fields& fields) {
+  TurnEnv(const Options& options, const Fields& fields)
+      : legal_mask_(options.Get<bool>("legal_mask")) {
     fields_ = fields;
   }
   void Reset() override {
@@ -319,7 +326,12 @@ class TurnEnv : public Env {
     terminated_ = false;
   }
   void Step(const ActionView& action) override {
-    counter_ += static_cast<int32_t>(action.Scalar(fields_.action)) + 1;
+    const int64_t move = action.Scalar(fields_.action);
+    if (legal_mask_ && move == counter_ % 3) {
+      throw std::invalid_argument("illegal move " + std::to_string(move) +
+                                  " at counter " + std::to_string(counter_));
+    }
+    counter_ += static_cast<int32_t>(move) + 1;
     if (counter_ >= 10) {
       winner_ = current_;
       terminated_ = true;
@@ -335,6 +347,12 @@ class TurnEnv : public Env {
       obs[1] = p == current_ && winner_ < 0 ? 1 : 0;
     }
     *out.Get(fields_.current_player) = current_;
+    if (legal_mask_) {
+      bool* legal = out.Get(fields_.legal_action_mask);
+      for (int a = 0; a < 3; ++a) {
+        legal[a] = a != counter_ % 3;
+      }
+    }
   }
   void WriteReward(const Output& out) const override {
     for (int p = 0; p < 2; ++p) {
@@ -344,6 +362,7 @@ class TurnEnv : public Env {
 
  private:
   Fields fields_;
+  bool legal_mask_;
   int32_t counter_ = 0;
   int32_t current_ = 0;
   int winner_ = -1;

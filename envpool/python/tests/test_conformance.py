@@ -1,14 +1,18 @@
 """Every registered id conforms to the API contract (envpool.testing.conformance).
 
 `test_id_conforms_to_the_api_contract` runs `check_env` over every id of
-`envpool.list_all_envs()`. The tests after it show that `check_env` fails on
-defects: each wraps the pools it makes so that they break one rule, and
-expects the AssertionError that names it. An engine bug `check_env` has to
-tolerate goes into `KNOWN_BUGS` with a strict xfail test (none today).
+`envpool.list_all_envs()`, multi-player ids included, and
+`test_multi_player_test_id_conforms` over the core's multi-player test envs
+(players acting at once, a turn-based game with and without legal-action
+masks, a varying player count). The tests after them show that `check_env`
+fails on defects: each wraps the pools it makes so that they break one rule,
+and expects the AssertionError that names it. An engine bug `check_env` has
+to tolerate goes into `KNOWN_BUGS` with a strict xfail test.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -18,10 +22,29 @@ import pytest
 import envpool
 from envpool.testing import conformance
 from envpool.testing.conformance import (
+    KNOWN_BUGS,
     SEED_INDEPENDENT,
     SEED_INDEPENDENT_RESET,
     check_env,
 )
+
+# The core's multi-player test envs (envpool/core/testing/test_envs.h), as
+# test_multiplayer.py registers them.
+envpool.register("TestTeam-v0", family="testing", env_class="TestTeam")
+envpool.register("TestDuel-v0", family="testing", env_class="TestDuel")
+envpool.register("TestDuelBox-v0", family="testing", env_class="TestDuel", continuous=True)
+envpool.register("TestTurns-v0", family="testing", env_class="TestTurns")
+envpool.register("TestTurnsMasked-v0", family="testing", env_class="TestTurns", legal_mask=True)
+MULTI_PLAYER_TEST_IDS = [
+    "TestTeam-v0",  # 1..3 players by seed, one action per env
+    "TestDuel-v0",  # 2 players acting at once: one action row per player
+    "TestDuelBox-v0",  # the same with a continuous action
+    "TestTurns-v0",  # turn-based: one action per env, info["current_player"]
+    "TestTurnsMasked-v0",  # and info["legal_action_mask"]; an illegal move is an env error
+]
+# TestDuel has no randomness at all (the testing family has no
+# registration.py to declare it in).
+DETERMINISTIC_TEST_IDS = frozenset({"TestDuel-v0", "TestDuelBox-v0"})
 
 # Every registered id; tests may register ids of the core's test envs (the
 # "testing" family, e.g. test_multiplayer.py's TestTeam-v0) before this runs.
@@ -30,6 +53,19 @@ IDS = sorted(t for t in envpool.list_all_envs() if envpool.make_spec(t).entry.fa
 
 @pytest.mark.parametrize("task_id", IDS)
 def test_id_conforms_to_the_api_contract(task_id: str) -> None:
+    check_env(task_id)
+
+
+@pytest.fixture
+def test_ids_declared(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deterministic test ids declared as a family declares its own."""
+    for name in ("SEED_INDEPENDENT", "SEED_INDEPENDENT_RESET"):
+        monkeypatch.setattr(conformance, name, getattr(conformance, name) | DETERMINISTIC_TEST_IDS)
+
+
+@pytest.mark.parametrize("task_id", MULTI_PLAYER_TEST_IDS)
+def test_multi_player_test_id_conforms(task_id: str, test_ids_declared: None) -> None:
+    assert envpool.make_spec(task_id).config.max_num_players > 1
     check_env(task_id)
 
 
@@ -271,3 +307,163 @@ def test_catches_a_random_id_listed_as_seed_independent(
     monkeypatch.setattr(conformance, name, frozenset({"CartPole-v1"}))
     with pytest.raises(AssertionError, match=f"listed in {name},.*take it off the list"):
         check_env("CartPole-v1")
+
+
+# -- multi-player ids ---------------------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=KNOWN_BUGS["same_step_player_count"])
+def test_known_bug_same_step_player_count() -> None:
+    check_env("TestTeam-v0", tolerate=frozenset())
+
+
+def _player_rows_interleaved(method: Hook, *args: Any) -> tuple:
+    """A step whose `players.env_id` interleaves the envs' rows (0, 1, 0, 1)."""
+    obs, reward, terminated, truncated, info = method(*args)
+    players = info["players"]["env_id"]
+    info["players"]["env_id"] = np.sort(players).reshape(-1, 2).T.reshape(-1)
+    return obs, reward, terminated, truncated, info
+
+
+def test_catches_player_rows_that_are_not_consecutive(
+    monkeypatch: pytest.MonkeyPatch, test_ids_declared: None
+) -> None:
+    inject(monkeypatch, {"step": _player_rows_interleaved}, gymnasium_pool)
+    with pytest.raises(AssertionError, match=r"player rows \[0, 2\] of env 0 are not consecutive"):
+        check_env("TestDuel-v0")
+
+
+def test_catches_a_reward_per_env_not_per_player(
+    monkeypatch: pytest.MonkeyPatch, test_ids_declared: None
+) -> None:
+    def step(method: Hook, *args: Any) -> tuple:
+        obs, reward, terminated, truncated, info = method(*args)
+        return obs, reward[::2], terminated, truncated, info
+
+    inject(monkeypatch, {"step": step}, gymnasium_pool)
+    with pytest.raises(AssertionError, match=r"reward is float32\(2,\), expected float32 \(4,\)"):
+        check_env("TestDuel-v0")
+
+
+def test_catches_a_player_missing_where_actions_are_per_player(
+    monkeypatch: pytest.MonkeyPatch, test_ids_declared: None
+) -> None:
+    def step(method: Hook, *args: Any) -> tuple:
+        obs, reward, terminated, truncated, info = method(*args)
+        info["players"]["env_id"] = info["players"]["env_id"][:-1]
+        return obs[:-1], reward[:-1], terminated, truncated, info
+
+    inject(monkeypatch, {"step": step}, gymnasium_pool)
+    with pytest.raises(AssertionError, match=r"has 1 player rows, expected 2 \(its action is per"):
+        check_env("TestDuel-v0")
+
+
+def test_player_rows_in_another_env_order_conform(
+    monkeypatch: pytest.MonkeyPatch, test_ids_declared: None
+) -> None:
+    # The pool puts the envs' player rows in the order they finished: env
+    # 1's rows before env 0's is a valid result, compared env by env.
+    def step(method: Hook, *args: Any) -> tuple:
+        obs, reward, terminated, truncated, info = method(*args)
+        order = np.argsort(-info["players"]["env_id"], kind="stable")
+        info["players"]["env_id"] = info["players"]["env_id"][order]
+        return obs[order], reward[order], terminated, truncated, info
+
+    inject(monkeypatch, {"step": step}, gymnasium_pool)
+    check_env("TestDuel-v0")
+
+
+def test_catches_player_rows_of_another_env(
+    monkeypatch: pytest.MonkeyPatch, test_ids_declared: None
+) -> None:
+    def step(method: Hook, *args: Any) -> tuple:
+        obs, reward, terminated, truncated, info = method(*args)
+        info["players"]["env_id"] = 1 - info["players"]["env_id"]  # envs 0 and 1 swapped
+        return obs, reward, terminated, truncated, info
+
+    inject(monkeypatch, {"step": step}, lambda o: o.get("autoreset_mode") == "same_step")
+    with pytest.raises(AssertionError, match="same_step pool, step 1: env 0"):
+        check_env("TestTeam-v0")
+
+
+def test_catches_a_pool_that_takes_one_action_per_env_for_per_player_actions(
+    monkeypatch: pytest.MonkeyPatch, test_ids_declared: None
+) -> None:
+    def step(method: Hook, action: Any, *args: Any) -> Any:
+        if isinstance(action, np.ndarray) and action.shape == (2,):
+            action = np.repeat(action, 2)  # each env's action for both players
+        return method(action, *args)
+
+    inject(monkeypatch, {"step": step}, lambda o: o.get("env_type") == "dm")
+    with pytest.raises(AssertionError, match=r"one row per env \(not per player\).*: no error"):
+        check_env("TestDuel-v0")
+
+
+def test_catches_a_pool_that_takes_one_action_per_player_for_per_env_actions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def step(method: Hook, action: Any, *args: Any) -> Any:
+        if isinstance(action, np.ndarray) and action.shape == (4,):
+            action = action[::2]  # the first player's
+        return method(action, *args)
+
+    inject(monkeypatch, {"step": step}, lambda o: o.get("env_type") == "dm")
+    with pytest.raises(AssertionError, match=r"one row per player \(not per env\).*: no error"):
+        check_env("TestTurns-v0")
+
+
+def test_catches_a_dm_reset_with_a_step_type_per_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    def reset(method: Hook, *args: Any, **kwargs: Any) -> Any:
+        timestep = method(*args, **kwargs)
+        return timestep._replace(step_type=np.zeros(len(timestep.reward), np.int32))
+
+    inject(monkeypatch, {"reset": reset}, lambda o: o.get("env_type") == "dm")
+    with pytest.raises(AssertionError, match=r"dm pool, reset\(\): step_type has shape \(4,\)"):
+        check_env("TestTurns-v0")
+
+
+def test_draws_legal_actions_where_a_mask_is_declared(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without the draw among legal actions, the env refuses a move.
+    monkeypatch.setattr(conformance, "legalize", lambda ctx, action, prev, envs: action)
+    with pytest.raises(RuntimeError, match="illegal move"):
+        check_env("TestTurnsMasked-v0")
+
+
+def _mask_context(task_id: str, mask_per_player: bool, action_rows: int) -> conformance.Context:
+    ctx = conformance.make_context(task_id, conformance.DEFAULT_STEPS)
+    keys = set(ctx.player_keys)
+    if mask_per_player:
+        keys.add(f"info[{conformance.MASK_KEY}]")
+    return dataclasses.replace(
+        ctx,
+        mask_key=conformance.MASK_KEY,
+        action_rows=action_rows,
+        player_keys=frozenset(keys),
+    )
+
+
+def test_legal_actions_follow_each_kind_of_mask() -> None:
+    # A per-env mask: env 0 may play 2 only; env 1 none (an ended game: kept).
+    ctx = _mask_context("TestTurns-v0", mask_per_player=False, action_rows=1)
+    prev = conformance.Batch(
+        obs={"obs": np.zeros((4, 2), np.int32)},
+        info={
+            "env_id": np.array([0, 1]),
+            "players.env_id": np.array([0, 0, 1, 1]),
+            conformance.MASK_KEY: np.array([[0, 0, 1], [0, 0, 0]], bool),
+        },
+        player_keys=ctx.player_keys,
+    )
+    assert conformance.legalize(ctx, np.array([0, 1]), prev, [0, 1]).tolist() == [2, 1]
+    # A per-player mask with one action per env: the current player's row.
+    ctx = _mask_context("TestTurns-v0", mask_per_player=True, action_rows=1)
+    prev.player_keys = ctx.player_keys
+    prev.info["current_player"] = np.array([1, 0])
+    prev.info[conformance.MASK_KEY] = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0]], bool)
+    assert conformance.legalize(ctx, np.array([0, 2]), prev, [0, 1]).tolist() == [1, 2]
+    # A per-player mask with per-player actions: each player's own row; an
+    # env missing from `prev` (not stepped yet) keeps its actions.
+    ctx = _mask_context("TestDuel-v0", mask_per_player=True, action_rows=2)
+    prev.player_keys = ctx.player_keys
+    action = conformance.legalize(ctx, np.array([1, 1, 2, 2, 0, 0]), prev, [0, 1, 5])
+    assert action.tolist() == [0, 1, 2, 0, 0, 0]
