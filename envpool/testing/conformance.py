@@ -66,6 +66,7 @@ from gymnasium.vector.utils import batch_space
 
 import envpool
 from envpool.python.registry import families, family_declaration
+from envpool.testing.snapshots import check_snapshots
 
 NUM_ENVS = 2
 MAX_EPISODE_STEPS = 3
@@ -1390,3 +1391,7 @@ def check_env(
     finally:
         for env in pools.values():
             env.close()
+    if envpool.make_spec(task_id).description.get("snapshots", False):
+        # Save at a random step, restore into a twin pool, compare every
+        # later step (envpool.testing.snapshots).
+        check_snapshots(task_id)
