@@ -21,7 +21,9 @@
 
 #include "envpool/core/action_check.h"
 #include "envpool/core/env.h"
+#include "envpool/core/plugin_loader.h"
 #include "envpool/core/pool.h"
+#include "envpool/core/version.h"
 #include "envpool/core/xla.h"
 
 namespace py = pybind11;
@@ -754,6 +756,10 @@ PYBIND11_MODULE(_core, m) {
         return targets;
       },
       "XLA FFI handlers (PyCapsules) for jax.ffi.register_ffi_target.");
+  m.def("load_plugin", &envpool::LoadPlugin, py::arg("path"),
+        "Registers the env classes of an env plugin library; returns \"\" "
+        "or why it was refused (envpool/core/plugin.h).");
+  m.attr("version") = ENVPOOL_VERSION;
   m.def("set_asset_dir", &envpool::SetFamilyAssetDir, py::arg("family"),
         py::arg("dir"),
         "Where the family's native code reads its files from (its "

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool.python import human_render
+from envpool.python import human_render, plugins
 from envpool.python.keys import is_hidden_info, is_info, state_key
 from envpool.python.registry import TaskEntry, family_declaration
 
@@ -118,6 +118,9 @@ def load_family(family: str):
     if _core_module is None:
         _core_module = importlib.import_module("envpool.core._core")
     _core_module.set_asset_dir(family, family_declaration(family, "ASSET_DIR") or "")
+    if plugins.is_plugin(family):
+        plugins.load_native_library(_core_module, family)
+        return _core_module
     name = f"envpool.{family}._{family}"
     try:
         importlib.import_module(name)
