@@ -16,6 +16,7 @@ only by the envpool version it was built against.
 
 from __future__ import annotations
 
+import glob
 import os
 from typing import Any
 
@@ -30,6 +31,22 @@ def get_include() -> str:
 def get_library_dir() -> str:
     """The folder of `libenvpool_core.so`, which an env library links."""
     return os.path.join(os.path.dirname(envpool.__file__), "core")
+
+
+def _stamp() -> str:
+    """A file under build/ named by the digest of envpool's headers, made now
+    when new: another envpool makes setuptools compile again, rather than keep
+    a library in build/ made against the previous headers (which the core
+    would refuse). The headers' own times do not tell: a wheel's files keep
+    the times it was packed with."""
+    with open(os.path.join(get_include(), "envpool", "core", "headers_digest.h")) as f:
+        digest = f.read().split('"')[1]
+    stamp = os.path.join("build", f"envpool-headers-{digest}.stamp")
+    if not os.path.exists(stamp):
+        os.makedirs("build", exist_ok=True)
+        with open(stamp, "w") as f:
+            f.write(f"envpool {envpool.__version__}, env headers {digest}\n")
+    return stamp
 
 
 def env_extension(name: str, sources: list[str], **kwargs: Any) -> Any:
@@ -55,6 +72,7 @@ def env_extension(name: str, sources: list[str], **kwargs: Any) -> Any:
         "library_dirs": [library_dir],
         "libraries": ["envpool_core"],
         "runtime_library_dirs": [library_dir],
+        "depends": [*glob.glob(os.path.join(get_include(), "envpool", "core", "*.h")), _stamp()],
         # Hidden: the library's own symbols cannot clash with another env
         # package's or envpool's; plugin.h exports the three it needs.
         "extra_compile_args": ["-std=c++17", "-O2", "-fvisibility=hidden"],

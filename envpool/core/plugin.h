@@ -10,8 +10,10 @@
 // linked against libenvpool_core.so; envpool loads it with dlopen when one of
 // the package's ids is first made (envpool/python/plugins.py), checks first
 // that it was built against this very envpool (version and C++ standard
-// library), then runs the registration body. A plugin of another version is
-// refused with an error naming both versions, before any of its code runs.
+// library, and the digest of these headers: a development build whose
+// headers changed within one version counts as another), then runs the
+// registration body. A plugin of another version is refused with an error
+// naming both versions, before any of its registration code runs.
 #ifndef ENVPOOL_CORE_PLUGIN_H_
 #define ENVPOOL_CORE_PLUGIN_H_
 
@@ -20,6 +22,7 @@
 #include <exception>
 
 #include "envpool/core/env.h"
+#include "envpool/core/headers_digest.h"
 #include "envpool/core/version.h"
 
 // What the loader reads before it calls anything else: plain C strings, so
@@ -30,6 +33,9 @@
   static void EnvpoolPluginRegisterClasses();                           \
   ENVPOOL_PLUGIN_EXPORT const char* envpool_plugin_version() {          \
     return ENVPOOL_VERSION;                                             \
+  }                                                                     \
+  ENVPOOL_PLUGIN_EXPORT const char* envpool_plugin_headers_digest() {   \
+    return ENVPOOL_HEADERS_DIGEST;                                      \
   }                                                                     \
   ENVPOOL_PLUGIN_EXPORT const char* envpool_plugin_cxx_stdlib() {       \
     return ENVPOOL_CXX_STDLIB;                                          \

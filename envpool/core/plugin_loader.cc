@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "envpool/core/headers_digest.h"
 #include "envpool/core/version.h"
 
 namespace envpool {
@@ -17,8 +18,8 @@ using RegisterFn = int (*)(char*, std::size_t);
 std::string Rebuild(const std::string& path) {
   return ": rebuild its package against this envpool (pip install "
          "--no-build-isolation --force-reinstall <its source folder>), or "
-         "install the envpool version it was built for (" +
-         path + ")";
+         "install the envpool version it was built for; the library: " +
+         path;
 }
 
 }  // namespace
@@ -41,11 +42,13 @@ std::string LoadPlugin(const std::string& path) {
   }
   auto version =
       reinterpret_cast<StringFn>(dlsym(handle, "envpool_plugin_version"));
+  auto digest = reinterpret_cast<StringFn>(
+      dlsym(handle, "envpool_plugin_headers_digest"));
   auto stdlib =
       reinterpret_cast<StringFn>(dlsym(handle, "envpool_plugin_cxx_stdlib"));
   auto register_classes =
       reinterpret_cast<RegisterFn>(dlsym(handle, "envpool_plugin_register"));
-  if (version == nullptr || stdlib == nullptr || register_classes == nullptr) {
+  if (version == nullptr || register_classes == nullptr) {
     dlclose(handle);
     return "the library " + path +
            " is not an envpool env plugin: its source must end with "
@@ -57,6 +60,21 @@ std::string LoadPlugin(const std::string& path) {
     dlclose(handle);
     return "the env plugin was built against envpool " + built_for +
            ", but this is envpool " + ENVPOOL_VERSION + Rebuild(path);
+  }
+  // Both read only now: a plugin of another version may lack them.
+  if (digest == nullptr || stdlib == nullptr) {
+    dlclose(handle);
+    return "the env plugin was built against envpool " + built_for +
+           " headers (no digest), not this envpool " + ENVPOOL_VERSION + "'s" +
+           Rebuild(path);
+  }
+  const std::string built_digest = digest();
+  if (built_digest != ENVPOOL_HEADERS_DIGEST) {
+    dlclose(handle);
+    return "the env plugin was built against envpool " + built_for +
+           " with other env headers (digest " + built_digest +
+           ") than this envpool " + ENVPOOL_VERSION + "'s (digest " +
+           ENVPOOL_HEADERS_DIGEST + ")" + Rebuild(path);
   }
   const std::string built_with = stdlib();
   if (built_with != ENVPOOL_CXX_STDLIB) {

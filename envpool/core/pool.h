@@ -114,6 +114,8 @@ inline bool Consecutive(const int* ids, int n) {
 class Pool {
  public:
   Pool(const EnvClass& env_class, const Options& options, PoolConfig config);
+  // A pool of what `factory` builds (PrepareEnvs: options that vary per env).
+  Pool(const EnvFactory& factory, PoolConfig config);
   ~Pool();
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
@@ -169,8 +171,6 @@ class Pool {
   int64_t step_cost_ns() const { return scheduler_.cost().ns(); }
 
  private:
-  Pool(const EnvFactory& factory, PoolConfig config);
-
   // What a turn did to the env's episode.
   struct Outcome {
     bool started_episode = false;  // reset (asked for, first, or autoreset)

@@ -164,6 +164,24 @@ int envpool_plugin_register(char*, unsigned long) {
 }
 """
 
+# This version, with other headers (a development build whose env.h changed).
+REHEADERED_LIBRARY = """
+extern "C" __attribute__((visibility("default"))) const char* envpool_plugin_version() {
+  return "VERSION";
+}
+extern "C" __attribute__((visibility("default")))
+const char* envpool_plugin_headers_digest() {
+  return "0123456789abcdef";
+}
+extern "C" __attribute__((visibility("default"))) const char* envpool_plugin_cxx_stdlib() {
+  return "";
+}
+extern "C" __attribute__((visibility("default")))
+int envpool_plugin_register(char*, unsigned long) {
+  __builtin_trap();  // never called: the digest check refuses the library first
+}
+"""
+
 FAULTY_LIBRARY = """
 #include <stdexcept>
 #include "envpool/core/plugin.h"
@@ -236,6 +254,12 @@ def _install_by_hand(venv: Venv, family: str, library_source: str, env_class: st
 @pytest.fixture(scope="module")
 def hand_made_packages(venv: Venv) -> None:
     _install_by_hand(venv, "stale_env", STALE_LIBRARY, "Stale")
+    _install_by_hand(
+        venv,
+        "reheadered_env",
+        REHEADERED_LIBRARY.replace("VERSION", envpool.__version__),
+        "Reheadered",
+    )
     _install_by_hand(venv, "faulty_env", FAULTY_LIBRARY, "Faulty")
 
 
@@ -259,6 +283,34 @@ def test_a_library_of_another_version_is_refused(venv: Venv, hand_made_packages:
     assert "built against envpool 0.0.1, but this is envpool " + envpool.__version__ in message
     assert "rebuild" in message
     assert went_on == "went on"
+
+
+def test_a_library_built_with_other_headers_of_this_version_is_refused(
+    venv: Venv, hand_made_packages: None
+) -> None:
+    out = venv.python_code(
+        """
+        import envpool
+        try:
+            envpool.make("Reheadered-v0")
+        except ImportError as e:
+            print(e)
+        """,
+        cwd=venv.root,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "digest 0123456789abcdef" in out.stdout
+    assert f"this envpool {envpool.__version__}'s (digest " in out.stdout
+
+
+def test_the_headers_say_this_version() -> None:
+    include = Path(envpool.get_include()) / "envpool" / "core"
+    assert f'#define ENVPOOL_VERSION "{envpool.__version__}"' in (include / "version.h").read_text()
+    from envpool.core import _core
+
+    assert _core.version == envpool.__version__
+    build = (ROOT / "BUILD").read_text()
+    assert f'VERSION = "{envpool.__version__}"' in build
 
 
 def test_a_step_that_throws_reaches_the_caller_and_the_pool_goes_on(

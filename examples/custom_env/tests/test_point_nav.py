@@ -60,6 +60,27 @@ def test_moving_toward_the_goal_ends_the_episode() -> None:
     assert ended.all()
 
 
+def test_options_per_env_match_scalar_pools() -> None:
+    radii = [0.05, 0.1, 0.2, 0.3]
+    pool = envpool.make("PointNav-v0", num_envs=4, seed=7, goal_radius=radii)
+    assert list(pool.spec.config.goal_radius) == radii
+    singles = [
+        envpool.make("PointNav-v0", num_envs=1, seed=7 + i, goal_radius=r)
+        for i, r in enumerate(radii)
+    ]
+    rng = np.random.default_rng(0)
+    pool.reset()
+    for s in singles:
+        s.reset()
+    for _ in range(60):
+        action = rng.uniform(-1, 1, (4, 2)).astype(np.float32)
+        got = pool.step(action)
+        for i, s in enumerate(singles):
+            want = s.step(action[i : i + 1])
+            for g, w in zip(got[:4], want[:4], strict=False):
+                np.testing.assert_array_equal(g[i], w[0])
+
+
 def test_render() -> None:
     env = envpool.make(
         "PointNav-v0", num_envs=2, render_mode="rgb_array", render_width=64, render_height=64
