@@ -1,17 +1,20 @@
 """Env packages built outside envpool (docs/custom_envs.md), against the
 installed wheel alone: examples/custom_env is built with pip into a fresh
 virtual environment (no `bazel` on PATH, no index: offline) and passes its own
-tests there; a library built for another envpool version is refused naming
-both versions; an env whose Step throws reports as an in-tree one does.
+tests there, and so does the package docs/custom_envs.md builds; a library
+built for another envpool version (or other headers of this one) is refused
+naming both; an env whose Step throws reports as an in-tree one does; a
+package that takes one of envpool's family names is skipped with a warning.
 
 The venv sees this interpreter's packages (envpool's wheel, numpy,
-gymnasium, setuptools) and nothing of the source tree. Building the example
-takes about 15 s of one core.
+gymnasium, setuptools) and nothing of the source tree. The file takes 15 to
+45 s (two packages built with pip, two by g++).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -24,6 +27,7 @@ import envpool
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "custom_env"
+DOC = ROOT / "docs" / "custom_envs.md"
 
 
 def _path_without_bazel(stub_dir: Path) -> str:
@@ -350,3 +354,80 @@ def test_a_step_that_throws_reaches_the_caller_and_the_pool_goes_on(
         "Faulty-v0 env 0: the faulty env failed at step 2",
         "went on",
     ]
+
+
+def _pip_install(venv: Venv, source: Path) -> None:
+    out = venv.run(
+        sys.executable,
+        "-m",
+        "pip",
+        "--python",
+        venv.python,
+        "install",
+        "-q",
+        "--no-index",
+        "--no-build-isolation",
+        "--no-deps",
+        str(source),
+        cwd=source.parent,
+    )
+    assert out.returncode == 0, f"pip install of {source.name} failed:\n{out.stderr}"
+
+
+def test_the_package_of_the_docs_builds_and_passes_check_env(venv: Venv, tmp_path: Path) -> None:
+    """docs/custom_envs.md's files, taken from the page in order, as a reader
+    copies them: the page stays a recipe that works."""
+    blocks = re.findall(r"```(\w+)\n(.*?)```", DOC.read_text(), re.S)
+    cpp = [code for lang, code in blocks if lang == "cpp"]
+    python = [code for lang, code in blocks if lang == "python"]
+    toml = [code for lang, code in blocks if lang == "toml"]
+    package = tmp_path / "my_env"
+    (package / "my_env").mkdir(parents=True)
+    (package / "my_env" / "__init__.py").write_text("")
+    (package / "my_env" / "my_env.h").write_text(cpp[0])
+    (package / "my_env" / "my_env.cc").write_text(cpp[1])
+    (package / "my_env" / "registration.py").write_text(python[0])
+    (package / "setup.py").write_text(python[1])
+    (package / "pyproject.toml").write_text(toml[0])
+    _pip_install(venv, package)
+    out = venv.python_code(
+        """
+        import numpy as np
+        import envpool
+        from envpool.testing.conformance import check_env
+
+        check_env("Walk-v0")
+        env = envpool.make("Walk-v0", num_envs=3, step_penalty=[0.0, 0.01, 0.1])
+        env.reset()
+        _, reward, *_ = env.step(np.zeros(3, np.int64))
+        print([round(float(r), 3) for r in reward])
+        """,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[0.0, -0.01, -0.1]", out.stdout
+
+
+def test_a_family_named_as_one_of_envpools_is_skipped_with_a_warning(
+    venv: Venv, hand_made_packages: None
+) -> None:
+    info = venv.site / "clash-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: clash\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[envpool.families]\nbox2d = clash.registration\n")
+    try:
+        out = venv.python_code(
+            """
+            import warnings
+            import envpool
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                envpool.make("CartPole-v1").reset()
+            print([str(w.message) for w in caught])
+            """,
+            cwd=venv.root,
+        )
+    finally:
+        shutil.rmtree(info)
+    assert out.returncode == 0, out.stderr
+    assert "'box2d'" in out.stdout and "rename its entry point" in out.stdout, out.stdout
