@@ -24,7 +24,7 @@ std::string Rebuild(const std::string& path) {
 
 }  // namespace
 
-std::string LoadPlugin(const std::string& path) {
+std::string LoadPlugin(const std::string& path, const std::string& family) {
   static std::mutex mu;
   static std::set<std::string> loaded;
   std::lock_guard<std::mutex> lock(mu);
@@ -84,7 +84,10 @@ std::string LoadPlugin(const std::string& path) {
            Rebuild(path);
   }
   char error[1024] = {0};
-  if (register_classes(error, sizeof(error)) != 0) {
+  RegistrationPrefix() = family + "/";
+  const int failed = register_classes(error, sizeof(error));
+  RegistrationPrefix().clear();
+  if (failed != 0) {
     // Classes it registered before it threw keep pointing into the library:
     // it stays loaded.
     return "the env plugin " + path + " failed to register its envs: " + error;

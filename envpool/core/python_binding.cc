@@ -811,9 +811,10 @@ PYBIND11_MODULE(_core, m) {
         return targets;
       },
       "XLA FFI handlers (PyCapsules) for jax.ffi.register_ffi_target.");
-  m.def("load_plugin", &envpool::LoadPlugin, py::arg("path"),
-        "Registers the env classes of an env plugin library; returns \"\" "
-        "or why it was refused (envpool/core/plugin.h).");
+  m.def("load_plugin", &envpool::LoadPlugin, py::arg("path"), py::arg("family"),
+        "Registers the env classes of an env plugin library as "
+        "\"<family>/<name>\"; returns \"\" or why it was refused "
+        "(envpool/core/plugin.h).");
   m.attr("version") = ENVPOOL_VERSION;
   m.def("set_asset_dir", &envpool::SetFamilyAssetDir, py::arg("family"),
         py::arg("dir"),

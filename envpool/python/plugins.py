@@ -25,7 +25,8 @@ def is_plugin(family: str) -> bool:
 def native_library(family: str) -> str:
     """The file of the plugin family's compiled library."""
     module = plugin_module(family)
-    assert module is not None
+    if module is None:
+        raise ImportError(f"no installed package declares the env family {family!r}")
     package = module.__name__.rpartition(".")[0] or module.__name__
     name = getattr(module, "NATIVE_LIBRARY", f"{package}._{family}")
     spec = importlib.util.find_spec(name)
@@ -44,7 +45,7 @@ def load_native_library(core: Any, family: str) -> None:
     ImportError when the core refuses the library (built against another
     envpool: the message names both versions).
     """
-    error = core.load_plugin(native_library(family))
+    error = core.load_plugin(native_library(family), family)
     if error:
         raise ImportError(f"{_package_of(family)}: {error}")
 

@@ -66,6 +66,10 @@ def register(
     sees every option's value and the names the user passed, and raises
     ValueError on what the id refuses.
     """
+    if family in plugin_families() and family not in families():
+        # The core registers a package's classes under its family
+        # (envpool/core/plugin_loader.h): its "CartPole" is not envpool's.
+        env_class = f"{family}/{env_class}"
     _REGISTRY[task_id] = TaskEntry(task_id, family, env_class, dict(overrides), check_options)
     for listener in list(_listeners):
         listener(task_id)

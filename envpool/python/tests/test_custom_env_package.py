@@ -224,14 +224,16 @@ ENVPOOL_PLUGIN() { envpool::RegisterEnv<FaultyEnv>("Faulty"); }
 """
 
 
-def _install_by_hand(venv: Venv, family: str, library_source: str, env_class: str) -> None:
+def _install_by_hand(
+    venv: Venv, family: str, library_source: str, env_class: str, task_id: str = ""
+) -> None:
     """A package `<family>` with its library compiled by g++ and an
     envpool.families entry point, as pip would install it."""
     folder = venv.site / family
     folder.mkdir()
     (folder / "__init__.py").write_text("")
     (folder / "registration.py").write_text(
-        f"import envpool\nenvpool.register('{env_class}-v0', family='{family}', "
+        f"import envpool\nenvpool.register('{task_id or env_class + '-v0'}', family='{family}', "
         f"env_class='{env_class}', max_episode_steps=100)\n"
     )
     (folder / "lib.cc").write_text(library_source)
@@ -265,6 +267,16 @@ def hand_made_packages(venv: Venv) -> None:
         "Reheadered",
     )
     _install_by_hand(venv, "faulty_env", FAULTY_LIBRARY, "Faulty")
+    # A class named as one of envpool's.
+    _install_by_hand(
+        venv,
+        "shadow_env",
+        FAULTY_LIBRARY.replace(
+            'RegisterEnv<FaultyEnv>("Faulty")', 'RegisterEnv<FaultyEnv>("CartPole")'
+        ),
+        "CartPole",
+        "ShadowCartPole-v0",
+    )
 
 
 def test_a_library_of_another_version_is_refused(venv: Venv, hand_made_packages: None) -> None:
@@ -315,6 +327,25 @@ def test_the_headers_say_this_version() -> None:
     assert _core.version == envpool.__version__
     build = (ROOT / "BUILD").read_text()
     assert f'VERSION = "{envpool.__version__}"' in build
+
+
+@pytest.mark.parametrize("first", ["CartPole-v1", "ShadowCartPole-v0"])
+def test_a_class_named_as_one_of_envpools_replaces_nothing(
+    venv: Venv, hand_made_packages: None, first: str
+) -> None:
+    # Whichever loads first, each id makes its own env: the package's classes
+    # are registered under its family.
+    out = venv.python_code(
+        f"""
+        import envpool
+        for task_id in ("{first}", "CartPole-v1", "ShadowCartPole-v0"):
+            print(task_id, envpool.make(task_id).observation_space.shape)
+        """,
+        cwd=venv.root,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "CartPole-v1 (4,)" in out.stdout and "ShadowCartPole-v0 (1,)" in out.stdout
+    assert "CartPole-v1 (1,)" not in out.stdout and "ShadowCartPole-v0 (4,)" not in out.stdout
 
 
 def test_a_step_that_throws_reaches_the_caller_and_the_pool_goes_on(
