@@ -38,7 +38,23 @@ __all__ = [  # noqa: RUF022
     "make_spec",
     "register",
     "register_gymnasium_envs",
+    "get_include",
+    "get_library_dir",
 ]
+
+
+def get_include() -> str:
+    """The include folder for env packages built outside envpool (docs/custom_envs.md)."""
+    from envpool.extension import get_include as include
+
+    return include()
+
+
+def get_library_dir() -> str:
+    """The folder of libenvpool_core.so, which such an env package links."""
+    from envpool.extension import get_library_dir as library_dir
+
+    return library_dir()
 
 
 def __getattr__(name: str) -> Any:

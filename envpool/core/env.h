@@ -211,11 +211,12 @@ void DeclareRendering(const Options& options, EnvSpec* spec,
                       int fps, bool any_size = false, int num_cameras = 0);
 
 // What a pool needs of an env class under given options, declared once per
-// pool: the arrays its envs write and read, and how to build an env that
-// uses the declared handles.
+// pool: the arrays its envs write and read, and how to build env `env_id`
+// with the declared handles (its own options where they vary per env:
+// per_env_options.h).
 struct EnvFactory {
   EnvSpec spec;
-  std::function<std::unique_ptr<Env>()> create;
+  std::function<std::unique_ptr<Env>(int env_id)> create;
 };
 
 // A registered env class: its options and how to prepare a pool of it.
@@ -268,7 +269,7 @@ void RegisterEnv(const std::string& name) {
     auto fields = std::make_shared<typename E::Fields>();
     EnvFactory factory;
     E::Declare(options, &factory.spec, fields.get());
-    factory.create = [options, fields]() -> std::unique_ptr<Env> {
+    factory.create = [options, fields](int /*env_id*/) -> std::unique_ptr<Env> {
       return std::make_unique<E>(options, *fields);
     };
     return factory;

@@ -179,7 +179,7 @@ Pool::Pool(const EnvFactory& factory, PoolConfig config)
       pthread_setname_np(pthread_self(), "envpool-make");
       try {
         for (int i = b; i < n; i += builders) {
-          envs_[i] = factory.create();
+          envs_[i] = factory.create(i);
           envs_[i]->SetEnvId(i);
           envs_[i]->Seed(config_.seeds.at(i));
         }

@@ -114,6 +114,8 @@ inline bool Consecutive(const int* ids, int n) {
 class Pool {
  public:
   Pool(const EnvClass& env_class, const Options& options, PoolConfig config);
+  // A pool of what `factory` builds (PrepareEnvs: options that vary per env).
+  Pool(const EnvFactory& factory, PoolConfig config);
   ~Pool();
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
@@ -179,8 +181,6 @@ class Pool {
   int64_t step_cost_ns() const { return scheduler_.cost().ns(); }
 
  private:
-  Pool(const EnvFactory& factory, PoolConfig config);
-
   std::string SaveEnv(int env_id) const;
   void LoadEnv(int env_id, const std::string& state);
   void CheckSnapshots(const int* env_ids, int n);  // requires mu_

@@ -21,7 +21,10 @@
 
 #include "envpool/core/action_check.h"
 #include "envpool/core/env.h"
+#include "envpool/core/per_env_options.h"
+#include "envpool/core/plugin_loader.h"
 #include "envpool/core/pool.h"
+#include "envpool/core/version.h"
 #include "envpool/core/xla.h"
 
 namespace py = pybind11;
@@ -176,11 +179,63 @@ OptionValue FromPython(const std::string& name, const py::handle& value) {
       std::string(py::str(py::type::handle_of(value).attr("__name__"))));
 }
 
-Options ToOptions(const EnvClass& type, const py::dict& overrides) {
+const OptionValue& ValueOf(const Options& options, const std::string& name) {
+  for (const auto& [key, value] : options.items()) {
+    if (key == name) {
+      return value;
+    }
+  }
+  throw std::invalid_argument("unknown option '" + name + "'");
+}
+
+// A list, tuple or 1-d array given for a bool, int or float option: one
+// value per env (per_env_options.h).
+bool IsPerEnv(const Options& options, const std::string& name,
+              const py::handle& value) {
+  const bool sequence =
+      py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) ||
+      (py::hasattr(value, "ndim") && py::hasattr(value, "tolist") &&
+       value.attr("ndim").cast<int>() == 1);
+  if (!sequence) {
+    return false;
+  }
+  if (!options.Has(name)) {
+    return false;
+  }
+  const OptionValue& default_value = ValueOf(options, name);
+  return std::holds_alternative<bool>(default_value) ||
+         std::holds_alternative<int64_t>(default_value) ||
+         std::holds_alternative<double>(default_value);
+}
+
+// The options of `type` with `overrides`; where `per_env` is given, a
+// sequence for a bool, int or float option goes there (the options keep
+// env 0's value).
+Options ToOptions(const EnvClass& type, const py::dict& overrides,
+                  PerEnvOptions* per_env = nullptr) {
   Options options = type.defaults;
   for (const auto& [key, value] : overrides) {
     std::string name = key.cast<std::string>();
     try {
+      if (per_env != nullptr && IsPerEnv(options, name, value)) {
+        py::object items = py::reinterpret_borrow<py::object>(value);
+        if (py::hasattr(value, "tolist")) {
+          items = value.attr("tolist")();
+        }
+        std::vector<OptionValue> values;
+        for (const auto& item : items.cast<py::sequence>()) {
+          // Set checks the type (and makes an int a float where it must).
+          options.Set(name, FromPython(name, item));
+          values.push_back(ValueOf(options, name));
+        }
+        if (values.empty()) {
+          throw std::invalid_argument("option '" + name +
+                                      "' was given no value");
+        }
+        options.Set(name, values.front());
+        (*per_env)[name] = std::move(values);
+        continue;
+      }
       options.Set(name, FromPython(name, value));
     } catch (const std::invalid_argument& e) {
       throw py::type_error(e.what());
@@ -277,7 +332,8 @@ class PyPool {
          std::vector<uint64_t> seeds, int autoreset_mode,
          bool episode_statistics) {
     const EnvClass& type = FindEnvClass(class_name);
-    Options options = ToOptions(type, overrides);
+    PerEnvOptions per_env;
+    Options options = ToOptions(type, overrides, &per_env);
     PoolConfig config;
     config.task_id = task_id;
     config.num_envs = num_envs;
@@ -290,7 +346,8 @@ class PyPool {
     config.max_episode_steps = options.Get<int64_t>("max_episode_steps");
     {
       py::gil_scoped_release release;
-      pool_ = std::make_unique<Pool>(type, options, std::move(config));
+      pool_ = std::make_unique<Pool>(
+          PrepareEnvs(type, options, per_env, num_envs), std::move(config));
     }
     const BlockLayout& layout = pool_->layout();
     for (int c = 0; c < layout.num_state; ++c) {
@@ -791,6 +848,11 @@ PYBIND11_MODULE(_core, m) {
         return targets;
       },
       "XLA FFI handlers (PyCapsules) for jax.ffi.register_ffi_target.");
+  m.def("load_plugin", &envpool::LoadPlugin, py::arg("path"), py::arg("family"),
+        "Registers the env classes of an env plugin library as "
+        "\"<family>/<name>\"; returns \"\" or why it was refused "
+        "(envpool/core/plugin.h).");
+  m.attr("version") = ENVPOOL_VERSION;
   m.def("set_asset_dir", &envpool::SetFamilyAssetDir, py::arg("family"),
         py::arg("dir"),
         "Where the family's native code reads its files from (its "
@@ -814,10 +876,17 @@ PYBIND11_MODULE(_core, m) {
       "describe",
       [](const std::string& name, const py::dict& overrides) {
         const envpool::EnvClass& env_class = envpool::FindEnvClass(name);
+        envpool::PerEnvOptions per_env;
+        envpool::Options options =
+            envpool::ToOptions(env_class, overrides, &per_env);
+        const int num_envs =
+            per_env.empty() ? 1
+                            : static_cast<int>(per_env.begin()->second.size());
         return envpool::Describe(
-            env_class.prepare(envpool::ToOptions(env_class, overrides)).spec);
+            envpool::PrepareEnvs(env_class, options, per_env, num_envs).spec);
       },
-      "The arrays of an env class under the given options.");
+      "The arrays of an env class under the given options (a sequence for "
+      "a bool, int or float option: one value per env).");
   py::class_<PyPool>(m, "Pool")
       .def(py::init<const std::string&, const py::dict&, const std::string&,
                     int, int, int, int, std::vector<uint64_t>, int, bool>(),

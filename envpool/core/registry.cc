@@ -127,9 +127,15 @@ void DeclareRendering(const Options& options, EnvSpec* spec,
   spec->render_fps = fps;
 }
 
+std::string& RegistrationPrefix() {
+  thread_local std::string prefix;
+  return prefix;
+}
+
 void RegisterEnvClass(EnvClass env_class) {
   Registry& registry = GlobalRegistry();
   std::lock_guard<std::mutex> lock(registry.mu);
+  env_class.name = RegistrationPrefix() + env_class.name;
   std::string name = env_class.name;
   registry.classes[name] = std::move(env_class);
 }

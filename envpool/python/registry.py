@@ -12,8 +12,11 @@ import importlib
 import os
 import re
 import sys
+import warnings
 from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass, field
+from importlib import metadata
+from types import ModuleType
 from typing import Any
 
 # A family's check of the options as the user gave them: called with every
@@ -63,13 +66,63 @@ def register(
     sees every option's value and the names the user passed, and raises
     ValueError on what the id refuses.
     """
+    if family in plugin_families() and family not in families():
+        # The core registers a package's classes under its family
+        # (envpool/core/plugin_loader.h): its "CartPole" is not envpool's.
+        env_class = f"{family}/{env_class}"
     _REGISTRY[task_id] = TaskEntry(task_id, family, env_class, dict(overrides), check_options)
     for listener in list(_listeners):
         listener(task_id)
 
 
+# Env families of installed packages (docs/custom_envs.md): an entry point in
+# this group names the family and its registration module, which reads as an
+# in-tree family's registration.py. Being installed is enough: the entry
+# points are read when the ids are first listed, so `make("MyEnv-v0")` works
+# in a fresh interpreter without importing the package (envpool.python.plugins
+# loads its native library).
+PLUGIN_ENTRY_POINTS = "envpool.families"
+_plugin_entry_points: dict[str, metadata.EntryPoint] | None = None
+_plugin_modules: dict[str, ModuleType] = {}
+# Names an installed package may not take for its family.
+_RESERVED_FAMILIES = {"core", "python", "testing", "licenses", "render", "mujoco_common"}
+
+
+def plugin_families() -> dict[str, metadata.EntryPoint]:
+    """The env families installed packages declare, by name (read once)."""
+    global _plugin_entry_points
+    if _plugin_entry_points is None:
+        found: dict[str, metadata.EntryPoint] = {}
+        for point in metadata.entry_points(group=PLUGIN_ENTRY_POINTS):
+            found.setdefault(point.name, point)
+        _plugin_entry_points = found
+    return _plugin_entry_points
+
+
+def _import_plugin_registration(family: str, in_tree: set[str]) -> None:
+    point = plugin_families()[family]
+    if family in in_tree or family in _RESERVED_FAMILIES:
+        raise ImportError(
+            f"the package {point.value!r} declares the env family {family!r}, a name of "
+            f"envpool's own: rename its entry point in the group {PLUGIN_ENTRY_POINTS!r}"
+        )
+    _plugin_modules[family] = importlib.import_module(point.value)
+
+
+def plugin_module(family: str) -> ModuleType | None:
+    """The registration module of an installed package's family, else None."""
+    _load_registrations()
+    return _plugin_modules.get(family)
+
+
+def all_families() -> list[str]:
+    """envpool's own families and those of installed packages (plugin_families)."""
+    return sorted(set(families()) | set(plugin_families()))
+
+
 def families() -> list[str]:
-    """The installed env families: the subpackages of envpool with a registration.py.
+    """The env families of envpool itself: its subpackages with a registration.py
+    (installed packages' families: plugin_families).
 
     A family's native module is loaded only when one of its ids is made.
     """
@@ -87,8 +140,20 @@ def _load_registrations() -> None:
     global _families_loaded
     if not _families_loaded:
         _families_loaded = True
-        for family in families():
+        in_tree = families()
+        for family in in_tree:
             importlib.import_module(f"envpool.{family}.registration")
+        for family in plugin_families():
+            try:
+                _import_plugin_registration(family, set(in_tree))
+            except Exception as e:
+                # A broken env package must not take envpool's own ids with it.
+                warnings.warn(
+                    f"envpool: the env family {family!r} of an installed package was not "
+                    f"loaded: {type(e).__name__}: {e}",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
 
 
 def list_all_envs() -> list[str]:
@@ -107,6 +172,8 @@ def family_declaration(family: str, name: str, default: Any = None) -> Any:
     """
     _load_registrations()
     module = sys.modules.get(f"envpool.{family}.registration")
+    if module is None:
+        module = _plugin_modules.get(family)
     return default if module is None else getattr(module, name, default)
 
 
@@ -126,7 +193,7 @@ def suggest_ids(task_id: str) -> list[str]:
     """
     _load_registrations()
     found: list[str] = []
-    for family in families():
+    for family in all_families():
         suggest = family_declaration(family, "id_suggestions")
         if suggest is not None:
             found += [s for s in suggest(task_id) if s not in found]

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool.python import human_render
+from envpool.python import human_render, plugins
 from envpool.python.keys import is_hidden_info, is_info, state_key
 from envpool.python.registry import TaskEntry, family_declaration
 
@@ -118,6 +118,9 @@ def load_family(family: str):
     if _core_module is None:
         _core_module = importlib.import_module("envpool.core._core")
     _core_module.set_asset_dir(family, family_declaration(family, "ASSET_DIR") or "")
+    if plugins.is_plugin(family):
+        plugins.load_native_library(_core_module, family)
+        return _core_module
     name = f"envpool.{family}._{family}"
     try:
         importlib.import_module(name)
@@ -198,6 +201,27 @@ def _check_type(name: str, value: Any, default: Any) -> Any:
     )
 
 
+# Options read once by the pool for all its envs: they take one value.
+_ONE_VALUE_FOR_THE_POOL = ("max_episode_steps", "render_")
+
+
+def _is_sequence(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim == 1)
+
+
+def _per_env_values(task_id: str, name: str, value: Any, default: Any) -> tuple[Any, ...]:
+    """A sequence given for a bool, int or float option: each value checked
+    as the option's type (docs/api.md, "Options per env")."""
+    items = value.tolist() if isinstance(value, np.ndarray) else list(value)
+    if not items:
+        raise ValueError(f"option {name!r} of {task_id} was given an empty sequence")
+    values = tuple(_check_type(name, v, default) for v in items)
+    for v in values:
+        if isinstance(v, float) and not math.isfinite(v):
+            raise ValueError(f"option {name!r} of {task_id} must be finite, got {v!r}")
+    return values
+
+
 def _normalize_autoreset(value: Any) -> str:
     mode = getattr(value, "value", value)
     mode = _GYMNASIUM_AUTORESET.get(mode, mode)
@@ -255,6 +279,13 @@ class EnvSpec:
                 values[name] = value or ""
             elif name in metadata:
                 metadata[name] = value
+            elif _is_sequence(value) and isinstance(values[name], (bool, int, float)):
+                if name not in env_defaults or name.startswith(_ONE_VALUE_FOR_THE_POOL):
+                    raise ValueError(
+                        f"option {name!r} of {self.id} cannot vary per env: the pool "
+                        f"applies it to every env; give one value, got {value!r}"
+                    )
+                values[name] = _per_env_values(self.id, name, value, values[name])
             else:
                 values[name] = _check_type(name, value, values[name])
                 if isinstance(values[name], float) and not math.isfinite(values[name]):
@@ -269,6 +300,12 @@ class EnvSpec:
                 f"got {values['batch_size']}"
             )
         values["batch_size"] = batch_size
+        for name in env_defaults:
+            if isinstance(values[name], tuple) and len(values[name]) != num_envs:
+                raise ValueError(
+                    f"option {name!r} of {self.id} has {len(values[name])} values; give one "
+                    f"value, or one per env (num_envs={num_envs})"
+                )
         if not 0 <= values["num_threads"] <= MAX_NUM_THREADS:
             raise ValueError(
                 f"num_threads must be in 0..{MAX_NUM_THREADS} (0: one per core), "
@@ -292,10 +329,15 @@ class EnvSpec:
                 f"got {values['render_env_id']}"
             )
         if entry.check_options is not None:
-            try:
-                entry.check_options(values, frozenset(kwargs))
-            except ValueError as e:
-                raise ValueError(f"{self.id}: {e}") from None
+            # A family's check sees one env's values at a time.
+            per_env = [k for k in env_defaults if isinstance(values[k], tuple)]
+            for i in range(num_envs if per_env else 1):
+                own = {**values, **{k: values[k][i] for k in per_env}}
+                try:
+                    entry.check_options(own, frozenset(kwargs))
+                except ValueError as e:
+                    where = f" (env {i})" if per_env else ""
+                    raise ValueError(f"{self.id}{where}: {e}") from None
         self.env_options = {k: values[k] for k in env_defaults}
         try:
             # "human": the envs draw "rgb_array" (envpool.python.human_render).

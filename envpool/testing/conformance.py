@@ -65,7 +65,7 @@ import numpy as np
 from gymnasium.vector.utils import batch_space
 
 import envpool
-from envpool.python.registry import families, family_declaration
+from envpool.python.registry import all_families, family_declaration
 from envpool.testing.snapshots import check_snapshots
 
 NUM_ENVS = 2
@@ -95,7 +95,7 @@ def declared_exceptions(name: str) -> dict[str, str]:
       compares a re-seeded env with a new one by its first observation only.
     """
     found: dict[str, str] = {}
-    for family in families():
+    for family in all_families():
         found.update(family_declaration(family, name, {}))
     return found
 
