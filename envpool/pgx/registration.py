@@ -1,0 +1,15 @@
+"""Ids of the pgx family: pgx 2.6.0's games, seed-exact with its JAX keys.
+
+An id is registered only once its game plays pgx's episodes exactly for the
+keys of docs/pgx.md (tests/test_pgx.py compares whole games).
+"""
+
+from envpool.python.registry import register
+
+for task_id, env_class in (
+    ("TicTacToe-v1", "PgxTicTacToe"),
+    ("ConnectFour-v1", "PgxConnectFour"),
+):
+    register(task_id, family="pgx", env_class=env_class)
+
+SMOKE_TEST_ID = "TicTacToe-v1"

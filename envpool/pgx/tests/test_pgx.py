@@ -1,0 +1,165 @@
+"""The pgx family plays pgx 2.6.0's games exactly, keys included.
+
+Env i of `make(id, seed=s)` plays, in its episode j, pgx's game from
+`init(K)` with K = fold_in(PRNGKey(s + i), j), its t-th step keyed
+fold_in(K, t) (docs/pgx.md).  Each test plays whole games of random legal
+moves on a pool and on pgx (its `init`/`step`/`observe` jitted once per
+game) and compares at every step every observation row, reward row,
+legal_action_mask, current_player, terminated and truncated.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+import envpool
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
+pgx = pytest.importorskip("pgx")
+
+# id -> pgx's env id.
+GAMES = {
+    "TicTacToe-v1": "tic_tac_toe",
+    "ConnectFour-v1": "connect_four",
+}
+
+
+@functools.cache
+def reference(task_id: str) -> tuple[Any, Any, Any, int]:
+    """pgx's jitted init, step and all-players observe for `task_id`."""
+    game = pgx.make(GAMES[task_id])
+    players = game.num_players
+
+    def observe_all(state: Any) -> Any:
+        with warnings.catch_warnings():  # observe(state, p) is deprecated, still pgx's
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return jnp.stack([game.observe(state, p) for p in range(players)])
+
+    return jax.jit(game.init), jax.jit(game.step), jax.jit(observe_all), players
+
+
+def env_key(seed: int, env_id: int, episode: int) -> Any:
+    return jax.random.fold_in(jax.random.PRNGKey(seed + env_id), episode)
+
+
+def rows_by_env(info: dict[str, Any], num_envs: int, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Player rows per (env, player) and the per-env row of each env.
+
+    An env's players fill consecutive rows, in player order; per-env arrays
+    have one row per env in the order of info["env_id"].
+    """
+    env_of_row = np.asarray(info["players"]["env_id"])
+    rows = np.zeros((num_envs, players), np.int64)
+    for env_id in range(num_envs):
+        where = np.flatnonzero(env_of_row == env_id)
+        assert len(where) == players and np.all(np.diff(where) == 1), env_of_row
+        rows[env_id] = where
+    slots = np.argsort(np.asarray(info["env_id"]))
+    return rows, slots
+
+
+def play(task_id: str, seed: int, num_envs: int, steps: int) -> int:
+    """Random legal play for `steps` steps; returns how many episodes ended."""
+    init, step, observe_all, players = reference(task_id)
+    env = envpool.make(task_id, num_envs=num_envs, seed=seed)
+    rng = np.random.default_rng(seed)
+    episode = [0] * num_envs
+    states = [init(env_key(seed, i, 0)) for i in range(num_envs)]
+    ended = [False] * num_envs
+    obs, info = env.reset()
+    reward = np.zeros(num_envs * players, np.float32)
+    terminated = truncated = np.zeros(num_envs, bool)
+    finished = 0
+    for t in range(steps + 1):
+        rows, slots = rows_by_env(info, num_envs, players)
+        for i in range(num_envs):
+            state = states[i]
+            what = f"{task_id} seed {seed} env {i} episode {episode[i]} step {t}"
+            np.testing.assert_array_equal(
+                obs[rows[i]], np.asarray(observe_all(state)).astype(np.float32), what
+            )
+            np.testing.assert_array_equal(reward[rows[i]], np.asarray(state.rewards), what)
+            np.testing.assert_array_equal(
+                info["legal_action_mask"][slots[i]], np.asarray(state.legal_action_mask), what
+            )
+            assert info["current_player"][slots[i]] == int(state.current_player), what
+            assert terminated[slots[i]] == bool(state.terminated), what
+            assert truncated[slots[i]] == bool(state.truncated), what
+        if t == steps:
+            break
+        actions = np.zeros(num_envs, np.int64)
+        for i in range(num_envs):
+            if ended[i]:  # NEXT_STEP autoreset: this step starts episode j + 1
+                finished += 1
+                episode[i] += 1
+                states[i] = init(env_key(seed, i, episode[i]))
+                continue
+            legal = np.flatnonzero(info["legal_action_mask"][slots[i]])
+            actions[i] = rng.choice(legal)
+        step_count = {}
+        for i in range(num_envs):
+            if not ended[i]:
+                step_count[i] = int(states[i]._step_count) + 1
+                key = jax.random.fold_in(env_key(seed, i, episode[i]), step_count[i])
+                states[i] = step(states[i], jnp.int32(actions[i]), key)
+        obs, reward, terminated, truncated, info = env.step(actions)
+        ended = [bool(states[i].terminated) if i in step_count else False for i in range(num_envs)]
+    return finished
+
+
+@pytest.mark.parametrize("task_id", sorted(GAMES))
+def test_whole_games_match_pgx(task_id: str) -> None:
+    finished = play(task_id, seed=0, num_envs=3, steps=60)
+    assert finished >= 3  # several autoresets were compared
+
+
+@pytest.mark.parametrize("task_id", sorted(GAMES))
+@pytest.mark.parametrize("seed", [1, 2**32 - 2, 123456789])
+def test_other_seeds_match_pgx(task_id: str, seed: int) -> None:
+    play(task_id, seed=seed, num_envs=2, steps=25)
+
+
+@pytest.mark.parametrize("task_id", sorted(GAMES))
+def test_spaces_and_info(task_id: str) -> None:
+    env = envpool.make(task_id, num_envs=2, seed=0)
+    _, _, _, players = reference(task_id)
+    game = pgx.make(GAMES[task_id])
+    assert env.spec.config.max_num_players == players
+    assert env.action_space.n == game.num_actions
+    assert env.observation_space.shape == game.observation_shape
+    obs, info = env.reset()
+    assert obs.shape == (2 * players, *game.observation_shape)
+    assert obs.dtype == np.float32
+    assert info["legal_action_mask"].shape == (2, game.num_actions)
+    assert info["legal_action_mask"].dtype == np.bool_
+    assert info["current_player"].dtype == np.int32
+
+
+def test_illegal_move_is_refused_and_the_pool_goes_on() -> None:
+    env = envpool.make("TicTacToe-v1", num_envs=2, seed=0)
+    _, info = env.reset()
+    obs, *_ = env.step(np.array([4, 0]))
+    with pytest.raises(
+        RuntimeError, match=r"TicTacToe-v1 env 0: action 4 \(row 1, column 1\) is not legal"
+    ):
+        env.step(np.array([4, 1]))
+    # The refused env is unchanged and takes a legal move next.
+    obs2, _, _, _, info = env.step(np.array([3, 2]))
+    assert not info["legal_action_mask"][0][3] and not info["legal_action_mask"][0][4]
+    assert obs2.shape == obs.shape
+
+
+def test_out_of_range_and_wrong_count_are_value_errors() -> None:
+    env = envpool.make("ConnectFour-v1", num_envs=2, seed=0)
+    env.reset()
+    with pytest.raises(ValueError, match=r"0\.\.6"):
+        env.step(np.array([7, 0]))
+    with pytest.raises(ValueError):
+        env.step(np.array([0, 1, 2, 3]))  # one per player instead of one per env
+    env.step(np.array([0, 1]))  # the pool goes on
