@@ -3,10 +3,19 @@
 #include <pybind11/pybind11.h>
 
 #include "envpool/core/env.h"
+#include "envpool/pgx/hex.h"
 #include "envpool/pgx/line_games.h"
+#include "envpool/pgx/othello.h"
+#include "envpool/pgx/play2048.h"
+#include "envpool/pgx/poker.h"
 
 PYBIND11_MODULE(_pgx, m) {
   using namespace envpool::pgx;  // NOLINT
   envpool::RegisterEnv<TicTacToeEnv>("PgxTicTacToe");
   envpool::RegisterEnv<ConnectFourEnv>("PgxConnectFour");
+  envpool::RegisterEnv<OthelloEnv>("PgxOthello");
+  envpool::RegisterEnv<HexEnv>("PgxHex");
+  envpool::RegisterEnv<Play2048Env>("PgxPlay2048");
+  envpool::RegisterEnv<KuhnPokerEnv>("PgxKuhnPoker");
+  envpool::RegisterEnv<LeducHoldemEnv>("PgxLeducHoldem");
 }

@@ -9,6 +9,11 @@ from envpool.python.registry import register
 for task_id, env_class in (
     ("TicTacToe-v1", "PgxTicTacToe"),
     ("ConnectFour-v1", "PgxConnectFour"),
+    ("Othello-v1", "PgxOthello"),
+    ("Hex-v1", "PgxHex"),
+    ("Play2048-v1", "PgxPlay2048"),
+    ("KuhnPoker-v1", "PgxKuhnPoker"),
+    ("LeducHoldem-v1", "PgxLeducHoldem"),
 ):
     register(task_id, family="pgx", env_class=env_class)
 

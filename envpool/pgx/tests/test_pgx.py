@@ -27,6 +27,11 @@ pgx = pytest.importorskip("pgx")
 GAMES = {
     "TicTacToe-v1": "tic_tac_toe",
     "ConnectFour-v1": "connect_four",
+    "Othello-v1": "othello",
+    "Hex-v1": "hex",
+    "Play2048-v1": "2048",
+    "KuhnPoker-v1": "kuhn_poker",
+    "LeducHoldem-v1": "leduc_holdem",
 }
 
 
@@ -113,16 +118,29 @@ def play(task_id: str, seed: int, num_envs: int, steps: int) -> int:
     return finished
 
 
+# Steps for a few whole games of random play of each game (2048's last the
+# longest: one to three hundred moves).
+WHOLE_GAME_STEPS = {
+    "TicTacToe-v1": 30,
+    "ConnectFour-v1": 70,
+    "Othello-v1": 140,
+    "Hex-v1": 200,
+    "Play2048-v1": 300,
+    "KuhnPoker-v1": 12,
+    "LeducHoldem-v1": 20,
+}
+
+
 @pytest.mark.parametrize("task_id", sorted(GAMES))
 def test_whole_games_match_pgx(task_id: str) -> None:
-    finished = play(task_id, seed=0, num_envs=3, steps=60)
-    assert finished >= 3  # several autoresets were compared
+    finished = play(task_id, seed=0, num_envs=2, steps=WHOLE_GAME_STEPS[task_id])
+    assert finished >= 2  # whole games, and the autoresets after them, were compared
 
 
 @pytest.mark.parametrize("task_id", sorted(GAMES))
-@pytest.mark.parametrize("seed", [1, 2**32 - 2, 123456789])
+@pytest.mark.parametrize("seed", [1, 2**32 - 2])
 def test_other_seeds_match_pgx(task_id: str, seed: int) -> None:
-    play(task_id, seed=seed, num_envs=2, steps=25)
+    play(task_id, seed=seed, num_envs=2, steps=15)
 
 
 @pytest.mark.parametrize("task_id", sorted(GAMES))
