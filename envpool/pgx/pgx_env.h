@@ -29,12 +29,13 @@
 //   and the env stays as it was).
 //
 // A Game provides:
-//   static constexpr int kNumActions, kNumPlayers;
-//   static std::vector<int64_t> ObservationShape();
+//   static constexpr int kNumPlayers;
+//   static constexpr int kNumActions and static ObservationShape(), or a
+//     GameTraits specialization (games whose size is an option: Go);
 //   void Init(jax_random::Key key);
 //   void Step(int action, jax_random::Key key);   // a legal action
 //   void Observe(int player, float* out) const;
-//   const bool* LegalActionMask() const;          // kNumActions entries
+//   const bool* LegalActionMask() const;          // one per action
 //   int current_player() const; bool terminated() const;
 //   float reward(int player) const;
 //   static std::string ActionName(int action);    // for error messages
@@ -53,6 +54,20 @@
 
 namespace envpool::pgx {
 
+// How PgxEnv sizes and builds a game from its options; a game with options
+// specializes it.
+template <typename Game>
+struct GameTraits {
+  static Options DefaultOptions() { return Options{}; }
+  static int NumActions(const Options& /*options*/) {
+    return Game::kNumActions;
+  }
+  static std::vector<int64_t> ObservationShape(const Options& /*options*/) {
+    return Game::ObservationShape();
+  }
+  static Game Make(const Options& /*options*/) { return Game(); }
+};
+
 template <typename Game>
 class PgxEnv : public Env {
  public:
@@ -63,16 +78,16 @@ class PgxEnv : public Env {
     Field<bool> legal_action_mask;
   };
 
-  static Options DefaultOptions() { return Options{}; }
+  static Options DefaultOptions() { return GameTraits<Game>::DefaultOptions(); }
 
-  static void Declare(const Options& /*options*/, EnvSpec* spec,
-                      Fields* fields) {
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    const int num_actions = GameTraits<Game>::NumActions(options);
     spec->max_num_players = Game::kNumPlayers;
     // pgx's observations are booleans; EnvPool gives them as float32 0/1.
     ArraySpec obs;
     obs.name = "obs";
     obs.dtype = DType::kFloat32;
-    obs.shape = Game::ObservationShape();
+    obs.shape = GameTraits<Game>::ObservationShape(options);
     obs.low = {0.0};
     obs.high = {1.0};
     obs.per_player = true;
@@ -81,18 +96,21 @@ class PgxEnv : public Env {
         spec->state.Add<int32_t>("info:current_player", {}, {0.0},
                                  {static_cast<double>(Game::kNumPlayers - 1)});
     fields->legal_action_mask =
-        spec->state.Add<bool>("info:legal_action_mask", {Game::kNumActions});
-    fields->action =
-        spec->action.AddDiscrete<int64_t>("action", Game::kNumActions);
+        spec->state.Add<bool>("info:legal_action_mask", {num_actions});
+    fields->action = spec->action.AddDiscrete<int64_t>("action", num_actions);
   }
 
-  PgxEnv(const Options& /*options*/, const Fields& fields) : fields_(fields) {}
+  PgxEnv(const Options& options, const Fields& fields)
+      : fields_(fields),
+        num_actions_(GameTraits<Game>::NumActions(options)),
+        fresh_game_(GameTraits<Game>::Make(options)),
+        game_(fresh_game_) {}
 
   void Reset() override {
     episode_key_ = jax_random::FoldIn(seed_key_, episode_);
     ++episode_;
     step_ = 0;
-    game_ = Game();
+    game_ = fresh_game_;
     game_.Init(episode_key_);
     terminated_ = game_.terminated();
   }
@@ -103,7 +121,7 @@ class PgxEnv : public Env {
     // before anything changes, so the env can take another.
     if (!game_.LegalActionMask()[move]) {
       std::string legal;
-      for (int a = 0; a < Game::kNumActions; ++a) {
+      for (int a = 0; a < num_actions_; ++a) {
         if (game_.LegalActionMask()[a]) {
           legal += (legal.empty() ? "" : ", ") + std::to_string(a);
         }
@@ -129,10 +147,10 @@ class PgxEnv : public Env {
     *PerEnv(out, fields_.current_player) = game_.current_player();
     bool* mask = PerEnv(out, fields_.legal_action_mask);
     if (game_.terminated()) {
-      std::fill(mask, mask + Game::kNumActions, true);
+      std::fill(mask, mask + num_actions_, true);
     } else {
-      std::copy(game_.LegalActionMask(),
-                game_.LegalActionMask() + Game::kNumActions, mask);
+      std::copy(game_.LegalActionMask(), game_.LegalActionMask() + num_actions_,
+                mask);
     }
   }
 
@@ -159,6 +177,8 @@ class PgxEnv : public Env {
 
  private:
   Fields fields_;
+  int num_actions_;
+  Game fresh_game_;  // copied at each reset: options applied, no episode yet
   Game game_;
   jax_random::Key seed_key_ = jax_random::PRNGKey(0);
   jax_random::Key episode_key_;

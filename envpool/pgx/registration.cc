@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "envpool/core/env.h"
+#include "envpool/pgx/go.h"
 #include "envpool/pgx/hex.h"
 #include "envpool/pgx/line_games.h"
 #include "envpool/pgx/othello.h"
@@ -15,6 +16,7 @@ PYBIND11_MODULE(_pgx, m) {
   envpool::RegisterEnv<ConnectFourEnv>("PgxConnectFour");
   envpool::RegisterEnv<OthelloEnv>("PgxOthello");
   envpool::RegisterEnv<HexEnv>("PgxHex");
+  envpool::RegisterEnv<GoEnv>("PgxGo");
   envpool::RegisterEnv<Play2048Env>("PgxPlay2048");
   envpool::RegisterEnv<KuhnPokerEnv>("PgxKuhnPoker");
   envpool::RegisterEnv<LeducHoldemEnv>("PgxLeducHoldem");

@@ -16,5 +16,7 @@ for task_id, env_class in (
     ("LeducHoldem-v1", "PgxLeducHoldem"),
 ):
     register(task_id, family="pgx", env_class=env_class)
+for size in (9, 13, 19):
+    register(f"Go{size}x{size}-v1", family="pgx", env_class="PgxGo", board_size=size)
 
 SMOKE_TEST_ID = "TicTacToe-v1"

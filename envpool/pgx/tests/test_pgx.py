@@ -11,6 +11,8 @@ legal_action_mask, current_player, terminated and truncated.
 from __future__ import annotations
 
 import functools
+import importlib
+import os
 import warnings
 from typing import Any
 
@@ -23,8 +25,8 @@ jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
 pgx = pytest.importorskip("pgx")
 
-# id -> pgx's env id.
-GAMES = {
+# id -> pgx's env id, or its constructor where pgx.make has none.
+GAMES: dict[str, Any] = {
     "TicTacToe-v1": "tic_tac_toe",
     "ConnectFour-v1": "connect_four",
     "Othello-v1": "othello",
@@ -32,13 +34,21 @@ GAMES = {
     "Play2048-v1": "2048",
     "KuhnPoker-v1": "kuhn_poker",
     "LeducHoldem-v1": "leduc_holdem",
+    "Go9x9-v1": "go_9x9",
+    "Go13x13-v1": lambda: importlib.import_module("pgx.go").Go(size=13, komi=7.5),
+    "Go19x19-v1": "go_19x19",
 }
+
+
+def make_reference(task_id: str) -> Any:
+    game = GAMES[task_id]
+    return pgx.make(game) if isinstance(game, str) else game()
 
 
 @functools.cache
 def reference(task_id: str) -> tuple[Any, Any, Any, int]:
     """pgx's jitted init, step and all-players observe for `task_id`."""
-    game = pgx.make(GAMES[task_id])
+    game = make_reference(task_id)
     players = game.num_players
 
     def observe_all(state: Any) -> Any:
@@ -118,6 +128,10 @@ def play(task_id: str, seed: int, num_envs: int, steps: int) -> int:
     return finished
 
 
+# ENVPOOL_TEST_ALL=1: more seeds, every id, and whole games on the larger Go
+# boards (minutes); else a sample that keeps the file near a minute.
+ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
+
 # Steps for a few whole games of random play of each game (2048's last the
 # longest: one to three hundred moves).
 WHOLE_GAME_STEPS = {
@@ -128,35 +142,71 @@ WHOLE_GAME_STEPS = {
     "Play2048-v1": 300,
     "KuhnPoker-v1": 12,
     "LeducHoldem-v1": 20,
+    # Random Go rarely passes twice: it ends at 2 * size * size moves or on
+    # a repeated position.
+    "Go9x9-v1": 170,
+    "Go13x13-v1": 340,
+    "Go19x19-v1": 730,
 }
+# The sample leaves out the larger Go boards (compiling pgx's Go for each
+# takes seconds): the 9x9 board plays the same code to the end.
+WHOLE_GAME_IDS = sorted(GAMES) if ALL else sorted(set(GAMES) - {"Go13x13-v1", "Go19x19-v1"})
 
 
-@pytest.mark.parametrize("task_id", sorted(GAMES))
+@pytest.mark.parametrize("task_id", WHOLE_GAME_IDS)
 def test_whole_games_match_pgx(task_id: str) -> None:
     finished = play(task_id, seed=0, num_envs=2, steps=WHOLE_GAME_STEPS[task_id])
     assert finished >= 2  # whole games, and the autoresets after them, were compared
 
 
-@pytest.mark.parametrize("task_id", sorted(GAMES))
-@pytest.mark.parametrize("seed", [1, 2**32 - 2])
+# 2**32 - 1: env 1's seed 2**32 keeps its low 32 bits, PRNGKey(0)'s key.
+OTHER_SEEDS = [1, 2**32 - 1, 123456789] if ALL else [2**32 - 1]
+OTHER_SEED_IDS = sorted(GAMES) if ALL else ["KuhnPoker-v1", "LeducHoldem-v1", "Play2048-v1"]
+
+
+@pytest.mark.parametrize("task_id", OTHER_SEED_IDS)
+@pytest.mark.parametrize("seed", OTHER_SEEDS)
 def test_other_seeds_match_pgx(task_id: str, seed: int) -> None:
     play(task_id, seed=seed, num_envs=2, steps=15)
 
 
+# pgx's num_players, num_actions and observation_shape (EnvPool 1.2.7's too).
+SPACES = {
+    "TicTacToe-v1": (2, 9, (3, 3, 2)),
+    "ConnectFour-v1": (2, 7, (6, 7, 2)),
+    "Othello-v1": (2, 65, (8, 8, 2)),
+    "Hex-v1": (2, 122, (11, 11, 4)),
+    "Play2048-v1": (1, 4, (4, 4, 31)),
+    "KuhnPoker-v1": (2, 2, (7,)),
+    "LeducHoldem-v1": (2, 3, (34,)),
+    "Go9x9-v1": (2, 82, (9, 9, 17)),
+    "Go13x13-v1": (2, 170, (13, 13, 17)),
+    "Go19x19-v1": (2, 362, (19, 19, 17)),
+}
+
+
 @pytest.mark.parametrize("task_id", sorted(GAMES))
 def test_spaces_and_info(task_id: str) -> None:
+    players, actions, shape = SPACES[task_id]
     env = envpool.make(task_id, num_envs=2, seed=0)
-    _, _, _, players = reference(task_id)
-    game = pgx.make(GAMES[task_id])
     assert env.spec.config.max_num_players == players
-    assert env.action_space.n == game.num_actions
-    assert env.observation_space.shape == game.observation_shape
+    assert env.action_space.n == actions
+    assert env.observation_space.shape == shape
     obs, info = env.reset()
-    assert obs.shape == (2 * players, *game.observation_shape)
+    assert obs.shape == (2 * players, *shape)
     assert obs.dtype == np.float32
-    assert info["legal_action_mask"].shape == (2, game.num_actions)
+    assert info["legal_action_mask"].shape == (2, actions)
     assert info["legal_action_mask"].dtype == np.bool_
     assert info["current_player"].dtype == np.int32
+
+
+def test_go_options() -> None:
+    spec = envpool.make_spec("Go9x9-v1", history_length=2)
+    assert spec.observation_space.shape == (9, 9, 5)
+    with pytest.raises(ValueError, match="'rules' must be \"pgx\""):
+        envpool.make("Go9x9-v1", rules="chinese")
+    with pytest.raises(ValueError, match=r"'board_size' must be in 2\.\.19"):
+        envpool.make("Go9x9-v1", board_size=21)
 
 
 def test_illegal_move_is_refused_and_the_pool_goes_on() -> None:
