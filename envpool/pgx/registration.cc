@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "envpool/core/env.h"
+#include "envpool/pgx/animal_shogi.h"
 #include "envpool/pgx/go.h"
 #include "envpool/pgx/hex.h"
 #include "envpool/pgx/line_games.h"
@@ -17,6 +18,7 @@ PYBIND11_MODULE(_pgx, m) {
   envpool::RegisterEnv<OthelloEnv>("PgxOthello");
   envpool::RegisterEnv<HexEnv>("PgxHex");
   envpool::RegisterEnv<GoEnv>("PgxGo");
+  envpool::RegisterEnv<AnimalShogiEnv>("PgxAnimalShogi");
   envpool::RegisterEnv<Play2048Env>("PgxPlay2048");
   envpool::RegisterEnv<KuhnPokerEnv>("PgxKuhnPoker");
   envpool::RegisterEnv<LeducHoldemEnv>("PgxLeducHoldem");

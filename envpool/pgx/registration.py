@@ -14,6 +14,7 @@ for task_id, env_class in (
     ("Play2048-v1", "PgxPlay2048"),
     ("KuhnPoker-v1", "PgxKuhnPoker"),
     ("LeducHoldem-v1", "PgxLeducHoldem"),
+    ("AnimalShogi-v1", "PgxAnimalShogi"),
 ):
     register(task_id, family="pgx", env_class=env_class)
 for size in (9, 13, 19):

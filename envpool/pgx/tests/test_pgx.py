@@ -34,6 +34,7 @@ GAMES: dict[str, Any] = {
     "Play2048-v1": "2048",
     "KuhnPoker-v1": "kuhn_poker",
     "LeducHoldem-v1": "leduc_holdem",
+    "AnimalShogi-v1": "animal_shogi",
     "Go9x9-v1": "go_9x9",
     "Go13x13-v1": lambda: importlib.import_module("pgx.go").Go(size=13, komi=7.5),
     "Go19x19-v1": "go_19x19",
@@ -144,6 +145,7 @@ WHOLE_GAME_STEPS = {
     "LeducHoldem-v1": 20,
     # Random Go rarely passes twice: it ends at 2 * size * size moves or on
     # a repeated position.
+    "AnimalShogi-v1": 120,
     "Go9x9-v1": 170,
     "Go13x13-v1": 340,
     "Go19x19-v1": 730,
@@ -179,6 +181,7 @@ SPACES = {
     "Play2048-v1": (1, 4, (4, 4, 31)),
     "KuhnPoker-v1": (2, 2, (7,)),
     "LeducHoldem-v1": (2, 3, (34,)),
+    "AnimalShogi-v1": (2, 132, (4, 3, 194)),
     "Go9x9-v1": (2, 82, (9, 9, 17)),
     "Go13x13-v1": (2, 170, (13, 13, 17)),
     "Go19x19-v1": (2, 362, (19, 19, 17)),
