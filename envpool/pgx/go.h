@@ -320,6 +320,9 @@ class GoGame {
 
 template <>
 struct GameTraits<GoGame> {
+  using Observation = float;
+  static std::vector<double> ObservationLow() { return {0.0}; }
+  static std::vector<double> ObservationHigh() { return {1.0}; }
   static Options DefaultOptions() {
     return Options{{"board_size", int64_t{19}},
                    {"komi", 7.5},

@@ -58,6 +58,10 @@ namespace envpool::pgx {
 // specializes it.
 template <typename Game>
 struct GameTraits {
+  // pgx's observations are booleans; EnvPool gives them as float32 0/1.
+  using Observation = float;
+  static std::vector<double> ObservationLow() { return {0.0}; }
+  static std::vector<double> ObservationHigh() { return {1.0}; }
   static Options DefaultOptions() { return Options{}; }
   static int NumActions(const Options& /*options*/) {
     return Game::kNumActions;
@@ -72,7 +76,7 @@ template <typename Game>
 class PgxEnv : public Env {
  public:
   struct Fields {
-    Field<float> obs;
+    Field<typename GameTraits<Game>::Observation> obs;
     Field<int64_t> action;
     Field<int32_t> current_player;
     Field<bool> legal_action_mask;
@@ -83,15 +87,15 @@ class PgxEnv : public Env {
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     const int num_actions = GameTraits<Game>::NumActions(options);
     spec->max_num_players = Game::kNumPlayers;
-    // pgx's observations are booleans; EnvPool gives them as float32 0/1.
+    using Observation = typename GameTraits<Game>::Observation;
     ArraySpec obs;
     obs.name = "obs";
-    obs.dtype = DType::kFloat32;
+    obs.dtype = DTypeOf<Observation>::value;
     obs.shape = GameTraits<Game>::ObservationShape(options);
-    obs.low = {0.0};
-    obs.high = {1.0};
+    obs.low = GameTraits<Game>::ObservationLow();
+    obs.high = GameTraits<Game>::ObservationHigh();
     obs.per_player = true;
-    fields->obs = spec->state.Add<float>(obs);
+    fields->obs = spec->state.Add<Observation>(obs);
     fields->current_player =
         spec->state.Add<int32_t>("info:current_player", {}, {0.0},
                                  {static_cast<double>(Game::kNumPlayers - 1)});

@@ -15,6 +15,7 @@ for task_id, env_class in (
     ("KuhnPoker-v1", "PgxKuhnPoker"),
     ("LeducHoldem-v1", "PgxLeducHoldem"),
     ("AnimalShogi-v1", "PgxAnimalShogi"),
+    ("Backgammon-v1", "PgxBackgammon"),
 ):
     register(task_id, family="pgx", env_class=env_class)
 for size in (9, 13, 19):

@@ -35,6 +35,7 @@ GAMES: dict[str, Any] = {
     "KuhnPoker-v1": "kuhn_poker",
     "LeducHoldem-v1": "leduc_holdem",
     "AnimalShogi-v1": "animal_shogi",
+    "Backgammon-v1": "backgammon",
     "Go9x9-v1": "go_9x9",
     "Go13x13-v1": lambda: importlib.import_module("pgx.go").Go(size=13, komi=7.5),
     "Go19x19-v1": "go_19x19",
@@ -98,7 +99,7 @@ def play(task_id: str, seed: int, num_envs: int, steps: int) -> int:
             state = states[i]
             what = f"{task_id} seed {seed} env {i} episode {episode[i]} step {t}"
             np.testing.assert_array_equal(
-                obs[rows[i]], np.asarray(observe_all(state)).astype(np.float32), what
+                obs[rows[i]], np.asarray(observe_all(state)).astype(obs.dtype), what
             )
             np.testing.assert_array_equal(reward[rows[i]], np.asarray(state.rewards), what)
             np.testing.assert_array_equal(
@@ -146,6 +147,7 @@ WHOLE_GAME_STEPS = {
     # Random Go rarely passes twice: it ends at 2 * size * size moves or on
     # a repeated position.
     "AnimalShogi-v1": 120,
+    "Backgammon-v1": 400,
     "Go9x9-v1": 170,
     "Go13x13-v1": 340,
     "Go19x19-v1": 730,
@@ -182,6 +184,7 @@ SPACES = {
     "KuhnPoker-v1": (2, 2, (7,)),
     "LeducHoldem-v1": (2, 3, (34,)),
     "AnimalShogi-v1": (2, 132, (4, 3, 194)),
+    "Backgammon-v1": (2, 156, (34,)),
     "Go9x9-v1": (2, 82, (9, 9, 17)),
     "Go13x13-v1": (2, 170, (13, 13, 17)),
     "Go19x19-v1": (2, 362, (19, 19, 17)),
@@ -197,7 +200,7 @@ def test_spaces_and_info(task_id: str) -> None:
     assert env.observation_space.shape == shape
     obs, info = env.reset()
     assert obs.shape == (2 * players, *shape)
-    assert obs.dtype == np.float32
+    assert obs.dtype == (np.int32 if task_id == "Backgammon-v1" else np.float32)
     assert info["legal_action_mask"].shape == (2, actions)
     assert info["legal_action_mask"].dtype == np.bool_
     assert info["current_player"].dtype == np.int32
