@@ -5,6 +5,7 @@
 #include "envpool/core/env.h"
 #include "envpool/pgx/animal_shogi.h"
 #include "envpool/pgx/backgammon.h"
+#include "envpool/pgx/chess.h"
 #include "envpool/pgx/go.h"
 #include "envpool/pgx/hex.h"
 #include "envpool/pgx/line_games.h"
@@ -21,6 +22,7 @@ PYBIND11_MODULE(_pgx, m) {
   envpool::RegisterEnv<GoEnv>("PgxGo");
   envpool::RegisterEnv<AnimalShogiEnv>("PgxAnimalShogi");
   envpool::RegisterEnv<BackgammonEnv>("PgxBackgammon");
+  envpool::RegisterEnv<ChessEnv>("PgxChess");
   envpool::RegisterEnv<Play2048Env>("PgxPlay2048");
   envpool::RegisterEnv<KuhnPokerEnv>("PgxKuhnPoker");
   envpool::RegisterEnv<LeducHoldemEnv>("PgxLeducHoldem");

@@ -16,6 +16,7 @@ for task_id, env_class in (
     ("LeducHoldem-v1", "PgxLeducHoldem"),
     ("AnimalShogi-v1", "PgxAnimalShogi"),
     ("Backgammon-v1", "PgxBackgammon"),
+    ("Chess-v1", "PgxChess"),
 ):
     register(task_id, family="pgx", env_class=env_class)
 for size in (9, 13, 19):

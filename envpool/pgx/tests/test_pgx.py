@@ -36,6 +36,7 @@ GAMES: dict[str, Any] = {
     "LeducHoldem-v1": "leduc_holdem",
     "AnimalShogi-v1": "animal_shogi",
     "Backgammon-v1": "backgammon",
+    "Chess-v1": "chess",
     "Go9x9-v1": "go_9x9",
     "Go13x13-v1": lambda: importlib.import_module("pgx.go").Go(size=13, komi=7.5),
     "Go19x19-v1": "go_19x19",
@@ -148,6 +149,7 @@ WHOLE_GAME_STEPS = {
     # a repeated position.
     "AnimalShogi-v1": 120,
     "Backgammon-v1": 400,
+    "Chess-v1": 530,
     "Go9x9-v1": 170,
     "Go13x13-v1": 340,
     "Go19x19-v1": 730,
@@ -185,6 +187,7 @@ SPACES = {
     "LeducHoldem-v1": (2, 3, (34,)),
     "AnimalShogi-v1": (2, 132, (4, 3, 194)),
     "Backgammon-v1": (2, 156, (34,)),
+    "Chess-v1": (2, 4672, (8, 8, 119)),
     "Go9x9-v1": (2, 82, (9, 9, 17)),
     "Go13x13-v1": (2, 170, (13, 13, 17)),
     "Go19x19-v1": (2, 362, (19, 19, 17)),
