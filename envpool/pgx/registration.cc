@@ -6,6 +6,7 @@
 #include "envpool/pgx/animal_shogi.h"
 #include "envpool/pgx/backgammon.h"
 #include "envpool/pgx/chess.h"
+#include "envpool/pgx/gardner_chess.h"
 #include "envpool/pgx/go.h"
 #include "envpool/pgx/hex.h"
 #include "envpool/pgx/line_games.h"
@@ -23,6 +24,7 @@ PYBIND11_MODULE(_pgx, m) {
   envpool::RegisterEnv<AnimalShogiEnv>("PgxAnimalShogi");
   envpool::RegisterEnv<BackgammonEnv>("PgxBackgammon");
   envpool::RegisterEnv<ChessEnv>("PgxChess");
+  envpool::RegisterEnv<GardnerChessEnv>("PgxGardnerChess");
   envpool::RegisterEnv<Play2048Env>("PgxPlay2048");
   envpool::RegisterEnv<KuhnPokerEnv>("PgxKuhnPoker");
   envpool::RegisterEnv<LeducHoldemEnv>("PgxLeducHoldem");

@@ -17,6 +17,7 @@ for task_id, env_class in (
     ("AnimalShogi-v1", "PgxAnimalShogi"),
     ("Backgammon-v1", "PgxBackgammon"),
     ("Chess-v1", "PgxChess"),
+    ("GardnerChess-v1", "PgxGardnerChess"),
 ):
     register(task_id, family="pgx", env_class=env_class)
 for size in (9, 13, 19):
