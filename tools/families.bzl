@@ -11,6 +11,7 @@ FAMILIES = [
     "dm_control",
     "minigrid",
     "mujoco",
+    "pgx",
     "procgen",
     "toy_text",
     "vizdoom",

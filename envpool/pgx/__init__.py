@@ -1,0 +1,1 @@
+"""pgx's board and card games (TicTacToe, ConnectFour, ...) in C++."""

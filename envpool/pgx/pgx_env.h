@@ -1,0 +1,201 @@
+/*
+ * Copyright 2026 The EnvPool Authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+// PgxEnv<Game>: one pgx game (pgx 2.6.0) as an env of the pool.  The game
+// class holds the rules; this wrapper holds what every pgx env shares:
+//
+// - keys: env i of a pool seeded s plays, in its episode j, pgx's game
+//   `init(K)` with K = fold_in(PRNGKey(s + i), j), and its t-th step
+//   (t = 1, 2, ...) gets the key fold_in(K, t) (docs/pgx.md);
+// - arrays: one observation row and one reward per player (pgx's
+//   `observe(state, p)` and `state.rewards[p]`), one action per env (the
+//   move of its current player), and per env `info["current_player"]` and
+//   `info["legal_action_mask"]`;
+// - pgx's step rules: a terminal state's mask is all true; an illegal move
+//   is refused (pgx would end the game with a penalty; a pool raises instead,
+//   and the env stays as it was).
+//
+// A Game provides:
+//   static constexpr int kNumPlayers;
+//   static constexpr int kNumActions and static ObservationShape(), or a
+//     GameTraits specialization (games whose size is an option: Go);
+//   void Init(jax_random::Key key);
+//   void Step(int action, jax_random::Key key);   // a legal action
+//   void Observe(int player, float* out) const;
+//   const bool* LegalActionMask() const;          // one per action
+//   int current_player() const; bool terminated() const;
+//   float reward(int player) const;
+//   static std::string ActionName(int action);    // for error messages
+
+#ifndef ENVPOOL_PGX_PGX_ENV_H_
+#define ENVPOOL_PGX_PGX_ENV_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "envpool/core/env.h"
+#include "envpool/core/jax_random.h"
+
+namespace envpool::pgx {
+
+// How PgxEnv sizes and builds a game from its options; a game with options
+// specializes it.
+template <typename Game>
+struct GameTraits {
+  // pgx's observations are booleans; EnvPool gives them as float32 0/1.
+  using Observation = float;
+  static std::vector<double> ObservationLow() { return {0.0}; }
+  static std::vector<double> ObservationHigh() { return {1.0}; }
+  static Options DefaultOptions() { return Options{}; }
+  static int NumActions(const Options& /*options*/) {
+    return Game::kNumActions;
+  }
+  static std::vector<int64_t> ObservationShape(const Options& /*options*/) {
+    return Game::ObservationShape();
+  }
+  static Game Make(const Options& /*options*/) { return Game(); }
+};
+
+template <typename Game>
+class PgxEnv : public Env {
+ public:
+  struct Fields {
+    Field<typename GameTraits<Game>::Observation> obs;
+    Field<int64_t> action;
+    Field<int32_t> current_player;
+    Field<bool> legal_action_mask;
+  };
+
+  static Options DefaultOptions() { return GameTraits<Game>::DefaultOptions(); }
+
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    const int num_actions = GameTraits<Game>::NumActions(options);
+    spec->max_num_players = Game::kNumPlayers;
+    using Observation = typename GameTraits<Game>::Observation;
+    ArraySpec obs;
+    obs.name = "obs";
+    obs.dtype = DTypeOf<Observation>::value;
+    obs.shape = GameTraits<Game>::ObservationShape(options);
+    obs.low = GameTraits<Game>::ObservationLow();
+    obs.high = GameTraits<Game>::ObservationHigh();
+    obs.per_player = true;
+    fields->obs = spec->state.Add<Observation>(obs);
+    fields->current_player =
+        spec->state.Add<int32_t>("info:current_player", {}, {0.0},
+                                 {static_cast<double>(Game::kNumPlayers - 1)});
+    fields->legal_action_mask =
+        spec->state.Add<bool>("info:legal_action_mask", {num_actions});
+    fields->action = spec->action.AddDiscrete<int64_t>("action", num_actions);
+  }
+
+  PgxEnv(const Options& options, const Fields& fields)
+      : fields_(fields),
+        num_actions_(GameTraits<Game>::NumActions(options)),
+        fresh_game_(GameTraits<Game>::Make(options)),
+        game_(fresh_game_) {}
+
+  void Reset() override {
+    episode_key_ = jax_random::FoldIn(seed_key_, episode_);
+    ++episode_;
+    step_ = 0;
+    game_ = fresh_game_;
+    game_.Init(episode_key_);
+    terminated_ = game_.terminated();
+  }
+
+  void Step(const ActionView& action) override {
+    const int64_t move = action.Scalar(fields_.action);
+    // The core has checked the range; a masked-out move is refused here,
+    // before anything changes, so the env can take another.
+    if (!game_.LegalActionMask()[move]) {
+      std::string legal;
+      for (int a = 0; a < num_actions_; ++a) {
+        if (game_.LegalActionMask()[a]) {
+          legal += (legal.empty() ? "" : ", ") + std::to_string(a);
+        }
+      }
+      throw std::invalid_argument(
+          "action " + std::to_string(move) + " (" + Game::ActionName(move) +
+          ") is not legal for player " +
+          std::to_string(game_.current_player()) +
+          " (info['legal_action_mask'] is false there); legal actions: " +
+          legal);
+    }
+    ++step_;
+    game_.Step(static_cast<int>(move), jax_random::FoldIn(episode_key_, step_));
+    terminated_ = game_.terminated();
+  }
+
+  int NumPlayers() const override { return Game::kNumPlayers; }
+
+  void Write(const Output& out) override {
+    for (int p = 0; p < Game::kNumPlayers; ++p) {
+      game_.Observe(p, out.Get(fields_.obs, p));
+    }
+    *PerEnv(out, fields_.current_player) = game_.current_player();
+    bool* mask = PerEnv(out, fields_.legal_action_mask);
+    if (game_.terminated()) {
+      std::fill(mask, mask + num_actions_, true);
+    } else {
+      std::copy(game_.LegalActionMask(), game_.LegalActionMask() + num_actions_,
+                mask);
+    }
+  }
+
+  void WriteReward(const Output& out) const override {
+    for (int p = 0; p < Game::kNumPlayers; ++p) {
+      out.SetReward(game_.reward(p), p);
+    }
+  }
+
+ protected:
+  // The env's row of a per-env array.  Output::Get(field) of a multi-player
+  // env addresses the first player's row for every array, past the end of a
+  // per-env column, until the core addresses per-env columns by slot; the
+  // player offset (slot - player_row) lands on the slot either way.
+  template <typename T>
+  static T* PerEnv(const Output& out, Field<T> field) {
+    return out.Get(field, out.slot() - out.player_row());
+  }
+
+  void OnSeed(uint64_t seed) override {
+    seed_key_ = jax_random::PRNGKey(static_cast<int64_t>(seed));
+    episode_ = 0;
+  }
+
+ private:
+  Fields fields_;
+  int num_actions_;
+  Game fresh_game_;  // copied at each reset: options applied, no episode yet
+  Game game_;
+  jax_random::Key seed_key_ = jax_random::PRNGKey(0);
+  jax_random::Key episode_key_;
+  uint32_t episode_ = 0;
+  uint32_t step_ = 0;
+};
+
+// Player p's color in the two-player pgx games where the first mover has
+// color 0 and current player and color alternate together.
+inline int ColorOfPlayer(int player, int first_player) {
+  return player == first_player ? 0 : 1;
+}
+
+}  // namespace envpool::pgx
+
+#endif  // ENVPOOL_PGX_PGX_ENV_H_

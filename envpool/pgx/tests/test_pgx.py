@@ -1,0 +1,245 @@
+"""The pgx family plays pgx 2.6.0's games exactly, keys included.
+
+Env i of `make(id, seed=s)` plays, in its episode j, pgx's game from
+`init(K)` with K = fold_in(PRNGKey(s + i), j), its t-th step keyed
+fold_in(K, t) (docs/pgx.md).  Each test plays whole games of random legal
+moves on a pool and on pgx (its `init`/`step`/`observe` jitted once per
+game) and compares at every step every observation row, reward row,
+legal_action_mask, current_player, terminated and truncated.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+import envpool
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
+pgx = pytest.importorskip("pgx")
+
+# id -> pgx's env id, or its constructor where pgx.make has none.
+GAMES: dict[str, Any] = {
+    "TicTacToe-v1": "tic_tac_toe",
+    "ConnectFour-v1": "connect_four",
+    "Othello-v1": "othello",
+    "Hex-v1": "hex",
+    "Play2048-v1": "2048",
+    "KuhnPoker-v1": "kuhn_poker",
+    "LeducHoldem-v1": "leduc_holdem",
+    "AnimalShogi-v1": "animal_shogi",
+    "Backgammon-v1": "backgammon",
+    "Chess-v1": "chess",
+    "GardnerChess-v1": "gardner_chess",
+    "Go9x9-v1": "go_9x9",
+    "Go13x13-v1": lambda: importlib.import_module("pgx.go").Go(size=13, komi=7.5),
+    "Go19x19-v1": "go_19x19",
+}
+
+
+def make_reference(task_id: str) -> Any:
+    game = GAMES[task_id]
+    return pgx.make(game) if isinstance(game, str) else game()
+
+
+@functools.cache
+def reference(task_id: str) -> tuple[Any, Any, Any, int]:
+    """pgx's jitted init, step and all-players observe for `task_id`."""
+    game = make_reference(task_id)
+    players = game.num_players
+
+    def observe_all(state: Any) -> Any:
+        with warnings.catch_warnings():  # observe(state, p) is deprecated, still pgx's
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return jnp.stack([game.observe(state, p) for p in range(players)])
+
+    return jax.jit(game.init), jax.jit(game.step), jax.jit(observe_all), players
+
+
+def env_key(seed: int, env_id: int, episode: int) -> Any:
+    return jax.random.fold_in(jax.random.PRNGKey(seed + env_id), episode)
+
+
+def rows_by_env(info: dict[str, Any], num_envs: int, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Player rows per (env, player) and the per-env row of each env.
+
+    An env's players fill consecutive rows, in player order; per-env arrays
+    have one row per env in the order of info["env_id"].
+    """
+    env_of_row = np.asarray(info["players"]["env_id"])
+    rows = np.zeros((num_envs, players), np.int64)
+    for env_id in range(num_envs):
+        where = np.flatnonzero(env_of_row == env_id)
+        assert len(where) == players and np.all(np.diff(where) == 1), env_of_row
+        rows[env_id] = where
+    slots = np.argsort(np.asarray(info["env_id"]))
+    return rows, slots
+
+
+def play(task_id: str, seed: int, num_envs: int, steps: int) -> int:
+    """Random legal play for `steps` steps; returns how many episodes ended."""
+    init, step, observe_all, players = reference(task_id)
+    env = envpool.make(task_id, num_envs=num_envs, seed=seed)
+    rng = np.random.default_rng(seed)
+    episode = [0] * num_envs
+    states = [init(env_key(seed, i, 0)) for i in range(num_envs)]
+    ended = [False] * num_envs
+    obs, info = env.reset()
+    reward = np.zeros(num_envs * players, np.float32)
+    terminated = truncated = np.zeros(num_envs, bool)
+    finished = 0
+    for t in range(steps + 1):
+        rows, slots = rows_by_env(info, num_envs, players)
+        for i in range(num_envs):
+            state = states[i]
+            what = f"{task_id} seed {seed} env {i} episode {episode[i]} step {t}"
+            np.testing.assert_array_equal(
+                obs[rows[i]], np.asarray(observe_all(state)).astype(obs.dtype), what
+            )
+            np.testing.assert_array_equal(reward[rows[i]], np.asarray(state.rewards), what)
+            np.testing.assert_array_equal(
+                info["legal_action_mask"][slots[i]], np.asarray(state.legal_action_mask), what
+            )
+            assert info["current_player"][slots[i]] == int(state.current_player), what
+            assert terminated[slots[i]] == bool(state.terminated), what
+            assert truncated[slots[i]] == bool(state.truncated), what
+        if t == steps:
+            break
+        actions = np.zeros(num_envs, np.int64)
+        for i in range(num_envs):
+            if ended[i]:  # NEXT_STEP autoreset: this step starts episode j + 1
+                finished += 1
+                episode[i] += 1
+                states[i] = init(env_key(seed, i, episode[i]))
+                continue
+            legal = np.flatnonzero(info["legal_action_mask"][slots[i]])
+            actions[i] = rng.choice(legal)
+        step_count = {}
+        for i in range(num_envs):
+            if not ended[i]:
+                step_count[i] = int(states[i]._step_count) + 1
+                key = jax.random.fold_in(env_key(seed, i, episode[i]), step_count[i])
+                states[i] = step(states[i], jnp.int32(actions[i]), key)
+        obs, reward, terminated, truncated, info = env.step(actions)
+        ended = [bool(states[i].terminated) if i in step_count else False for i in range(num_envs)]
+    return finished
+
+
+# ENVPOOL_TEST_ALL=1: more seeds, every id, and whole games on the larger Go
+# boards (minutes); else a sample that keeps the file near a minute.
+ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
+
+# Steps for a few whole games of random play of each game (2048's last the
+# longest: one to three hundred moves).
+WHOLE_GAME_STEPS = {
+    "TicTacToe-v1": 30,
+    "ConnectFour-v1": 70,
+    "Othello-v1": 140,
+    "Hex-v1": 200,
+    "Play2048-v1": 300,
+    "KuhnPoker-v1": 12,
+    "LeducHoldem-v1": 20,
+    # Random Go rarely passes twice: it ends at 2 * size * size moves or on
+    # a repeated position.
+    "AnimalShogi-v1": 120,
+    "Backgammon-v1": 400,
+    "Chess-v1": 530,
+    "GardnerChess-v1": 270,
+    "Go9x9-v1": 170,
+    "Go13x13-v1": 340,
+    "Go19x19-v1": 730,
+}
+# The sample leaves out the larger Go boards (compiling pgx's Go for each
+# takes seconds): the 9x9 board plays the same code to the end.
+WHOLE_GAME_IDS = sorted(GAMES) if ALL else sorted(set(GAMES) - {"Go13x13-v1", "Go19x19-v1"})
+
+
+@pytest.mark.parametrize("task_id", WHOLE_GAME_IDS)
+def test_whole_games_match_pgx(task_id: str) -> None:
+    finished = play(task_id, seed=0, num_envs=2, steps=WHOLE_GAME_STEPS[task_id])
+    assert finished >= 2  # whole games, and the autoresets after them, were compared
+
+
+# 2**32 - 1: env 1's seed 2**32 keeps its low 32 bits, PRNGKey(0)'s key.
+OTHER_SEEDS = [1, 2**32 - 1, 123456789] if ALL else [2**32 - 1]
+OTHER_SEED_IDS = sorted(GAMES) if ALL else ["KuhnPoker-v1", "LeducHoldem-v1", "Play2048-v1"]
+
+
+@pytest.mark.parametrize("task_id", OTHER_SEED_IDS)
+@pytest.mark.parametrize("seed", OTHER_SEEDS)
+def test_other_seeds_match_pgx(task_id: str, seed: int) -> None:
+    play(task_id, seed=seed, num_envs=2, steps=15)
+
+
+# pgx's num_players, num_actions and observation_shape (EnvPool 1.2.7's too).
+SPACES = {
+    "TicTacToe-v1": (2, 9, (3, 3, 2)),
+    "ConnectFour-v1": (2, 7, (6, 7, 2)),
+    "Othello-v1": (2, 65, (8, 8, 2)),
+    "Hex-v1": (2, 122, (11, 11, 4)),
+    "Play2048-v1": (1, 4, (4, 4, 31)),
+    "KuhnPoker-v1": (2, 2, (7,)),
+    "LeducHoldem-v1": (2, 3, (34,)),
+    "AnimalShogi-v1": (2, 132, (4, 3, 194)),
+    "Backgammon-v1": (2, 156, (34,)),
+    "Chess-v1": (2, 4672, (8, 8, 119)),
+    "GardnerChess-v1": (2, 1225, (5, 5, 115)),
+    "Go9x9-v1": (2, 82, (9, 9, 17)),
+    "Go13x13-v1": (2, 170, (13, 13, 17)),
+    "Go19x19-v1": (2, 362, (19, 19, 17)),
+}
+
+
+@pytest.mark.parametrize("task_id", sorted(GAMES))
+def test_spaces_and_info(task_id: str) -> None:
+    players, actions, shape = SPACES[task_id]
+    env = envpool.make(task_id, num_envs=2, seed=0)
+    assert env.spec.config.max_num_players == players
+    assert env.action_space.n == actions
+    assert env.observation_space.shape == shape
+    obs, info = env.reset()
+    assert obs.shape == (2 * players, *shape)
+    assert obs.dtype == (np.int32 if task_id == "Backgammon-v1" else np.float32)
+    assert info["legal_action_mask"].shape == (2, actions)
+    assert info["legal_action_mask"].dtype == np.bool_
+    assert info["current_player"].dtype == np.int32
+
+
+def test_go_options() -> None:
+    spec = envpool.make_spec("Go9x9-v1", history_length=2)
+    assert spec.observation_space.shape == (9, 9, 5)
+    with pytest.raises(ValueError, match="'rules' must be \"pgx\""):
+        envpool.make("Go9x9-v1", rules="chinese")
+    with pytest.raises(ValueError, match=r"'board_size' must be in 2\.\.19"):
+        envpool.make("Go9x9-v1", board_size=21)
+
+
+def test_illegal_move_is_refused_and_the_pool_goes_on() -> None:
+    env = envpool.make("TicTacToe-v1", num_envs=2, seed=0)
+    _, info = env.reset()
+    obs, *_ = env.step(np.array([4, 0]))
+    with pytest.raises(
+        RuntimeError, match=r"TicTacToe-v1 env 0: action 4 \(row 1, column 1\) is not legal"
+    ):
+        env.step(np.array([4, 1]))
+    # The refused env is unchanged and takes a legal move next.
+    obs2, _, _, _, info = env.step(np.array([3, 2]))
+    assert not info["legal_action_mask"][0][3] and not info["legal_action_mask"][0][4]
+    assert obs2.shape == obs.shape
+
+
+def test_out_of_range_and_wrong_count_are_value_errors() -> None:
+    env = envpool.make("ConnectFour-v1", num_envs=2, seed=0)
+    env.reset()
+    with pytest.raises(ValueError, match=r"0\.\.6"):
+        env.step(np.array([7, 0]))
+    with pytest.raises(ValueError):
+        env.step(np.array([0, 1, 2, 3]))  # one per player instead of one per env
+    env.step(np.array([0, 1]))  # the pool goes on
