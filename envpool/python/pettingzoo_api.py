@@ -17,6 +17,10 @@ vehicles for instance). How an env's actions reach the pool:
   `turn_based_aec_to_parallel_wrapper` keeps them, and only the action of
   the current player is read (the others may be left out and are ignored);
   `infos[agent]["active_agent"]` names that player after each reset and step;
+- envs with an `info["legal_action_mask"]` (games that refuse illegal
+  moves): each agent's observation is PettingZoo's dict
+  `{"observation": ..., "action_mask": int8 mask}`, the mask all zeros for
+  an agent that is not to move;
 - single-player envs: the one agent's action.
 
 An env's episode ends for all its agents at once (the pool's terminated /
@@ -31,6 +35,7 @@ import copy
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import gymnasium
 import numpy as np
 from pettingzoo import ParallelEnv
 
@@ -39,6 +44,9 @@ from envpool.python.pool import PoolBase
 from envpool.python.spec import EnvSpec
 
 AGENT_PREFIX = "player_"
+# The info key of envs that refuse illegal moves; PettingZoo's convention is
+# an observation dict {"observation": ..., "action_mask": ...} per agent.
+LEGAL_ACTION_MASK = "legal_action_mask"
 # The info key of turn-based envs naming the player whose action is read.
 CURRENT_PLAYER = "current_player"
 
@@ -95,6 +103,7 @@ class _SharedPool(PoolBase):
             state_key(d["name"]) for d in state if not d["per_player"] and not is_info(d["name"])
         }
         self.hidden_keys = {state_key(d["name"]) for d in state if is_hidden_info(d["name"])}
+        self.masked = f"info:{LEGAL_ACTION_MASK}" in self.info_names
         self.render_mode = getattr(spec.config, "render_mode", None)
         self.views: list[PettingZooParallelEnv] = []
         self.open_views = 0
@@ -114,6 +123,11 @@ class _SharedPool(PoolBase):
             agent_obs, rewards, infos = {}, {}, {}
             for player, (agent, row) in enumerate(zip(agents, rows.tolist(), strict=True)):
                 agent_obs[agent] = self._observation(obs, row, slot)
+                if self.masked:
+                    agent_obs[agent] = {
+                        "observation": agent_obs[agent],
+                        "action_mask": self._action_mask(info, shared, row, player, current),
+                    }
                 rewards[agent] = float(reward[row]) if stepped else 0.0
                 agent_info = dict(shared)
                 for key in self.per_player_keys:
@@ -133,6 +147,18 @@ class _SharedPool(PoolBase):
                 current,
             )
         return results
+
+    def _action_mask(
+        self, info: dict[str, Any], shared: dict[str, Any], row: int, player: int, current: Any
+    ) -> np.ndarray:
+        """The agent's legal actions as PettingZoo's int8 mask: none while another player moves."""
+        if LEGAL_ACTION_MASK in self.per_player_keys:
+            mask = np.asarray(self._row(info[LEGAL_ACTION_MASK], row))
+        else:
+            mask = np.asarray(shared[LEGAL_ACTION_MASK])
+        if current is not None and player != current:
+            return np.zeros(mask.shape, np.int8)
+        return mask.astype(np.int8)
 
     def _observation(self, obs: Any, row: int, slot: int) -> Any:
         if isinstance(obs, dict):
@@ -260,8 +286,17 @@ class PettingZooParallelEnv(ParallelEnv):
         if spec.description["render_fps"]:
             self.metadata["render_fps"] = spec.description["render_fps"]
         # One space object per agent (PettingZoo seeds them one by one).
+        observation_space = spec.observation_space
+        if shared.masked:
+            n = int(spec.action_space.n)
+            observation_space = gymnasium.spaces.Dict(
+                {
+                    "observation": spec.observation_space,
+                    "action_mask": gymnasium.spaces.Box(0, 1, (n,), np.int8),
+                }
+            )
         self._observation_spaces = {
-            agent: copy.deepcopy(spec.observation_space) for agent in self.possible_agents
+            agent: copy.deepcopy(observation_space) for agent in self.possible_agents
         }
         self._action_spaces = {
             agent: copy.deepcopy(spec.action_space) for agent in self.possible_agents
