@@ -45,6 +45,13 @@ BlockLayout BlockLayout::Make(const EnvSpec& spec, const PoolConfig& config) {
   bool multi = spec.max_num_players > 1;
   layout.rows_per_env = spec.max_num_players;
   layout.columns = spec.state.specs();
+  if (!multi) {
+    // One player: a row per player is a row per env (a family of games
+    // declares its observation per player whatever the game's count).
+    for (ArraySpec& column : layout.columns) {
+      column.per_player = false;
+    }
+  }
   layout.num_state = static_cast<int>(layout.columns.size());
   auto add = [&](ArraySpec column) {
     layout.columns.push_back(std::move(column));

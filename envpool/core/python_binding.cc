@@ -260,7 +260,11 @@ py::dict Describe(const EnvSpec& spec) {
   py::list state;
   py::list action;
   for (const auto& a : spec.state.specs()) {
-    state.append(DescribeArray(a));
+    py::dict array = DescribeArray(a);
+    if (spec.max_num_players <= 1) {
+      array["per_player"] = false;  // one player: a row per env (pool.cc)
+    }
+    state.append(array);
   }
   for (const auto& a : spec.action.specs()) {
     action.append(DescribeArray(a));

@@ -22,6 +22,7 @@ envpool.register("TestTeam-v0", family="testing", env_class="TestTeam")
 envpool.register("TestDuel-v0", family="testing", env_class="TestDuel")
 envpool.register("TestDuelBox-v0", family="testing", env_class="TestDuel", continuous=True)
 envpool.register("TestDuelDrop-v0", family="testing", env_class="TestDuel", drop_player_at_step=2)
+envpool.register("TestSolo-v0", family="testing", env_class="TestTeam", players=1)
 
 
 def test_player_rows_carry_their_env_id_and_reward():
@@ -38,6 +39,19 @@ def test_player_rows_carry_their_env_id_and_reward():
         assert reward[row] == actions[env_id] * obs[row]
     # per-env arrays stay one row per env
     assert terminated.shape == truncated.shape == (4,)
+
+
+def test_an_env_of_one_player_has_a_row_per_env_in_arrays_declared_per_player():
+    # A family may declare its observation per player whatever a game's
+    # player count (pgx's Play2048 has one player): one player, one row per env.
+    env = envpool.make("TestSolo-v0", env_type="gymnasium", num_envs=3)
+    assert env.spec.config.max_num_players == 1
+    obs, _ = env.reset()
+    assert obs.shape[0] == 3
+    obs, _ = env.reset(env_id=np.array([1]))
+    assert obs.shape[0] == 1
+    obs, *_ = env.step(np.zeros(2, np.int64), np.array([0, 2]))
+    assert obs.shape[0] == 2
 
 
 def test_player_counts_follow_the_seed():
