@@ -1,0 +1,34 @@
+"""Ids of the highway family and their option overrides.
+
+The canonical ids are EnvPool 1.2.7's; each has highway-env's own lower-case
+id as an alias with the same options.
+"""
+
+from envpool.python.registry import register
+
+_HIGHWAY_FAST = {
+    "duration": 30,
+    "ego_spacing": 1.5,
+    "lanes_count": 3,
+    "max_episode_steps": 30,
+    "other_vehicles_check_collisions": False,
+    "simulation_frequency": 5,
+    "vehicles_count": 20,
+}
+
+for task_id in ("Highway-v0", "highway-v0"):
+    register(
+        task_id,
+        family="highway",
+        env_class="Highway",
+        duration=40,
+        max_episode_steps=40,
+    )
+for task_id in ("HighwayFast-v0", "highway-fast-v0"):
+    register(task_id, family="highway", env_class="Highway", **_HIGHWAY_FAST)
+
+
+# -- What this family declares (docs/adding_a_family.md) --
+
+# The id tools/smoke_test.py makes and steps in every wheel.
+SMOKE_TEST_ID = "HighwayFast-v0"

@@ -1,0 +1,849 @@
+// Roads and vehicles of highway-env 1.12.1, written from its road/ and
+// vehicle/ modules: straight lanes in a road network (a graph of nodes whose
+// edges hold the lanes of one road), the kinematic bicycle model, the
+// controlled vehicle's speed and steering controllers, the discrete-speed
+// MDP vehicle, and IDM/MOBIL traffic. Every operation keeps the reference's
+// float64 arithmetic in its order, and every draw from np_random is the
+// reference's, in its order, so that a scene seeded like the reference's
+// plays like it.
+#ifndef ENVPOOL_HIGHWAY_ROAD_H_
+#define ENVPOOL_HIGHWAY_ROAD_H_
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "envpool/core/random.h"
+
+namespace envpool::highway {
+
+struct Vec2 {
+  double x = 0.0;
+  double y = 0.0;
+};
+
+// numpy's (and Python's) float remainder: the sign of the divisor.
+inline double PyMod(double a, double b) {
+  double mod = std::fmod(a, b);
+  if (mod != 0.0) {
+    if ((b < 0) != (mod < 0)) {
+      mod += b;
+    }
+  } else {
+    mod = std::copysign(0.0, b);
+  }
+  return mod;
+}
+
+// utils.wrap_to_pi.
+inline double WrapToPi(double x) {
+  return PyMod(x + M_PI, 2 * M_PI) - M_PI;
+}
+
+// utils.not_zero.
+inline double NotZero(double x, double eps = 1e-2) {
+  if (std::abs(x) > eps) {
+    return x;
+  }
+  return x >= 0 ? eps : -eps;
+}
+
+// np.clip of a scalar.
+inline double Clip(double x, double low, double high) {
+  return std::min(std::max(x, low), high);
+}
+
+// utils.lmap: v mapped from [x0, x1] to [y0, y1].
+inline double Lmap(double v, double x0, double x1, double y0, double y1) {
+  return y0 + (v - x0) * (y1 - y0) / (x1 - x0);
+}
+
+// (origin node, destination node, lane id on the road), nodes numbered in
+// the order the network first saw them.
+struct LaneIndex {
+  int from = 0;
+  int to = 0;
+  int id = 0;
+  bool operator==(const LaneIndex& o) const {
+    return from == o.from && to == o.to && id == o.id;
+  }
+  bool operator!=(const LaneIndex& o) const { return !(*this == o); }
+  bool SameRoad(const LaneIndex& o) const {
+    return from == o.from && to == o.to;
+  }
+};
+
+// road/lane.py's AbstractLane and StraightLane.
+class StraightLane {
+ public:
+  static constexpr double kDefaultWidth = 4.0;
+  static constexpr double kVehicleLength = 5.0;
+
+  StraightLane(Vec2 start, Vec2 end, double width, double speed_limit,
+               bool forbidden = false)
+      : start_(start),
+        end_(end),
+        width_(width),
+        speed_limit_(speed_limit),
+        forbidden_(forbidden) {
+    heading_ = std::atan2(end.y - start.y, end.x - start.x);
+    const double dx = end.x - start.x;
+    const double dy = end.y - start.y;
+    length_ = std::sqrt(dx * dx + dy * dy);
+    direction_ = {dx / length_, dy / length_};
+    direction_lateral_ = {-direction_.y, direction_.x};
+  }
+
+  Vec2 Position(double longitudinal, double lateral) const {
+    return {start_.x + longitudinal * direction_.x +
+                lateral * direction_lateral_.x,
+            start_.y + longitudinal * direction_.y +
+                lateral * direction_lateral_.y};
+  }
+  // (longitudinal, lateral) of a world position.
+  std::pair<double, double> LocalCoordinates(const Vec2& p) const {
+    const double dx = p.x - start_.x;
+    const double dy = p.y - start_.y;
+    return {dx * direction_.x + dy * direction_.y,
+            dx * direction_lateral_.x + dy * direction_lateral_.y};
+  }
+  double HeadingAt(double /*longitudinal*/) const { return heading_; }
+  double WidthAt(double /*longitudinal*/) const { return width_; }
+  double length() const { return length_; }
+  double speed_limit() const { return speed_limit_; }
+
+  bool OnLane(double longitudinal, double lateral, double margin = 0) const {
+    return std::abs(lateral) <= WidthAt(longitudinal) / 2 + margin &&
+           -kVehicleLength <= longitudinal &&
+           longitudinal < length_ + kVehicleLength;
+  }
+  bool OnLane(const Vec2& p) const {
+    auto [s, r] = LocalCoordinates(p);
+    return OnLane(s, r);
+  }
+  bool IsReachableFrom(const Vec2& p) const {
+    if (forbidden_) {
+      return false;
+    }
+    auto [s, r] = LocalCoordinates(p);
+    return std::abs(r) <= 2 * WidthAt(s) && 0 <= s &&
+           s < length_ + kVehicleLength;
+  }
+  bool AfterEnd(const Vec2& p) const {
+    return LocalCoordinates(p).first > length_ - kVehicleLength / 2;
+  }
+  double Distance(const Vec2& p) const {
+    auto [s, r] = LocalCoordinates(p);
+    return std::abs(r) + std::max(s - length_, 0.0) + std::max(0 - s, 0.0);
+  }
+  double DistanceWithHeading(const Vec2& p, double heading) const {
+    auto [s, r] = LocalCoordinates(p);
+    const double angle = std::abs(WrapToPi(heading - HeadingAt(s)));
+    return std::abs(r) + std::max(s - length_, 0.0) + std::max(0 - s, 0.0) +
+           1.0 * angle;
+  }
+
+ private:
+  Vec2 start_;
+  Vec2 end_;
+  double width_;
+  double speed_limit_;
+  bool forbidden_;
+  double heading_;
+  double length_;
+  Vec2 direction_;
+  Vec2 direction_lateral_;
+};
+
+// road/road.py's RoadNetwork: node -> node -> lanes, in insertion order
+// (Python dicts), which decides ties of the closest-lane search.
+class RoadNetwork {
+ public:
+  void AddLane(const std::string& from, const std::string& to,
+               StraightLane lane) {
+    const int f = Node(from);
+    const int t = Node(to);
+    Road& road = FindOrAddRoad(f, t);
+    road.lanes.push_back(std::move(lane));
+  }
+
+  const StraightLane& GetLane(const LaneIndex& index) const {
+    return FindRoad(index.from, index.to)->lanes[index.id];
+  }
+  int NumLanes(int from, int to) const {
+    return static_cast<int>(FindRoad(from, to)->lanes.size());
+  }
+
+  LaneIndex GetClosestLaneIndex(const Vec2& p, double heading) const {
+    LaneIndex best;
+    double best_distance = std::numeric_limits<double>::infinity();
+    bool first = true;
+    for (const Road& road : roads_) {
+      for (int id = 0; id < static_cast<int>(road.lanes.size()); ++id) {
+        const double d = road.lanes[id].DistanceWithHeading(p, heading);
+        // np.argmin: the first minimum (a NaN is the minimum).
+        if (first || d < best_distance || (std::isnan(d) &&
+                                           !std::isnan(best_distance))) {
+          best = {road.from, road.to, id};
+          best_distance = d;
+          first = false;
+        }
+      }
+    }
+    return best;
+  }
+
+  // next_lane without a route: the road after `current` whose lane is
+  // closest to the projected position; the same lane id when the next road
+  // has as many lanes. The current index where no road follows.
+  LaneIndex NextLane(const LaneIndex& current, const Vec2& position) const {
+    const StraightLane& lane = GetLane(current);
+    const double s = lane.LocalCoordinates(position).first;
+    const Vec2 projected = lane.Position(s, 0);
+    bool found = false;
+    LaneIndex best = current;
+    double best_distance = 0;
+    for (const Road& road : roads_) {
+      if (road.from != current.to) {
+        continue;
+      }
+      int next_id = 0;
+      const int n = static_cast<int>(road.lanes.size());
+      if (NumLanes(current.from, current.to) == n) {
+        next_id = current.id;
+      } else {
+        double d_min = 0;
+        for (int l = 0; l < n; ++l) {
+          const double d = road.lanes[l].Distance(projected);
+          if (l == 0 || d < d_min) {
+            d_min = d;
+            next_id = l;
+          }
+        }
+      }
+      const double d = road.lanes[next_id].Distance(projected);
+      if (!found || d < best_distance) {
+        found = true;
+        best = {current.to, road.to, next_id};
+        best_distance = d;
+      }
+    }
+    return best;
+  }
+
+  // The lanes of the road of `index`, left (id - 1) first, then right.
+  std::vector<LaneIndex> SideLanes(const LaneIndex& index) const {
+    std::vector<LaneIndex> lanes;
+    if (index.id > 0) {
+      lanes.push_back({index.from, index.to, index.id - 1});
+    }
+    if (index.id < NumLanes(index.from, index.to) - 1) {
+      lanes.push_back({index.from, index.to, index.id + 1});
+    }
+    return lanes;
+  }
+
+  // straight_road_network(lanes, start=0, length=10000, angle=0).
+  static RoadNetwork StraightRoad(int lanes, double speed_limit) {
+    RoadNetwork net;
+    for (int lane = 0; lane < lanes; ++lane) {
+      const double y = lane * StraightLane::kDefaultWidth;
+      net.AddLane("0", "1",
+                  StraightLane({0.0, y}, {10000.0, y},
+                               StraightLane::kDefaultWidth, speed_limit));
+    }
+    return net;
+  }
+
+  int NumNodes() const { return static_cast<int>(nodes_.size()); }
+  // The first road leaving node `from` (create_random's np_random.choice
+  // over one key draws nothing; scenes here have one).
+  struct Road {
+    int from;
+    int to;
+    std::vector<StraightLane> lanes;
+  };
+  const std::vector<Road>& roads() const { return roads_; }
+
+ private:
+  int Node(const std::string& name) {
+    for (int i = 0; i < static_cast<int>(nodes_.size()); ++i) {
+      if (nodes_[i] == name) {
+        return i;
+      }
+    }
+    nodes_.push_back(name);
+    return static_cast<int>(nodes_.size()) - 1;
+  }
+  Road& FindOrAddRoad(int from, int to) {
+    for (Road& road : roads_) {
+      if (road.from == from && road.to == to) {
+        return road;
+      }
+    }
+    // Keep the roads grouped by origin node, in the order of insertion.
+    auto it = roads_.end();
+    for (auto r = roads_.begin(); r != roads_.end(); ++r) {
+      if (r->from == from) {
+        it = r + 1;
+      }
+    }
+    return *roads_.insert(it, Road{from, to, {}});
+  }
+  const Road* FindRoad(int from, int to) const {
+    for (const Road& road : roads_) {
+      if (road.from == from && road.to == to) {
+        return &road;
+      }
+    }
+    throw std::out_of_range("highway: no road between these nodes");
+  }
+
+  std::vector<std::string> nodes_;
+  std::vector<Road> roads_;
+};
+
+enum class VehicleKind { kIdm, kMdp };
+
+// vehicle/kinematics.py's Vehicle with what ControlledVehicle, MDPVehicle
+// and IDMVehicle add.
+struct Vehicle {
+  static constexpr double kLength = 5.0;
+  static constexpr double kWidth = 2.0;
+  static constexpr double kMaxSpeed = 40.0;
+  static constexpr double kMinSpeed = -40.0;
+
+  VehicleKind kind = VehicleKind::kIdm;
+  Vec2 position;
+  double heading = 0.0;
+  double speed = 0.0;
+  LaneIndex lane_index;
+  LaneIndex target_lane_index;
+  double target_speed = 0.0;
+  // The stored low-level action (kinematics.Vehicle.action).
+  double steering = 0.0;
+  double acceleration = 0.0;
+  bool crashed = false;
+  bool has_impact = false;
+  Vec2 impact;
+  bool check_collisions = true;
+  // IDMVehicle.
+  double delta = 4.0;
+  double timer = 0.0;
+  bool enable_lane_change = true;
+  // MDPVehicle: index into kTargetSpeeds.
+  int speed_index = 0;
+
+  Vec2 Direction() const { return {std::cos(heading), std::sin(heading)}; }
+  Vec2 Velocity() const {
+    const Vec2 d = Direction();
+    return {speed * d.x, speed * d.y};
+  }
+};
+
+// MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3).
+inline constexpr std::array<double, 3> kTargetSpeeds = {20.0, 25.0, 30.0};
+
+enum class MetaAction { kNone, kLaneLeft, kIdle, kLaneRight, kFaster, kSlower };
+
+// road/road.py's Road: the network, the vehicles (in the reference's list
+// order) and the behaviour of the traffic.
+class Road {
+ public:
+  // IDMVehicle's class constants.
+  static constexpr double kAccMax = 6.0;
+  static constexpr double kComfortAccMax = 3.0;
+  static constexpr double kComfortAccMin = -5.0;
+  static constexpr double kDistanceWanted = 5.0 + Vehicle::kLength;
+  static constexpr double kTimeWanted = 1.5;
+  static constexpr double kPoliteness = 0.0;
+  static constexpr double kLaneChangeMinAccGain = 0.2;
+  static constexpr double kLaneChangeMaxBrakingImposed = 2.0;
+  static constexpr double kLaneChangeDelay = 1.0;
+  // ControlledVehicle's.
+  static constexpr double kTauAcc = 0.6;
+  static constexpr double kTauHeading = 0.2;
+  static constexpr double kTauLateral = 0.6;
+  static constexpr double kTauPursuit = 0.5 * kTauHeading;
+  static constexpr double kKpA = 1 / kTauAcc;
+  static constexpr double kKpHeading = 1 / kTauHeading;
+  static constexpr double kKpLateral = 1 / kTauLateral;
+  static constexpr double kMaxSteeringAngle = M_PI / 3;
+
+  RoadNetwork network;
+  std::vector<Vehicle> vehicles;
+  random::Generator* np_random = nullptr;
+
+  const StraightLane& LaneOf(const Vehicle& v) const {
+    return network.GetLane(v.lane_index);
+  }
+
+  // A vehicle at a position: its lane is the closest one.
+  Vehicle MakeVehicle(VehicleKind kind, Vec2 position, double heading,
+                      double speed) const {
+    Vehicle v;
+    v.kind = kind;
+    v.position = position;
+    v.heading = heading;
+    v.speed = speed;
+    v.lane_index = network.GetClosestLaneIndex(position, heading);
+    v.target_lane_index = v.lane_index;
+    v.target_speed = speed;
+    if (kind == VehicleKind::kMdp) {
+      v.speed_index = SpeedToIndex(v.target_speed);
+      v.target_speed = kTargetSpeeds[v.speed_index];
+    } else {
+      v.timer = PyMod((position.x + position.y) * M_PI, kLaneChangeDelay);
+    }
+    return v;
+  }
+
+  // Vehicle.create_random on the road from the first node (every scene
+  // here has one road there): lane drawn unless `lane_id` >= 0, speed drawn
+  // unless given (>= 0 is given), placed behind the furthest vehicle.
+  Vehicle CreateRandom(VehicleKind kind, double speed, int lane_id,
+                       double spacing) {
+    const auto& road = network.roads().front();
+    const int n = static_cast<int>(road.lanes.size());
+    const int id = lane_id >= 0 ? lane_id
+                                : static_cast<int>(np_random->Choice(n));
+    const StraightLane& lane = road.lanes[id];
+    if (speed < 0) {
+      speed = np_random->Uniform(0.7 * lane.speed_limit(),
+                                 0.8 * lane.speed_limit());
+    }
+    const double default_spacing = 12 + 1.0 * speed;
+    const double offset =
+        spacing * default_spacing * std::exp(-5.0 / 40 * n);
+    double x0;
+    if (!vehicles.empty()) {
+      x0 = -std::numeric_limits<double>::infinity();
+      for (const Vehicle& v : vehicles) {
+        x0 = std::max(x0, lane.LocalCoordinates(v.position).first);
+      }
+    } else {
+      x0 = 3 * offset;
+    }
+    x0 += offset * np_random->Uniform(0.9, 1.1);
+    return MakeVehicle(kind, lane.Position(x0, 0), lane.HeadingAt(x0), speed);
+  }
+
+  // MDPVehicle.speed_to_index: the closest allowed speed (np.round: half to
+  // even).
+  static int SpeedToIndex(double speed) {
+    const double x = (speed - kTargetSpeeds[0]) /
+                     (kTargetSpeeds[2] - kTargetSpeeds[0]);
+    return static_cast<int>(
+        Clip(std::nearbyint(x * (kTargetSpeeds.size() - 1)), 0,
+             kTargetSpeeds.size() - 1));
+  }
+
+  // -- Perception --
+
+  // Road.neighbour_vehicles: the vehicles preceding and following vehicle
+  // `i` on `lane_index` (-1: none).
+  std::pair<int, int> NeighbourVehicles(int i, const LaneIndex& lane_index)
+      const {
+    const StraightLane& lane = network.GetLane(lane_index);
+    const double s = lane.LocalCoordinates(vehicles[i].position).first;
+    int front = -1;
+    int rear = -1;
+    double s_front = 0;
+    double s_rear = 0;
+    for (int j = 0; j < static_cast<int>(vehicles.size()); ++j) {
+      if (j == i) {
+        continue;
+      }
+      auto [s_v, lat_v] = lane.LocalCoordinates(vehicles[j].position);
+      if (!lane.OnLane(s_v, lat_v, 1)) {
+        continue;
+      }
+      if (s <= s_v && (front < 0 || s_v <= s_front)) {
+        s_front = s_v;
+        front = j;
+      }
+      if (s_v < s && (rear < 0 || s_v > s_rear)) {
+        s_rear = s_v;
+        rear = j;
+      }
+    }
+    return {front, rear};
+  }
+
+  // RoadObject.lane_distance_to, along vehicle a's lane.
+  double LaneDistance(const Vehicle& a, const Vehicle& b) const {
+    const StraightLane& lane = LaneOf(a);
+    return lane.LocalCoordinates(b.position).first -
+           lane.LocalCoordinates(a.position).first;
+  }
+
+  // IDMVehicle.desired_gap (projected).
+  static double DesiredGap(const Vehicle& ego, const Vehicle& front) {
+    const double ab = -kComfortAccMax * kComfortAccMin;
+    const Vec2 ve = ego.Velocity();
+    const Vec2 vf = front.Velocity();
+    const Vec2 d = ego.Direction();
+    const double dv = (ve.x - vf.x) * d.x + (ve.y - vf.y) * d.y;
+    return kDistanceWanted + ego.speed * kTimeWanted +
+           ego.speed * dv / (2 * std::sqrt(ab));
+  }
+
+  // IDMVehicle.acceleration, with the exponent of the vehicle that asks
+  // (`delta`); -1 for no vehicle.
+  double Acceleration(double delta, int ego, int front) const {
+    if (ego < 0) {
+      return 0;
+    }
+    const Vehicle& e = vehicles[ego];
+    const double target =
+        Clip(e.target_speed, 0, LaneOf(e).speed_limit());
+    double acceleration =
+        kComfortAccMax *
+        (1 - std::pow(std::max(e.speed, 0.0) / std::abs(NotZero(target)),
+                      delta));
+    if (front >= 0) {
+      const double d = LaneDistance(e, vehicles[front]);
+      const double ratio = DesiredGap(e, vehicles[front]) / NotZero(d);
+      acceleration -= kComfortAccMax * (ratio * ratio);
+    }
+    return acceleration;
+  }
+
+  // -- Control --
+
+  // ControlledVehicle.steering_control.
+  double SteeringControl(const Vehicle& v, const LaneIndex& target) const {
+    const StraightLane& lane = network.GetLane(target);
+    auto [s, r] = lane.LocalCoordinates(v.position);
+    const double lane_next = s + v.speed * kTauPursuit;
+    const double future_heading = lane.HeadingAt(lane_next);
+    const double lateral_speed_command = -kKpLateral * r;
+    const double heading_command =
+        std::asin(Clip(lateral_speed_command / NotZero(v.speed), -1, 1));
+    const double heading_ref =
+        future_heading + Clip(heading_command, -M_PI / 4, M_PI / 4);
+    const double heading_rate_command =
+        kKpHeading * WrapToPi(heading_ref - v.heading);
+    const double slip_angle = std::asin(Clip(
+        Vehicle::kLength / 2 / NotZero(v.speed) * heading_rate_command, -1,
+        1));
+    const double steering = std::atan(2 * std::tan(slip_angle));
+    return Clip(steering, -kMaxSteeringAngle, kMaxSteeringAngle);
+  }
+
+  // ControlledVehicle.follow_road.
+  void FollowRoad(Vehicle* v) const {
+    if (network.GetLane(v->target_lane_index).AfterEnd(v->position)) {
+      v->target_lane_index = network.NextLane(v->target_lane_index, v->position);
+    }
+  }
+
+  // ControlledVehicle.act / MDPVehicle.act for vehicle i.
+  void ActControlled(int i, MetaAction action) {
+    Vehicle& v = vehicles[i];
+    if (action == MetaAction::kFaster || action == MetaAction::kSlower) {
+      const int step = action == MetaAction::kFaster ? 1 : -1;
+      v.speed_index = static_cast<int>(Clip(SpeedToIndex(v.speed) + step, 0,
+                                            kTargetSpeeds.size() - 1));
+      v.target_speed = kTargetSpeeds[v.speed_index];
+      action = MetaAction::kNone;
+    }
+    FollowRoad(&v);
+    if (action == MetaAction::kLaneRight || action == MetaAction::kLaneLeft) {
+      LaneIndex target = v.target_lane_index;
+      const int n = network.NumLanes(target.from, target.to);
+      target.id = static_cast<int>(
+          Clip(target.id + (action == MetaAction::kLaneRight ? 1 : -1), 0,
+               n - 1));
+      if (network.GetLane(target).IsReachableFrom(v.position)) {
+        v.target_lane_index = target;
+      }
+    }
+    v.steering = Clip(SteeringControl(v, v.target_lane_index),
+                      -kMaxSteeringAngle, kMaxSteeringAngle);
+    v.acceleration = kKpA * (v.target_speed - v.speed);
+  }
+
+  // IDMVehicle.mobil.
+  bool Mobil(int i, const LaneIndex& lane_index) const {
+    const Vehicle& self = vehicles[i];
+    auto [new_preceding, new_following] = NeighbourVehicles(i, lane_index);
+    const double new_following_a =
+        Acceleration(self.delta, new_following, new_preceding);
+    const double new_following_pred_a =
+        Acceleration(self.delta, new_following, i);
+    if (new_following_pred_a < -kLaneChangeMaxBrakingImposed) {
+      return false;
+    }
+    auto [old_preceding, old_following] = NeighbourVehicles(i, self.lane_index);
+    const double self_pred_a = Acceleration(self.delta, i, new_preceding);
+    const double self_a = Acceleration(self.delta, i, old_preceding);
+    const double old_following_a = Acceleration(self.delta, old_following, i);
+    const double old_following_pred_a =
+        Acceleration(self.delta, old_following, old_preceding);
+    const double jerk =
+        self_pred_a - self_a +
+        kPoliteness * (new_following_pred_a - new_following_a +
+                       old_following_pred_a - old_following_a);
+    return !(jerk < kLaneChangeMinAccGain);
+  }
+
+  // IDMVehicle.change_lane_policy.
+  void ChangeLanePolicy(int i) {
+    Vehicle& self = vehicles[i];
+    if (self.lane_index != self.target_lane_index) {
+      if (self.lane_index.SameRoad(self.target_lane_index)) {
+        for (int j = 0; j < static_cast<int>(vehicles.size()); ++j) {
+          const Vehicle& v = vehicles[j];
+          if (j != i && v.lane_index != self.target_lane_index &&
+              v.target_lane_index == self.target_lane_index) {
+            const double d = LaneDistance(self, v);
+            const double d_star = DesiredGap(self, v);
+            if (0 < d && d < d_star) {
+              self.target_lane_index = self.lane_index;
+              break;
+            }
+          }
+        }
+      }
+      return;
+    }
+    if (!(kLaneChangeDelay < self.timer)) {
+      return;
+    }
+    self.timer = 0;
+    for (const LaneIndex& lane_index : network.SideLanes(self.lane_index)) {
+      if (!network.GetLane(lane_index).IsReachableFrom(self.position)) {
+        continue;
+      }
+      if (std::abs(self.speed) < 1) {
+        continue;
+      }
+      if (Mobil(i, lane_index)) {
+        vehicles[i].target_lane_index = lane_index;
+      }
+    }
+  }
+
+  // IDMVehicle.act.
+  void ActIdm(int i) {
+    if (vehicles[i].crashed) {
+      return;
+    }
+    FollowRoad(&vehicles[i]);
+    if (vehicles[i].enable_lane_change) {
+      ChangeLanePolicy(i);
+    }
+    Vehicle& self = vehicles[i];
+    const double steering =
+        Clip(SteeringControl(self, self.target_lane_index),
+             -kMaxSteeringAngle, kMaxSteeringAngle);
+    auto [front, rear] = NeighbourVehicles(i, self.lane_index);
+    double acceleration = Acceleration(self.delta, i, front);
+    if (self.lane_index != self.target_lane_index) {
+      auto [target_front, target_rear] =
+          NeighbourVehicles(i, self.target_lane_index);
+      acceleration =
+          std::min(acceleration, Acceleration(self.delta, i, target_front));
+    }
+    self.steering = steering;
+    self.acceleration = Clip(acceleration, -kAccMax, kAccMax);
+  }
+
+  // Road.act: every vehicle decides, in list order.
+  void Act() {
+    for (int i = 0; i < static_cast<int>(vehicles.size()); ++i) {
+      if (vehicles[i].kind == VehicleKind::kIdm) {
+        ActIdm(i);
+      } else {
+        ActControlled(i, MetaAction::kNone);
+      }
+    }
+  }
+
+  // -- Dynamics --
+
+  // Vehicle.step (IDMVehicle.step advances its timer first).
+  void StepVehicle(Vehicle* v, double dt) const {
+    if (v->kind == VehicleKind::kIdm) {
+      v->timer += dt;
+    }
+    // clip_actions
+    if (v->crashed) {
+      v->steering = 0;
+      v->acceleration = -1.0 * v->speed;
+    }
+    if (v->speed > Vehicle::kMaxSpeed) {
+      v->acceleration =
+          std::min(v->acceleration, 1.0 * (Vehicle::kMaxSpeed - v->speed));
+    } else if (v->speed < Vehicle::kMinSpeed) {
+      v->acceleration =
+          std::max(v->acceleration, 1.0 * (Vehicle::kMinSpeed - v->speed));
+    }
+    const double beta = std::atan(1.0 / 2 * std::tan(v->steering));
+    const double vx = v->speed * std::cos(v->heading + beta);
+    const double vy = v->speed * std::sin(v->heading + beta);
+    v->position.x += vx * dt;
+    v->position.y += vy * dt;
+    if (v->has_impact) {
+      v->position.x += v->impact.x;
+      v->position.y += v->impact.y;
+      v->crashed = true;
+      v->has_impact = false;
+    }
+    v->heading += v->speed * std::sin(beta) / (Vehicle::kLength / 2) * dt;
+    v->speed += v->acceleration * dt;
+    v->lane_index = network.GetClosestLaneIndex(v->position, v->heading);
+  }
+
+  // Road.step: move every vehicle, then check each pair for collisions.
+  void Step(double dt) {
+    for (Vehicle& v : vehicles) {
+      StepVehicle(&v, dt);
+    }
+    const int n = static_cast<int>(vehicles.size());
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n; ++j) {
+        HandleCollisions(&vehicles[i], &vehicles[j], dt);
+      }
+    }
+  }
+
+  // RoadObject.handle_collisions between two vehicles.
+  static void HandleCollisions(Vehicle* a, Vehicle* b, double dt) {
+    if (!(a->check_collisions || b->check_collisions)) {
+      return;
+    }
+    const double diagonal =
+        std::sqrt(Vehicle::kLength * Vehicle::kLength +
+                  Vehicle::kWidth * Vehicle::kWidth);
+    const double dx = b->position.x - a->position.x;
+    const double dy = b->position.y - a->position.y;
+    if (std::sqrt(dx * dx + dy * dy) > (diagonal + diagonal) / 2 + a->speed * dt) {
+      return;
+    }
+    const Vec2 va = a->Velocity();
+    const Vec2 vb = b->Velocity();
+    bool intersecting = false;
+    bool will_intersect = false;
+    Vec2 translation;
+    PolygonsIntersecting(Polygon(*a), Polygon(*b), {va.x * dt, va.y * dt},
+                         {vb.x * dt, vb.y * dt}, &intersecting,
+                         &will_intersect, &translation);
+    if (will_intersect) {
+      a->has_impact = true;
+      a->impact = {translation.x / 2, translation.y / 2};
+      b->has_impact = true;
+      b->impact = {-translation.x / 2, -translation.y / 2};
+    }
+    if (intersecting) {
+      a->crashed = true;
+      b->crashed = true;
+    }
+  }
+
+  // RoadObject.polygon: the four corners and the first again.
+  static std::array<Vec2, 5> Polygon(const Vehicle& v) {
+    constexpr double kL = Vehicle::kLength / 2;
+    constexpr double kW = Vehicle::kWidth / 2;
+    const double px[4] = {-kL, -kL, kL, kL};
+    const double py[4] = {-kW, kW, kW, -kW};
+    const double c = std::cos(v.heading);
+    const double s = std::sin(v.heading);
+    std::array<Vec2, 5> points;
+    for (int k = 0; k < 4; ++k) {
+      points[k] = {c * px[k] + -s * py[k] + v.position.x,
+                   s * px[k] + c * py[k] + v.position.y};
+    }
+    points[4] = points[0];
+    return points;
+  }
+
+  // utils.are_polygons_intersecting (separating axes, with the relative
+  // displacement over the step).
+  static void PolygonsIntersecting(const std::array<Vec2, 5>& a,
+                                   const std::array<Vec2, 5>& b,
+                                   const Vec2& displacement_a,
+                                   const Vec2& displacement_b,
+                                   bool* intersecting, bool* will_intersect,
+                                   Vec2* translation) {
+    *intersecting = true;
+    *will_intersect = true;
+    double min_distance = std::numeric_limits<double>::infinity();
+    Vec2 axis;
+    auto project = [](const std::array<Vec2, 5>& polygon, const Vec2& n,
+                      double* lo, double* hi) {
+      for (int k = 0; k < 5; ++k) {
+        const double p = polygon[k].x * n.x + polygon[k].y * n.y;
+        if (k == 0 || p < *lo) {
+          *lo = p;
+        }
+        if (k == 0 || p > *hi) {
+          *hi = p;
+        }
+      }
+    };
+    auto interval_distance = [](double min_a, double max_a, double min_b,
+                                double max_b) {
+      return min_a < min_b ? min_b - max_a : min_a - max_b;
+    };
+    auto center = [](const std::array<Vec2, 5>& p) {
+      return Vec2{(((p[0].x + p[1].x) + p[2].x) + p[3].x) / 4,
+                  (((p[0].y + p[1].y) + p[2].y) + p[3].y) / 4};
+    };
+    for (const auto* polygon : {&a, &b}) {
+      for (int k = 0; k < 4; ++k) {
+        const Vec2& p1 = (*polygon)[k];
+        const Vec2& p2 = (*polygon)[k + 1];
+        Vec2 normal = {-p2.y + p1.y, p2.x - p1.x};
+        const double norm = std::sqrt(normal.x * normal.x + normal.y * normal.y);
+        normal.x /= norm;
+        normal.y /= norm;
+        double min_a = 0;
+        double max_a = 0;
+        double min_b = 0;
+        double max_b = 0;
+        project(a, normal, &min_a, &max_a);
+        project(b, normal, &min_b, &max_b);
+        if (interval_distance(min_a, max_a, min_b, max_b) > 0) {
+          *intersecting = false;
+        }
+        const double velocity_projection =
+            normal.x * (displacement_a.x - displacement_b.x) +
+            normal.y * (displacement_a.y - displacement_b.y);
+        if (velocity_projection < 0) {
+          min_a += velocity_projection;
+        } else {
+          max_a += velocity_projection;
+        }
+        const double distance = interval_distance(min_a, max_a, min_b, max_b);
+        if (distance > 0) {
+          *will_intersect = false;
+        }
+        if (!*intersecting && !*will_intersect) {
+          break;
+        }
+        if (std::abs(distance) < min_distance) {
+          min_distance = std::abs(distance);
+          const Vec2 ca = center(a);
+          const Vec2 cb = center(b);
+          const double d = (ca.x - cb.x) * normal.x + (ca.y - cb.y) * normal.y;
+          axis = d > 0 ? normal : Vec2{-normal.x, -normal.y};
+        }
+      }
+    }
+    if (*will_intersect) {
+      *translation = {min_distance * axis.x, min_distance * axis.y};
+    }
+  }
+};
+
+}  // namespace envpool::highway
+
+#endif  // ENVPOOL_HIGHWAY_ROAD_H_
