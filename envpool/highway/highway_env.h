@@ -120,9 +120,8 @@ class HighwayEnv : public Env {
           "'high_speed_reward' + 'right_lane_reward'");
     }
     constexpr double kInf = std::numeric_limits<double>::infinity();
-    fields->obs =
-        spec->state.Add<float>("obs", {static_cast<int>(observed), 5}, {-kInf},
-                               {kInf});
+    fields->obs = spec->state.Add<float>("obs", {static_cast<int>(observed), 5},
+                                         {-kInf}, {kInf});
     fields->speed = spec->state.Add<float>("info:speed", {});
     fields->crashed = spec->state.Add<bool>("info:crashed", {});
     fields->action = spec->action.AddDiscrete<int64_t>("action", 5);
@@ -226,7 +225,7 @@ class HighwayEnv : public Env {
     const int side_lanes =
         road_.network.NumLanes(ego.lane_index.from, ego.lane_index.to);
     const double lane = ego.target_lane_index.id;
-    const double forward_speed = ego.speed * std::cos(ego.heading);
+    const double forward_speed = ego.speed * numpy_kernels::Cos(ego.heading);
     const double scaled_speed =
         Lmap(forward_speed, reward_speed_low_, reward_speed_high_, 0, 1);
     double reward = collision_reward_ * (ego.crashed ? 1.0 : 0.0);
@@ -284,10 +283,9 @@ class HighwayEnv : public Env {
       }
       close.push_back({std::abs(along), j});
     }
-    std::stable_sort(close.begin(), close.end(),
-                     [](const Close& a, const Close& b) {
-                       return a.distance < b.distance;
-                     });
+    std::stable_sort(
+        close.begin(), close.end(),
+        [](const Close& a, const Close& b) { return a.distance < b.distance; });
     const int rows = std::min(static_cast<int>(close.size()), observed_ - 1);
     for (int r = 0; r < rows; ++r) {
       const Vehicle& v = road_.vehicles[close[r].index];

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "envpool/core/random.h"
+#include "envpool/highway/numpy_kernels.h"
 
 namespace envpool::highway {
 
@@ -42,9 +43,7 @@ inline double PyMod(double a, double b) {
 }
 
 // utils.wrap_to_pi.
-inline double WrapToPi(double x) {
-  return PyMod(x + M_PI, 2 * M_PI) - M_PI;
-}
+inline double WrapToPi(double x) { return PyMod(x + M_PI, 2 * M_PI) - M_PI; }
 
 // utils.not_zero.
 inline double NotZero(double x, double eps = 1e-2) {
@@ -92,7 +91,7 @@ class StraightLane {
         width_(width),
         speed_limit_(speed_limit),
         forbidden_(forbidden) {
-    heading_ = std::atan2(end.y - start.y, end.x - start.x);
+    heading_ = numpy_kernels::Arctan2(end.y - start.y, end.x - start.x);
     const double dx = end.x - start.x;
     const double dy = end.y - start.y;
     length_ = std::sqrt(dx * dx + dy * dy);
@@ -101,10 +100,10 @@ class StraightLane {
   }
 
   Vec2 Position(double longitudinal, double lateral) const {
-    return {start_.x + longitudinal * direction_.x +
-                lateral * direction_lateral_.x,
-            start_.y + longitudinal * direction_.y +
-                lateral * direction_lateral_.y};
+    return {
+        start_.x + longitudinal * direction_.x + lateral * direction_lateral_.x,
+        start_.y + longitudinal * direction_.y +
+            lateral * direction_lateral_.y};
   }
   // (longitudinal, lateral) of a world position.
   std::pair<double, double> LocalCoordinates(const Vec2& p) const {
@@ -188,8 +187,8 @@ class RoadNetwork {
       for (int id = 0; id < static_cast<int>(road.lanes.size()); ++id) {
         const double d = road.lanes[id].DistanceWithHeading(p, heading);
         // np.argmin: the first minimum (a NaN is the minimum).
-        if (first || d < best_distance || (std::isnan(d) &&
-                                           !std::isnan(best_distance))) {
+        if (first || d < best_distance ||
+            (std::isnan(d) && !std::isnan(best_distance))) {
           best = {road.from, road.to, id};
           best_distance = d;
           first = false;
@@ -340,7 +339,9 @@ struct Vehicle {
   // MDPVehicle: index into kTargetSpeeds.
   int speed_index = 0;
 
-  Vec2 Direction() const { return {std::cos(heading), std::sin(heading)}; }
+  Vec2 Direction() const {
+    return {numpy_kernels::Cos(heading), numpy_kernels::Sin(heading)};
+  }
   Vec2 Velocity() const {
     const Vec2 d = Direction();
     return {speed * d.x, speed * d.y};
@@ -411,8 +412,8 @@ class Road {
                        double spacing) {
     const auto& road = network.roads().front();
     const int n = static_cast<int>(road.lanes.size());
-    const int id = lane_id >= 0 ? lane_id
-                                : static_cast<int>(np_random->Choice(n));
+    const int id =
+        lane_id >= 0 ? lane_id : static_cast<int>(np_random->Choice(n));
     const StraightLane& lane = road.lanes[id];
     if (speed < 0) {
       speed = np_random->Uniform(0.7 * lane.speed_limit(),
@@ -420,7 +421,7 @@ class Road {
     }
     const double default_spacing = 12 + 1.0 * speed;
     const double offset =
-        spacing * default_spacing * std::exp(-5.0 / 40 * n);
+        spacing * default_spacing * numpy_kernels::Exp(-5.0 / 40 * n);
     double x0;
     if (!vehicles.empty()) {
       x0 = -std::numeric_limits<double>::infinity();
@@ -437,19 +438,18 @@ class Road {
   // MDPVehicle.speed_to_index: the closest allowed speed (np.round: half to
   // even).
   static int SpeedToIndex(double speed) {
-    const double x = (speed - kTargetSpeeds[0]) /
-                     (kTargetSpeeds[2] - kTargetSpeeds[0]);
-    return static_cast<int>(
-        Clip(std::nearbyint(x * (kTargetSpeeds.size() - 1)), 0,
-             kTargetSpeeds.size() - 1));
+    const double x =
+        (speed - kTargetSpeeds[0]) / (kTargetSpeeds[2] - kTargetSpeeds[0]);
+    return static_cast<int>(Clip(std::nearbyint(x * (kTargetSpeeds.size() - 1)),
+                                 0, kTargetSpeeds.size() - 1));
   }
 
   // -- Perception --
 
   // Road.neighbour_vehicles: the vehicles preceding and following vehicle
   // `i` on `lane_index` (-1: none).
-  std::pair<int, int> NeighbourVehicles(int i, const LaneIndex& lane_index)
-      const {
+  std::pair<int, int> NeighbourVehicles(int i,
+                                        const LaneIndex& lane_index) const {
     const StraightLane& lane = network.GetLane(lane_index);
     const double s = lane.LocalCoordinates(vehicles[i].position).first;
     int front = -1;
@@ -501,16 +501,15 @@ class Road {
       return 0;
     }
     const Vehicle& e = vehicles[ego];
-    const double target =
-        Clip(e.target_speed, 0, LaneOf(e).speed_limit());
+    const double target = Clip(e.target_speed, 0, LaneOf(e).speed_limit());
     double acceleration =
         kComfortAccMax *
-        (1 - std::pow(std::max(e.speed, 0.0) / std::abs(NotZero(target)),
-                      delta));
+        (1 - numpy_kernels::Power(
+                 std::max(e.speed, 0.0) / std::abs(NotZero(target)), delta));
     if (front >= 0) {
       const double d = LaneDistance(e, vehicles[front]);
       const double ratio = DesiredGap(e, vehicles[front]) / NotZero(d);
-      acceleration -= kComfortAccMax * (ratio * ratio);
+      acceleration -= kComfortAccMax * numpy_kernels::Power(ratio, 2);
     }
     return acceleration;
   }
@@ -524,23 +523,24 @@ class Road {
     const double lane_next = s + v.speed * kTauPursuit;
     const double future_heading = lane.HeadingAt(lane_next);
     const double lateral_speed_command = -kKpLateral * r;
-    const double heading_command =
-        std::asin(Clip(lateral_speed_command / NotZero(v.speed), -1, 1));
+    const double heading_command = numpy_kernels::Arcsin(
+        Clip(lateral_speed_command / NotZero(v.speed), -1, 1));
     const double heading_ref =
         future_heading + Clip(heading_command, -M_PI / 4, M_PI / 4);
     const double heading_rate_command =
         kKpHeading * WrapToPi(heading_ref - v.heading);
-    const double slip_angle = std::asin(Clip(
-        Vehicle::kLength / 2 / NotZero(v.speed) * heading_rate_command, -1,
-        1));
-    const double steering = std::atan(2 * std::tan(slip_angle));
+    const double slip_angle = numpy_kernels::Arcsin(Clip(
+        Vehicle::kLength / 2 / NotZero(v.speed) * heading_rate_command, -1, 1));
+    const double steering =
+        numpy_kernels::Arctan(2 * numpy_kernels::Tan(slip_angle));
     return Clip(steering, -kMaxSteeringAngle, kMaxSteeringAngle);
   }
 
   // ControlledVehicle.follow_road.
   void FollowRoad(Vehicle* v) const {
     if (network.GetLane(v->target_lane_index).AfterEnd(v->position)) {
-      v->target_lane_index = network.NextLane(v->target_lane_index, v->position);
+      v->target_lane_index =
+          network.NextLane(v->target_lane_index, v->position);
     }
   }
 
@@ -549,8 +549,8 @@ class Road {
     Vehicle& v = vehicles[i];
     if (action == MetaAction::kFaster || action == MetaAction::kSlower) {
       const int step = action == MetaAction::kFaster ? 1 : -1;
-      v.speed_index = static_cast<int>(Clip(SpeedToIndex(v.speed) + step, 0,
-                                            kTargetSpeeds.size() - 1));
+      v.speed_index = static_cast<int>(
+          Clip(SpeedToIndex(v.speed) + step, 0, kTargetSpeeds.size() - 1));
       v.target_speed = kTargetSpeeds[v.speed_index];
       action = MetaAction::kNone;
     }
@@ -558,9 +558,8 @@ class Road {
     if (action == MetaAction::kLaneRight || action == MetaAction::kLaneLeft) {
       LaneIndex target = v.target_lane_index;
       const int n = network.NumLanes(target.from, target.to);
-      target.id = static_cast<int>(
-          Clip(target.id + (action == MetaAction::kLaneRight ? 1 : -1), 0,
-               n - 1));
+      target.id = static_cast<int>(Clip(
+          target.id + (action == MetaAction::kLaneRight ? 1 : -1), 0, n - 1));
       if (network.GetLane(target).IsReachableFrom(v.position)) {
         v.target_lane_index = target;
       }
@@ -587,10 +586,9 @@ class Road {
     const double old_following_a = Acceleration(self.delta, old_following, i);
     const double old_following_pred_a =
         Acceleration(self.delta, old_following, old_preceding);
-    const double jerk =
-        self_pred_a - self_a +
-        kPoliteness * (new_following_pred_a - new_following_a +
-                       old_following_pred_a - old_following_a);
+    const double jerk = self_pred_a - self_a +
+                        kPoliteness * (new_following_pred_a - new_following_a +
+                                       old_following_pred_a - old_following_a);
     return !(jerk < kLaneChangeMinAccGain);
   }
 
@@ -641,9 +639,8 @@ class Road {
       ChangeLanePolicy(i);
     }
     Vehicle& self = vehicles[i];
-    const double steering =
-        Clip(SteeringControl(self, self.target_lane_index),
-             -kMaxSteeringAngle, kMaxSteeringAngle);
+    const double steering = Clip(SteeringControl(self, self.target_lane_index),
+                                 -kMaxSteeringAngle, kMaxSteeringAngle);
     auto [front, rear] = NeighbourVehicles(i, self.lane_index);
     double acceleration = Acceleration(self.delta, i, front);
     if (self.lane_index != self.target_lane_index) {
@@ -686,9 +683,10 @@ class Road {
       v->acceleration =
           std::max(v->acceleration, 1.0 * (Vehicle::kMinSpeed - v->speed));
     }
-    const double beta = std::atan(1.0 / 2 * std::tan(v->steering));
-    const double vx = v->speed * std::cos(v->heading + beta);
-    const double vy = v->speed * std::sin(v->heading + beta);
+    const double beta =
+        numpy_kernels::Arctan(1.0 / 2 * numpy_kernels::Tan(v->steering));
+    const double vx = v->speed * numpy_kernels::Cos(v->heading + beta);
+    const double vy = v->speed * numpy_kernels::Sin(v->heading + beta);
     v->position.x += vx * dt;
     v->position.y += vy * dt;
     if (v->has_impact) {
@@ -697,7 +695,8 @@ class Road {
       v->crashed = true;
       v->has_impact = false;
     }
-    v->heading += v->speed * std::sin(beta) / (Vehicle::kLength / 2) * dt;
+    v->heading +=
+        v->speed * numpy_kernels::Sin(beta) / (Vehicle::kLength / 2) * dt;
     v->speed += v->acceleration * dt;
     v->lane_index = network.GetClosestLaneIndex(v->position, v->heading);
   }
@@ -720,12 +719,12 @@ class Road {
     if (!(a->check_collisions || b->check_collisions)) {
       return;
     }
-    const double diagonal =
-        std::sqrt(Vehicle::kLength * Vehicle::kLength +
-                  Vehicle::kWidth * Vehicle::kWidth);
+    const double diagonal = std::sqrt(Vehicle::kLength * Vehicle::kLength +
+                                      Vehicle::kWidth * Vehicle::kWidth);
     const double dx = b->position.x - a->position.x;
     const double dy = b->position.y - a->position.y;
-    if (std::sqrt(dx * dx + dy * dy) > (diagonal + diagonal) / 2 + a->speed * dt) {
+    if (std::sqrt(dx * dx + dy * dy) >
+        (diagonal + diagonal) / 2 + a->speed * dt) {
       return;
     }
     const Vec2 va = a->Velocity();
@@ -734,8 +733,8 @@ class Road {
     bool will_intersect = false;
     Vec2 translation;
     PolygonsIntersecting(Polygon(*a), Polygon(*b), {va.x * dt, va.y * dt},
-                         {vb.x * dt, vb.y * dt}, &intersecting,
-                         &will_intersect, &translation);
+                         {vb.x * dt, vb.y * dt}, &intersecting, &will_intersect,
+                         &translation);
     if (will_intersect) {
       a->has_impact = true;
       a->impact = {translation.x / 2, translation.y / 2};
@@ -754,8 +753,8 @@ class Road {
     constexpr double kW = Vehicle::kWidth / 2;
     const double px[4] = {-kL, -kL, kL, kL};
     const double py[4] = {-kW, kW, kW, -kW};
-    const double c = std::cos(v.heading);
-    const double s = std::sin(v.heading);
+    const double c = numpy_kernels::Cos(v.heading);
+    const double s = numpy_kernels::Sin(v.heading);
     std::array<Vec2, 5> points;
     for (int k = 0; k < 4; ++k) {
       points[k] = {c * px[k] + -s * py[k] + v.position.x,
@@ -802,7 +801,8 @@ class Road {
         const Vec2& p1 = (*polygon)[k];
         const Vec2& p2 = (*polygon)[k + 1];
         Vec2 normal = {-p2.y + p1.y, p2.x - p1.x};
-        const double norm = std::sqrt(normal.x * normal.x + normal.y * normal.y);
+        const double norm =
+            std::sqrt(normal.x * normal.x + normal.y * normal.y);
         normal.x /= norm;
         normal.y /= norm;
         double min_a = 0;
