@@ -210,6 +210,16 @@ class HighwayEnv : public Env {
     truncated_ = time_ >= duration_;
   }
 
+  // Test hook: x, y, heading and speed of every vehicle, in road order.
+  std::vector<double> GetState() const override {
+    std::vector<double> state;
+    for (const Vehicle& v : road_.vehicles) {
+      state.insert(state.end(),
+                   {v.position.x, v.position.y, v.heading, v.speed});
+    }
+    return state;
+  }
+
   void Write(const Output& out) override {
     const Vehicle& ego = road_.vehicles[controlled_[0]];
     *out.Get(fields_.speed) = static_cast<float>(ego.speed);
