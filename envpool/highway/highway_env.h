@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/highway/observation.h"
 #include "envpool/highway/road.h"
 
 namespace envpool::highway {
@@ -224,12 +225,11 @@ class HighwayEnv : public Env {
     const Vehicle& ego = road_.vehicles[controlled_[0]];
     *out.Get(fields_.speed) = static_cast<float>(ego.speed);
     *out.Get(fields_.crashed) = ego.crashed;
-    WriteKinematics(ego, out.Get(fields_.obs));
+    WriteKinematics(road_, controlled_[0], observed_, y_range_,
+                    out.Get(fields_.obs));
   }
 
  private:
-  static constexpr double kPerceptionDistance = 5.0 * Vehicle::kMaxSpeed;
-
   // HighwayEnv._reward.
   double Reward(const Vehicle& ego, bool on_road) const {
     const int side_lanes =
@@ -247,63 +247,6 @@ class HighwayEnv : public Env {
                     high_speed_reward_ + right_lane_reward_, 0, 1);
     }
     return reward * (on_road ? 1.0 : 0.0);
-  }
-
-  // KinematicObservation.observe with the default features (presence, x,
-  // y, vx, vy), normalised and clipped, relative to the ego, vehicles behind
-  // left out, sorted by distance along the ego's lane.
-  void WriteKinematics(const Vehicle& ego, float* obs) const {
-    std::fill(obs, obs + observed_ * 5, 0.0f);
-    auto write_row = [&](int row, double x, double y, double vx, double vy) {
-      const double values[4] = {
-          Lmap(x, -kPerceptionDistance, kPerceptionDistance, -1, 1),
-          Lmap(y, -y_range_, y_range_, -1, 1),
-          Lmap(vx, -2 * Vehicle::kMaxSpeed, 2 * Vehicle::kMaxSpeed, -1, 1),
-          Lmap(vy, -2 * Vehicle::kMaxSpeed, 2 * Vehicle::kMaxSpeed, -1, 1)};
-      obs[row * 5] = 1.0f;
-      for (int k = 0; k < 4; ++k) {
-        obs[row * 5 + 1 + k] = static_cast<float>(Clip(values[k], -1, 1));
-      }
-    };
-    const Vec2 ego_velocity = ego.Velocity();
-    write_row(0, ego.position.x, ego.position.y, ego_velocity.x,
-              ego_velocity.y);
-    if (observed_ == 1) {
-      return;
-    }
-    struct Close {
-      double distance;
-      int index;
-    };
-    std::vector<Close> close;
-    const int ego_index = controlled_[0];
-    for (int j = 0; j < static_cast<int>(road_.vehicles.size()); ++j) {
-      const Vehicle& v = road_.vehicles[j];
-      if (j == ego_index) {
-        continue;
-      }
-      const double dx = v.position.x - ego.position.x;
-      const double dy = v.position.y - ego.position.y;
-      if (!(std::sqrt(dx * dx + dy * dy) < kPerceptionDistance)) {
-        continue;
-      }
-      const double along = road_.LaneDistance(ego, v);
-      if (!(-2 * Vehicle::kLength < along)) {
-        continue;
-      }
-      close.push_back({std::abs(along), j});
-    }
-    std::stable_sort(
-        close.begin(), close.end(),
-        [](const Close& a, const Close& b) { return a.distance < b.distance; });
-    const int rows = std::min(static_cast<int>(close.size()), observed_ - 1);
-    for (int r = 0; r < rows; ++r) {
-      const Vehicle& v = road_.vehicles[close[r].index];
-      const Vec2 velocity = v.Velocity();
-      write_row(r + 1, v.position.x - ego.position.x,
-                v.position.y - ego.position.y, velocity.x - ego_velocity.x,
-                velocity.y - ego_velocity.y);
-    }
   }
 
   Fields fields_;

@@ -8,6 +8,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/highway/highway_env.h"
+#include "envpool/highway/merge_env.h"
 #include "envpool/highway/numpy_kernels.h"
 
 namespace {
@@ -91,4 +92,5 @@ PYBIND11_MODULE(_highway, m) {
       },
       "The numpy ufuncs whose float64 loops the envs call (the rest: libm).");
   envpool::RegisterEnv<envpool::highway::HighwayEnv>("Highway");
+  envpool::RegisterEnv<envpool::highway::MergeEnv>("Merge");
 }

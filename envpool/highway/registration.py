@@ -26,6 +26,16 @@ for task_id in ("Highway-v0", "highway-v0"):
     )
 for task_id in ("HighwayFast-v0", "highway-fast-v0"):
     register(task_id, family="highway", env_class="Highway", **_HIGHWAY_FAST)
+for task_id, version in (("Merge-v0", 0), ("merge-v0", 0), ("Merge-v1", 1), ("merge-v1", 1)):
+    register(
+        task_id,
+        family="highway",
+        env_class="Merge",
+        duration=200,
+        max_episode_steps=200,
+        # -v1: highway-env's ConnectedLaneMergeEnv.
+        neighbour_vehicles_connected_lanes=version == 1,
+    )
 
 
 # -- What this family declares (docs/adding_a_family.md) --

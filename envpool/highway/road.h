@@ -78,14 +78,16 @@ struct LaneIndex {
   }
 };
 
-// road/lane.py's AbstractLane and StraightLane.
+// road/lane.py's AbstractLane, StraightLane and SineLane (a straight lane
+// whose centre oscillates sideways: amplitude * sin(pulsation * s + phase)).
 class StraightLane {
  public:
   static constexpr double kDefaultWidth = 4.0;
   static constexpr double kVehicleLength = 5.0;
+  static constexpr double kDefaultSpeedLimit = 20.0;
 
-  StraightLane(Vec2 start, Vec2 end, double width, double speed_limit,
-               bool forbidden = false)
+  StraightLane(Vec2 start, Vec2 end, double width = kDefaultWidth,
+               double speed_limit = kDefaultSpeedLimit, bool forbidden = false)
       : start_(start),
         end_(end),
         width_(width),
@@ -99,7 +101,21 @@ class StraightLane {
     direction_lateral_ = {-direction_.y, direction_.x};
   }
 
+  static StraightLane Sine(Vec2 start, Vec2 end, double amplitude,
+                           double pulsation, double phase, bool forbidden) {
+    StraightLane lane(start, end, kDefaultWidth, kDefaultSpeedLimit, forbidden);
+    lane.sine_ = true;
+    lane.amplitude_ = amplitude;
+    lane.pulsation_ = pulsation;
+    lane.phase_ = phase;
+    return lane;
+  }
+
   Vec2 Position(double longitudinal, double lateral) const {
+    if (sine_) {
+      lateral = lateral + amplitude_ * numpy_kernels::Sin(
+                                           pulsation_ * longitudinal + phase_);
+    }
     return {
         start_.x + longitudinal * direction_.x + lateral * direction_lateral_.x,
         start_.y + longitudinal * direction_.y +
@@ -109,10 +125,23 @@ class StraightLane {
   std::pair<double, double> LocalCoordinates(const Vec2& p) const {
     const double dx = p.x - start_.x;
     const double dy = p.y - start_.y;
-    return {dx * direction_.x + dy * direction_.y,
-            dx * direction_lateral_.x + dy * direction_lateral_.y};
+    const double longitudinal = dx * direction_.x + dy * direction_.y;
+    double lateral = dx * direction_lateral_.x + dy * direction_lateral_.y;
+    if (sine_) {
+      lateral = lateral - amplitude_ * numpy_kernels::Sin(
+                                           pulsation_ * longitudinal + phase_);
+    }
+    return {longitudinal, lateral};
   }
-  double HeadingAt(double /*longitudinal*/) const { return heading_; }
+  double HeadingAt(double longitudinal) const {
+    if (sine_) {
+      return heading_ +
+             numpy_kernels::Arctan(
+                 amplitude_ * pulsation_ *
+                 numpy_kernels::Cos(pulsation_ * longitudinal + phase_));
+    }
+    return heading_;
+  }
   double WidthAt(double /*longitudinal*/) const { return width_; }
   double length() const { return length_; }
   double speed_limit() const { return speed_limit_; }
@@ -158,6 +187,10 @@ class StraightLane {
   double length_;
   Vec2 direction_;
   Vec2 direction_lateral_;
+  bool sine_ = false;
+  double amplitude_ = 0.0;
+  double pulsation_ = 0.0;
+  double phase_ = 0.0;
 };
 
 // road/road.py's RoadNetwork: node -> node -> lanes, in insertion order
@@ -308,7 +341,9 @@ class RoadNetwork {
   std::vector<Road> roads_;
 };
 
-enum class VehicleKind { kIdm, kMdp };
+// An IDMVehicle, an MDPVehicle (the controlled ones), or an Obstacle (a
+// still object: 2 m x 2 m, never acting).
+enum class VehicleKind { kIdm, kMdp, kObstacle };
 
 // vehicle/kinematics.py's Vehicle with what ControlledVehicle, MDPVehicle
 // and IDMVehicle add.
@@ -319,6 +354,8 @@ struct Vehicle {
   static constexpr double kMinSpeed = -40.0;
 
   VehicleKind kind = VehicleKind::kIdm;
+  double length = kLength;
+  double width = kWidth;
   Vec2 position;
   double heading = 0.0;
   double speed = 0.0;
@@ -379,7 +416,33 @@ class Road {
 
   RoadNetwork network;
   std::vector<Vehicle> vehicles;
+  // road.objects: obstacles, after the vehicles in every search.
+  std::vector<Vehicle> objects;
   random::Generator* np_random = nullptr;
+  // Road.neighbour_vehicles_connected_lanes (the -v1 ids): also search the
+  // lanes before and after for preceding and following vehicles.
+  bool neighbour_vehicles_connected_lanes = false;
+
+  int NumBodies() const {
+    return static_cast<int>(vehicles.size() + objects.size());
+  }
+  // Vehicle j, or object j - vehicles.size().
+  const Vehicle& Body(int j) const {
+    const int n = static_cast<int>(vehicles.size());
+    return j < n ? vehicles[j] : objects[j - n];
+  }
+
+  // An Obstacle at a position (heading 0, speed 0).
+  Vehicle MakeObstacle(Vec2 position) const {
+    Vehicle o;
+    o.kind = VehicleKind::kObstacle;
+    o.length = 2.0;
+    o.width = 2.0;
+    o.position = position;
+    o.lane_index = network.GetClosestLaneIndex(position, 0.0);
+    o.target_lane_index = o.lane_index;
+    return o;
+  }
 
   const StraightLane& LaneOf(const Vehicle& v) const {
     return network.GetLane(v.lane_index);
@@ -446,31 +509,55 @@ class Road {
 
   // -- Perception --
 
-  // Road.neighbour_vehicles: the vehicles preceding and following vehicle
-  // `i` on `lane_index` (-1: none).
+  // Road.neighbour_vehicles: the bodies (vehicles, then objects) preceding
+  // and following vehicle `i` on `lane_index` (-1: none).
   std::pair<int, int> NeighbourVehicles(int i,
                                         const LaneIndex& lane_index) const {
     const StraightLane& lane = network.GetLane(lane_index);
     const double s = lane.LocalCoordinates(vehicles[i].position).first;
+    std::vector<std::pair<const StraightLane*, double>> lanes_offsets = {
+        {&lane, 0.0}};
+    if (neighbour_vehicles_connected_lanes) {
+      for (const auto& road : network.roads()) {
+        if (road.from == lane_index.to && !road.lanes.empty()) {
+          const int id = lane_index.id < static_cast<int>(road.lanes.size())
+                             ? lane_index.id
+                             : 0;
+          lanes_offsets.push_back({&road.lanes[id], lane.length()});
+        }
+      }
+      for (const auto& road : network.roads()) {
+        if (road.to == lane_index.from && !road.lanes.empty()) {
+          const int id = lane_index.id < static_cast<int>(road.lanes.size())
+                             ? lane_index.id
+                             : 0;
+          lanes_offsets.push_back({&road.lanes[id], -road.lanes[id].length()});
+        }
+      }
+    }
     int front = -1;
     int rear = -1;
     double s_front = 0;
     double s_rear = 0;
-    for (int j = 0; j < static_cast<int>(vehicles.size()); ++j) {
+    for (int j = 0; j < NumBodies(); ++j) {
       if (j == i) {
         continue;
       }
-      auto [s_v, lat_v] = lane.LocalCoordinates(vehicles[j].position);
-      if (!lane.OnLane(s_v, lat_v, 1)) {
-        continue;
-      }
-      if (s <= s_v && (front < 0 || s_v <= s_front)) {
-        s_front = s_v;
-        front = j;
-      }
-      if (s_v < s && (rear < 0 || s_v > s_rear)) {
-        s_rear = s_v;
-        rear = j;
+      for (const auto& [search_lane, offset] : lanes_offsets) {
+        auto [s_v, lat_v] = search_lane->LocalCoordinates(Body(j).position);
+        if (!search_lane->OnLane(s_v, lat_v, 1)) {
+          continue;
+        }
+        s_v += offset;
+        if (s <= s_v && (front < 0 || s_v <= s_front)) {
+          s_front = s_v;
+          front = j;
+        }
+        if (s_v < s && (rear < 0 || s_v > s_rear)) {
+          s_rear = s_v;
+          rear = j;
+        }
+        break;
       }
     }
     return {front, rear};
@@ -497,18 +584,18 @@ class Road {
   // IDMVehicle.acceleration, with the exponent of the vehicle that asks
   // (`delta`); -1 for no vehicle.
   double Acceleration(double delta, int ego, int front) const {
-    if (ego < 0) {
-      return 0;
+    if (ego < 0 || Body(ego).kind == VehicleKind::kObstacle) {
+      return 0;  // no vehicle, or an obstacle (not a Vehicle)
     }
-    const Vehicle& e = vehicles[ego];
+    const Vehicle& e = Body(ego);
     const double target = Clip(e.target_speed, 0, LaneOf(e).speed_limit());
     double acceleration =
         kComfortAccMax *
         (1 - numpy_kernels::Power(
                  std::max(e.speed, 0.0) / std::abs(NotZero(target)), delta));
     if (front >= 0) {
-      const double d = LaneDistance(e, vehicles[front]);
-      const double ratio = DesiredGap(e, vehicles[front]) / NotZero(d);
+      const double d = LaneDistance(e, Body(front));
+      const double ratio = DesiredGap(e, Body(front)) / NotZero(d);
       acceleration -= kComfortAccMax * numpy_kernels::Power(ratio, 2);
     }
     return acceleration;
@@ -711,6 +798,9 @@ class Road {
       for (int j = i + 1; j < n; ++j) {
         HandleCollisions(&vehicles[i], &vehicles[j], dt);
       }
+      for (Vehicle& object : objects) {
+        HandleCollisions(&vehicles[i], &object, dt);
+      }
     }
   }
 
@@ -719,12 +809,14 @@ class Road {
     if (!(a->check_collisions || b->check_collisions)) {
       return;
     }
-    const double diagonal = std::sqrt(Vehicle::kLength * Vehicle::kLength +
-                                      Vehicle::kWidth * Vehicle::kWidth);
+    const double diagonal_a =
+        std::sqrt(a->length * a->length + a->width * a->width);
+    const double diagonal_b =
+        std::sqrt(b->length * b->length + b->width * b->width);
     const double dx = b->position.x - a->position.x;
     const double dy = b->position.y - a->position.y;
     if (std::sqrt(dx * dx + dy * dy) >
-        (diagonal + diagonal) / 2 + a->speed * dt) {
+        (diagonal_a + diagonal_b) / 2 + a->speed * dt) {
       return;
     }
     const Vec2 va = a->Velocity();
@@ -736,10 +828,15 @@ class Road {
                          {vb.x * dt, vb.y * dt}, &intersecting, &will_intersect,
                          &translation);
     if (will_intersect) {
-      a->has_impact = true;
-      a->impact = {translation.x / 2, translation.y / 2};
-      b->has_impact = true;
-      b->impact = {-translation.x / 2, -translation.y / 2};
+      if (b->kind == VehicleKind::kObstacle) {
+        a->has_impact = true;
+        a->impact = translation;
+      } else {
+        a->has_impact = true;
+        a->impact = {translation.x / 2, translation.y / 2};
+        b->has_impact = true;
+        b->impact = {-translation.x / 2, -translation.y / 2};
+      }
     }
     if (intersecting) {
       a->crashed = true;
@@ -749,8 +846,8 @@ class Road {
 
   // RoadObject.polygon: the four corners and the first again.
   static std::array<Vec2, 5> Polygon(const Vehicle& v) {
-    constexpr double kL = Vehicle::kLength / 2;
-    constexpr double kW = Vehicle::kWidth / 2;
+    const double kL = v.length / 2;
+    const double kW = v.width / 2;
     const double px[4] = {-kL, -kL, kL, kL};
     const double py[4] = {-kW, kW, kW, -kW};
     const double c = numpy_kernels::Cos(v.heading);

@@ -37,6 +37,10 @@ REFERENCE_IDS = {
     "highway-v0": "highway-v0",
     "HighwayFast-v0": "highway-fast-v0",
     "highway-fast-v0": "highway-fast-v0",
+    "Merge-v0": "merge-v0",
+    "merge-v0": "merge-v0",
+    "Merge-v1": "merge-v1",
+    "merge-v1": "merge-v1",
 }
 
 # Options that are highway-env config keys of the same name.
@@ -140,6 +144,20 @@ def test_highway_plays_the_reference_across_an_autoreset(seed: int) -> None:
     assert terminations + truncations > 0
 
 
+@pytest.mark.parametrize(
+    ("task_id", "seed", "num_envs", "steps"),
+    [("Merge-v0", 0, 3, 40), ("merge-v1", 4, 2, 30)]
+    + ([("merge-v0", 9, 4, 120), ("Merge-v1", 13, 4, 120)] if ALL else []),
+)
+def test_merge_plays_the_reference_across_autoresets(
+    task_id: str, seed: int, num_envs: int, steps: int
+) -> None:
+    # Episodes end at a crash or past the merge (x > 370 m), after 10 to 20
+    # steps; -v1 also looks for neighbours on the lanes before and after.
+    terminations, _ = run_lockstep(task_id, seed=seed, num_envs=num_envs, steps=steps)
+    assert terminations >= num_envs
+
+
 def test_options_play_the_reference_with_the_same_config() -> None:
     options = {
         "lanes_count": 2,
@@ -159,6 +177,7 @@ def test_options_play_the_reference_with_the_same_config() -> None:
         "observation_vehicles_count": 7,
     }
     run_lockstep("HighwayFast-v0", seed=11, num_envs=3, steps=40, **options)
+    run_lockstep("Merge-v0", seed=2, num_envs=2, steps=25, simulation_frequency=10)
     # A second controlled vehicle drives itself (IDLE) and only the first
     # is observed and rewarded, as in highway-env's single-agent envs.
     run_lockstep(
