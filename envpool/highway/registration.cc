@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "envpool/core/env.h"
+#include "envpool/highway/exit_env.h"
 #include "envpool/highway/highway_env.h"
 #include "envpool/highway/merge_env.h"
 #include "envpool/highway/numpy_kernels.h"
@@ -93,4 +94,5 @@ PYBIND11_MODULE(_highway, m) {
       "The numpy ufuncs whose float64 loops the envs call (the rest: libm).");
   envpool::RegisterEnv<envpool::highway::HighwayEnv>("Highway");
   envpool::RegisterEnv<envpool::highway::MergeEnv>("Merge");
+  envpool::RegisterEnv<envpool::highway::ExitEnv>("Exit");
 }

@@ -36,6 +36,17 @@ for task_id, version in (("Merge-v0", 0), ("merge-v0", 0), ("Merge-v1", 1), ("me
         # -v1: highway-env's ConnectedLaneMergeEnv.
         neighbour_vehicles_connected_lanes=version == 1,
     )
+for task_id, version in (("Exit-v0", 0), ("exit-v0", 0), ("Exit-v1", 1), ("exit-v1", 1)):
+    register(
+        task_id,
+        family="highway",
+        env_class="Exit",
+        duration=18,
+        max_episode_steps=18,
+        simulation_frequency=5,
+        # -v1: highway-env's ConnectedLaneExitEnv.
+        neighbour_vehicles_connected_lanes=version == 1,
+    )
 
 
 # -- What this family declares (docs/adding_a_family.md) --

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -111,7 +112,29 @@ class StraightLane {
     return lane;
   }
 
+  // CircularLane: an arc of `radius` around `center` from `start_phase`
+  // to `end_phase`, clockwise (in highway-env's sense) or not.
+  static StraightLane Circular(Vec2 center, double radius, double start_phase,
+                               double end_phase, bool clockwise,
+                               bool forbidden) {
+    StraightLane lane({0, 0}, {1, 0}, kDefaultWidth, kDefaultSpeedLimit,
+                      forbidden);
+    lane.circular_ = true;
+    lane.center_ = center;
+    lane.radius_ = radius;
+    lane.start_phase_ = start_phase;
+    lane.turn_ = clockwise ? 1 : -1;
+    lane.length_ = radius * (end_phase - start_phase) * lane.turn_;
+    return lane;
+  }
+
   Vec2 Position(double longitudinal, double lateral) const {
+    if (circular_) {
+      const double phi = turn_ * longitudinal / radius_ + start_phase_;
+      const double r = radius_ - lateral * turn_;
+      return {center_.x + r * numpy_kernels::Cos(phi),
+              center_.y + r * numpy_kernels::Sin(phi)};
+    }
     if (sine_) {
       lateral = lateral + amplitude_ * numpy_kernels::Sin(
                                            pulsation_ * longitudinal + phase_);
@@ -123,6 +146,14 @@ class StraightLane {
   }
   // (longitudinal, lateral) of a world position.
   std::pair<double, double> LocalCoordinates(const Vec2& p) const {
+    if (circular_) {
+      const double dx = p.x - center_.x;
+      const double dy = p.y - center_.y;
+      double phi = numpy_kernels::Arctan2(dy, dx);
+      phi = start_phase_ + WrapToPi(phi - start_phase_);
+      const double r = std::sqrt(dx * dx + dy * dy);
+      return {turn_ * (phi - start_phase_) * radius_, turn_ * (radius_ - r)};
+    }
     const double dx = p.x - start_.x;
     const double dy = p.y - start_.y;
     const double longitudinal = dx * direction_.x + dy * direction_.y;
@@ -134,6 +165,10 @@ class StraightLane {
     return {longitudinal, lateral};
   }
   double HeadingAt(double longitudinal) const {
+    if (circular_) {
+      const double phi = turn_ * longitudinal / radius_ + start_phase_;
+      return phi + M_PI / 2 * turn_;
+    }
     if (sine_) {
       return heading_ +
              numpy_kernels::Arctan(
@@ -145,6 +180,7 @@ class StraightLane {
   double WidthAt(double /*longitudinal*/) const { return width_; }
   double length() const { return length_; }
   double speed_limit() const { return speed_limit_; }
+  void set_speed_limit(double speed_limit) { speed_limit_ = speed_limit; }
 
   bool OnLane(double longitudinal, double lateral, double margin = 0) const {
     return std::abs(lateral) <= WidthAt(longitudinal) / 2 + margin &&
@@ -188,6 +224,11 @@ class StraightLane {
   Vec2 direction_;
   Vec2 direction_lateral_;
   bool sine_ = false;
+  bool circular_ = false;
+  Vec2 center_;
+  double radius_ = 0.0;
+  double start_phase_ = 0.0;
+  int turn_ = 1;
   double amplitude_ = 0.0;
   double pulsation_ = 0.0;
   double phase_ = 0.0;
@@ -231,42 +272,117 @@ class RoadNetwork {
     return best;
   }
 
-  // next_lane without a route: the road after `current` whose lane is
-  // closest to the projected position; the same lane id when the next road
-  // has as many lanes. The current index where no road follows.
-  LaneIndex NextLane(const LaneIndex& current, const Vec2& position) const {
+  // RoadNetwork.next_lane: the lane to follow after `current`. A route
+  // whose head is the current road drops it; a route going on from the
+  // current road's end gives the next road; otherwise the road whose lane is
+  // closest to the projected position. On the next road: the same lane id
+  // when it has as many lanes (or the route's), else its closest lane. The
+  // current index where no road follows.
+  LaneIndex NextLane(const LaneIndex& current, const Vec2& position,
+                     std::vector<LaneIndex>* route = nullptr) const {
+    int next_to = -1;
+    int next_id = -1;
+    if (route != nullptr && !route->empty()) {
+      if (route->front().SameRoad(current)) {
+        route->erase(route->begin());
+      }
+      if (!route->empty() && route->front().from == current.to) {
+        next_to = route->front().to;
+        next_id = route->front().id;
+      }
+    }
     const StraightLane& lane = GetLane(current);
     const double s = lane.LocalCoordinates(position).first;
     const Vec2 projected = lane.Position(s, 0);
-    bool found = false;
-    LaneIndex best = current;
-    double best_distance = 0;
-    for (const Road& road : roads_) {
-      if (road.from != current.to) {
-        continue;
-      }
-      int next_id = 0;
-      const int n = static_cast<int>(road.lanes.size());
+    // next_lane_given_next_road: (lane id, its distance).
+    auto given_road = [&](int to, int id) {
+      const Road* road = FindRoad(current.to, to);
+      const int n = static_cast<int>(road->lanes.size());
       if (NumLanes(current.from, current.to) == n) {
-        next_id = current.id;
+        if (id < 0) {
+          id = current.id;
+        }
       } else {
         double d_min = 0;
         for (int l = 0; l < n; ++l) {
-          const double d = road.lanes[l].Distance(projected);
+          const double d = road->lanes[l].Distance(projected);
           if (l == 0 || d < d_min) {
             d_min = d;
-            next_id = l;
+            id = l;
           }
         }
       }
-      const double d = road.lanes[next_id].Distance(projected);
-      if (!found || d < best_distance) {
-        found = true;
-        best = {current.to, road.to, next_id};
-        best_distance = d;
+      return std::pair<int, double>{id, road->lanes[id].Distance(projected)};
+    };
+    if (next_to < 0) {
+      bool found = false;
+      LaneIndex best = current;
+      double best_distance = 0;
+      for (const Road& road : roads_) {
+        if (road.from != current.to) {
+          continue;
+        }
+        auto [id, d] = given_road(road.to, -1);
+        if (!found || d < best_distance) {
+          found = true;
+          best = {current.to, road.to, id};
+          best_distance = d;
+        }
+      }
+      return best;
+    }
+    return {current.to, next_to, given_road(next_to, next_id).first};
+  }
+
+  // RoadNetwork.shortest_path: breadth-first, next nodes in name order; the
+  // node names from `start` to `goal`, or empty.
+  std::vector<int> ShortestPath(int start, int goal) const {
+    std::vector<std::pair<int, std::vector<int>>> queue = {{start, {start}}};
+    for (size_t head = 0; head < queue.size(); ++head) {
+      const auto [node, path] = queue[head];
+      std::vector<int> next;
+      bool has_roads = false;
+      for (const Road& road : roads_) {
+        if (road.from == node) {
+          has_roads = true;
+          if (std::find(path.begin(), path.end(), road.to) == path.end()) {
+            next.push_back(road.to);
+          }
+        }
+      }
+      if (!has_roads) {
+        return {};  // bfs_paths yields [] first for a node without roads
+      }
+      std::sort(next.begin(), next.end(),
+                [&](int a, int b) { return nodes_[a] < nodes_[b]; });
+      for (int n : next) {
+        std::vector<int> extended = path;
+        extended.push_back(n);
+        if (n == goal) {
+          return extended;
+        }
+        if (HasRoadsFrom(n)) {
+          queue.push_back({n, extended});
+        }
       }
     }
-    return best;
+    return {};
+  }
+  bool HasRoadsFrom(int node) const {
+    return std::any_of(roads_.begin(), roads_.end(),
+                       [&](const Road& r) { return r.from == node; });
+  }
+  int NodeIndex(const std::string& name) const {
+    for (int i = 0; i < static_cast<int>(nodes_.size()); ++i) {
+      if (nodes_[i] == name) {
+        return i;
+      }
+    }
+    throw std::out_of_range("highway: no node " + name);
+  }
+  // The lanes of a road, to change their speed limits.
+  std::vector<StraightLane>& MutableLanes(int from, int to) {
+    return FindOrAddRoad(from, to).lanes;
   }
 
   // The lanes of the road of `index`, left (id - 1) first, then right.
@@ -373,8 +489,13 @@ struct Vehicle {
   double delta = 4.0;
   double timer = 0.0;
   bool enable_lane_change = true;
-  // MDPVehicle: index into kTargetSpeeds.
+  // MDPVehicle: its allowed speeds (DiscreteMetaAction's target_speeds)
+  // and the index of the one it tracks.
+  std::array<double, 3> target_speeds = {20.0, 25.0, 30.0};
   int speed_index = 0;
+  // ControlledVehicle.route: the lanes to follow (id -1: any lane of the
+  // road); empty without a plan.
+  std::vector<LaneIndex> route;
 
   Vec2 Direction() const {
     return {numpy_kernels::Cos(heading), numpy_kernels::Sin(heading)};
@@ -387,6 +508,7 @@ struct Vehicle {
 
 // MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3).
 inline constexpr std::array<double, 3> kTargetSpeeds = {20.0, 25.0, 30.0};
+using TargetSpeeds = std::array<double, 3>;
 
 enum class MetaAction { kNone, kLaneLeft, kIdle, kLaneRight, kFaster, kSlower };
 
@@ -460,8 +582,8 @@ class Road {
     v.target_lane_index = v.lane_index;
     v.target_speed = speed;
     if (kind == VehicleKind::kMdp) {
-      v.speed_index = SpeedToIndex(v.target_speed);
-      v.target_speed = kTargetSpeeds[v.speed_index];
+      v.speed_index = SpeedToIndex(v.target_speed, v.target_speeds);
+      v.target_speed = v.target_speeds[v.speed_index];
     } else {
       v.timer = PyMod((position.x + position.y) * M_PI, kLaneChangeDelay);
     }
@@ -500,11 +622,11 @@ class Road {
 
   // MDPVehicle.speed_to_index: the closest allowed speed (np.round: half to
   // even).
-  static int SpeedToIndex(double speed) {
-    const double x =
-        (speed - kTargetSpeeds[0]) / (kTargetSpeeds[2] - kTargetSpeeds[0]);
-    return static_cast<int>(Clip(std::nearbyint(x * (kTargetSpeeds.size() - 1)),
-                                 0, kTargetSpeeds.size() - 1));
+  static int SpeedToIndex(double speed,
+                          const TargetSpeeds& speeds = kTargetSpeeds) {
+    const double x = (speed - speeds[0]) / (speeds[2] - speeds[0]);
+    return static_cast<int>(
+        Clip(std::nearbyint(x * (speeds.size() - 1)), 0, speeds.size() - 1));
   }
 
   // -- Perception --
@@ -627,7 +749,7 @@ class Road {
   void FollowRoad(Vehicle* v) const {
     if (network.GetLane(v->target_lane_index).AfterEnd(v->position)) {
       v->target_lane_index =
-          network.NextLane(v->target_lane_index, v->position);
+          network.NextLane(v->target_lane_index, v->position, &v->route);
     }
   }
 
@@ -636,9 +758,10 @@ class Road {
     Vehicle& v = vehicles[i];
     if (action == MetaAction::kFaster || action == MetaAction::kSlower) {
       const int step = action == MetaAction::kFaster ? 1 : -1;
-      v.speed_index = static_cast<int>(
-          Clip(SpeedToIndex(v.speed) + step, 0, kTargetSpeeds.size() - 1));
-      v.target_speed = kTargetSpeeds[v.speed_index];
+      v.speed_index =
+          static_cast<int>(Clip(SpeedToIndex(v.speed, v.target_speeds) + step,
+                                0, v.target_speeds.size() - 1));
+      v.target_speed = v.target_speeds[v.speed_index];
       action = MetaAction::kNone;
     }
     FollowRoad(&v);

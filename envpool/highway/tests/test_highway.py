@@ -41,7 +41,15 @@ REFERENCE_IDS = {
     "merge-v0": "merge-v0",
     "Merge-v1": "merge-v1",
     "merge-v1": "merge-v1",
+    "Exit-v0": "exit-v0",
+    "exit-v0": "exit-v0",
+    "Exit-v1": "exit-v1",
+    "exit-v1": "exit-v1",
 }
+
+# Action probabilities: mostly IDLE and SLOWER, so that some episodes last
+# their duration while lane changes and FASTER still crash others.
+CAUTIOUS = (0.15, 0.3, 0.15, 0.1, 0.3)
 
 # Options that are highway-env config keys of the same name.
 _SAME_NAME = (
@@ -82,10 +90,17 @@ def reference_config(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_lockstep(
-    task_id: str, *, seed: int, num_envs: int, steps: int, **options: Any
-) -> tuple[int, int]:
+    task_id: str,
+    *,
+    seed: int,
+    num_envs: int,
+    steps: int,
+    p: tuple[float, ...] = CAUTIOUS,
+    **options: Any,
+) -> tuple[int, int, int]:
     """Steps a pool and one reference per env with the same random actions
-    and compares every step; returns (terminations, truncations) seen."""
+    and compares every step; returns the terminations, truncations and
+    steps with `is_success` (exit) seen."""
     env = envpool.make(task_id, env_type="gymnasium", num_envs=num_envs, seed=seed, **options)
     refs = [
         gymnasium.make(REFERENCE_IDS[task_id], config=reference_config(options))
@@ -100,10 +115,9 @@ def run_lockstep(
     rng = np.random.default_rng(seed)
     done = np.zeros(num_envs, bool)
     ended = [0, 0]
+    successes = 0
     for t in range(steps):
-        # Mostly IDLE and SLOWER, so that some episodes last their duration
-        # while lane changes and FASTER still crash others.
-        actions = rng.choice(5, size=num_envs, p=[0.15, 0.3, 0.15, 0.1, 0.3])
+        actions = rng.choice(5, size=num_envs, p=p)
         obs, rew, term, trunc, info = env.step(actions)
         for i, ref in enumerate(refs):
             where = f"{task_id} seed {seed} env {i} step {t}"
@@ -121,13 +135,16 @@ def run_lockstep(
             assert (bool(term[i]), bool(trunc[i])) == (r_term, r_trunc), where
             assert bool(info["crashed"][i]) == r_info["crashed"], where
             assert info["speed"][i] == np.float32(r_info["speed"]), where
+            if "is_success" in r_info:
+                assert bool(info["is_success"][i]) == r_info["is_success"], where
+                successes += int(r_info["is_success"])
     env.close()
-    return ended[0], ended[1]
+    return ended[0], ended[1], successes
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3] if ALL else [0])
 def test_highway_fast_plays_the_reference_across_autoresets(seed: int) -> None:
-    terminations, truncations = run_lockstep(
+    terminations, truncations, _ = run_lockstep(
         "HighwayFast-v0", seed=seed, num_envs=4 if ALL else 3, steps=200 if ALL else 50
     )
     # Random actions crash some episodes and see others out to the duration.
@@ -138,7 +155,7 @@ def test_highway_fast_plays_the_reference_across_autoresets(seed: int) -> None:
 def test_highway_plays_the_reference_across_an_autoreset(seed: int) -> None:
     # Episodes of at most 40 steps, then the autoreset (two episodes more
     # under ENVPOOL_TEST_ALL); the lower-case alias is the same env.
-    terminations, truncations = run_lockstep(
+    terminations, truncations, _ = run_lockstep(
         "highway-v0", seed=seed, num_envs=2 if ALL else 1, steps=100 if ALL else 42
     )
     assert terminations + truncations > 0
@@ -154,8 +171,25 @@ def test_merge_plays_the_reference_across_autoresets(
 ) -> None:
     # Episodes end at a crash or past the merge (x > 370 m), after 10 to 20
     # steps; -v1 also looks for neighbours on the lanes before and after.
-    terminations, _ = run_lockstep(task_id, seed=seed, num_envs=num_envs, steps=steps)
+    terminations, _, _ = run_lockstep(task_id, seed=seed, num_envs=num_envs, steps=steps)
     assert terminations >= num_envs
+
+
+@pytest.mark.parametrize(
+    ("task_id", "seed", "num_envs", "steps"),
+    # Seeds whose random drivers reach the exit (in about one seed of five).
+    [("Exit-v0", 2, 4, 40), ("exit-v1", 10, 4, 20)]
+    + ([("exit-v0", 9, 4, 100), ("Exit-v1", 13, 4, 100)] if ALL else []),
+)
+def test_exit_plays_the_reference_across_autoresets(
+    task_id: str, seed: int, num_envs: int, steps: int
+) -> None:
+    # LANE_RIGHT and FASTER, so that the ego reaches the exit lane (the goal
+    # reward and info["is_success"]) in some episodes.
+    _, _, successes = run_lockstep(
+        task_id, seed=seed, num_envs=num_envs, steps=steps, p=(0, 0, 0.7, 0.3, 0)
+    )
+    assert successes > 0
 
 
 def test_options_play_the_reference_with_the_same_config() -> None:
@@ -178,6 +212,9 @@ def test_options_play_the_reference_with_the_same_config() -> None:
     }
     run_lockstep("HighwayFast-v0", seed=11, num_envs=3, steps=40, **options)
     run_lockstep("Merge-v0", seed=2, num_envs=2, steps=25, simulation_frequency=10)
+    run_lockstep(
+        "Exit-v0", seed=1, num_envs=2, steps=20, lanes_count=3, vehicles_count=8, duration=9
+    )
     # A second controlled vehicle drives itself (IDLE) and only the first
     # is observed and rewarded, as in highway-env's single-agent envs.
     run_lockstep(
