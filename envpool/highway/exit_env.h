@@ -315,7 +315,7 @@ class ExitEnv : public Env {
       const Vehicle& v = road_.vehicles[j];
       const double dx = v.position.x - ego.position.x;
       const double dy = v.position.y - ego.position.y;
-      if (!(std::sqrt(dx * dx + dy * dy) < kPerceptionDistance)) {
+      if (!(Norm2(dx, dy) < kPerceptionDistance)) {
         continue;
       }
       const double along = road_.LaneDistance(ego, v);

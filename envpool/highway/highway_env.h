@@ -225,8 +225,9 @@ class HighwayEnv : public Env {
     const Vehicle& ego = road_.vehicles[controlled_[0]];
     *out.Get(fields_.speed) = static_cast<float>(ego.speed);
     *out.Get(fields_.crashed) = ego.crashed;
-    WriteKinematics(road_, controlled_[0], observed_, y_range_,
-                    out.Get(fields_.obs));
+    WriteKinematics(road_, controlled_[0], observed_,
+                    {kPerceptionDistance, y_range_},
+                    /*absolute=*/false, out.Get(fields_.obs));
   }
 
  private:

@@ -125,7 +125,8 @@ class MergeEnv : public Env {
     const Vehicle& ego = road_.vehicles[0];
     *out.Get(fields_.speed) = static_cast<float>(ego.speed);
     *out.Get(fields_.crashed) = ego.crashed;
-    WriteKinematics(road_, 0, 5, y_range_, out.Get(fields_.obs));
+    WriteKinematics(road_, 0, 5, {kPerceptionDistance, y_range_},
+                    /*absolute=*/false, out.Get(fields_.obs));
   }
 
   // Test hook: x, y, heading and speed of every vehicle, in road order.

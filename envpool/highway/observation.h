@@ -16,17 +16,27 @@ namespace envpool::highway {
 // AbstractEnv.PERCEPTION_DISTANCE.
 inline constexpr double kPerceptionDistance = 5.0 * Vehicle::kMaxSpeed;
 
-// The y range is +-4 m times the lanes of the observer's road at the
-// episode's first observation (highway-env fixes features_range then).
+// features_range: the half-widths of x, y, vx and vy, mapped to [-1, 1].
+struct KinematicsRange {
+  double x = kPerceptionDistance;
+  // +-4 m times the lanes of the observer's road at the episode's first
+  // observation by default (highway-env fixes features_range then).
+  double y = 16.0;
+  double vx = 2 * Vehicle::kMaxSpeed;
+  double vy = 2 * Vehicle::kMaxSpeed;
+};
+
+// `absolute`: the others' x, y, vx, vy as they are, not relative to the
+// observer.
 inline void WriteKinematics(const Road& road, int observer, int observed,
-                            double y_range, float* obs) {
+                            const KinematicsRange& range, bool absolute,
+                            float* obs) {
   std::fill(obs, obs + observed * 5, 0.0F);
   auto write_row = [&](int row, double x, double y, double vx, double vy) {
-    const double values[4] = {
-        Lmap(x, -kPerceptionDistance, kPerceptionDistance, -1, 1),
-        Lmap(y, -y_range, y_range, -1, 1),
-        Lmap(vx, -2 * Vehicle::kMaxSpeed, 2 * Vehicle::kMaxSpeed, -1, 1),
-        Lmap(vy, -2 * Vehicle::kMaxSpeed, 2 * Vehicle::kMaxSpeed, -1, 1)};
+    const double values[4] = {Lmap(x, -range.x, range.x, -1, 1),
+                              Lmap(y, -range.y, range.y, -1, 1),
+                              Lmap(vx, -range.vx, range.vx, -1, 1),
+                              Lmap(vy, -range.vy, range.vy, -1, 1)};
     obs[row * 5] = 1.0F;
     for (int k = 0; k < 4; ++k) {
       obs[row * 5 + 1 + k] = static_cast<float>(Clip(values[k], -1, 1));
@@ -53,7 +63,7 @@ inline void WriteKinematics(const Road& road, int observer, int observed,
     }
     const double dx = v.position.x - ego.position.x;
     const double dy = v.position.y - ego.position.y;
-    if (!(std::sqrt(dx * dx + dy * dy) < kPerceptionDistance)) {
+    if (!(Norm2(dx, dy) < kPerceptionDistance)) {
       continue;
     }
     const double along = road.LaneDistance(ego, v);
@@ -69,9 +79,13 @@ inline void WriteKinematics(const Road& road, int observer, int observed,
   for (int r = 0; r < rows; ++r) {
     const Vehicle& v = road.Body(close[r].body);
     const Vec2 velocity = v.Velocity();
-    write_row(r + 1, v.position.x - ego.position.x,
-              v.position.y - ego.position.y, velocity.x - ego_velocity.x,
-              velocity.y - ego_velocity.y);
+    if (absolute) {
+      write_row(r + 1, v.position.x, v.position.y, velocity.x, velocity.y);
+    } else {
+      write_row(r + 1, v.position.x - ego.position.x,
+                v.position.y - ego.position.y, velocity.x - ego_velocity.x,
+                velocity.y - ego_velocity.y);
+    }
   }
 }
 

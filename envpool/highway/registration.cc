@@ -11,6 +11,7 @@
 #include "envpool/highway/highway_env.h"
 #include "envpool/highway/merge_env.h"
 #include "envpool/highway/numpy_kernels.h"
+#include "envpool/highway/roundabout_env.h"
 
 namespace {
 
@@ -95,4 +96,5 @@ PYBIND11_MODULE(_highway, m) {
   envpool::RegisterEnv<envpool::highway::HighwayEnv>("Highway");
   envpool::RegisterEnv<envpool::highway::MergeEnv>("Merge");
   envpool::RegisterEnv<envpool::highway::ExitEnv>("Exit");
+  envpool::RegisterEnv<envpool::highway::RoundaboutEnv>("Roundabout");
 }

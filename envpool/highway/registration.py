@@ -47,6 +47,21 @@ for task_id, version in (("Exit-v0", 0), ("exit-v0", 0), ("Exit-v1", 1), ("exit-
         # -v1: highway-env's ConnectedLaneExitEnv.
         neighbour_vehicles_connected_lanes=version == 1,
     )
+for task_id, version in (
+    ("Roundabout-v0", 0),
+    ("roundabout-v0", 0),
+    ("Roundabout-v1", 1),
+    ("roundabout-v1", 1),
+):
+    register(
+        task_id,
+        family="highway",
+        env_class="Roundabout",
+        duration=11,
+        max_episode_steps=11,
+        # -v1: highway-env's ConnectedLaneRoundaboutEnv.
+        neighbour_vehicles_connected_lanes=version == 1,
+    )
 
 
 # -- What this family declares (docs/adding_a_family.md) --

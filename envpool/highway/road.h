@@ -30,6 +30,17 @@ struct Vec2 {
   double y = 0.0;
 };
 
+// np.dot of two 2-vectors (and np.linalg.norm of one, the square root of
+// its dot with itself): numpy hands them to its bundled OpenBLAS, whose
+// ddot on x86-64 with FMA rounds x0 * y0 and adds x1 * y1 to it fused
+// (checked against numpy on 20000 random pairs: all equal, where the plain
+// x0 * y0 + x1 * y1 differs in a quarter of them). The last bits matter
+// where vehicles collide at an angle (the separating-axis test).
+inline double Dot2(double x0, double x1, double y0, double y1) {
+  return std::fma(x1, y1, x0 * y0);
+}
+inline double Norm2(double x, double y) { return std::sqrt(Dot2(x, y, x, y)); }
+
 // numpy's (and Python's) float remainder: the sign of the divisor.
 inline double PyMod(double a, double b) {
   double mod = std::fmod(a, b);
@@ -97,7 +108,7 @@ class StraightLane {
     heading_ = numpy_kernels::Arctan2(end.y - start.y, end.x - start.x);
     const double dx = end.x - start.x;
     const double dy = end.y - start.y;
-    length_ = std::sqrt(dx * dx + dy * dy);
+    length_ = Norm2(dx, dy);
     direction_ = {dx / length_, dy / length_};
     direction_lateral_ = {-direction_.y, direction_.x};
   }
@@ -151,13 +162,13 @@ class StraightLane {
       const double dy = p.y - center_.y;
       double phi = numpy_kernels::Arctan2(dy, dx);
       phi = start_phase_ + WrapToPi(phi - start_phase_);
-      const double r = std::sqrt(dx * dx + dy * dy);
+      const double r = Norm2(dx, dy);
       return {turn_ * (phi - start_phase_) * radius_, turn_ * (radius_ - r)};
     }
     const double dx = p.x - start_.x;
     const double dy = p.y - start_.y;
-    const double longitudinal = dx * direction_.x + dy * direction_.y;
-    double lateral = dx * direction_lateral_.x + dy * direction_lateral_.y;
+    const double longitudinal = Dot2(dx, dy, direction_.x, direction_.y);
+    double lateral = Dot2(dx, dy, direction_lateral_.x, direction_lateral_.y);
     if (sine_) {
       lateral = lateral - amplitude_ * numpy_kernels::Sin(
                                            pulsation_ * longitudinal + phase_);
@@ -620,6 +631,26 @@ class Road {
     return MakeVehicle(kind, lane.Position(x0, 0), lane.HeadingAt(x0), speed);
   }
 
+  // ControlledVehicle.plan_route_to: the current lane, then the roads of
+  // the shortest path to `destination` (any lane).
+  void PlanRouteTo(Vehicle* v, int destination) const {
+    v->route = {v->lane_index};
+    const std::vector<int> path =
+        network.ShortestPath(v->lane_index.to, destination);
+    for (size_t k = 0; k + 1 < path.size(); ++k) {
+      v->route.push_back({path[k], path[k + 1], -1});
+    }
+  }
+
+  // RoadObject.make_on_lane: on a lane at a longitudinal position, along
+  // its heading there.
+  Vehicle MakeOnLane(VehicleKind kind, const LaneIndex& index,
+                     double longitudinal, double speed) const {
+    const StraightLane& lane = network.GetLane(index);
+    return MakeVehicle(kind, lane.Position(longitudinal, 0),
+                       lane.HeadingAt(longitudinal), speed);
+  }
+
   // MDPVehicle.speed_to_index: the closest allowed speed (np.round: half to
   // even).
   static int SpeedToIndex(double speed,
@@ -698,7 +729,7 @@ class Road {
     const Vec2 ve = ego.Velocity();
     const Vec2 vf = front.Velocity();
     const Vec2 d = ego.Direction();
-    const double dv = (ve.x - vf.x) * d.x + (ve.y - vf.y) * d.y;
+    const double dv = Dot2(ve.x - vf.x, ve.y - vf.y, d.x, d.y);
     return kDistanceWanted + ego.speed * kTimeWanted +
            ego.speed * dv / (2 * std::sqrt(ab));
   }
@@ -792,6 +823,15 @@ class Road {
     }
     auto [old_preceding, old_following] = NeighbourVehicles(i, self.lane_index);
     const double self_pred_a = Acceleration(self.delta, i, new_preceding);
+    if (!self.route.empty() && self.route.front().id >= 0) {
+      // A planned lane: change only towards it, and only safely.
+      auto sign = [](int v) { return (v > 0) - (v < 0); };
+      if (sign(lane_index.id - self.target_lane_index.id) !=
+          sign(self.route.front().id - self.target_lane_index.id)) {
+        return false;
+      }
+      return !(self_pred_a < -kLaneChangeMaxBrakingImposed);
+    }
     const double self_a = Acceleration(self.delta, i, old_preceding);
     const double old_following_a = Acceleration(self.delta, old_following, i);
     const double old_following_pred_a =
@@ -938,8 +978,7 @@ class Road {
         std::sqrt(b->length * b->length + b->width * b->width);
     const double dx = b->position.x - a->position.x;
     const double dy = b->position.y - a->position.y;
-    if (std::sqrt(dx * dx + dy * dy) >
-        (diagonal_a + diagonal_b) / 2 + a->speed * dt) {
+    if (Norm2(dx, dy) > (diagonal_a + diagonal_b) / 2 + a->speed * dt) {
       return;
     }
     const Vec2 va = a->Velocity();
@@ -999,7 +1038,7 @@ class Road {
     auto project = [](const std::array<Vec2, 5>& polygon, const Vec2& n,
                       double* lo, double* hi) {
       for (int k = 0; k < 5; ++k) {
-        const double p = polygon[k].x * n.x + polygon[k].y * n.y;
+        const double p = Dot2(polygon[k].x, polygon[k].y, n.x, n.y);
         if (k == 0 || p < *lo) {
           *lo = p;
         }
@@ -1021,8 +1060,7 @@ class Road {
         const Vec2& p1 = (*polygon)[k];
         const Vec2& p2 = (*polygon)[k + 1];
         Vec2 normal = {-p2.y + p1.y, p2.x - p1.x};
-        const double norm =
-            std::sqrt(normal.x * normal.x + normal.y * normal.y);
+        const double norm = Norm2(normal.x, normal.y);
         normal.x /= norm;
         normal.y /= norm;
         double min_a = 0;
@@ -1035,8 +1073,8 @@ class Road {
           *intersecting = false;
         }
         const double velocity_projection =
-            normal.x * (displacement_a.x - displacement_b.x) +
-            normal.y * (displacement_a.y - displacement_b.y);
+            Dot2(normal.x, normal.y, displacement_a.x - displacement_b.x,
+                 displacement_a.y - displacement_b.y);
         if (velocity_projection < 0) {
           min_a += velocity_projection;
         } else {
@@ -1053,7 +1091,7 @@ class Road {
           min_distance = std::abs(distance);
           const Vec2 ca = center(a);
           const Vec2 cb = center(b);
-          const double d = (ca.x - cb.x) * normal.x + (ca.y - cb.y) * normal.y;
+          const double d = Dot2(ca.x - cb.x, ca.y - cb.y, normal.x, normal.y);
           axis = d > 0 ? normal : Vec2{-normal.x, -normal.y};
         }
       }

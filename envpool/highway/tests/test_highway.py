@@ -45,6 +45,10 @@ REFERENCE_IDS = {
     "exit-v0": "exit-v0",
     "Exit-v1": "exit-v1",
     "exit-v1": "exit-v1",
+    "Roundabout-v0": "roundabout-v0",
+    "roundabout-v0": "roundabout-v0",
+    "Roundabout-v1": "roundabout-v1",
+    "roundabout-v1": "roundabout-v1",
 }
 
 # Action probabilities: mostly IDLE and SLOWER, so that some episodes last
@@ -81,6 +85,9 @@ def reference_config(options: dict[str, Any]) -> dict[str, Any]:
             options.get("reward_speed_low", 20.0),
             options.get("reward_speed_high", 30.0),
         ]
+    if "incoming_vehicle_destination" in options:
+        destination = options["incoming_vehicle_destination"]
+        config["incoming_vehicle_destination"] = None if destination < 0 else destination
     if "observation_vehicles_count" in options:
         config["observation"] = {
             "type": "Kinematics",
@@ -192,6 +199,20 @@ def test_exit_plays_the_reference_across_autoresets(
     assert successes > 0
 
 
+@pytest.mark.parametrize(
+    ("task_id", "seed", "num_envs", "steps"),
+    [("Roundabout-v0", 0, 3, 30), ("roundabout-v1", 7, 2, 30)]
+    + ([("roundabout-v0", 11, 4, 100), ("Roundabout-v1", 17, 4, 100)] if ALL else []),
+)
+def test_roundabout_plays_the_reference_across_autoresets(
+    task_id: str, seed: int, num_envs: int, steps: int
+) -> None:
+    # Vehicles meet at angles here: the collision test's dot products must
+    # round as numpy's do (road.h, Dot2).
+    terminations, truncations, _ = run_lockstep(task_id, seed=seed, num_envs=num_envs, steps=steps)
+    assert terminations + truncations >= num_envs
+
+
 def test_options_play_the_reference_with_the_same_config() -> None:
     options = {
         "lanes_count": 2,
@@ -214,6 +235,9 @@ def test_options_play_the_reference_with_the_same_config() -> None:
     run_lockstep("Merge-v0", seed=2, num_envs=2, steps=25, simulation_frequency=10)
     run_lockstep(
         "Exit-v0", seed=1, num_envs=2, steps=20, lanes_count=3, vehicles_count=8, duration=9
+    )
+    run_lockstep(
+        "Roundabout-v0", seed=5, num_envs=2, steps=20, incoming_vehicle_destination=2, duration=8
     )
     # A second controlled vehicle drives itself (IDLE) and only the first
     # is observed and rewarded, as in highway-env's single-agent envs.
