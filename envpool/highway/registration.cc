@@ -12,6 +12,7 @@
 #include "envpool/highway/merge_env.h"
 #include "envpool/highway/numpy_kernels.h"
 #include "envpool/highway/roundabout_env.h"
+#include "envpool/highway/two_way_env.h"
 
 namespace {
 
@@ -97,4 +98,5 @@ PYBIND11_MODULE(_highway, m) {
   envpool::RegisterEnv<envpool::highway::MergeEnv>("Merge");
   envpool::RegisterEnv<envpool::highway::ExitEnv>("Exit");
   envpool::RegisterEnv<envpool::highway::RoundaboutEnv>("Roundabout");
+  envpool::RegisterEnv<envpool::highway::TwoWayEnv>("TwoWay");
 }

@@ -62,6 +62,8 @@ for task_id, version in (
         # -v1: highway-env's ConnectedLaneRoundaboutEnv.
         neighbour_vehicles_connected_lanes=version == 1,
     )
+for task_id in ("TwoWay-v0", "two-way-v0"):
+    register(task_id, family="highway", env_class="TwoWay", duration=15, max_episode_steps=15)
 
 
 # -- What this family declares (docs/adding_a_family.md) --

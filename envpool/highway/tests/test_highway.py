@@ -49,6 +49,8 @@ REFERENCE_IDS = {
     "roundabout-v0": "roundabout-v0",
     "Roundabout-v1": "roundabout-v1",
     "roundabout-v1": "roundabout-v1",
+    "TwoWay-v0": "two-way-v0",
+    "two-way-v0": "two-way-v0",
 }
 
 # Action probabilities: mostly IDLE and SLOWER, so that some episodes last
@@ -213,6 +215,16 @@ def test_roundabout_plays_the_reference_across_autoresets(
     assert terminations + truncations >= num_envs
 
 
+@pytest.mark.parametrize("seed", [0, 21, 22] if ALL else [0])
+def test_two_way_plays_the_reference_across_autoresets(seed: int) -> None:
+    # The TimeToCollision observation; highway-env's TimeLimit (15 steps) is
+    # the pool's max_episode_steps.
+    terminations, truncations, _ = run_lockstep(
+        "TwoWay-v0", seed=seed, num_envs=3, steps=100 if ALL else 40
+    )
+    assert terminations + truncations >= 3
+
+
 def test_options_play_the_reference_with_the_same_config() -> None:
     options = {
         "lanes_count": 2,
@@ -236,6 +248,7 @@ def test_options_play_the_reference_with_the_same_config() -> None:
     run_lockstep(
         "Exit-v0", seed=1, num_envs=2, steps=20, lanes_count=3, vehicles_count=8, duration=9
     )
+    run_lockstep("two-way-v0", seed=4, num_envs=2, steps=20, policy_frequency=2)
     run_lockstep(
         "Roundabout-v0", seed=5, num_envs=2, steps=20, incoming_vehicle_destination=2, duration=8
     )
