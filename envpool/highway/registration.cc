@@ -13,6 +13,7 @@
 #include "envpool/highway/numpy_kernels.h"
 #include "envpool/highway/roundabout_env.h"
 #include "envpool/highway/two_way_env.h"
+#include "envpool/highway/u_turn_env.h"
 
 namespace {
 
@@ -99,4 +100,5 @@ PYBIND11_MODULE(_highway, m) {
   envpool::RegisterEnv<envpool::highway::ExitEnv>("Exit");
   envpool::RegisterEnv<envpool::highway::RoundaboutEnv>("Roundabout");
   envpool::RegisterEnv<envpool::highway::TwoWayEnv>("TwoWay");
+  envpool::RegisterEnv<envpool::highway::UTurnEnv>("UTurn");
 }

@@ -64,6 +64,16 @@ for task_id, version in (
     )
 for task_id in ("TwoWay-v0", "two-way-v0"):
     register(task_id, family="highway", env_class="TwoWay", duration=15, max_episode_steps=15)
+for task_id, version in (("UTurn-v0", 0), ("u-turn-v0", 0), ("UTurn-v1", 1), ("u-turn-v1", 1)):
+    register(
+        task_id,
+        family="highway",
+        env_class="UTurn",
+        duration=10,
+        max_episode_steps=10,
+        # -v1: highway-env's ConnectedLaneUTurnEnv.
+        neighbour_vehicles_connected_lanes=version == 1,
+    )
 
 
 # -- What this family declares (docs/adding_a_family.md) --

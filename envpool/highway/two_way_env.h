@@ -17,6 +17,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/highway/road.h"
+#include "envpool/highway/time_to_collision.h"
 
 namespace envpool::highway {
 
@@ -134,7 +135,8 @@ class TwoWayEnv : public Env {
     const Vehicle& ego = road_.vehicles[0];
     *out.Get(fields_.speed) = static_cast<float>(ego.speed);
     *out.Get(fields_.crashed) = ego.crashed;
-    WriteTimeToCollision(out.Get(fields_.obs));
+    WriteTimeToCollision(road_, 0, policy_frequency_, kHorizon,
+                         out.Get(fields_.obs));
   }
 
   std::vector<double> GetState() const override {
@@ -160,96 +162,6 @@ class TwoWayEnv : public Env {
                              {kLength, StraightLane::kDefaultWidth}));
     net.AddLane("b", "a", StraightLane({kLength, 0}, {0, 0}));
     return net;
-  }
-
-  // RoadNetwork.is_connected_road (no route: every road after the first
-  // one's end, to `depth`).
-  bool IsConnectedRoad(const LaneIndex& l1, const LaneIndex& l2,
-                       int depth) const {
-    if (l2.SameRoad(l1) || l2.to == l1.from) {
-      return true;
-    }
-    if (depth > 0) {
-      for (const auto& road : road_.network.roads()) {
-        if (road.from == l1.to &&
-            IsConnectedRoad({l1.to, road.to, l1.id}, l2, depth - 1)) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  // TimeToCollisionObservation: compute_ttc_grid (speed x lane x time, the
-  // cost of a predicted collision at constant speeds), then the 3 x 3
-  // window around the ego's speed index and lane, padded with ones.
-  void WriteTimeToCollision(float* obs) const {
-    const Vehicle& ego = road_.vehicles[0];
-    const RoadNetwork& net = road_.network;
-    const int lanes = net.NumLanes(ego.lane_index.from, ego.lane_index.to);
-    const double time_quantization = 1 / static_cast<double>(policy_frequency_);
-    const int time_cells = static_cast<int>(kHorizon / time_quantization);
-    const int speeds = static_cast<int>(ego.target_speeds.size());
-    std::vector<double> grid(speeds * lanes * time_cells, 0.0);
-    auto cell = [&](int s, int l, int t) -> double& {
-      return grid[(s * lanes + l) * time_cells + t];
-    };
-    const Vec2 ego_direction = ego.Direction();
-    for (int speed_index = 0; speed_index < speeds; ++speed_index) {
-      const double ego_speed = ego.target_speeds[speed_index];
-      for (size_t j = 1; j < road_.vehicles.size(); ++j) {
-        const Vehicle& other = road_.vehicles[j];
-        if (ego_speed == other.speed) {
-          continue;
-        }
-        const double margin = other.length / 2 + ego.length / 2;
-        const double points[3][2] = {{0, 1}, {-margin, 0.5}, {margin, 0.5}};
-        for (const auto& [m, cost] : points) {
-          const double distance = road_.LaneDistance(ego, other) + m;
-          const Vec2 od = other.Direction();
-          const double other_projected_speed =
-              other.speed * Dot2(od.x, od.y, ego_direction.x, ego_direction.y);
-          const double time_to_collision =
-              distance / NotZero(ego_speed - other_projected_speed);
-          if (time_to_collision < 0) {
-            continue;
-          }
-          if (!IsConnectedRoad(ego.lane_index, other.lane_index, 3)) {
-            continue;
-          }
-          int lane_low = 0;
-          int lane_high = lanes;
-          if (net.NumLanes(other.lane_index.from, other.lane_index.to) ==
-              lanes) {
-            lane_low = other.lane_index.id;
-            lane_high = lane_low + 1;
-          }
-          const double t = time_to_collision / time_quantization;
-          for (const int time :
-               {static_cast<int>(t), static_cast<int>(std::ceil(t))}) {
-            if (0 <= time && time < time_cells) {
-              for (int l = lane_low; l < lane_high; ++l) {
-                cell(speed_index, l, time) =
-                    std::max(cell(speed_index, l, time), cost);
-              }
-            }
-          }
-        }
-      }
-    }
-    // The window: lanes ego.lane - 1 .. + 1 and speed indices ego.speed -
-    // 1 .. + 1; lanes beyond the road are ones, speeds beyond repeat the
-    // first and last rows.
-    for (int r = 0; r < 3; ++r) {
-      const int s = std::clamp(ego.speed_index - 1 + r, 0, speeds - 1);
-      for (int c = 0; c < 3; ++c) {
-        const int l = ego.lane_index.id - 1 + c;
-        for (int t = 0; t < time_cells; ++t) {
-          obs[(r * 3 + c) * time_cells + t] =
-              l < 0 || l >= lanes ? 1.0F : static_cast<float>(cell(s, l, t));
-        }
-      }
-    }
   }
 
   Fields fields_;

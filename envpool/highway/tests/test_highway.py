@@ -51,6 +51,10 @@ REFERENCE_IDS = {
     "roundabout-v1": "roundabout-v1",
     "TwoWay-v0": "two-way-v0",
     "two-way-v0": "two-way-v0",
+    "UTurn-v0": "u-turn-v0",
+    "u-turn-v0": "u-turn-v0",
+    "UTurn-v1": "u-turn-v1",
+    "u-turn-v1": "u-turn-v1",
 }
 
 # Action probabilities: mostly IDLE and SLOWER, so that some episodes last
@@ -223,6 +227,22 @@ def test_two_way_plays_the_reference_across_autoresets(seed: int) -> None:
         "TwoWay-v0", seed=seed, num_envs=3, steps=100 if ALL else 40
     )
     assert terminations + truncations >= 3
+
+
+@pytest.mark.parametrize(
+    ("task_id", "seed"),
+    [("UTurn-v0", 0), ("u-turn-v1", 3)] + ([("u-turn-v0", 8), ("UTurn-v1", 9)] if ALL else []),
+)
+def test_u_turn_plays_the_reference_across_autoresets(task_id: str, seed: int) -> None:
+    # The ego follows a route through the turn, which the TimeToCollision
+    # grid follows to find the vehicles on connected roads.
+    terminations, truncations, _ = run_lockstep(
+        task_id, seed=seed, num_envs=3, steps=100 if ALL else 25
+    )
+    assert terminations + truncations >= 3
+    env = envpool.make(task_id, num_envs=2, seed=seed)
+    obs, _ = env.reset()
+    assert obs.shape == (2, 3, 3, 16)
 
 
 def test_options_play_the_reference_with_the_same_config() -> None:
