@@ -8,11 +8,13 @@
 #ifndef ENVPOOL_HIGHWAY_MERGE_ENV_H_
 #define ENVPOOL_HIGHWAY_MERGE_ENV_H_
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "envpool/core/env.h"
@@ -71,9 +73,21 @@ class MergeEnv : public Env {
 
   void Reset() override {
     road_ = Road();
-    road_.network = MakeNetwork();
     road_.np_random = &np_random_;
+    MakeScene();
     road_.neighbour_vehicles_connected_lanes = connected_lanes_;
+    const Vehicle& ego = road_.vehicles[0];
+    y_range_ = StraightLane::kDefaultWidth *
+               road_.network.NumLanes(ego.lane_index.from, ego.lane_index.to);
+    reward_ = 0.0;
+    terminated_ = false;
+    truncated_ = false;
+  }
+
+ protected:
+  // MergeEnv._make_road and _make_vehicles.
+  virtual void MakeScene() {
+    road_.network = MakeNetwork();
     const StraightLane& lbc = road_.network.GetLane({kB, kC, 2});
     road_.objects.push_back(road_.MakeObstacle(lbc.Position(kEnds[2], 0)));
     const StraightLane& ab1 = road_.network.GetLane({kA, kB, 1});
@@ -93,14 +107,9 @@ class MergeEnv : public Env {
         road_.network.GetLane({kJ, kK, 0}).Position(110.0, 0.0), 0.0, 20.0);
     merging.target_speed = 30.0;
     road_.vehicles.push_back(merging);
-    const Vehicle& ego = road_.vehicles[0];
-    y_range_ = StraightLane::kDefaultWidth *
-               road_.network.NumLanes(ego.lane_index.from, ego.lane_index.to);
-    reward_ = 0.0;
-    terminated_ = false;
-    truncated_ = false;
   }
 
+ public:
   void Step(const ActionView& action) override {
     static constexpr MetaAction kActions[5] = {
         MetaAction::kLaneLeft, MetaAction::kIdle, MetaAction::kLaneRight,
@@ -117,7 +126,7 @@ class MergeEnv : public Env {
     }
     const Vehicle& ego = road_.vehicles[0];
     reward_ = Reward(ego, a == 0 || a == 2);
-    terminated_ = ego.crashed || ego.position.x > 370;
+    terminated_ = ego.crashed || ego.position.x > end_position_;
     truncated_ = false;
   }
 
@@ -139,7 +148,7 @@ class MergeEnv : public Env {
     return state;
   }
 
- private:
+ protected:
   // Nodes, in the order highway-env's network first sees them.
   static constexpr int kA = 0;
   static constexpr int kB = 1;
@@ -214,6 +223,145 @@ class MergeEnv : public Env {
   bool connected_lanes_;
   Road road_;
   double y_range_ = 8.0;
+  // Past this x [m] the episode ends.
+  double end_position_ = 370;
+};
+
+// merge-generic-v0/-v1 (MergeGenericEnv): the merge with `lanes_count`
+// highway lanes, the section lengths as options, `vehicles_count` IDM
+// vehicles spawned at random (up to ten tries each to stay 15 m from the
+// others of its lane), MergeEnv's reward, and the end 90 m before the
+// road's.
+class MergeGenericEnv : public MergeEnv {
+ public:
+  static Options DefaultOptions() {
+    Options options = MergeEnv::DefaultOptions();
+    options.Define("lanes_count", int64_t{2});
+    options.Define("vehicles_count", int64_t{3});
+    options.Define("before_merge_length", 150.0);
+    options.Define("converge_merge_length", 80.0);
+    options.Define("parallel_merge_length", 80.0);
+    options.Define("after_merge_length", 150.0);
+    return options;
+  }
+
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    if (options.Get<int64_t>("lanes_count") < 1) {
+      throw std::invalid_argument("option 'lanes_count' must be at least 1");
+    }
+    if (options.Get<int64_t>("vehicles_count") < 0) {
+      throw std::invalid_argument("option 'vehicles_count' must be at least 0");
+    }
+    for (const char* name : {"before_merge_length", "converge_merge_length",
+                             "parallel_merge_length"}) {
+      if (!(options.Get<double>(name) > 0)) {
+        throw std::invalid_argument(std::string("option '") + name +
+                                    "' must be > 0 (highway-env's assertion)");
+      }
+    }
+    if (!(options.Get<double>("after_merge_length") >= 90)) {
+      throw std::invalid_argument(
+          "option 'after_merge_length' must be >= 90 (highway-env's "
+          "assertion)");
+    }
+    MergeEnv::Declare(options, spec, fields);
+  }
+
+  MergeGenericEnv(const Options& options, const Fields& fields)
+      : MergeEnv(options, fields),
+        lanes_(static_cast<int>(options.Get<int64_t>("lanes_count"))),
+        vehicles_count_(
+            static_cast<int>(options.Get<int64_t>("vehicles_count"))),
+        pre_merge_(options.Get<double>("before_merge_length")),
+        converge_(options.Get<double>("converge_merge_length")),
+        parallel_(options.Get<double>("parallel_merge_length")),
+        after_(options.Get<double>("after_merge_length")) {
+    end_position_ = pre_merge_ + converge_ + parallel_ + after_ - 90;
+  }
+
+ protected:
+  void MakeScene() override {
+    RoadNetwork net;
+    auto straight = [&](double start, double length, const char* from,
+                        const char* to) {
+      for (int lane = 0; lane < lanes_; ++lane) {
+        const double y = lane * StraightLane::kDefaultWidth;
+        net.AddLane(from, to,
+                    StraightLane({start, y}, {start + length, y},
+                                 StraightLane::kDefaultWidth, 30));
+      }
+    };
+    straight(0, pre_merge_ + converge_, "a", "b");
+    straight(pre_merge_ + converge_, parallel_, "b", "c");
+    straight(pre_merge_ + converge_ + parallel_, after_, "c", "d");
+    constexpr double kAmplitude = 3.25;
+    const double y_parallel = lanes_ * StraightLane::kDefaultWidth;
+    const double y_approach = y_parallel + 2 * kAmplitude;
+    StraightLane ljk({0, y_approach}, {pre_merge_, y_approach},
+                     StraightLane::kDefaultWidth, 30, /*forbidden=*/true);
+    StraightLane lkb = StraightLane::Sine(
+        {pre_merge_, y_parallel + kAmplitude},
+        {pre_merge_ + converge_, y_parallel + kAmplitude}, kAmplitude,
+        2 * M_PI / (2 * converge_), M_PI / 2, /*forbidden=*/true);
+    lkb.set_speed_limit(30);
+    StraightLane lbc({pre_merge_ + converge_, y_parallel},
+                     {pre_merge_ + converge_ + parallel_, y_parallel},
+                     StraightLane::kDefaultWidth, 30, /*forbidden=*/true);
+    net.AddLane("j", "k", ljk);
+    net.AddLane("k", "b", lkb);
+    net.AddLane("b", "c", lbc);
+    road_.network = std::move(net);
+    road_.objects.push_back(road_.MakeObstacle(lbc.Position(parallel_, 0)));
+
+    const RoadNetwork& network = road_.network;
+    const int a = network.NodeIndex("a");
+    const int b = network.NodeIndex("b");
+    constexpr double kEgoLongitudinal = 30.0;
+    road_.vehicles.push_back(road_.MakeVehicle(
+        VehicleKind::kMdp,
+        network.GetLane({a, b, lanes_ - 1}).Position(kEgoLongitudinal, 0.0),
+        0.0, 30.0));
+    const double max_pos = pre_merge_ + converge_ + parallel_;
+    std::vector<std::vector<double>> spawned(lanes_);
+    spawned[lanes_ - 1].push_back(kEgoLongitudinal);
+    constexpr double kSafeDistance = 15.0;
+    constexpr int kTries = 10;
+    for (int k = 0; k < vehicles_count_; ++k) {
+      for (int t = 0; t < kTries; ++t) {
+        const int lane =
+            static_cast<int>(np_random_.Integers<int64_t>(0, lanes_));
+        const double longitudinal = np_random_.Uniform(0, max_pos);
+        const bool clear = std::all_of(
+            spawned[lane].begin(), spawned[lane].end(), [&](double p) {
+              return std::abs(longitudinal - p) > kSafeDistance;
+            });
+        if (clear) {
+          const Vec2 pos =
+              network.GetLane({a, b, lane}).Position(longitudinal, 0.0);
+          const double speed = 30.0 + np_random_.Uniform(-2.0, 2.0);
+          road_.vehicles.push_back(
+              road_.MakeVehicle(VehicleKind::kIdm, pos, 0.0, speed));
+          spawned[lane].push_back(longitudinal);
+          break;
+        }
+      }
+    }
+    Vehicle merging = road_.MakeVehicle(
+        VehicleKind::kIdm,
+        network.GetLane({network.NodeIndex("j"), network.NodeIndex("k"), 0})
+            .Position(kEgoLongitudinal + 30, 0.0),
+        0.0, 20.0);
+    merging.target_speed = 30.0;
+    road_.vehicles.push_back(merging);
+  }
+
+ private:
+  int lanes_;
+  int vehicles_count_;
+  double pre_merge_;
+  double converge_;
+  double parallel_;
+  double after_;
 };
 
 }  // namespace envpool::highway

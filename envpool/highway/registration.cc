@@ -97,6 +97,7 @@ PYBIND11_MODULE(_highway, m) {
       "The numpy ufuncs whose float64 loops the envs call (the rest: libm).");
   envpool::RegisterEnv<envpool::highway::HighwayEnv>("Highway");
   envpool::RegisterEnv<envpool::highway::MergeEnv>("Merge");
+  envpool::RegisterEnv<envpool::highway::MergeGenericEnv>("MergeGeneric");
   envpool::RegisterEnv<envpool::highway::ExitEnv>("Exit");
   envpool::RegisterEnv<envpool::highway::RoundaboutEnv>("Roundabout");
   envpool::RegisterEnv<envpool::highway::TwoWayEnv>("TwoWay");

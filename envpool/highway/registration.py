@@ -74,6 +74,21 @@ for task_id, version in (("UTurn-v0", 0), ("u-turn-v0", 0), ("UTurn-v1", 1), ("u
         # -v1: highway-env's ConnectedLaneUTurnEnv.
         neighbour_vehicles_connected_lanes=version == 1,
     )
+for task_id, version in (
+    ("MergeGeneric-v0", 0),
+    ("merge-generic-v0", 0),
+    ("MergeGeneric-v1", 1),
+    ("merge-generic-v1", 1),
+):
+    register(
+        task_id,
+        family="highway",
+        env_class="MergeGeneric",
+        duration=200,
+        max_episode_steps=200,
+        # -v1: highway-env's ConnectedLaneMergeGenericEnv.
+        neighbour_vehicles_connected_lanes=version == 1,
+    )
 
 
 # -- What this family declares (docs/adding_a_family.md) --

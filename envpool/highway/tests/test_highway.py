@@ -41,6 +41,10 @@ REFERENCE_IDS = {
     "merge-v0": "merge-v0",
     "Merge-v1": "merge-v1",
     "merge-v1": "merge-v1",
+    "MergeGeneric-v0": "merge-generic-v0",
+    "merge-generic-v0": "merge-generic-v0",
+    "MergeGeneric-v1": "merge-generic-v1",
+    "merge-generic-v1": "merge-generic-v1",
     "Exit-v0": "exit-v0",
     "exit-v0": "exit-v0",
     "Exit-v1": "exit-v1",
@@ -77,6 +81,10 @@ _SAME_NAME = (
     "offroad_terminal",
     "simulation_frequency",
     "policy_frequency",
+    "before_merge_length",
+    "converge_merge_length",
+    "parallel_merge_length",
+    "after_merge_length",
 )
 
 
@@ -176,7 +184,7 @@ def test_highway_plays_the_reference_across_an_autoreset(seed: int) -> None:
 
 @pytest.mark.parametrize(
     ("task_id", "seed", "num_envs", "steps"),
-    [("Merge-v0", 0, 3, 40), ("merge-v1", 4, 2, 30)]
+    [("Merge-v0", 0, 3, 40), ("merge-v1", 4, 2, 30), ("MergeGeneric-v0", 1, 3, 30)]
     + ([("merge-v0", 9, 4, 120), ("Merge-v1", 13, 4, 120)] if ALL else []),
 )
 def test_merge_plays_the_reference_across_autoresets(
@@ -266,6 +274,17 @@ def test_options_play_the_reference_with_the_same_config() -> None:
     run_lockstep("HighwayFast-v0", seed=11, num_envs=3, steps=40, **options)
     run_lockstep("Merge-v0", seed=2, num_envs=2, steps=25, simulation_frequency=10)
     run_lockstep(
+        "merge-generic-v1",
+        seed=6,
+        num_envs=2,
+        steps=25,
+        lanes_count=3,
+        vehicles_count=6,
+        before_merge_length=120.0,
+        parallel_merge_length=60.0,
+        after_merge_length=100.0,
+    )
+    run_lockstep(
         "Exit-v0", seed=1, num_envs=2, steps=20, lanes_count=3, vehicles_count=8, duration=9
     )
     run_lockstep("two-way-v0", seed=4, num_envs=2, steps=20, policy_frequency=2)
@@ -346,6 +365,23 @@ def test_bad_option_values_are_value_errors_naming_the_option(
 ) -> None:
     with pytest.raises(ValueError, match=names):
         envpool.make("Highway-v0", num_envs=1, **options)
+
+
+@pytest.mark.parametrize(
+    ("task_id", "options", "name"),
+    [
+        ("MergeGeneric-v0", {"after_merge_length": 80.0}, "after_merge_length"),
+        ("MergeGeneric-v0", {"converge_merge_length": 0.0}, "converge_merge_length"),
+        ("Exit-v0", {"lanes_count": 1}, "lanes_count"),
+        ("Roundabout-v0", {"incoming_vehicle_destination": 3}, "incoming_vehicle_destination"),
+        ("TwoWay-v0", {"policy_frequency": 0}, "policy_frequency"),
+    ],
+)
+def test_bad_scene_options_are_value_errors(
+    task_id: str, options: dict[str, Any], name: str
+) -> None:
+    with pytest.raises(ValueError, match=name):
+        envpool.make(task_id, num_envs=1, **options)
 
 
 def test_an_unknown_option_is_a_type_error() -> None:
