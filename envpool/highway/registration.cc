@@ -100,6 +100,8 @@ PYBIND11_MODULE(_highway, m) {
   envpool::RegisterEnv<envpool::highway::MergeGenericEnv>("MergeGeneric");
   envpool::RegisterEnv<envpool::highway::ExitEnv>("Exit");
   envpool::RegisterEnv<envpool::highway::RoundaboutEnv>("Roundabout");
+  envpool::RegisterEnv<envpool::highway::RoundaboutGenericEnv>(
+      "RoundaboutGeneric");
   envpool::RegisterEnv<envpool::highway::TwoWayEnv>("TwoWay");
   envpool::RegisterEnv<envpool::highway::UTurnEnv>("UTurn");
 }

@@ -89,6 +89,22 @@ for task_id, version in (
         # -v1: highway-env's ConnectedLaneMergeGenericEnv.
         neighbour_vehicles_connected_lanes=version == 1,
     )
+for task_id, version in (
+    ("RoundaboutGeneric-v0", 0),
+    ("roundabout-generic-v0", 0),
+    ("RoundaboutGeneric-v1", 1),
+    ("roundabout-generic-v1", 1),
+):
+    register(
+        task_id,
+        family="highway",
+        env_class="RoundaboutGeneric",
+        duration=17,
+        max_episode_steps=17,
+        vehicles_count=5,
+        # -v1: highway-env's ConnectedLaneRoundaboutGenericEnv.
+        neighbour_vehicles_connected_lanes=version == 1,
+    )
 
 
 # -- What this family declares (docs/adding_a_family.md) --

@@ -53,6 +53,10 @@ REFERENCE_IDS = {
     "roundabout-v0": "roundabout-v0",
     "Roundabout-v1": "roundabout-v1",
     "roundabout-v1": "roundabout-v1",
+    "RoundaboutGeneric-v0": "roundabout-generic-v0",
+    "roundabout-generic-v0": "roundabout-generic-v0",
+    "RoundaboutGeneric-v1": "roundabout-generic-v1",
+    "roundabout-generic-v1": "roundabout-generic-v1",
     "TwoWay-v0": "two-way-v0",
     "two-way-v0": "two-way-v0",
     "UTurn-v0": "u-turn-v0",
@@ -85,6 +89,8 @@ _SAME_NAME = (
     "converge_merge_length",
     "parallel_merge_length",
     "after_merge_length",
+    "roundabout_radius",
+    "roundabout_lanes",
 )
 
 
@@ -215,7 +221,7 @@ def test_exit_plays_the_reference_across_autoresets(
 
 @pytest.mark.parametrize(
     ("task_id", "seed", "num_envs", "steps"),
-    [("Roundabout-v0", 0, 3, 30), ("roundabout-v1", 7, 2, 30)]
+    [("Roundabout-v0", 0, 3, 30), ("roundabout-v1", 7, 2, 30), ("RoundaboutGeneric-v1", 2, 2, 20)]
     + ([("roundabout-v0", 11, 4, 100), ("Roundabout-v1", 17, 4, 100)] if ALL else []),
 )
 def test_roundabout_plays_the_reference_across_autoresets(
@@ -288,6 +294,16 @@ def test_options_play_the_reference_with_the_same_config() -> None:
         "Exit-v0", seed=1, num_envs=2, steps=20, lanes_count=3, vehicles_count=8, duration=9
     )
     run_lockstep("two-way-v0", seed=4, num_envs=2, steps=20, policy_frequency=2)
+    run_lockstep(
+        "roundabout-generic-v0",
+        seed=8,
+        num_envs=2,
+        steps=20,
+        roundabout_lanes=3,
+        roundabout_radius=30.0,
+        vehicles_count=8,
+        incoming_vehicle_destination=3,
+    )
     run_lockstep(
         "Roundabout-v0", seed=5, num_envs=2, steps=20, incoming_vehicle_destination=2, duration=8
     )
@@ -375,6 +391,7 @@ def test_bad_option_values_are_value_errors_naming_the_option(
         ("Exit-v0", {"lanes_count": 1}, "lanes_count"),
         ("Roundabout-v0", {"incoming_vehicle_destination": 3}, "incoming_vehicle_destination"),
         ("TwoWay-v0", {"policy_frequency": 0}, "policy_frequency"),
+        ("RoundaboutGeneric-v0", {"roundabout_lanes": 0}, "roundabout_lanes"),
     ],
 )
 def test_bad_scene_options_are_value_errors(
