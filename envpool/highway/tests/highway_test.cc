@@ -119,6 +119,64 @@ TEST(HighwayRoad, VehiclesThatDoNotCheckCollisionsPassThroughEachOther) {
   EXPECT_FALSE(road.vehicles[1].crashed);
 }
 
+TEST(HighwayLane, CircularAndSineLanesMapPositionsBothWays) {
+  const StraightLane arc = StraightLane::Circular(
+      {10.0, -5.0}, 20.0, M_PI / 2, -M_PI / 2, /*clockwise=*/false,
+      /*forbidden=*/false);
+  EXPECT_NEAR(arc.length(), 20.0 * M_PI, 1e-12);
+  const StraightLane sine = StraightLane::Sine({0.0, 0.0}, {100.0, 0.0}, 3.0,
+                                               2 * M_PI / 50, 0.5, false);
+  for (const StraightLane* lane : {&arc, &sine}) {
+    for (double s : {1.0, 17.0, 40.0}) {
+      for (double r : {-1.5, 0.0, 1.0}) {
+        auto [s2, r2] = lane->LocalCoordinates(lane->Position(s, r));
+        EXPECT_NEAR(s2, s, 1e-9);
+        EXPECT_NEAR(r2, r, 1e-9);
+      }
+    }
+  }
+  // Not clockwise (highway-env's sense, y pointing down on screen): the
+  // phase falls from pi/2 to -pi/2, heading east at the start, west at the
+  // end.
+  EXPECT_NEAR(arc.HeadingAt(0.0), 0.0, 1e-12);
+  EXPECT_NEAR(WrapToPi(arc.HeadingAt(arc.length())), -M_PI, 1e-12);
+}
+
+TEST(HighwayRoad, RoutesChooseTheNextRoadAndShortestPathsSortNames) {
+  RoadNetwork net;
+  net.AddLane("a", "b", StraightLane({0, 0}, {100, 0}));
+  net.AddLane("b", "z", StraightLane({100, 0}, {200, 0}));
+  net.AddLane("b", "c", StraightLane({100, 0}, {100, 100}));
+  net.AddLane("c", "z", StraightLane({100, 100}, {200, 100}));
+  const int a = net.NodeIndex("a");
+  const int b = net.NodeIndex("b");
+  const int c = net.NodeIndex("c");
+  const int z = net.NodeIndex("z");
+  // Breadth first: b -> z directly.
+  EXPECT_EQ(net.ShortestPath(a, z), (std::vector<int>{a, b, z}));
+  // Without a route, the road whose lane is closest; with one, the route's.
+  const Vec2 end = {99.0, 0.0};
+  EXPECT_EQ(net.NextLane({a, b, 0}, end).to, z);
+  std::vector<LaneIndex> route = {{a, b, 0}, {b, c, -1}, {c, z, -1}};
+  EXPECT_EQ(net.NextLane({a, b, 0}, end, &route), (LaneIndex{b, c, 0}));
+  EXPECT_EQ(route.size(), 2U);  // the finished road is dropped
+}
+
+TEST(HighwayRoad, AnObstacleTakesNoPushAndStopsTheVehicle) {
+  Road road = ThreeLaneRoad();
+  road.vehicles.push_back(
+      road.MakeVehicle(VehicleKind::kIdm, {100.0, 4.0}, 0.0, 10.0));
+  road.objects.push_back(road.MakeObstacle({103.2, 4.0}));
+  road.Step(1.0 / 15);
+  EXPECT_TRUE(road.vehicles[0].crashed);
+  ASSERT_TRUE(road.vehicles[0].has_impact);
+  EXPECT_FALSE(road.objects[0].has_impact);
+  // The whole separation goes to the vehicle, backwards.
+  EXPECT_LT(road.vehicles[0].impact.x, 0);
+  // The vehicle sees the obstacle ahead of it.
+  EXPECT_EQ(road.NeighbourVehicles(0, road.vehicles[0].lane_index).first, 1);
+}
+
 // -- The env outside a pool --
 
 Options HighwayOptions(Options options) {
