@@ -134,8 +134,8 @@ class ExitEnv : public Env {
       road_.vehicles.push_back(v);
     }
     const Vehicle& e = road_.vehicles[0];
-    y_range_ = StraightLane::kDefaultWidth *
-               net.NumLanes(e.lane_index.from, e.lane_index.to);
+    y_range_ =
+        Lane::kDefaultWidth * net.NumLanes(e.lane_index.from, e.lane_index.to);
     reward_ = 0.0;
     terminated_ = false;
     truncated_ = false;
@@ -192,10 +192,10 @@ class ExitEnv : public Env {
     auto straight = [&](int n, double start, double length, const char* from,
                         const char* to) {
       for (int lane = 0; lane < n; ++lane) {
-        const double y = lane * StraightLane::kDefaultWidth;
-        net.AddLane(from, to,
-                    StraightLane({start, y}, {start + length, y},
-                                 StraightLane::kDefaultWidth, 30.0));
+        const double y = lane * Lane::kDefaultWidth;
+        net.AddLane(
+            from, to,
+            Lane({start, y}, {start + length, y}, Lane::kDefaultWidth, 30.0));
       }
     };
     straight(lanes, 0, 400, "0", "1");
@@ -208,12 +208,12 @@ class ExitEnv : public Env {
       }
     }
     constexpr double kRadius = 150;
-    const Vec2 exit_position = {500.0, lanes * StraightLane::kDefaultWidth};
-    net.AddLane("2", "exit",
-                StraightLane::Circular(
-                    {exit_position.x + 0, exit_position.y + kRadius}, kRadius,
-                    3 * M_PI / 2, 2 * M_PI, /*clockwise=*/true,
-                    /*forbidden=*/true));
+    const Vec2 exit_position = {500.0, lanes * Lane::kDefaultWidth};
+    net.AddLane(
+        "2", "exit",
+        Lane::Circular({exit_position.x + 0, exit_position.y + kRadius},
+                       kRadius, 3 * M_PI / 2, 2 * M_PI, /*clockwise=*/true,
+                       /*forbidden=*/true));
     return net;
   }
 
@@ -221,7 +221,7 @@ class ExitEnv : public Env {
   // the furthest vehicle (one draw).
   Vehicle CreateOnLane(VehicleKind kind, const LaneIndex& index, double speed,
                        double spacing) {
-    const StraightLane& lane = road_.network.GetLane(index);
+    const Lane& lane = road_.network.GetLane(index);
     const int n = road_.network.NumLanes(index.from, index.to);
     const double default_spacing = 12 + 1.0 * speed;
     const double offset =
@@ -287,8 +287,7 @@ class ExitEnv : public Env {
     const RoadNetwork& net = road_.network;
     const int n1 = net.NodeIndex("1");
     const int n2 = net.NodeIndex("2");
-    const StraightLane& exit_lane =
-        net.GetLane({n1, n2, net.NumLanes(n1, n2) - 1});
+    const Lane& exit_lane = net.GetLane({n1, n2, net.NumLanes(n1, n2) - 1});
     auto write_row = [&](int row, const double(&f)[7]) {
       const double values[7] = {
           f[0],

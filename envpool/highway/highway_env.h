@@ -182,7 +182,7 @@ class HighwayEnv : public Env {
     // The observation's y range is fixed by the ego's road at reset (its
     // first observe()).
     const Vehicle& ego = road_.vehicles[controlled_[0]];
-    y_range_ = StraightLane::kDefaultWidth *
+    y_range_ = Lane::kDefaultWidth *
                road_.network.NumLanes(ego.lane_index.from, ego.lane_index.to);
     reward_ = 0.0;
     terminated_ = false;

@@ -77,7 +77,7 @@ class MergeEnv : public Env {
     MakeScene();
     road_.neighbour_vehicles_connected_lanes = connected_lanes_;
     const Vehicle& ego = road_.vehicles[0];
-    y_range_ = StraightLane::kDefaultWidth *
+    y_range_ = Lane::kDefaultWidth *
                road_.network.NumLanes(ego.lane_index.from, ego.lane_index.to);
     reward_ = 0.0;
     terminated_ = false;
@@ -88,15 +88,15 @@ class MergeEnv : public Env {
   // MergeEnv._make_road and _make_vehicles.
   virtual void MakeScene() {
     road_.network = MakeNetwork();
-    const StraightLane& lbc = road_.network.GetLane({kB, kC, 2});
+    const Lane& lbc = road_.network.GetLane({kB, kC, 2});
     road_.objects.push_back(road_.MakeObstacle(lbc.Position(kEnds[2], 0)));
-    const StraightLane& ab1 = road_.network.GetLane({kA, kB, 1});
+    const Lane& ab1 = road_.network.GetLane({kA, kB, 1});
     road_.vehicles.push_back(road_.MakeVehicle(
         VehicleKind::kMdp, ab1.Position(30.0, 0.0), 0.0, 30.0));
     const double starts[3][2] = {{90.0, 29.0}, {70.0, 31.0}, {5.0, 31.5}};
     for (const auto& [position, speed] : starts) {
       const int id = static_cast<int>(np_random_.Integers<int64_t>(0, 2));
-      const StraightLane& lane = road_.network.GetLane({kA, kB, id});
+      const Lane& lane = road_.network.GetLane({kA, kB, id});
       const Vec2 p =
           lane.Position(position + np_random_.Uniform(-5.0, 5.0), 0.0);
       const double v = speed + np_random_.Uniform(-1.0, 1.0);
@@ -168,30 +168,27 @@ class MergeEnv : public Env {
   // MergeEnv._make_road.
   static RoadNetwork MakeNetwork() {
     RoadNetwork net;
-    const double y[2] = {0, StraightLane::kDefaultWidth};
+    const double y[2] = {0, Lane::kDefaultWidth};
     for (double yi : y) {
-      net.AddLane("a", "b", StraightLane({0, yi}, {kEnds[0] + kEnds[1], yi}));
+      net.AddLane("a", "b", Lane({0, yi}, {kEnds[0] + kEnds[1], yi}));
       net.AddLane("b", "c",
-                  StraightLane({kEnds[0] + kEnds[1], yi},
-                               {kEnds[0] + kEnds[1] + kEnds[2], yi}));
-      net.AddLane(
-          "c", "d",
-          StraightLane({kEnds[0] + kEnds[1] + kEnds[2], yi},
+                  Lane({kEnds[0] + kEnds[1], yi},
+                       {kEnds[0] + kEnds[1] + kEnds[2], yi}));
+      net.AddLane("c", "d",
+                  Lane({kEnds[0] + kEnds[1] + kEnds[2], yi},
                        {kEnds[0] + kEnds[1] + kEnds[2] + kEnds[3], yi}));
     }
     constexpr double kAmplitude = 3.25;
     const double y_ramp = 6.5 + 4 + 4;
-    StraightLane ljk({0, y_ramp}, {kEnds[0], y_ramp},
-                     StraightLane::kDefaultWidth,
-                     StraightLane::kDefaultSpeedLimit, /*forbidden=*/true);
-    StraightLane lkb = StraightLane::Sine(
-        ljk.Position(kEnds[0], -kAmplitude),
-        ljk.Position(kEnds[0] + kEnds[1], -kAmplitude), kAmplitude,
-        2 * M_PI / (2 * kEnds[1]), M_PI / 2, /*forbidden=*/true);
+    Lane ljk({0, y_ramp}, {kEnds[0], y_ramp}, Lane::kDefaultWidth,
+             Lane::kDefaultSpeedLimit, /*forbidden=*/true);
+    Lane lkb =
+        Lane::Sine(ljk.Position(kEnds[0], -kAmplitude),
+                   ljk.Position(kEnds[0] + kEnds[1], -kAmplitude), kAmplitude,
+                   2 * M_PI / (2 * kEnds[1]), M_PI / 2, /*forbidden=*/true);
     const Vec2 merge_start = lkb.Position(kEnds[1], 0);
-    StraightLane lbc(merge_start, {merge_start.x + kEnds[2], merge_start.y + 0},
-                     StraightLane::kDefaultWidth,
-                     StraightLane::kDefaultSpeedLimit, /*forbidden=*/true);
+    Lane lbc(merge_start, {merge_start.x + kEnds[2], merge_start.y + 0},
+             Lane::kDefaultWidth, Lane::kDefaultSpeedLimit, /*forbidden=*/true);
     net.AddLane("j", "k", ljk);
     net.AddLane("k", "b", lkb);
     net.AddLane("b", "c", lbc);
@@ -285,28 +282,28 @@ class MergeGenericEnv : public MergeEnv {
     auto straight = [&](double start, double length, const char* from,
                         const char* to) {
       for (int lane = 0; lane < lanes_; ++lane) {
-        const double y = lane * StraightLane::kDefaultWidth;
-        net.AddLane(from, to,
-                    StraightLane({start, y}, {start + length, y},
-                                 StraightLane::kDefaultWidth, 30));
+        const double y = lane * Lane::kDefaultWidth;
+        net.AddLane(
+            from, to,
+            Lane({start, y}, {start + length, y}, Lane::kDefaultWidth, 30));
       }
     };
     straight(0, pre_merge_ + converge_, "a", "b");
     straight(pre_merge_ + converge_, parallel_, "b", "c");
     straight(pre_merge_ + converge_ + parallel_, after_, "c", "d");
     constexpr double kAmplitude = 3.25;
-    const double y_parallel = lanes_ * StraightLane::kDefaultWidth;
+    const double y_parallel = lanes_ * Lane::kDefaultWidth;
     const double y_approach = y_parallel + 2 * kAmplitude;
-    StraightLane ljk({0, y_approach}, {pre_merge_, y_approach},
-                     StraightLane::kDefaultWidth, 30, /*forbidden=*/true);
-    StraightLane lkb = StraightLane::Sine(
-        {pre_merge_, y_parallel + kAmplitude},
-        {pre_merge_ + converge_, y_parallel + kAmplitude}, kAmplitude,
-        2 * M_PI / (2 * converge_), M_PI / 2, /*forbidden=*/true);
+    Lane ljk({0, y_approach}, {pre_merge_, y_approach}, Lane::kDefaultWidth, 30,
+             /*forbidden=*/true);
+    Lane lkb = Lane::Sine({pre_merge_, y_parallel + kAmplitude},
+                          {pre_merge_ + converge_, y_parallel + kAmplitude},
+                          kAmplitude, 2 * M_PI / (2 * converge_), M_PI / 2,
+                          /*forbidden=*/true);
     lkb.set_speed_limit(30);
-    StraightLane lbc({pre_merge_ + converge_, y_parallel},
-                     {pre_merge_ + converge_ + parallel_, y_parallel},
-                     StraightLane::kDefaultWidth, 30, /*forbidden=*/true);
+    Lane lbc({pre_merge_ + converge_, y_parallel},
+             {pre_merge_ + converge_ + parallel_, y_parallel},
+             Lane::kDefaultWidth, 30, /*forbidden=*/true);
     net.AddLane("j", "k", ljk);
     net.AddLane("k", "b", lkb);
     net.AddLane("b", "c", lbc);

@@ -90,16 +90,17 @@ struct LaneIndex {
   }
 };
 
-// road/lane.py's AbstractLane, StraightLane and SineLane (a straight lane
-// whose centre oscillates sideways: amplitude * sin(pulsation * s + phase)).
-class StraightLane {
+// A lane of road/lane.py: a StraightLane, a SineLane (a straight lane whose
+// centre oscillates sideways: amplitude * sin(pulsation * s + phase), made by
+// Sine) or a CircularLane (made by Circular), with AbstractLane's queries.
+class Lane {
  public:
   static constexpr double kDefaultWidth = 4.0;
   static constexpr double kVehicleLength = 5.0;
   static constexpr double kDefaultSpeedLimit = 20.0;
 
-  StraightLane(Vec2 start, Vec2 end, double width = kDefaultWidth,
-               double speed_limit = kDefaultSpeedLimit, bool forbidden = false)
+  Lane(Vec2 start, Vec2 end, double width = kDefaultWidth,
+       double speed_limit = kDefaultSpeedLimit, bool forbidden = false)
       : start_(start),
         end_(end),
         width_(width),
@@ -113,9 +114,9 @@ class StraightLane {
     direction_lateral_ = {-direction_.y, direction_.x};
   }
 
-  static StraightLane Sine(Vec2 start, Vec2 end, double amplitude,
-                           double pulsation, double phase, bool forbidden) {
-    StraightLane lane(start, end, kDefaultWidth, kDefaultSpeedLimit, forbidden);
+  static Lane Sine(Vec2 start, Vec2 end, double amplitude, double pulsation,
+                   double phase, bool forbidden) {
+    Lane lane(start, end, kDefaultWidth, kDefaultSpeedLimit, forbidden);
     lane.sine_ = true;
     lane.amplitude_ = amplitude;
     lane.pulsation_ = pulsation;
@@ -125,11 +126,9 @@ class StraightLane {
 
   // CircularLane: an arc of `radius` around `center` from `start_phase`
   // to `end_phase`, clockwise (in highway-env's sense) or not.
-  static StraightLane Circular(Vec2 center, double radius, double start_phase,
-                               double end_phase, bool clockwise,
-                               bool forbidden) {
-    StraightLane lane({0, 0}, {1, 0}, kDefaultWidth, kDefaultSpeedLimit,
-                      forbidden);
+  static Lane Circular(Vec2 center, double radius, double start_phase,
+                       double end_phase, bool clockwise, bool forbidden) {
+    Lane lane({0, 0}, {1, 0}, kDefaultWidth, kDefaultSpeedLimit, forbidden);
     lane.circular_ = true;
     lane.center_ = center;
     lane.radius_ = radius;
@@ -249,15 +248,14 @@ class StraightLane {
 // (Python dicts), which decides ties of the closest-lane search.
 class RoadNetwork {
  public:
-  void AddLane(const std::string& from, const std::string& to,
-               StraightLane lane) {
+  void AddLane(const std::string& from, const std::string& to, Lane lane) {
     const int f = Node(from);
     const int t = Node(to);
     Road& road = FindOrAddRoad(f, t);
     road.lanes.push_back(std::move(lane));
   }
 
-  const StraightLane& GetLane(const LaneIndex& index) const {
+  const Lane& GetLane(const LaneIndex& index) const {
     return FindRoad(index.from, index.to)->lanes[index.id];
   }
   int NumLanes(int from, int to) const {
@@ -302,7 +300,7 @@ class RoadNetwork {
         next_id = route->front().id;
       }
     }
-    const StraightLane& lane = GetLane(current);
+    const Lane& lane = GetLane(current);
     const double s = lane.LocalCoordinates(position).first;
     const Vec2 projected = lane.Position(s, 0);
     // next_lane_given_next_road: (lane id, its distance).
@@ -392,7 +390,7 @@ class RoadNetwork {
     throw std::out_of_range("highway: no node " + name);
   }
   // The lanes of a road, to change their speed limits.
-  std::vector<StraightLane>& MutableLanes(int from, int to) {
+  std::vector<Lane>& MutableLanes(int from, int to) {
     return FindOrAddRoad(from, to).lanes;
   }
 
@@ -412,10 +410,10 @@ class RoadNetwork {
   static RoadNetwork StraightRoad(int lanes, double speed_limit) {
     RoadNetwork net;
     for (int lane = 0; lane < lanes; ++lane) {
-      const double y = lane * StraightLane::kDefaultWidth;
-      net.AddLane("0", "1",
-                  StraightLane({0.0, y}, {10000.0, y},
-                               StraightLane::kDefaultWidth, speed_limit));
+      const double y = lane * Lane::kDefaultWidth;
+      net.AddLane(
+          "0", "1",
+          Lane({0.0, y}, {10000.0, y}, Lane::kDefaultWidth, speed_limit));
     }
     return net;
   }
@@ -426,7 +424,7 @@ class RoadNetwork {
   struct Road {
     int from;
     int to;
-    std::vector<StraightLane> lanes;
+    std::vector<Lane> lanes;
   };
   const std::vector<Road>& roads() const { return roads_; }
 
@@ -577,7 +575,7 @@ class Road {
     return o;
   }
 
-  const StraightLane& LaneOf(const Vehicle& v) const {
+  const Lane& LaneOf(const Vehicle& v) const {
     return network.GetLane(v.lane_index);
   }
 
@@ -610,7 +608,7 @@ class Road {
     const int n = static_cast<int>(road.lanes.size());
     const int id =
         lane_id >= 0 ? lane_id : static_cast<int>(np_random->Choice(n));
-    const StraightLane& lane = road.lanes[id];
+    const Lane& lane = road.lanes[id];
     if (speed < 0) {
       speed = np_random->Uniform(0.7 * lane.speed_limit(),
                                  0.8 * lane.speed_limit());
@@ -646,7 +644,7 @@ class Road {
   // its heading there.
   Vehicle MakeOnLane(VehicleKind kind, const LaneIndex& index,
                      double longitudinal, double speed) const {
-    const StraightLane& lane = network.GetLane(index);
+    const Lane& lane = network.GetLane(index);
     return MakeVehicle(kind, lane.Position(longitudinal, 0),
                        lane.HeadingAt(longitudinal), speed);
   }
@@ -666,10 +664,9 @@ class Road {
   // and following vehicle `i` on `lane_index` (-1: none).
   std::pair<int, int> NeighbourVehicles(int i,
                                         const LaneIndex& lane_index) const {
-    const StraightLane& lane = network.GetLane(lane_index);
+    const Lane& lane = network.GetLane(lane_index);
     const double s = lane.LocalCoordinates(vehicles[i].position).first;
-    std::vector<std::pair<const StraightLane*, double>> lanes_offsets = {
-        {&lane, 0.0}};
+    std::vector<std::pair<const Lane*, double>> lanes_offsets = {{&lane, 0.0}};
     if (neighbour_vehicles_connected_lanes) {
       for (const auto& road : network.roads()) {
         if (road.from == lane_index.to && !road.lanes.empty()) {
@@ -718,7 +715,7 @@ class Road {
 
   // RoadObject.lane_distance_to, along vehicle a's lane.
   double LaneDistance(const Vehicle& a, const Vehicle& b) const {
-    const StraightLane& lane = LaneOf(a);
+    const Lane& lane = LaneOf(a);
     return lane.LocalCoordinates(b.position).first -
            lane.LocalCoordinates(a.position).first;
   }
@@ -758,7 +755,7 @@ class Road {
 
   // ControlledVehicle.steering_control.
   double SteeringControl(const Vehicle& v, const LaneIndex& target) const {
-    const StraightLane& lane = network.GetLane(target);
+    const Lane& lane = network.GetLane(target);
     auto [s, r] = lane.LocalCoordinates(v.position);
     const double lane_next = s + v.speed * kTauPursuit;
     const double future_heading = lane.HeadingAt(lane_next);

@@ -100,7 +100,7 @@ class RoundaboutEnv : public Env {
     const RoadNetwork& net = road_.network;
     auto node = [&](const char* name) { return net.NodeIndex(name); };
     // The ego.
-    const StraightLane& ego_lane = net.GetLane({node("ser"), node("ses"), 0});
+    const Lane& ego_lane = net.GetLane({node("ser"), node("ses"), 0});
     Vehicle ego =
         road_.MakeVehicle(VehicleKind::kMdp, ego_lane.Position(125.0, 0.0),
                           ego_lane.HeadingAt(140.0), 8.0);
@@ -211,11 +211,11 @@ class RoundaboutEnv : public Env {
     };
     for (double radius : radii) {
       for (const Arc& arc : arcs) {
-        net.AddLane(arc.from, arc.to,
-                    StraightLane::Circular(center, radius, Deg2Rad(arc.start),
-                                           Deg2Rad(arc.end),
-                                           /*clockwise=*/false,
-                                           /*forbidden=*/false));
+        net.AddLane(
+            arc.from, arc.to,
+            Lane::Circular(center, radius, Deg2Rad(arc.start), Deg2Rad(arc.end),
+                           /*clockwise=*/false,
+                           /*forbidden=*/false));
       }
     }
     constexpr double kAccess = 170;
@@ -225,13 +225,10 @@ class RoundaboutEnv : public Env {
     constexpr double kDeltaEn = kDev - kDeltaSt;
     const double w = 2 * M_PI / kDev;
     auto straight = [&](const char* from, const char* to, Vec2 start,
-                        Vec2 end) {
-      net.AddLane(from, to, StraightLane(start, end));
-    };
+                        Vec2 end) { net.AddLane(from, to, Lane(start, end)); };
     auto sine = [&](const char* from, const char* to, Vec2 start, Vec2 end,
                     double phase) {
-      net.AddLane(from, to,
-                  StraightLane::Sine(start, end, kA, w, phase, false));
+      net.AddLane(from, to, Lane::Sine(start, end, kA, w, phase, false));
     };
     straight("ser", "ses", {2, kAccess}, {2, kDev / 2});
     sine("ses", "se", {2 + kA, kDev / 2}, {2 + kA, kDev / 2 - kDeltaSt},
@@ -321,7 +318,7 @@ class RoundaboutGenericEnv : public RoundaboutEnv {
     const RoadNetwork& net = road_.network;
     auto node = [&](const char* name) { return net.NodeIndex(name); };
     const LaneIndex ego_lane_id = {node("ser"), node("ses"), 0};
-    const StraightLane& ego_lane = net.GetLane(ego_lane_id);
+    const Lane& ego_lane = net.GetLane(ego_lane_id);
     const double ego_longitudinal = ego_lane.length() - 2.5;
     Vehicle ego = road_.MakeVehicle(VehicleKind::kMdp,
                                     ego_lane.Position(ego_longitudinal, 0.0),
@@ -346,7 +343,7 @@ class RoundaboutGenericEnv : public RoundaboutEnv {
         const int to = node(tuple[1]);
         const int id = static_cast<int>(
             np_random_.Integers<int64_t>(0, net.NumLanes(from, to)));
-        const StraightLane& lane = net.GetLane({from, to, id});
+        const Lane& lane = net.GetLane({from, to, id});
         const double longitudinal =
             np_random_.Uniform(5.0, std::max(5.0, lane.length() - 5.0));
         const Vec2 candidate = lane.Position(longitudinal, 0.0);
@@ -394,9 +391,8 @@ class RoundaboutGenericEnv : public RoundaboutEnv {
       const double radius = radius_ + (4 * lane);
       outer_radius = radius;
       for (int i = 0; i < 8; ++i) {
-        net.AddLane(
-            nodes[i], nodes[i + 1],
-            StraightLane::Circular({0, 0}, radius, Deg2Rad(angles[i][0]),
+        net.AddLane(nodes[i], nodes[i + 1],
+                    Lane::Circular({0, 0}, radius, Deg2Rad(angles[i][0]),
                                    Deg2Rad(angles[i][1]), /*clockwise=*/false,
                                    /*forbidden=*/false));
       }
@@ -417,14 +413,12 @@ class RoundaboutGenericEnv : public RoundaboutEnv {
     const double dev = std::max(100.0, 2 * outer_radius + 40.0);
     const double access = dev + 40.0;
     auto straight = [&](const char* from, const char* to, Vec2 start,
-                        Vec2 end) {
-      net.AddLane(from, to, StraightLane(start, end));
-    };
+                        Vec2 end) { net.AddLane(from, to, Lane(start, end)); };
     auto sine = [&](const char* from, const char* to, Vec2 start, Vec2 end,
                     double amplitude, double pulsation) {
       net.AddLane(from, to,
-                  StraightLane::Sine(start, end, amplitude, pulsation,
-                                     -M_PI / 2, /*forbidden=*/false));
+                  Lane::Sine(start, end, amplitude, pulsation, -M_PI / 2,
+                             /*forbidden=*/false));
     };
     double d = dev / 2 - p_se.y;
     double a = (p_se.x - 2) / 2;

@@ -74,7 +74,7 @@ class TwoWayEnv : public Env {
     road_.np_random = &np_random_;
     const LaneIndex ab1 = {kA, kB, 1};
     const LaneIndex ba0 = {kB, kA, 0};
-    const StraightLane& right = road_.network.GetLane(ab1);
+    const Lane& right = road_.network.GetLane(ab1);
     road_.vehicles.push_back(road_.MakeVehicle(
         VehicleKind::kMdp, right.Position(30.0, 0.0), 0.0, 30.0));
     for (int i = 0; i < 3; ++i) {
@@ -87,7 +87,7 @@ class TwoWayEnv : public Env {
       v.enable_lane_change = false;
       road_.vehicles.push_back(v);
     }
-    const StraightLane& oncoming = road_.network.GetLane(ba0);
+    const Lane& oncoming = road_.network.GetLane(ba0);
     for (int i = 0; i < 2; ++i) {
       const double s = 200.0 + 100.0 * i;
       const double position = s + 10.0 * np_random_.StandardNormal();
@@ -156,11 +156,10 @@ class TwoWayEnv : public Env {
   static RoadNetwork MakeNetwork() {
     constexpr double kLength = 800;
     RoadNetwork net;
-    net.AddLane("a", "b", StraightLane({0, 0}, {kLength, 0}));
+    net.AddLane("a", "b", Lane({0, 0}, {kLength, 0}));
     net.AddLane("a", "b",
-                StraightLane({0, StraightLane::kDefaultWidth},
-                             {kLength, StraightLane::kDefaultWidth}));
-    net.AddLane("b", "a", StraightLane({kLength, 0}, {0, 0}));
+                Lane({0, Lane::kDefaultWidth}, {kLength, Lane::kDefaultWidth}));
+    net.AddLane("b", "a", Lane({kLength, 0}, {0, 0}));
     return net;
   }
 

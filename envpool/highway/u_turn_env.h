@@ -174,25 +174,25 @@ class UTurnEnv : public Env {
   // UTurnEnv._make_road(length=128).
   static RoadNetwork MakeNetwork() {
     constexpr double kLength = 128;
-    constexpr double kWidth = StraightLane::kDefaultWidth;
+    constexpr double kWidth = Lane::kDefaultWidth;
     RoadNetwork net;
-    net.AddLane("c", "d", StraightLane({kLength, kWidth}, {0, kWidth}));
-    net.AddLane("c", "d", StraightLane({kLength, 0}, {0, 0}));
+    net.AddLane("c", "d", Lane({kLength, kWidth}, {0, kWidth}));
+    net.AddLane("c", "d", Lane({kLength, 0}, {0, 0}));
     const Vec2 center = {kLength, kWidth + 20};
     constexpr double kRadius = 20;
     const double radii[2] = {kRadius, kRadius + kWidth};
     for (double radius : radii) {
-      net.AddLane("b", "c",
-                  StraightLane::Circular(center, radius, 90 * (M_PI / 180),
-                                         -90 * (M_PI / 180),
-                                         /*clockwise=*/false,
-                                         /*forbidden=*/false));
+      net.AddLane(
+          "b", "c",
+          Lane::Circular(center, radius, 90 * (M_PI / 180), -90 * (M_PI / 180),
+                         /*clockwise=*/false,
+                         /*forbidden=*/false));
     }
     constexpr double kOffset = 2 * kRadius;
     const double y0 = (2 * kWidth + kOffset) - kWidth;
     const double y1 = 2 * kWidth + kOffset;
-    net.AddLane("a", "b", StraightLane({0, y0}, {kLength, y0}));
-    net.AddLane("a", "b", StraightLane({0, y1}, {kLength, y1}));
+    net.AddLane("a", "b", Lane({0, y0}, {kLength, y0}));
+    net.AddLane("a", "b", Lane({0, y1}, {kLength, y1}));
     return net;
   }
 

@@ -120,13 +120,13 @@ TEST(HighwayRoad, VehiclesThatDoNotCheckCollisionsPassThroughEachOther) {
 }
 
 TEST(HighwayLane, CircularAndSineLanesMapPositionsBothWays) {
-  const StraightLane arc = StraightLane::Circular(
-      {10.0, -5.0}, 20.0, M_PI / 2, -M_PI / 2, /*clockwise=*/false,
-      /*forbidden=*/false);
+  const Lane arc = Lane::Circular({10.0, -5.0}, 20.0, M_PI / 2, -M_PI / 2,
+                                  /*clockwise=*/false,
+                                  /*forbidden=*/false);
   EXPECT_NEAR(arc.length(), 20.0 * M_PI, 1e-12);
-  const StraightLane sine = StraightLane::Sine({0.0, 0.0}, {100.0, 0.0}, 3.0,
-                                               2 * M_PI / 50, 0.5, false);
-  for (const StraightLane* lane : {&arc, &sine}) {
+  const Lane sine =
+      Lane::Sine({0.0, 0.0}, {100.0, 0.0}, 3.0, 2 * M_PI / 50, 0.5, false);
+  for (const Lane* lane : {&arc, &sine}) {
     for (double s : {1.0, 17.0, 40.0}) {
       for (double r : {-1.5, 0.0, 1.0}) {
         auto [s2, r2] = lane->LocalCoordinates(lane->Position(s, r));
@@ -144,10 +144,10 @@ TEST(HighwayLane, CircularAndSineLanesMapPositionsBothWays) {
 
 TEST(HighwayRoad, RoutesChooseTheNextRoadAndShortestPathsSortNames) {
   RoadNetwork net;
-  net.AddLane("a", "b", StraightLane({0, 0}, {100, 0}));
-  net.AddLane("b", "z", StraightLane({100, 0}, {200, 0}));
-  net.AddLane("b", "c", StraightLane({100, 0}, {100, 100}));
-  net.AddLane("c", "z", StraightLane({100, 100}, {200, 100}));
+  net.AddLane("a", "b", Lane({0, 0}, {100, 0}));
+  net.AddLane("b", "z", Lane({100, 0}, {200, 0}));
+  net.AddLane("b", "c", Lane({100, 0}, {100, 100}));
+  net.AddLane("c", "z", Lane({100, 100}, {200, 100}));
   const int a = net.NodeIndex("a");
   const int b = net.NodeIndex("b");
   const int c = net.NodeIndex("c");
