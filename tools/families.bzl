@@ -9,6 +9,7 @@ FAMILIES = [
     "box2d",
     "classic_control",
     "dm_control",
+    "highway",
     "minigrid",
     "mujoco",
     "pgx",

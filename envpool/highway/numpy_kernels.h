@@ -1,0 +1,115 @@
+// numpy's own float64 kernels for the transcendental functions highway-env
+// calls (np.sin, np.cos, np.tan, np.arctan, np.arcsin, np.arctan2, np.exp,
+// np.power).
+//
+// Why: numpy picks its float64 loops by CPU when it is imported; on x86-64
+// with AVX-512 its tan, arctan, arcsin, arctan2, exp and power are SIMD
+// kernels (Intel's SVML) whose results differ from libm's in the last bit
+// now and then. highway-env's vehicles settle into a lane with a lateral
+// residual of a few 1e-15 m made of those last bits, and when two vehicles
+// centred in a lane collide, the sign of that residual decides which way the
+// collision pushes them (utils.are_polygons_intersecting): libm's bits make
+// the same episode end elsewhere. So the env calls the very loops numpy's
+// ufuncs run, found once, when the family's module is imported (numpy is
+// loaded in that process), through the public PyUFuncObject layout of
+// numpy's C API (stable across numpy 1.x and 2.x). A loop is a plain C
+// function of arrays, callable from any thread without the GIL. Where numpy
+// is not loaded (the C++ tests) the functions are libm's.
+#ifndef ENVPOOL_HIGHWAY_NUMPY_KERNELS_H_
+#define ENVPOOL_HIGHWAY_NUMPY_KERNELS_H_
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+
+namespace envpool::highway::numpy_kernels {
+
+// numpy's PyUFuncGenericFunction.
+using Loop = void (*)(char** args, const intptr_t* dimensions,
+                      const intptr_t* steps, void* data);
+
+struct Kernel {
+  Loop loop = nullptr;
+  void* data = nullptr;
+};
+
+enum Function : int {
+  kSin,
+  kCos,
+  kTan,
+  kArctan,
+  kArcsin,
+  kExp,
+  kArctan2,
+  kPower,
+  kNumFunctions
+};
+
+// The ufunc names, in Function order.
+inline constexpr std::array<const char*, kNumFunctions> kNames = {
+    "sin", "cos", "tan", "arctan", "arcsin", "exp", "arctan2", "power"};
+
+// Set by the module at import; empty entries fall back to libm.
+inline std::array<Kernel, kNumFunctions>& Kernels() {
+  static std::array<Kernel, kNumFunctions> kernels;
+  return kernels;
+}
+
+inline double Unary(Function f, double x, double (*libm)(double)) {
+  const Kernel& k = Kernels()[f];
+  if (k.loop == nullptr) {
+    return libm(x);
+  }
+  double out = 0.0;
+  char* args[2] = {reinterpret_cast<char*>(&x), reinterpret_cast<char*>(&out)};
+  const intptr_t n = 1;
+  const intptr_t steps[2] = {sizeof(double), sizeof(double)};
+  k.loop(args, &n, steps, k.data);
+  return out;
+}
+
+inline double Binary(Function f, double x, double y,
+                     double (*libm)(double, double)) {
+  const Kernel& k = Kernels()[f];
+  if (k.loop == nullptr) {
+    return libm(x, y);
+  }
+  double out = 0.0;
+  char* args[3] = {reinterpret_cast<char*>(&x), reinterpret_cast<char*>(&y),
+                   reinterpret_cast<char*>(&out)};
+  const intptr_t n = 1;
+  const intptr_t steps[3] = {sizeof(double), sizeof(double), sizeof(double)};
+  k.loop(args, &n, steps, k.data);
+  return out;
+}
+
+inline double Sin(double x) {
+  return Unary(kSin, x, [](double v) { return std::sin(v); });
+}
+inline double Cos(double x) {
+  return Unary(kCos, x, [](double v) { return std::cos(v); });
+}
+inline double Tan(double x) {
+  return Unary(kTan, x, [](double v) { return std::tan(v); });
+}
+inline double Arctan(double x) {
+  return Unary(kArctan, x, [](double v) { return std::atan(v); });
+}
+inline double Arcsin(double x) {
+  return Unary(kArcsin, x, [](double v) { return std::asin(v); });
+}
+inline double Exp(double x) {
+  return Unary(kExp, x, [](double v) { return std::exp(v); });
+}
+inline double Arctan2(double y, double x) {
+  return Binary(kArctan2, y, x,
+                [](double a, double b) { return std::atan2(a, b); });
+}
+inline double Power(double x, double y) {
+  return Binary(kPower, x, y,
+                [](double a, double b) { return std::pow(a, b); });
+}
+
+}  // namespace envpool::highway::numpy_kernels
+
+#endif  // ENVPOOL_HIGHWAY_NUMPY_KERNELS_H_

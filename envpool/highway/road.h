@@ -1,0 +1,1104 @@
+// Roads and vehicles of highway-env 1.12.1, written from its road/ and
+// vehicle/ modules: straight lanes in a road network (a graph of nodes whose
+// edges hold the lanes of one road), the kinematic bicycle model, the
+// controlled vehicle's speed and steering controllers, the discrete-speed
+// MDP vehicle, and IDM/MOBIL traffic. Every operation keeps the reference's
+// float64 arithmetic in its order, and every draw from np_random is the
+// reference's, in its order, so that a scene seeded like the reference's
+// plays like it.
+#ifndef ENVPOOL_HIGHWAY_ROAD_H_
+#define ENVPOOL_HIGHWAY_ROAD_H_
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "envpool/core/random.h"
+#include "envpool/highway/numpy_kernels.h"
+
+namespace envpool::highway {
+
+struct Vec2 {
+  double x = 0.0;
+  double y = 0.0;
+};
+
+// np.dot of two 2-vectors (and np.linalg.norm of one, the square root of
+// its dot with itself): numpy hands them to its bundled OpenBLAS, whose
+// ddot on x86-64 with FMA rounds x0 * y0 and adds x1 * y1 to it fused
+// (checked against numpy on 20000 random pairs: all equal, where the plain
+// x0 * y0 + x1 * y1 differs in a quarter of them). The last bits matter
+// where vehicles collide at an angle (the separating-axis test).
+inline double Dot2(double x0, double x1, double y0, double y1) {
+  return std::fma(x1, y1, x0 * y0);
+}
+inline double Norm2(double x, double y) { return std::sqrt(Dot2(x, y, x, y)); }
+
+// numpy's (and Python's) float remainder: the sign of the divisor.
+inline double PyMod(double a, double b) {
+  double mod = std::fmod(a, b);
+  if (mod != 0.0) {
+    if ((b < 0) != (mod < 0)) {
+      mod += b;
+    }
+  } else {
+    mod = std::copysign(0.0, b);
+  }
+  return mod;
+}
+
+// utils.wrap_to_pi.
+inline double WrapToPi(double x) { return PyMod(x + M_PI, 2 * M_PI) - M_PI; }
+
+// utils.not_zero.
+inline double NotZero(double x, double eps = 1e-2) {
+  if (std::abs(x) > eps) {
+    return x;
+  }
+  return x >= 0 ? eps : -eps;
+}
+
+// np.clip of a scalar.
+inline double Clip(double x, double low, double high) {
+  return std::min(std::max(x, low), high);
+}
+
+// utils.lmap: v mapped from [x0, x1] to [y0, y1].
+inline double Lmap(double v, double x0, double x1, double y0, double y1) {
+  return y0 + (v - x0) * (y1 - y0) / (x1 - x0);
+}
+
+// (origin node, destination node, lane id on the road), nodes numbered in
+// the order the network first saw them.
+struct LaneIndex {
+  int from = 0;
+  int to = 0;
+  int id = 0;
+  bool operator==(const LaneIndex& o) const {
+    return from == o.from && to == o.to && id == o.id;
+  }
+  bool operator!=(const LaneIndex& o) const { return !(*this == o); }
+  bool SameRoad(const LaneIndex& o) const {
+    return from == o.from && to == o.to;
+  }
+};
+
+// A lane of road/lane.py: a StraightLane, a SineLane (a straight lane whose
+// centre oscillates sideways: amplitude * sin(pulsation * s + phase), made by
+// Sine) or a CircularLane (made by Circular), with AbstractLane's queries.
+class Lane {
+ public:
+  static constexpr double kDefaultWidth = 4.0;
+  static constexpr double kVehicleLength = 5.0;
+  static constexpr double kDefaultSpeedLimit = 20.0;
+
+  Lane(Vec2 start, Vec2 end, double width = kDefaultWidth,
+       double speed_limit = kDefaultSpeedLimit, bool forbidden = false)
+      : start_(start),
+        end_(end),
+        width_(width),
+        speed_limit_(speed_limit),
+        forbidden_(forbidden) {
+    heading_ = numpy_kernels::Arctan2(end.y - start.y, end.x - start.x);
+    const double dx = end.x - start.x;
+    const double dy = end.y - start.y;
+    length_ = Norm2(dx, dy);
+    direction_ = {dx / length_, dy / length_};
+    direction_lateral_ = {-direction_.y, direction_.x};
+  }
+
+  static Lane Sine(Vec2 start, Vec2 end, double amplitude, double pulsation,
+                   double phase, bool forbidden) {
+    Lane lane(start, end, kDefaultWidth, kDefaultSpeedLimit, forbidden);
+    lane.sine_ = true;
+    lane.amplitude_ = amplitude;
+    lane.pulsation_ = pulsation;
+    lane.phase_ = phase;
+    return lane;
+  }
+
+  // CircularLane: an arc of `radius` around `center` from `start_phase`
+  // to `end_phase`, clockwise (in highway-env's sense) or not.
+  static Lane Circular(Vec2 center, double radius, double start_phase,
+                       double end_phase, bool clockwise, bool forbidden) {
+    Lane lane({0, 0}, {1, 0}, kDefaultWidth, kDefaultSpeedLimit, forbidden);
+    lane.circular_ = true;
+    lane.center_ = center;
+    lane.radius_ = radius;
+    lane.start_phase_ = start_phase;
+    lane.turn_ = clockwise ? 1 : -1;
+    lane.length_ = radius * (end_phase - start_phase) * lane.turn_;
+    return lane;
+  }
+
+  Vec2 Position(double longitudinal, double lateral) const {
+    if (circular_) {
+      const double phi = turn_ * longitudinal / radius_ + start_phase_;
+      const double r = radius_ - lateral * turn_;
+      return {center_.x + r * numpy_kernels::Cos(phi),
+              center_.y + r * numpy_kernels::Sin(phi)};
+    }
+    if (sine_) {
+      lateral = lateral + amplitude_ * numpy_kernels::Sin(
+                                           pulsation_ * longitudinal + phase_);
+    }
+    return {
+        start_.x + longitudinal * direction_.x + lateral * direction_lateral_.x,
+        start_.y + longitudinal * direction_.y +
+            lateral * direction_lateral_.y};
+  }
+  // (longitudinal, lateral) of a world position.
+  std::pair<double, double> LocalCoordinates(const Vec2& p) const {
+    if (circular_) {
+      const double dx = p.x - center_.x;
+      const double dy = p.y - center_.y;
+      double phi = numpy_kernels::Arctan2(dy, dx);
+      phi = start_phase_ + WrapToPi(phi - start_phase_);
+      const double r = Norm2(dx, dy);
+      return {turn_ * (phi - start_phase_) * radius_, turn_ * (radius_ - r)};
+    }
+    const double dx = p.x - start_.x;
+    const double dy = p.y - start_.y;
+    const double longitudinal = Dot2(dx, dy, direction_.x, direction_.y);
+    double lateral = Dot2(dx, dy, direction_lateral_.x, direction_lateral_.y);
+    if (sine_) {
+      lateral = lateral - amplitude_ * numpy_kernels::Sin(
+                                           pulsation_ * longitudinal + phase_);
+    }
+    return {longitudinal, lateral};
+  }
+  double HeadingAt(double longitudinal) const {
+    if (circular_) {
+      const double phi = turn_ * longitudinal / radius_ + start_phase_;
+      return phi + M_PI / 2 * turn_;
+    }
+    if (sine_) {
+      return heading_ +
+             numpy_kernels::Arctan(
+                 amplitude_ * pulsation_ *
+                 numpy_kernels::Cos(pulsation_ * longitudinal + phase_));
+    }
+    return heading_;
+  }
+  double WidthAt(double /*longitudinal*/) const { return width_; }
+  double length() const { return length_; }
+  double speed_limit() const { return speed_limit_; }
+  void set_speed_limit(double speed_limit) { speed_limit_ = speed_limit; }
+
+  bool OnLane(double longitudinal, double lateral, double margin = 0) const {
+    return std::abs(lateral) <= WidthAt(longitudinal) / 2 + margin &&
+           -kVehicleLength <= longitudinal &&
+           longitudinal < length_ + kVehicleLength;
+  }
+  bool OnLane(const Vec2& p) const {
+    auto [s, r] = LocalCoordinates(p);
+    return OnLane(s, r);
+  }
+  bool IsReachableFrom(const Vec2& p) const {
+    if (forbidden_) {
+      return false;
+    }
+    auto [s, r] = LocalCoordinates(p);
+    return std::abs(r) <= 2 * WidthAt(s) && 0 <= s &&
+           s < length_ + kVehicleLength;
+  }
+  bool AfterEnd(const Vec2& p) const {
+    return LocalCoordinates(p).first > length_ - kVehicleLength / 2;
+  }
+  double Distance(const Vec2& p) const {
+    auto [s, r] = LocalCoordinates(p);
+    return std::abs(r) + std::max(s - length_, 0.0) + std::max(0 - s, 0.0);
+  }
+  double DistanceWithHeading(const Vec2& p, double heading) const {
+    auto [s, r] = LocalCoordinates(p);
+    const double angle = std::abs(WrapToPi(heading - HeadingAt(s)));
+    return std::abs(r) + std::max(s - length_, 0.0) + std::max(0 - s, 0.0) +
+           1.0 * angle;
+  }
+
+ private:
+  Vec2 start_;
+  Vec2 end_;
+  double width_;
+  double speed_limit_;
+  bool forbidden_;
+  double heading_;
+  double length_;
+  Vec2 direction_;
+  Vec2 direction_lateral_;
+  bool sine_ = false;
+  bool circular_ = false;
+  Vec2 center_;
+  double radius_ = 0.0;
+  double start_phase_ = 0.0;
+  int turn_ = 1;
+  double amplitude_ = 0.0;
+  double pulsation_ = 0.0;
+  double phase_ = 0.0;
+};
+
+// road/road.py's RoadNetwork: node -> node -> lanes, in insertion order
+// (Python dicts), which decides ties of the closest-lane search.
+class RoadNetwork {
+ public:
+  void AddLane(const std::string& from, const std::string& to, Lane lane) {
+    const int f = Node(from);
+    const int t = Node(to);
+    Road& road = FindOrAddRoad(f, t);
+    road.lanes.push_back(std::move(lane));
+  }
+
+  const Lane& GetLane(const LaneIndex& index) const {
+    return FindRoad(index.from, index.to)->lanes[index.id];
+  }
+  int NumLanes(int from, int to) const {
+    return static_cast<int>(FindRoad(from, to)->lanes.size());
+  }
+
+  LaneIndex GetClosestLaneIndex(const Vec2& p, double heading) const {
+    LaneIndex best;
+    double best_distance = std::numeric_limits<double>::infinity();
+    bool first = true;
+    for (const Road& road : roads_) {
+      for (int id = 0; id < static_cast<int>(road.lanes.size()); ++id) {
+        const double d = road.lanes[id].DistanceWithHeading(p, heading);
+        // np.argmin: the first minimum (a NaN is the minimum).
+        if (first || d < best_distance ||
+            (std::isnan(d) && !std::isnan(best_distance))) {
+          best = {road.from, road.to, id};
+          best_distance = d;
+          first = false;
+        }
+      }
+    }
+    return best;
+  }
+
+  // RoadNetwork.next_lane: the lane to follow after `current`. A route
+  // whose head is the current road drops it; a route going on from the
+  // current road's end gives the next road; otherwise the road whose lane is
+  // closest to the projected position. On the next road: the same lane id
+  // when it has as many lanes (or the route's), else its closest lane. The
+  // current index where no road follows.
+  LaneIndex NextLane(const LaneIndex& current, const Vec2& position,
+                     std::vector<LaneIndex>* route = nullptr) const {
+    int next_to = -1;
+    int next_id = -1;
+    if (route != nullptr && !route->empty()) {
+      if (route->front().SameRoad(current)) {
+        route->erase(route->begin());
+      }
+      if (!route->empty() && route->front().from == current.to) {
+        next_to = route->front().to;
+        next_id = route->front().id;
+      }
+    }
+    const Lane& lane = GetLane(current);
+    const double s = lane.LocalCoordinates(position).first;
+    const Vec2 projected = lane.Position(s, 0);
+    // next_lane_given_next_road: (lane id, its distance).
+    auto given_road = [&](int to, int id) {
+      const Road* road = FindRoad(current.to, to);
+      const int n = static_cast<int>(road->lanes.size());
+      if (NumLanes(current.from, current.to) == n) {
+        if (id < 0) {
+          id = current.id;
+        }
+      } else {
+        double d_min = 0;
+        for (int l = 0; l < n; ++l) {
+          const double d = road->lanes[l].Distance(projected);
+          if (l == 0 || d < d_min) {
+            d_min = d;
+            id = l;
+          }
+        }
+      }
+      return std::pair<int, double>{id, road->lanes[id].Distance(projected)};
+    };
+    if (next_to < 0) {
+      bool found = false;
+      LaneIndex best = current;
+      double best_distance = 0;
+      for (const Road& road : roads_) {
+        if (road.from != current.to) {
+          continue;
+        }
+        auto [id, d] = given_road(road.to, -1);
+        if (!found || d < best_distance) {
+          found = true;
+          best = {current.to, road.to, id};
+          best_distance = d;
+        }
+      }
+      return best;
+    }
+    return {current.to, next_to, given_road(next_to, next_id).first};
+  }
+
+  // RoadNetwork.shortest_path: breadth-first, next nodes in name order; the
+  // node names from `start` to `goal`, or empty.
+  std::vector<int> ShortestPath(int start, int goal) const {
+    std::vector<std::pair<int, std::vector<int>>> queue = {{start, {start}}};
+    for (size_t head = 0; head < queue.size(); ++head) {
+      const auto [node, path] = queue[head];
+      std::vector<int> next;
+      bool has_roads = false;
+      for (const Road& road : roads_) {
+        if (road.from == node) {
+          has_roads = true;
+          if (std::find(path.begin(), path.end(), road.to) == path.end()) {
+            next.push_back(road.to);
+          }
+        }
+      }
+      if (!has_roads) {
+        return {};  // bfs_paths yields [] first for a node without roads
+      }
+      std::sort(next.begin(), next.end(),
+                [&](int a, int b) { return nodes_[a] < nodes_[b]; });
+      for (int n : next) {
+        std::vector<int> extended = path;
+        extended.push_back(n);
+        if (n == goal) {
+          return extended;
+        }
+        if (HasRoadsFrom(n)) {
+          queue.push_back({n, extended});
+        }
+      }
+    }
+    return {};
+  }
+  bool HasRoadsFrom(int node) const {
+    return std::any_of(roads_.begin(), roads_.end(),
+                       [&](const Road& r) { return r.from == node; });
+  }
+  int NodeIndex(const std::string& name) const {
+    for (int i = 0; i < static_cast<int>(nodes_.size()); ++i) {
+      if (nodes_[i] == name) {
+        return i;
+      }
+    }
+    throw std::out_of_range("highway: no node " + name);
+  }
+  // The lanes of a road, to change their speed limits.
+  std::vector<Lane>& MutableLanes(int from, int to) {
+    return FindOrAddRoad(from, to).lanes;
+  }
+
+  // The lanes of the road of `index`, left (id - 1) first, then right.
+  std::vector<LaneIndex> SideLanes(const LaneIndex& index) const {
+    std::vector<LaneIndex> lanes;
+    if (index.id > 0) {
+      lanes.push_back({index.from, index.to, index.id - 1});
+    }
+    if (index.id < NumLanes(index.from, index.to) - 1) {
+      lanes.push_back({index.from, index.to, index.id + 1});
+    }
+    return lanes;
+  }
+
+  // straight_road_network(lanes, start=0, length=10000, angle=0).
+  static RoadNetwork StraightRoad(int lanes, double speed_limit) {
+    RoadNetwork net;
+    for (int lane = 0; lane < lanes; ++lane) {
+      const double y = lane * Lane::kDefaultWidth;
+      net.AddLane(
+          "0", "1",
+          Lane({0.0, y}, {10000.0, y}, Lane::kDefaultWidth, speed_limit));
+    }
+    return net;
+  }
+
+  int NumNodes() const { return static_cast<int>(nodes_.size()); }
+  // The first road leaving node `from` (create_random's np_random.choice
+  // over one key draws nothing; scenes here have one).
+  struct Road {
+    int from;
+    int to;
+    std::vector<Lane> lanes;
+  };
+  const std::vector<Road>& roads() const { return roads_; }
+
+ private:
+  int Node(const std::string& name) {
+    for (int i = 0; i < static_cast<int>(nodes_.size()); ++i) {
+      if (nodes_[i] == name) {
+        return i;
+      }
+    }
+    nodes_.push_back(name);
+    return static_cast<int>(nodes_.size()) - 1;
+  }
+  Road& FindOrAddRoad(int from, int to) {
+    for (Road& road : roads_) {
+      if (road.from == from && road.to == to) {
+        return road;
+      }
+    }
+    // Keep the roads grouped by origin node, in the order of insertion.
+    auto it = roads_.end();
+    for (auto r = roads_.begin(); r != roads_.end(); ++r) {
+      if (r->from == from) {
+        it = r + 1;
+      }
+    }
+    return *roads_.insert(it, Road{from, to, {}});
+  }
+  const Road* FindRoad(int from, int to) const {
+    for (const Road& road : roads_) {
+      if (road.from == from && road.to == to) {
+        return &road;
+      }
+    }
+    throw std::out_of_range("highway: no road between these nodes");
+  }
+
+  std::vector<std::string> nodes_;
+  std::vector<Road> roads_;
+};
+
+// An IDMVehicle, an MDPVehicle (the controlled ones), or an Obstacle (a
+// still object: 2 m x 2 m, never acting).
+enum class VehicleKind { kIdm, kMdp, kObstacle };
+
+// vehicle/kinematics.py's Vehicle with what ControlledVehicle, MDPVehicle
+// and IDMVehicle add.
+struct Vehicle {
+  static constexpr double kLength = 5.0;
+  static constexpr double kWidth = 2.0;
+  static constexpr double kMaxSpeed = 40.0;
+  static constexpr double kMinSpeed = -40.0;
+
+  VehicleKind kind = VehicleKind::kIdm;
+  double length = kLength;
+  double width = kWidth;
+  Vec2 position;
+  double heading = 0.0;
+  double speed = 0.0;
+  LaneIndex lane_index;
+  LaneIndex target_lane_index;
+  double target_speed = 0.0;
+  // The stored low-level action (kinematics.Vehicle.action).
+  double steering = 0.0;
+  double acceleration = 0.0;
+  bool crashed = false;
+  bool has_impact = false;
+  Vec2 impact;
+  bool check_collisions = true;
+  // IDMVehicle.
+  double delta = 4.0;
+  double timer = 0.0;
+  bool enable_lane_change = true;
+  // MDPVehicle: its allowed speeds (DiscreteMetaAction's target_speeds)
+  // and the index of the one it tracks.
+  std::array<double, 3> target_speeds = {20.0, 25.0, 30.0};
+  int speed_index = 0;
+  // ControlledVehicle.route: the lanes to follow (id -1: any lane of the
+  // road); empty without a plan.
+  std::vector<LaneIndex> route;
+
+  Vec2 Direction() const {
+    return {numpy_kernels::Cos(heading), numpy_kernels::Sin(heading)};
+  }
+  Vec2 Velocity() const {
+    const Vec2 d = Direction();
+    return {speed * d.x, speed * d.y};
+  }
+};
+
+// MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3).
+inline constexpr std::array<double, 3> kTargetSpeeds = {20.0, 25.0, 30.0};
+using TargetSpeeds = std::array<double, 3>;
+
+enum class MetaAction { kNone, kLaneLeft, kIdle, kLaneRight, kFaster, kSlower };
+
+// road/road.py's Road: the network, the vehicles (in the reference's list
+// order) and the behaviour of the traffic.
+class Road {
+ public:
+  // IDMVehicle's class constants.
+  static constexpr double kAccMax = 6.0;
+  static constexpr double kComfortAccMax = 3.0;
+  static constexpr double kComfortAccMin = -5.0;
+  static constexpr double kDistanceWanted = 5.0 + Vehicle::kLength;
+  static constexpr double kTimeWanted = 1.5;
+  static constexpr double kPoliteness = 0.0;
+  static constexpr double kLaneChangeMinAccGain = 0.2;
+  static constexpr double kLaneChangeMaxBrakingImposed = 2.0;
+  static constexpr double kLaneChangeDelay = 1.0;
+  // ControlledVehicle's.
+  static constexpr double kTauAcc = 0.6;
+  static constexpr double kTauHeading = 0.2;
+  static constexpr double kTauLateral = 0.6;
+  static constexpr double kTauPursuit = 0.5 * kTauHeading;
+  static constexpr double kKpA = 1 / kTauAcc;
+  static constexpr double kKpHeading = 1 / kTauHeading;
+  static constexpr double kKpLateral = 1 / kTauLateral;
+  static constexpr double kMaxSteeringAngle = M_PI / 3;
+
+  RoadNetwork network;
+  std::vector<Vehicle> vehicles;
+  // road.objects: obstacles, after the vehicles in every search.
+  std::vector<Vehicle> objects;
+  random::Generator* np_random = nullptr;
+  // Road.neighbour_vehicles_connected_lanes (the -v1 ids): also search the
+  // lanes before and after for preceding and following vehicles.
+  bool neighbour_vehicles_connected_lanes = false;
+
+  int NumBodies() const {
+    return static_cast<int>(vehicles.size() + objects.size());
+  }
+  // Vehicle j, or object j - vehicles.size().
+  const Vehicle& Body(int j) const {
+    const int n = static_cast<int>(vehicles.size());
+    return j < n ? vehicles[j] : objects[j - n];
+  }
+
+  // An Obstacle at a position (heading 0, speed 0).
+  Vehicle MakeObstacle(Vec2 position) const {
+    Vehicle o;
+    o.kind = VehicleKind::kObstacle;
+    o.length = 2.0;
+    o.width = 2.0;
+    o.position = position;
+    o.lane_index = network.GetClosestLaneIndex(position, 0.0);
+    o.target_lane_index = o.lane_index;
+    return o;
+  }
+
+  const Lane& LaneOf(const Vehicle& v) const {
+    return network.GetLane(v.lane_index);
+  }
+
+  // A vehicle at a position: its lane is the closest one.
+  Vehicle MakeVehicle(VehicleKind kind, Vec2 position, double heading,
+                      double speed) const {
+    Vehicle v;
+    v.kind = kind;
+    v.position = position;
+    v.heading = heading;
+    v.speed = speed;
+    v.lane_index = network.GetClosestLaneIndex(position, heading);
+    v.target_lane_index = v.lane_index;
+    v.target_speed = speed;
+    if (kind == VehicleKind::kMdp) {
+      v.speed_index = SpeedToIndex(v.target_speed, v.target_speeds);
+      v.target_speed = v.target_speeds[v.speed_index];
+    } else {
+      v.timer = PyMod((position.x + position.y) * M_PI, kLaneChangeDelay);
+    }
+    return v;
+  }
+
+  // Vehicle.create_random on the road from the first node (every scene
+  // here has one road there): lane drawn unless `lane_id` >= 0, speed drawn
+  // unless given (>= 0 is given), placed behind the furthest vehicle.
+  Vehicle CreateRandom(VehicleKind kind, double speed, int lane_id,
+                       double spacing) {
+    const auto& road = network.roads().front();
+    const int n = static_cast<int>(road.lanes.size());
+    const int id =
+        lane_id >= 0 ? lane_id : static_cast<int>(np_random->Choice(n));
+    const Lane& lane = road.lanes[id];
+    if (speed < 0) {
+      speed = np_random->Uniform(0.7 * lane.speed_limit(),
+                                 0.8 * lane.speed_limit());
+    }
+    const double default_spacing = 12 + 1.0 * speed;
+    const double offset =
+        spacing * default_spacing * numpy_kernels::Exp(-5.0 / 40 * n);
+    double x0;
+    if (!vehicles.empty()) {
+      x0 = -std::numeric_limits<double>::infinity();
+      for (const Vehicle& v : vehicles) {
+        x0 = std::max(x0, lane.LocalCoordinates(v.position).first);
+      }
+    } else {
+      x0 = 3 * offset;
+    }
+    x0 += offset * np_random->Uniform(0.9, 1.1);
+    return MakeVehicle(kind, lane.Position(x0, 0), lane.HeadingAt(x0), speed);
+  }
+
+  // ControlledVehicle.plan_route_to: the current lane, then the roads of
+  // the shortest path to `destination` (any lane).
+  void PlanRouteTo(Vehicle* v, int destination) const {
+    v->route = {v->lane_index};
+    const std::vector<int> path =
+        network.ShortestPath(v->lane_index.to, destination);
+    for (size_t k = 0; k + 1 < path.size(); ++k) {
+      v->route.push_back({path[k], path[k + 1], -1});
+    }
+  }
+
+  // RoadObject.make_on_lane: on a lane at a longitudinal position, along
+  // its heading there.
+  Vehicle MakeOnLane(VehicleKind kind, const LaneIndex& index,
+                     double longitudinal, double speed) const {
+    const Lane& lane = network.GetLane(index);
+    return MakeVehicle(kind, lane.Position(longitudinal, 0),
+                       lane.HeadingAt(longitudinal), speed);
+  }
+
+  // MDPVehicle.speed_to_index: the closest allowed speed (np.round: half to
+  // even).
+  static int SpeedToIndex(double speed,
+                          const TargetSpeeds& speeds = kTargetSpeeds) {
+    const double x = (speed - speeds[0]) / (speeds[2] - speeds[0]);
+    return static_cast<int>(
+        Clip(std::nearbyint(x * (speeds.size() - 1)), 0, speeds.size() - 1));
+  }
+
+  // -- Perception --
+
+  // Road.neighbour_vehicles: the bodies (vehicles, then objects) preceding
+  // and following vehicle `i` on `lane_index` (-1: none).
+  std::pair<int, int> NeighbourVehicles(int i,
+                                        const LaneIndex& lane_index) const {
+    const Lane& lane = network.GetLane(lane_index);
+    const double s = lane.LocalCoordinates(vehicles[i].position).first;
+    std::vector<std::pair<const Lane*, double>> lanes_offsets = {{&lane, 0.0}};
+    if (neighbour_vehicles_connected_lanes) {
+      for (const auto& road : network.roads()) {
+        if (road.from == lane_index.to && !road.lanes.empty()) {
+          const int id = lane_index.id < static_cast<int>(road.lanes.size())
+                             ? lane_index.id
+                             : 0;
+          lanes_offsets.push_back({&road.lanes[id], lane.length()});
+        }
+      }
+      for (const auto& road : network.roads()) {
+        if (road.to == lane_index.from && !road.lanes.empty()) {
+          const int id = lane_index.id < static_cast<int>(road.lanes.size())
+                             ? lane_index.id
+                             : 0;
+          lanes_offsets.push_back({&road.lanes[id], -road.lanes[id].length()});
+        }
+      }
+    }
+    int front = -1;
+    int rear = -1;
+    double s_front = 0;
+    double s_rear = 0;
+    for (int j = 0; j < NumBodies(); ++j) {
+      if (j == i) {
+        continue;
+      }
+      for (const auto& [search_lane, offset] : lanes_offsets) {
+        auto [s_v, lat_v] = search_lane->LocalCoordinates(Body(j).position);
+        if (!search_lane->OnLane(s_v, lat_v, 1)) {
+          continue;
+        }
+        s_v += offset;
+        if (s <= s_v && (front < 0 || s_v <= s_front)) {
+          s_front = s_v;
+          front = j;
+        }
+        if (s_v < s && (rear < 0 || s_v > s_rear)) {
+          s_rear = s_v;
+          rear = j;
+        }
+        break;
+      }
+    }
+    return {front, rear};
+  }
+
+  // RoadObject.lane_distance_to, along vehicle a's lane.
+  double LaneDistance(const Vehicle& a, const Vehicle& b) const {
+    const Lane& lane = LaneOf(a);
+    return lane.LocalCoordinates(b.position).first -
+           lane.LocalCoordinates(a.position).first;
+  }
+
+  // IDMVehicle.desired_gap (projected).
+  static double DesiredGap(const Vehicle& ego, const Vehicle& front) {
+    const double ab = -kComfortAccMax * kComfortAccMin;
+    const Vec2 ve = ego.Velocity();
+    const Vec2 vf = front.Velocity();
+    const Vec2 d = ego.Direction();
+    const double dv = Dot2(ve.x - vf.x, ve.y - vf.y, d.x, d.y);
+    return kDistanceWanted + ego.speed * kTimeWanted +
+           ego.speed * dv / (2 * std::sqrt(ab));
+  }
+
+  // IDMVehicle.acceleration, with the exponent of the vehicle that asks
+  // (`delta`); -1 for no vehicle.
+  double Acceleration(double delta, int ego, int front) const {
+    if (ego < 0 || Body(ego).kind == VehicleKind::kObstacle) {
+      return 0;  // no vehicle, or an obstacle (not a Vehicle)
+    }
+    const Vehicle& e = Body(ego);
+    const double target = Clip(e.target_speed, 0, LaneOf(e).speed_limit());
+    double acceleration =
+        kComfortAccMax *
+        (1 - numpy_kernels::Power(
+                 std::max(e.speed, 0.0) / std::abs(NotZero(target)), delta));
+    if (front >= 0) {
+      const double d = LaneDistance(e, Body(front));
+      const double ratio = DesiredGap(e, Body(front)) / NotZero(d);
+      acceleration -= kComfortAccMax * numpy_kernels::Power(ratio, 2);
+    }
+    return acceleration;
+  }
+
+  // -- Control --
+
+  // ControlledVehicle.steering_control.
+  double SteeringControl(const Vehicle& v, const LaneIndex& target) const {
+    const Lane& lane = network.GetLane(target);
+    auto [s, r] = lane.LocalCoordinates(v.position);
+    const double lane_next = s + v.speed * kTauPursuit;
+    const double future_heading = lane.HeadingAt(lane_next);
+    const double lateral_speed_command = -kKpLateral * r;
+    const double heading_command = numpy_kernels::Arcsin(
+        Clip(lateral_speed_command / NotZero(v.speed), -1, 1));
+    const double heading_ref =
+        future_heading + Clip(heading_command, -M_PI / 4, M_PI / 4);
+    const double heading_rate_command =
+        kKpHeading * WrapToPi(heading_ref - v.heading);
+    const double slip_angle = numpy_kernels::Arcsin(Clip(
+        Vehicle::kLength / 2 / NotZero(v.speed) * heading_rate_command, -1, 1));
+    const double steering =
+        numpy_kernels::Arctan(2 * numpy_kernels::Tan(slip_angle));
+    return Clip(steering, -kMaxSteeringAngle, kMaxSteeringAngle);
+  }
+
+  // ControlledVehicle.follow_road.
+  void FollowRoad(Vehicle* v) const {
+    if (network.GetLane(v->target_lane_index).AfterEnd(v->position)) {
+      v->target_lane_index =
+          network.NextLane(v->target_lane_index, v->position, &v->route);
+    }
+  }
+
+  // ControlledVehicle.act / MDPVehicle.act for vehicle i.
+  void ActControlled(int i, MetaAction action) {
+    Vehicle& v = vehicles[i];
+    if (action == MetaAction::kFaster || action == MetaAction::kSlower) {
+      const int step = action == MetaAction::kFaster ? 1 : -1;
+      v.speed_index =
+          static_cast<int>(Clip(SpeedToIndex(v.speed, v.target_speeds) + step,
+                                0, v.target_speeds.size() - 1));
+      v.target_speed = v.target_speeds[v.speed_index];
+      action = MetaAction::kNone;
+    }
+    FollowRoad(&v);
+    if (action == MetaAction::kLaneRight || action == MetaAction::kLaneLeft) {
+      LaneIndex target = v.target_lane_index;
+      const int n = network.NumLanes(target.from, target.to);
+      target.id = static_cast<int>(Clip(
+          target.id + (action == MetaAction::kLaneRight ? 1 : -1), 0, n - 1));
+      if (network.GetLane(target).IsReachableFrom(v.position)) {
+        v.target_lane_index = target;
+      }
+    }
+    v.steering = Clip(SteeringControl(v, v.target_lane_index),
+                      -kMaxSteeringAngle, kMaxSteeringAngle);
+    v.acceleration = kKpA * (v.target_speed - v.speed);
+  }
+
+  // IDMVehicle.mobil.
+  bool Mobil(int i, const LaneIndex& lane_index) const {
+    const Vehicle& self = vehicles[i];
+    auto [new_preceding, new_following] = NeighbourVehicles(i, lane_index);
+    const double new_following_a =
+        Acceleration(self.delta, new_following, new_preceding);
+    const double new_following_pred_a =
+        Acceleration(self.delta, new_following, i);
+    if (new_following_pred_a < -kLaneChangeMaxBrakingImposed) {
+      return false;
+    }
+    auto [old_preceding, old_following] = NeighbourVehicles(i, self.lane_index);
+    const double self_pred_a = Acceleration(self.delta, i, new_preceding);
+    if (!self.route.empty() && self.route.front().id >= 0) {
+      // A planned lane: change only towards it, and only safely.
+      auto sign = [](int v) { return (v > 0) - (v < 0); };
+      if (sign(lane_index.id - self.target_lane_index.id) !=
+          sign(self.route.front().id - self.target_lane_index.id)) {
+        return false;
+      }
+      return !(self_pred_a < -kLaneChangeMaxBrakingImposed);
+    }
+    const double self_a = Acceleration(self.delta, i, old_preceding);
+    const double old_following_a = Acceleration(self.delta, old_following, i);
+    const double old_following_pred_a =
+        Acceleration(self.delta, old_following, old_preceding);
+    const double jerk = self_pred_a - self_a +
+                        kPoliteness * (new_following_pred_a - new_following_a +
+                                       old_following_pred_a - old_following_a);
+    return !(jerk < kLaneChangeMinAccGain);
+  }
+
+  // IDMVehicle.change_lane_policy.
+  void ChangeLanePolicy(int i) {
+    Vehicle& self = vehicles[i];
+    if (self.lane_index != self.target_lane_index) {
+      if (self.lane_index.SameRoad(self.target_lane_index)) {
+        for (int j = 0; j < static_cast<int>(vehicles.size()); ++j) {
+          const Vehicle& v = vehicles[j];
+          if (j != i && v.lane_index != self.target_lane_index &&
+              v.target_lane_index == self.target_lane_index) {
+            const double d = LaneDistance(self, v);
+            const double d_star = DesiredGap(self, v);
+            if (0 < d && d < d_star) {
+              self.target_lane_index = self.lane_index;
+              break;
+            }
+          }
+        }
+      }
+      return;
+    }
+    if (!(kLaneChangeDelay < self.timer)) {
+      return;
+    }
+    self.timer = 0;
+    for (const LaneIndex& lane_index : network.SideLanes(self.lane_index)) {
+      if (!network.GetLane(lane_index).IsReachableFrom(self.position)) {
+        continue;
+      }
+      if (std::abs(self.speed) < 1) {
+        continue;
+      }
+      if (Mobil(i, lane_index)) {
+        vehicles[i].target_lane_index = lane_index;
+      }
+    }
+  }
+
+  // IDMVehicle.act.
+  void ActIdm(int i) {
+    if (vehicles[i].crashed) {
+      return;
+    }
+    FollowRoad(&vehicles[i]);
+    if (vehicles[i].enable_lane_change) {
+      ChangeLanePolicy(i);
+    }
+    Vehicle& self = vehicles[i];
+    const double steering = Clip(SteeringControl(self, self.target_lane_index),
+                                 -kMaxSteeringAngle, kMaxSteeringAngle);
+    auto [front, rear] = NeighbourVehicles(i, self.lane_index);
+    double acceleration = Acceleration(self.delta, i, front);
+    if (self.lane_index != self.target_lane_index) {
+      auto [target_front, target_rear] =
+          NeighbourVehicles(i, self.target_lane_index);
+      acceleration =
+          std::min(acceleration, Acceleration(self.delta, i, target_front));
+    }
+    self.steering = steering;
+    self.acceleration = Clip(acceleration, -kAccMax, kAccMax);
+  }
+
+  // Road.act: every vehicle decides, in list order.
+  void Act() {
+    for (int i = 0; i < static_cast<int>(vehicles.size()); ++i) {
+      if (vehicles[i].kind == VehicleKind::kIdm) {
+        ActIdm(i);
+      } else {
+        ActControlled(i, MetaAction::kNone);
+      }
+    }
+  }
+
+  // -- Dynamics --
+
+  // Vehicle.step (IDMVehicle.step advances its timer first).
+  void StepVehicle(Vehicle* v, double dt) const {
+    if (v->kind == VehicleKind::kIdm) {
+      v->timer += dt;
+    }
+    // clip_actions
+    if (v->crashed) {
+      v->steering = 0;
+      v->acceleration = -1.0 * v->speed;
+    }
+    if (v->speed > Vehicle::kMaxSpeed) {
+      v->acceleration =
+          std::min(v->acceleration, 1.0 * (Vehicle::kMaxSpeed - v->speed));
+    } else if (v->speed < Vehicle::kMinSpeed) {
+      v->acceleration =
+          std::max(v->acceleration, 1.0 * (Vehicle::kMinSpeed - v->speed));
+    }
+    const double beta =
+        numpy_kernels::Arctan(1.0 / 2 * numpy_kernels::Tan(v->steering));
+    const double vx = v->speed * numpy_kernels::Cos(v->heading + beta);
+    const double vy = v->speed * numpy_kernels::Sin(v->heading + beta);
+    v->position.x += vx * dt;
+    v->position.y += vy * dt;
+    if (v->has_impact) {
+      v->position.x += v->impact.x;
+      v->position.y += v->impact.y;
+      v->crashed = true;
+      v->has_impact = false;
+    }
+    v->heading +=
+        v->speed * numpy_kernels::Sin(beta) / (Vehicle::kLength / 2) * dt;
+    v->speed += v->acceleration * dt;
+    v->lane_index = network.GetClosestLaneIndex(v->position, v->heading);
+  }
+
+  // Road.step: move every vehicle, then check each pair for collisions.
+  void Step(double dt) {
+    for (Vehicle& v : vehicles) {
+      StepVehicle(&v, dt);
+    }
+    const int n = static_cast<int>(vehicles.size());
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n; ++j) {
+        HandleCollisions(&vehicles[i], &vehicles[j], dt);
+      }
+      for (Vehicle& object : objects) {
+        HandleCollisions(&vehicles[i], &object, dt);
+      }
+    }
+  }
+
+  // RoadObject.handle_collisions between two vehicles.
+  static void HandleCollisions(Vehicle* a, Vehicle* b, double dt) {
+    if (!(a->check_collisions || b->check_collisions)) {
+      return;
+    }
+    const double diagonal_a =
+        std::sqrt(a->length * a->length + a->width * a->width);
+    const double diagonal_b =
+        std::sqrt(b->length * b->length + b->width * b->width);
+    const double dx = b->position.x - a->position.x;
+    const double dy = b->position.y - a->position.y;
+    if (Norm2(dx, dy) > (diagonal_a + diagonal_b) / 2 + a->speed * dt) {
+      return;
+    }
+    const Vec2 va = a->Velocity();
+    const Vec2 vb = b->Velocity();
+    bool intersecting = false;
+    bool will_intersect = false;
+    Vec2 translation;
+    PolygonsIntersecting(Polygon(*a), Polygon(*b), {va.x * dt, va.y * dt},
+                         {vb.x * dt, vb.y * dt}, &intersecting, &will_intersect,
+                         &translation);
+    if (will_intersect) {
+      if (b->kind == VehicleKind::kObstacle) {
+        a->has_impact = true;
+        a->impact = translation;
+      } else {
+        a->has_impact = true;
+        a->impact = {translation.x / 2, translation.y / 2};
+        b->has_impact = true;
+        b->impact = {-translation.x / 2, -translation.y / 2};
+      }
+    }
+    if (intersecting) {
+      a->crashed = true;
+      b->crashed = true;
+    }
+  }
+
+  // RoadObject.polygon: the four corners and the first again.
+  static std::array<Vec2, 5> Polygon(const Vehicle& v) {
+    const double kL = v.length / 2;
+    const double kW = v.width / 2;
+    const double px[4] = {-kL, -kL, kL, kL};
+    const double py[4] = {-kW, kW, kW, -kW};
+    const double c = numpy_kernels::Cos(v.heading);
+    const double s = numpy_kernels::Sin(v.heading);
+    std::array<Vec2, 5> points;
+    for (int k = 0; k < 4; ++k) {
+      points[k] = {c * px[k] + -s * py[k] + v.position.x,
+                   s * px[k] + c * py[k] + v.position.y};
+    }
+    points[4] = points[0];
+    return points;
+  }
+
+  // utils.are_polygons_intersecting (separating axes, with the relative
+  // displacement over the step).
+  static void PolygonsIntersecting(const std::array<Vec2, 5>& a,
+                                   const std::array<Vec2, 5>& b,
+                                   const Vec2& displacement_a,
+                                   const Vec2& displacement_b,
+                                   bool* intersecting, bool* will_intersect,
+                                   Vec2* translation) {
+    *intersecting = true;
+    *will_intersect = true;
+    double min_distance = std::numeric_limits<double>::infinity();
+    Vec2 axis;
+    auto project = [](const std::array<Vec2, 5>& polygon, const Vec2& n,
+                      double* lo, double* hi) {
+      for (int k = 0; k < 5; ++k) {
+        const double p = Dot2(polygon[k].x, polygon[k].y, n.x, n.y);
+        if (k == 0 || p < *lo) {
+          *lo = p;
+        }
+        if (k == 0 || p > *hi) {
+          *hi = p;
+        }
+      }
+    };
+    auto interval_distance = [](double min_a, double max_a, double min_b,
+                                double max_b) {
+      return min_a < min_b ? min_b - max_a : min_a - max_b;
+    };
+    auto center = [](const std::array<Vec2, 5>& p) {
+      return Vec2{(((p[0].x + p[1].x) + p[2].x) + p[3].x) / 4,
+                  (((p[0].y + p[1].y) + p[2].y) + p[3].y) / 4};
+    };
+    for (const auto* polygon : {&a, &b}) {
+      for (int k = 0; k < 4; ++k) {
+        const Vec2& p1 = (*polygon)[k];
+        const Vec2& p2 = (*polygon)[k + 1];
+        Vec2 normal = {-p2.y + p1.y, p2.x - p1.x};
+        const double norm = Norm2(normal.x, normal.y);
+        normal.x /= norm;
+        normal.y /= norm;
+        double min_a = 0;
+        double max_a = 0;
+        double min_b = 0;
+        double max_b = 0;
+        project(a, normal, &min_a, &max_a);
+        project(b, normal, &min_b, &max_b);
+        if (interval_distance(min_a, max_a, min_b, max_b) > 0) {
+          *intersecting = false;
+        }
+        const double velocity_projection =
+            Dot2(normal.x, normal.y, displacement_a.x - displacement_b.x,
+                 displacement_a.y - displacement_b.y);
+        if (velocity_projection < 0) {
+          min_a += velocity_projection;
+        } else {
+          max_a += velocity_projection;
+        }
+        const double distance = interval_distance(min_a, max_a, min_b, max_b);
+        if (distance > 0) {
+          *will_intersect = false;
+        }
+        if (!*intersecting && !*will_intersect) {
+          break;
+        }
+        if (std::abs(distance) < min_distance) {
+          min_distance = std::abs(distance);
+          const Vec2 ca = center(a);
+          const Vec2 cb = center(b);
+          const double d = Dot2(ca.x - cb.x, ca.y - cb.y, normal.x, normal.y);
+          axis = d > 0 ? normal : Vec2{-normal.x, -normal.y};
+        }
+      }
+    }
+    if (*will_intersect) {
+      *translation = {min_distance * axis.x, min_distance * axis.y};
+    }
+  }
+};
+
+}  // namespace envpool::highway
+
+#endif  // ENVPOOL_HIGHWAY_ROAD_H_
