@@ -248,10 +248,7 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
   // are checked against a table, per thread, so that a send does not
   // allocate (several threads may check at once: the Python binding checks
   // before it takes the pool's lock).
-  bool increasing = true;
-  for (int k = 1; k < n; ++k) {  // no early exit: the loop vectorizes
-    increasing &= env_ids[k] > env_ids[k - 1];
-  }
+  const bool increasing = Increasing(env_ids, n);
   // A sync step sends every env in order with none in flight: ids in range
   // at both ends of an increasing run are all in range, and with no env in
   // flight (and episodes that reset by themselves) nothing else can fail,
