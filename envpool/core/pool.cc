@@ -65,6 +65,7 @@ BlockLayout BlockLayout::Make(const EnvSpec& spec, const PoolConfig& config) {
   if (multi) {
     layout.players_env_id =
         add(PoolColumn("players.env_id", DType::kInt32, true));
+    layout.players_id = add(PoolColumn("players.id", DType::kInt32, true));
   }
   if (config.autoreset_mode == AutoresetMode::kSameStep) {
     layout.final_state = static_cast<int>(layout.columns.size());
@@ -562,6 +563,8 @@ void Pool::WritePoolColumns(int id, const Outcome& outcome, const Row& row,
     for (int p = 0; p < row.players; ++p) {
       *static_cast<int32_t*>(
           block->Row(layout_.players_env_id, row.player_row + p)) = id;
+      *static_cast<int32_t*>(
+          block->Row(layout_.players_id, row.player_row + p)) = p;
     }
   }
   const bool ended = ended_[id] != 0;

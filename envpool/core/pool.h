@@ -53,6 +53,7 @@ struct BlockLayout {
   int env_id = -1;
   int elapsed_step = -1;
   int players_env_id = -1;  // multi-player only
+  int players_id = -1;      // multi-player only: each row's player index
   // same_step autoreset only: the last state of ended episodes.
   int final_state = -1;  // first of num_state columns
   int final_elapsed_step = -1;

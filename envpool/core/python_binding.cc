@@ -374,6 +374,7 @@ class PyPool {
     key_env_id_ = py::str("env_id");
     key_elapsed_ = py::str("elapsed_step");
     key_players_ = py::str("players");
+    key_id_ = py::str("id");
     key_final_ = py::str("_envpool_final");
   }
 
@@ -766,6 +767,9 @@ class PyPool {
     py::dict players;
     players[key_env_id_] =
         layout.players_env_id >= 0 ? column(layout.players_env_id) : env_ids;
+    if (layout.players_id >= 0) {
+      players[key_id_] = column(layout.players_id);
+    }
     info[key_players_] = players;
     for (int c = 0; c < layout.num_state; ++c) {
       if (!state_is_obs_[c]) {
@@ -818,6 +822,7 @@ class PyPool {
   py::str key_env_id_;
   py::str key_elapsed_;
   py::str key_players_;
+  py::str key_id_;
   py::str key_final_;
 };
 

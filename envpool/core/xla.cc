@@ -234,6 +234,7 @@ ffi::Error RecvImpl(ffi::AnyBuffer handle, int64_t pool_address,
     }
     if (layout.players_env_id >= 0) {
       columns.push_back(layout.players_env_id);
+      columns.push_back(layout.players_id);
     }
     if (outputs.size() != columns.size() + 1) {
       pool->Release(block->id());
@@ -263,7 +264,8 @@ ffi::Error RecvImpl(ffi::AnyBuffer handle, int64_t pool_address,
         const std::size_t padding_count = per_row * (padded_rows - rows);
         std::memset(padding, 0,
                     padding_count * ffi::ByteWidth((*out)->element_type()));
-        if (columns[k] == layout.players_env_id) {
+        if (columns[k] == layout.players_env_id ||
+            columns[k] == layout.players_id) {
           for (std::size_t i = 0; i < padding_count; ++i) {
             WriteAs<int64_t>((*out)->element_type(), padding, i, -1);
           }

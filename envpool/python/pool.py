@@ -142,13 +142,13 @@ class PoolBase:
             # The ended step's info, keys and order as info's, masked as
             # gymnasium's vector envs mask them.
             final_info: dict[str, Any] = {"env_id": info["env_id"].copy(), "_env_id": mask.copy()}
-            if len(players) == n:
+            if len(players) == n and "id" not in info["players"]:
                 final_info["players"] = {
                     "env_id": np.where(mask, players, 0).astype(players.dtype),
                     "_env_id": mask.copy(),
                 }
             else:  # player rows: kept whole
-                final_info["players"] = {"env_id": players.copy()}
+                final_info["players"] = {k: v.copy() for k, v in info["players"].items()}
             final_info["_players"] = mask.copy()
             for key, values in final.items():
                 if key in obs_keys:

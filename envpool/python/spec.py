@@ -432,7 +432,8 @@ class EnvSpec:
     def dm_state_types(self) -> tuple[Any, Any, list[str], list[str]]:
         """The dm observation's namedtuple types and which keys fill them.
 
-        `State` holds env_id, players (a namedtuple `players` of env_id),
+        `State` holds env_id, players (a namedtuple `players` of env_id, and
+        id for multi-player envs),
         the observation ("obs", or one field per key of a dict observation),
         then the family's info keys, as EnvPool's dm observation does.
         """
@@ -448,7 +449,11 @@ class EnvSpec:
             state = collections.namedtuple(  # type: ignore[misc]
                 "State", ["env_id", "players", *obs_keys, *info_keys]
             )
-            players = collections.namedtuple("players", ["env_id"])  # type: ignore[misc]
+            # Multi-player envs: each row's player index too (pgx's games).
+            player_fields = (
+                ["env_id", "id"] if self.description["max_num_players"] > 1 else ["env_id"]
+            )
+            players = collections.namedtuple("players", player_fields)  # type: ignore[misc]
             self._dm_types = (state, players, obs_keys, info_keys)
         return self._dm_types
 
@@ -460,7 +465,7 @@ class EnvSpec:
             {"dtype": "int32", "shape": (), "num_values": 0, "low": [], "high": []}, "env_id"
         )
         fields["env_id"] = env_id
-        fields["players"] = players(env_id=env_id)
+        fields["players"] = players(**dict.fromkeys(players._fields, env_id))
         for desc in self.description["state"]:
             name = desc["name"].split(":", 1)[-1]
             if name in state._fields and name not in fields:

@@ -36,9 +36,8 @@ def dm_timestep(
     state_type, players_type, obs_keys, info_keys = spec.dm_state_types()
     fields = {k: obs[k] for k in obs_keys} if isinstance(obs, dict) else {"obs": obs}
     fields.update({k: info[k] for k in info_keys})
-    state = state_type(
-        env_id=info["env_id"], players=players_type(env_id=info["players"]["env_id"]), **fields
-    )
+    players = players_type(**{k: info["players"][k] for k in players_type._fields})
+    state = state_type(env_id=info["env_id"], players=players, **fields)
     if first:
         # One per env, as when stepping (reward has one row per player).
         step_type = xp.full(info["env_id"].shape[0], _FIRST, dtype=xp.int32)

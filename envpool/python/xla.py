@@ -18,7 +18,7 @@ it orders the calls. The CPU backend is supported. Without `jax_enable_x64`,
 Multi-player envs: XLA's shapes are static, so the per-player arrays (obs,
 reward, info["players"]["env_id"], ...) have `batch_size * max_num_players`
 rows, the batch's player rows first, then padding rows (zeros, players
-env_id -1) when an env has fewer players; with per-player actions (a fixed
+env_id and id -1) when an env has fewer players; with per-player actions (a fixed
 player count) there is no padding. `send` takes the actions as `step` does.
 """
 
@@ -59,7 +59,7 @@ def make_xla(env) -> tuple[Any, Any, Any, Any]:
 
     # Multi-player envs: per-player outputs have batch_size * max_num_players
     # rows (static shapes), the batch's player rows first, then padding rows
-    # (zeros, players env_id -1) when envs have fewer players.
+    # (zeros, players env_id and id -1) when envs have fewer players.
     players = desc["max_num_players"]
     multi = players > 1
 
@@ -78,7 +78,8 @@ def make_xla(env) -> tuple[Any, Any, Any, Any]:
         out((), "int32"),
     ]
     if multi:
-        shapes.append(out((), "int32", True))
+        shapes.append(out((), "int32", True))  # players env_id
+        shapes.append(out((), "int32", True))  # players id
     recv_call = jax.ffi.ffi_call("envpool_recv", shapes, has_side_effect=True)
     send_call = jax.ffi.ffi_call(
         "envpool_send", jax.ShapeDtypeStruct((1,), jnp.int32), has_side_effect=True
@@ -92,14 +93,16 @@ def make_xla(env) -> tuple[Any, Any, Any, Any]:
         outputs = recv_call(handle, pool=address)
         columns = outputs[1 : 1 + len(state)]
         reward, terminated, truncated, env_id, elapsed = outputs[1 + len(state) : 6 + len(state)]
-        players_env_id = outputs[6 + len(state)] if multi else env_id
+        players = {"env_id": outputs[6 + len(state)] if multi else env_id}
+        if multi:
+            players["id"] = outputs[7 + len(state)]
         obs_items = {n: c for n, c in zip(names, columns, strict=True) if not is_info(n)}
         obs = (
             obs_items["obs"]
             if list(obs_items) == ["obs"]
             else {state_key(n): c for n, c in obs_items.items()}
         )
-        info = {"env_id": env_id, "players": {"env_id": players_env_id}}
+        info = {"env_id": env_id, "players": players}
         for n, c in zip(names, columns, strict=True):
             if is_info(n) and state_key(n) not in hidden:
                 info[state_key(n)] = c

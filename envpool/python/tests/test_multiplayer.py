@@ -37,6 +37,8 @@ def test_player_rows_carry_their_env_id_and_reward():
     actions = {0: 2, 1: 1, 2: 2, 3: 1}
     for row, env_id in enumerate(info["players"]["env_id"].tolist()):
         assert reward[row] == actions[env_id] * obs[row]
+    # TeamEnv's observation is the player's index: info["players"]["id"] too
+    np.testing.assert_array_equal(info["players"]["id"], obs)
     # per-env arrays stay one row per env
     assert terminated.shape == truncated.shape == (4,)
 
