@@ -8,12 +8,8 @@
 #ifndef ENVPOOL_HIGHWAY_TWO_WAY_ENV_H_
 #define ENVPOOL_HIGHWAY_TWO_WAY_ENV_H_
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
-#include <vector>
 
 #include "envpool/core/env.h"
 #include "envpool/highway/road.h"

@@ -11,8 +11,6 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
-#include <string>
-#include <vector>
 
 #include "envpool/core/env.h"
 #include "envpool/highway/road.h"
