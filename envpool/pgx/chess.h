@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "envpool/core/jax_random.h"
+#include "envpool/pgx/chess_rules.h"
 #include "envpool/pgx/pgx_env.h"
 
 namespace envpool::pgx {
@@ -136,14 +137,8 @@ class ChessGame {
         const int square = col * 8 + (7 - row);
         float* cell = out + (row * 8 + col) * kPlanes;
         for (int h = 0; h < kHistory; ++h) {
-          const int piece = view->board_history_[h * 64 + square];
-          for (int p = 1; p <= 6; ++p) {
-            cell[h * 14 + p - 1] = piece == p ? 1.0F : 0.0F;
-            cell[h * 14 + 6 + p - 1] = piece == -p ? 1.0F : 0.0F;
-          }
-          const int rep = view->repetitions_[h];
-          cell[h * 14 + 12] = rep == 0 ? 1.0F : 0.0F;
-          cell[h * 14 + 13] = rep >= 1 ? 1.0F : 0.0F;
+          chess_rules::WriteHistoryPlanes(view->board_history_[h * 64 + square],
+                                          view->repetitions_[h], cell + h * 14);
         }
         cell[112] = static_cast<float>(color);
         cell[113] =
@@ -505,34 +500,11 @@ class ChessGame {
       }
     }
     // The repetition count of each history entry, for the observation.
-    for (int h = 0; h < kHistory; ++h) {
-      const auto& hash = hash_history_[h];
-      const bool none = hash.first == 0 && hash.second == 0;
-      repetitions_[h] =
-          none ? 0
-               : static_cast<int>(std::count(hash_history_.begin(),
-                                             hash_history_.end(), hash)) -
-                     1;
-    }
+    chess_rules::CountRepetitions(hash_history_, &repetitions_);
   }
 
   bool InsufficientPieces() const {
-    int pieces = 0;
-    int pawn_rook_queen = -2;  // the kings count as >= ROOK
-    int bishops = 0;
-    int bishops_on_black = 0;
-    for (int sq = 0; sq < 64; ++sq) {
-      const int piece = std::abs(board_[sq]);
-      pieces += piece != kEmpty ? 1 : 0;
-      pawn_rook_queen += piece >= kRook || piece == kPawn ? 1 : 0;
-      if (piece == kBishop) {
-        ++bishops;
-        bishops_on_black += (sq / 8 + sq % 8) % 2 == 0 ? 1 : 0;
-      }
-    }
-    return pieces <= 2 || (pieces == 3 && pawn_rook_queen == 0) ||
-           (pieces == bishops + 2 &&
-            (bishops_on_black == bishops || bishops_on_black == 0));
+    return chess_rules::InsufficientPieces(board_, 8);
   }
 
   static constexpr Board kInitBoard = {

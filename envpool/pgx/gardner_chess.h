@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "envpool/core/jax_random.h"
+#include "envpool/pgx/chess_rules.h"
 #include "envpool/pgx/pgx_env.h"
 
 namespace envpool::pgx {
@@ -122,13 +123,8 @@ class GardnerChessGame {
         for (int h = 0; h < kHistory; ++h) {
           const int at = mine ? square : FlipSquare(square);
           const int raw = board_history_[h * 25 + at];
-          const int piece = mine ? raw : -raw;
-          for (int p = 1; p <= 6; ++p) {
-            cell[h * 14 + p - 1] = piece == p ? 1.0F : 0.0F;
-            cell[h * 14 + 6 + p - 1] = piece == -p ? 1.0F : 0.0F;
-          }
-          cell[h * 14 + 12] = repetitions_[h] == 0 ? 1.0F : 0.0F;
-          cell[h * 14 + 13] = repetitions_[h] >= 1 ? 1.0F : 0.0F;
+          chess_rules::WriteHistoryPlanes(mine ? raw : -raw, repetitions_[h],
+                                          cell + h * 14);
         }
         cell[112] = static_cast<float>(color);
         cell[113] =
@@ -412,34 +408,13 @@ class GardnerChessGame {
   }
 
   void UpdateRepetitions() {
-    for (int h = 0; h < kHistory; ++h) {
-      const auto& hash = hash_history_[h];
-      repetitions_[h] =
-          hash.first == 0 && hash.second == 0
-              ? 0
-              : static_cast<int>(std::count(hash_history_.begin(),
-                                            hash_history_.end(), hash)) -
-                    1;
-    }
+    chess_rules::CountRepetitions(hash_history_, &repetitions_);
   }
 
+  // A square's color by (file + rank) parity: on 5 x 5 its index's parity,
+  // which pgx tests.
   bool InsufficientPieces() const {
-    int pieces = 0;
-    int pawn_rook_queen = -2;  // the kings count as >= ROOK
-    int bishops = 0;
-    int bishops_on_black = 0;
-    for (int sq = 0; sq < 25; ++sq) {
-      const int piece = std::abs(board_[sq]);
-      pieces += piece != 0 ? 1 : 0;
-      pawn_rook_queen += piece >= kRook || piece == kPawn ? 1 : 0;
-      if (piece == kBishop) {
-        ++bishops;
-        bishops_on_black += sq % 2 == 0 ? 1 : 0;
-      }
-    }
-    return pieces <= 2 || (pieces == 3 && pawn_rook_queen == 0) ||
-           (pieces == bishops + 2 &&
-            (bishops_on_black == bishops || bishops_on_black == 0));
+    return chess_rules::InsufficientPieces(board_, 5);
   }
 
   static constexpr Board kInitBoard = {4,  1,  0, -1, -4, 2,  1, 0, -1,
