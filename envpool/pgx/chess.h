@@ -96,13 +96,7 @@ class ChessGame {
     const int underpromotion = plane >= 9 ? -1 : plane / 3;
     ApplyMove(from, to, underpromotion, /*full=*/true);
     Flip();
-    // Histories: the newest first.
-    std::copy_backward(board_history_.begin(), board_history_.end() - 64,
-                       board_history_.end());
-    std::copy(board_.begin(), board_.end(), board_history_.begin());
-    std::copy_backward(hash_history_.begin(), hash_history_.end() - 1,
-                       hash_history_.end());
-    hash_history_[0] = Hash();
+    chess_rules::PushHistory(board_, Hash(), &board_history_, &hash_history_);
     UpdateLegal();
     ++step_count_;
     const bool stuck = std::none_of(legal_.begin(), legal_.end(),
@@ -369,25 +363,11 @@ class ChessGame {
     board_[to] = piece;
   }
 
-  static int FlipSquare(int square) {
-    return square == -1 ? -1 : (square / 8) * 8 + (7 - square % 8);
-  }
-
   void Flip() {
-    Board flipped{};
-    for (int sq = 0; sq < 64; ++sq) {
-      flipped[sq] = -board_[FlipSquare(sq)];
-    }
-    board_ = flipped;
-    for (int h = 0; h < kHistory; ++h) {
-      std::array<int, 64> row{};
-      for (int sq = 0; sq < 64; ++sq) {
-        row[sq] = -board_history_[h * 64 + FlipSquare(sq)];
-      }
-      std::copy(row.begin(), row.end(), board_history_.begin() + h * 64);
-    }
+    board_ = chess_rules::Flipped<8>(board_);
+    chess_rules::FlipHistory<8>(&board_history_);
     color_ = 1 - color_;
-    en_passant_ = FlipSquare(en_passant_);
+    en_passant_ = chess_rules::FlipSquare<8>(en_passant_);
     castling_ = {castling_[2], castling_[3], castling_[0], castling_[1]};
   }
 

@@ -23,6 +23,52 @@ inline constexpr int kRook = 4;
 // unused history entry.
 using Hash = std::pair<uint32_t, uint32_t>;
 
+// A square seen from the other side (ranks mirrored) on a `kSide` x `kSide`
+// board; -1 (none) stays -1.
+template <int kSide>
+int FlipSquare(int square) {
+  return square == -1 ? -1
+                      : (square / kSide) * kSide + (kSide - 1 - square % kSide);
+}
+
+// A board seen from the other side: ranks mirrored, colors swapped.
+template <int kSide>
+std::array<int, kSide * kSide> Flipped(
+    const std::array<int, kSide * kSide>& board) {
+  std::array<int, kSide * kSide> flipped{};
+  for (int sq = 0; sq < kSide * kSide; ++sq) {
+    flipped[sq] = -board[FlipSquare<kSide>(sq)];
+  }
+  return flipped;
+}
+
+// Every board of a history (boards one after the other) flipped.
+template <int kSide, std::size_t N>
+void FlipHistory(std::array<int, N>* history) {
+  constexpr int kSquares = kSide * kSide;
+  std::array<int, kSquares> board{};
+  for (std::size_t at = 0; at < N; at += kSquares) {
+    std::copy(history->begin() + at, history->begin() + at + kSquares,
+              board.begin());
+    board = Flipped<kSide>(board);
+    std::copy(board.begin(), board.end(), history->begin() + at);
+  }
+}
+
+// The position just played becomes the newest (first) entry of both
+// histories; the oldest drops out.
+template <std::size_t kSquares, std::size_t N>
+void PushHistory(const std::array<int, kSquares>& board, const Hash& hash,
+                 std::array<int, N>* board_history,
+                 std::vector<Hash>* hash_history) {
+  std::copy_backward(board_history->begin(), board_history->end() - kSquares,
+                     board_history->end());
+  std::copy(board.begin(), board.end(), board_history->begin());
+  std::copy_backward(hash_history->begin(), hash_history->end() - 1,
+                     hash_history->end());
+  (*hash_history)[0] = hash;
+}
+
 // How often each of the last `N` positions appeared before, from the hash
 // history (newest first); 0 for an unused entry.
 template <std::size_t N>

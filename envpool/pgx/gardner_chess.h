@@ -90,12 +90,7 @@ class GardnerChessGame {
     halfmove_ = board_[to] < 0 || board_[from] == kPawn ? 0 : halfmove_ + 1;
     board_ = AfterMove(board_, from, to, underpromotion);
     Flip();
-    std::copy_backward(board_history_.begin(), board_history_.end() - 25,
-                       board_history_.end());
-    std::copy(board_.begin(), board_.end(), board_history_.begin());
-    std::copy_backward(hash_history_.begin(), hash_history_.end() - 1,
-                       hash_history_.end());
-    hash_history_[0] = hash_;
+    chess_rules::PushHistory(board_, hash_, &board_history_, &hash_history_);
     UpdateLegal();
     UpdateRepetitions();
     const bool stuck = std::none_of(legal_.begin(), legal_.end(),
@@ -274,26 +269,16 @@ class GardnerChessGame {
   }
 
   static int FlipSquare(int square) {
-    return square == -1 ? -1 : (square / 5) * 5 + (4 - square % 5);
+    return chess_rules::FlipSquare<5>(square);
   }
 
   static Board Flipped(const Board& board) {
-    Board flipped{};
-    for (int sq = 0; sq < 25; ++sq) {
-      flipped[sq] = -board[FlipSquare(sq)];
-    }
-    return flipped;
+    return chess_rules::Flipped<5>(board);
   }
 
   void Flip() {
     board_ = Flipped(board_);
-    for (int h = 0; h < kHistory; ++h) {
-      Board row{};
-      std::copy(board_history_.begin() + h * 25,
-                board_history_.begin() + h * 25 + 25, row.begin());
-      row = Flipped(row);
-      std::copy(row.begin(), row.end(), board_history_.begin() + h * 25);
-    }
+    chess_rules::FlipHistory<5>(&board_history_);
     current_player_ = 1 - current_player_;
     turn_ = 1 - turn_;
   }
