@@ -18,16 +18,13 @@
 #include "envpool/core/env.h"
 #include "envpool/highway/observation.h"
 #include "envpool/highway/road.h"
+#include "envpool/highway/scene.h"
 
 namespace envpool::highway {
 
-class ExitEnv : public Env {
+class ExitEnv : public SceneEnv {
  public:
-  struct Fields {
-    Field<float> obs;
-    Field<int64_t> action;
-    Field<float> speed;
-    Field<bool> crashed;
+  struct Fields : SceneFields {
     Field<bool> is_success;
   };
 
@@ -76,31 +73,26 @@ class ExitEnv : public Env {
     constexpr double kInf = std::numeric_limits<double>::infinity();
     fields->obs =
         spec->state.Add<float>("obs", {kObserved, kFeatures}, {-kInf}, {kInf});
-    fields->speed = spec->state.Add<float>("info:speed", {});
-    fields->crashed = spec->state.Add<bool>("info:crashed", {});
+    DeclareInfosAndAction(spec, fields);
     fields->is_success = spec->state.Add<bool>("info:is_success", {});
-    fields->action = spec->action.AddDiscrete<int64_t>("action", 5);
   }
 
   ExitEnv(const Options& options, const Fields& fields)
-      : fields_(fields),
+      : SceneEnv(options),
+        fields_(fields),
         duration_(static_cast<double>(options.Get<int64_t>("duration"))),
         lanes_count_(static_cast<int>(options.Get<int64_t>("lanes_count"))),
         vehicles_count_(
             static_cast<int>(options.Get<int64_t>("vehicles_count"))),
         vehicles_density_(options.Get<double>("vehicles_density")),
         ego_spacing_(options.Get<double>("ego_spacing")),
-        simulation_frequency_(options.Get<int64_t>("simulation_frequency")),
-        policy_frequency_(options.Get<int64_t>("policy_frequency")),
         connected_lanes_(
             options.Get<bool>("neighbour_vehicles_connected_lanes")) {}
 
   void Reset() override {
     time_ = 0.0;
-    road_ = Road();
+    NewRoad(connected_lanes_);
     road_.network = MakeNetwork(lanes_count_);
-    road_.np_random = &np_random_;
-    road_.neighbour_vehicles_connected_lanes = connected_lanes_;
     const RoadNetwork& net = road_.network;
     const int n0 = net.NodeIndex("0");
     const int n1 = net.NodeIndex("1");
@@ -133,29 +125,13 @@ class ExitEnv : public Env {
       v.enable_lane_change = false;
       road_.vehicles.push_back(v);
     }
-    const Vehicle& e = road_.vehicles[0];
-    y_range_ =
-        Lane::kDefaultWidth * net.NumLanes(e.lane_index.from, e.lane_index.to);
-    reward_ = 0.0;
-    terminated_ = false;
-    truncated_ = false;
+    y_range_ = RoadWidthOf(0);
+    ClearStepResult();
   }
 
   void Step(const ActionView& action) override {
-    static constexpr MetaAction kActions[5] = {
-        MetaAction::kLaneLeft, MetaAction::kIdle, MetaAction::kLaneRight,
-        MetaAction::kFaster, MetaAction::kSlower};
-    const MetaAction meta = kActions[action.Scalar(fields_.action)];
-    time_ += 1.0 / static_cast<double>(policy_frequency_);
-    const int64_t frames = simulation_frequency_ / policy_frequency_;
-    const double dt = 1.0 / static_cast<double>(simulation_frequency_);
-    for (int64_t frame = 0; frame < frames; ++frame) {
-      if (frame == 0) {
-        road_.ActControlled(0, meta);
-      }
-      road_.Act();
-      road_.Step(dt);
-    }
+    AdvanceClock();
+    Simulate(0, ToMetaAction(action.Scalar(fields_.action)));
     const Vehicle& ego = road_.vehicles[0];
     // _reward: collision 0, goal 1, high speed 0.1 (speed mapped from
     // [20, 30] and clipped), right lane 0; normalised from [0, 1] and
@@ -168,20 +144,9 @@ class ExitEnv : public Env {
   }
 
   void Write(const Output& out) override {
-    const Vehicle& ego = road_.vehicles[0];
-    *out.Get(fields_.speed) = static_cast<float>(ego.speed);
-    *out.Get(fields_.crashed) = ego.crashed;
+    WriteInfos(out, fields_, 0);
     *out.Get(fields_.is_success) = IsSuccess();
     WriteExitObservation(out.Get(fields_.obs));
-  }
-
-  std::vector<double> GetState() const override {
-    std::vector<double> state;
-    for (const Vehicle& v : road_.vehicles) {
-      state.insert(state.end(),
-                   {v.position.x, v.position.y, v.heading, v.speed});
-    }
-    return state;
   }
 
  private:
@@ -305,30 +270,11 @@ class ExitEnv : public Env {
     const Vec2 ed = ego.Direction();
     write_row(0, {1.0, exit_lane.LocalCoordinates(ego.position).first,
                   ego.position.y, ev.x, ev.y, ed.x, ed.y});
-    struct Close {
-      double distance;
-      int index;
-    };
-    std::vector<Close> close;
-    for (int j = 1; j < static_cast<int>(road_.vehicles.size()); ++j) {
-      const Vehicle& v = road_.vehicles[j];
-      const double dx = v.position.x - ego.position.x;
-      const double dy = v.position.y - ego.position.y;
-      if (!(Norm2(dx, dy) < kPerceptionDistance)) {
-        continue;
-      }
-      const double along = road_.LaneDistance(ego, v);
-      if (!(-2 * Vehicle::kLength < along)) {
-        continue;
-      }
-      close.push_back({std::abs(along), j});
-    }
-    std::stable_sort(
-        close.begin(), close.end(),
-        [](const Close& a, const Close& b) { return a.distance < b.distance; });
+    const std::vector<int> close =
+        CloseBodies(road_, 0, /*with_obstacles=*/false);
     const int rows = std::min(static_cast<int>(close.size()), kObserved - 1);
     for (int r = 0; r < rows; ++r) {
-      const Vehicle& v = road_.vehicles[close[r].index];
+      const Vehicle& v = road_.vehicles[close[r]];
       const Vec2 vv = v.Velocity();
       const Vec2 vd = v.Direction();
       write_row(r + 1, {1.0, v.position.x - ego.position.x,
@@ -343,11 +289,7 @@ class ExitEnv : public Env {
   int vehicles_count_;
   double vehicles_density_;
   double ego_spacing_;
-  int64_t simulation_frequency_;
-  int64_t policy_frequency_;
   bool connected_lanes_;
-  Road road_;
-  double time_ = 0.0;
   double y_range_ = 24.0;
 };
 

@@ -17,17 +17,13 @@
 #include "envpool/core/env.h"
 #include "envpool/highway/observation.h"
 #include "envpool/highway/road.h"
+#include "envpool/highway/scene.h"
 
 namespace envpool::highway {
 
-class HighwayEnv : public Env {
+class HighwayEnv : public SceneEnv {
  public:
-  struct Fields {
-    Field<float> obs;
-    Field<int64_t> action;
-    Field<float> speed;
-    Field<bool> crashed;
-  };
+  using Fields = SceneFields;
 
   // EnvPool 1.2.7's option names and highway-v0's defaults; highway-fast-v0
   // overrides some of them in registration.py.
@@ -123,13 +119,12 @@ class HighwayEnv : public Env {
     constexpr double kInf = std::numeric_limits<double>::infinity();
     fields->obs = spec->state.Add<float>("obs", {static_cast<int>(observed), 5},
                                          {-kInf}, {kInf});
-    fields->speed = spec->state.Add<float>("info:speed", {});
-    fields->crashed = spec->state.Add<bool>("info:crashed", {});
-    fields->action = spec->action.AddDiscrete<int64_t>("action", 5);
+    DeclareInfosAndAction(spec, fields);
   }
 
   HighwayEnv(const Options& options, const Fields& fields)
-      : fields_(fields),
+      : SceneEnv(options),
+        fields_(fields),
         lanes_count_(static_cast<int>(options.Get<int64_t>("lanes_count"))),
         vehicles_count_(
             static_cast<int>(options.Get<int64_t>("vehicles_count"))),
@@ -150,15 +145,12 @@ class HighwayEnv : public Env {
         other_vehicles_check_collisions_(
             options.Get<bool>("other_vehicles_check_collisions")),
         observed_(static_cast<int>(
-            options.Get<int64_t>("observation_vehicles_count"))),
-        simulation_frequency_(options.Get<int64_t>("simulation_frequency")),
-        policy_frequency_(options.Get<int64_t>("policy_frequency")) {}
+            options.Get<int64_t>("observation_vehicles_count"))) {}
 
   void Reset() override {
     time_ = 0.0;
-    road_ = Road();
+    NewRoad(/*connected_lanes=*/false);
     road_.network = RoadNetwork::StraightRoad(lanes_count_, 30.0);
-    road_.np_random = &np_random_;
     // _create_vehicles: near_split of the traffic over the controlled
     // vehicles, each followed by its share.
     const int quotient = vehicles_count_ / controlled_vehicles_;
@@ -181,29 +173,13 @@ class HighwayEnv : public Env {
     }
     // The observation's y range is fixed by the ego's road at reset (its
     // first observe()).
-    const Vehicle& ego = road_.vehicles[controlled_[0]];
-    y_range_ = Lane::kDefaultWidth *
-               road_.network.NumLanes(ego.lane_index.from, ego.lane_index.to);
-    reward_ = 0.0;
-    terminated_ = false;
-    truncated_ = false;
+    y_range_ = RoadWidthOf(controlled_[0]);
+    ClearStepResult();
   }
 
   void Step(const ActionView& action) override {
-    static constexpr MetaAction kActions[5] = {
-        MetaAction::kLaneLeft, MetaAction::kIdle, MetaAction::kLaneRight,
-        MetaAction::kFaster, MetaAction::kSlower};
-    const MetaAction meta = kActions[action.Scalar(fields_.action)];
-    time_ += 1.0 / static_cast<double>(policy_frequency_);
-    const int64_t frames = simulation_frequency_ / policy_frequency_;
-    const double dt = 1.0 / static_cast<double>(simulation_frequency_);
-    for (int64_t frame = 0; frame < frames; ++frame) {
-      if (frame == 0) {
-        road_.ActControlled(controlled_[0], meta);
-      }
-      road_.Act();
-      road_.Step(dt);
-    }
+    AdvanceClock();
+    Simulate(controlled_[0], ToMetaAction(action.Scalar(fields_.action)));
     const Vehicle& ego = road_.vehicles[controlled_[0]];
     const bool on_road = road_.LaneOf(ego).OnLane(ego.position);
     reward_ = Reward(ego, on_road);
@@ -211,20 +187,8 @@ class HighwayEnv : public Env {
     truncated_ = time_ >= duration_;
   }
 
-  // Test hook: x, y, heading and speed of every vehicle, in road order.
-  std::vector<double> GetState() const override {
-    std::vector<double> state;
-    for (const Vehicle& v : road_.vehicles) {
-      state.insert(state.end(),
-                   {v.position.x, v.position.y, v.heading, v.speed});
-    }
-    return state;
-  }
-
   void Write(const Output& out) override {
-    const Vehicle& ego = road_.vehicles[controlled_[0]];
-    *out.Get(fields_.speed) = static_cast<float>(ego.speed);
-    *out.Get(fields_.crashed) = ego.crashed;
+    WriteInfos(out, fields_, controlled_[0]);
     WriteKinematics(road_, controlled_[0], observed_,
                     {kPerceptionDistance, y_range_},
                     /*absolute=*/false, out.Get(fields_.obs));
@@ -267,12 +231,8 @@ class HighwayEnv : public Env {
   bool offroad_terminal_;
   bool other_vehicles_check_collisions_;
   int observed_;
-  int64_t simulation_frequency_;
-  int64_t policy_frequency_;
 
-  Road road_;
   std::vector<int> controlled_;
-  double time_ = 0.0;
   double y_range_ = 16.0;
 };
 

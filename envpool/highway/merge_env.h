@@ -20,17 +20,13 @@
 #include "envpool/core/env.h"
 #include "envpool/highway/observation.h"
 #include "envpool/highway/road.h"
+#include "envpool/highway/scene.h"
 
 namespace envpool::highway {
 
-class MergeEnv : public Env {
+class MergeEnv : public SceneEnv {
  public:
-  struct Fields {
-    Field<float> obs;
-    Field<int64_t> action;
-    Field<float> speed;
-    Field<bool> crashed;
-  };
+  using Fields = SceneFields;
 
   static Options DefaultOptions() {
     return Options{
@@ -47,41 +43,23 @@ class MergeEnv : public Env {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
-    const int64_t simulation_frequency =
-        options.Get<int64_t>("simulation_frequency");
-    const int64_t policy_frequency = options.Get<int64_t>("policy_frequency");
-    if (policy_frequency < 1 || simulation_frequency < policy_frequency) {
-      throw std::invalid_argument(
-          "options 'policy_frequency' (>= 1) and 'simulation_frequency' (>= "
-          "policy_frequency) got " +
-          std::to_string(policy_frequency) + " and " +
-          std::to_string(simulation_frequency));
-    }
+    CheckFrequencies(options);
     constexpr double kInf = std::numeric_limits<double>::infinity();
     fields->obs = spec->state.Add<float>("obs", {5, 5}, {-kInf}, {kInf});
-    fields->speed = spec->state.Add<float>("info:speed", {});
-    fields->crashed = spec->state.Add<bool>("info:crashed", {});
-    fields->action = spec->action.AddDiscrete<int64_t>("action", 5);
+    DeclareInfosAndAction(spec, fields);
   }
 
   MergeEnv(const Options& options, const Fields& fields)
-      : fields_(fields),
-        simulation_frequency_(options.Get<int64_t>("simulation_frequency")),
-        policy_frequency_(options.Get<int64_t>("policy_frequency")),
+      : SceneEnv(options),
+        fields_(fields),
         connected_lanes_(
             options.Get<bool>("neighbour_vehicles_connected_lanes")) {}
 
   void Reset() override {
-    road_ = Road();
-    road_.np_random = &np_random_;
+    NewRoad(connected_lanes_);
     MakeScene();
-    road_.neighbour_vehicles_connected_lanes = connected_lanes_;
-    const Vehicle& ego = road_.vehicles[0];
-    y_range_ = Lane::kDefaultWidth *
-               road_.network.NumLanes(ego.lane_index.from, ego.lane_index.to);
-    reward_ = 0.0;
-    terminated_ = false;
-    truncated_ = false;
+    y_range_ = RoadWidthOf(0);
+    ClearStepResult();
   }
 
  protected:
@@ -111,19 +89,8 @@ class MergeEnv : public Env {
 
  public:
   void Step(const ActionView& action) override {
-    static constexpr MetaAction kActions[5] = {
-        MetaAction::kLaneLeft, MetaAction::kIdle, MetaAction::kLaneRight,
-        MetaAction::kFaster, MetaAction::kSlower};
     const int64_t a = action.Scalar(fields_.action);
-    const int64_t frames = simulation_frequency_ / policy_frequency_;
-    const double dt = 1.0 / static_cast<double>(simulation_frequency_);
-    for (int64_t frame = 0; frame < frames; ++frame) {
-      if (frame == 0) {
-        road_.ActControlled(0, kActions[a]);
-      }
-      road_.Act();
-      road_.Step(dt);
-    }
+    Simulate(0, ToMetaAction(a));
     const Vehicle& ego = road_.vehicles[0];
     reward_ = Reward(ego, a == 0 || a == 2);
     terminated_ = ego.crashed || ego.position.x > end_position_;
@@ -131,21 +98,9 @@ class MergeEnv : public Env {
   }
 
   void Write(const Output& out) override {
-    const Vehicle& ego = road_.vehicles[0];
-    *out.Get(fields_.speed) = static_cast<float>(ego.speed);
-    *out.Get(fields_.crashed) = ego.crashed;
+    WriteInfos(out, fields_, 0);
     WriteKinematics(road_, 0, 5, {kPerceptionDistance, y_range_},
                     /*absolute=*/false, out.Get(fields_.obs));
-  }
-
-  // Test hook: x, y, heading and speed of every vehicle, in road order.
-  std::vector<double> GetState() const override {
-    std::vector<double> state;
-    for (const Vehicle& v : road_.vehicles) {
-      state.insert(state.end(),
-                   {v.position.x, v.position.y, v.heading, v.speed});
-    }
-    return state;
   }
 
  protected:
@@ -215,10 +170,7 @@ class MergeEnv : public Env {
   }
 
   Fields fields_;
-  int64_t simulation_frequency_;
-  int64_t policy_frequency_;
   bool connected_lanes_;
-  Road road_;
   double y_range_ = 8.0;
   // Past this x [m] the episode ends.
   double end_position_ = 370;

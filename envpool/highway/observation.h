@@ -26,6 +26,47 @@ struct KinematicsRange {
   double vy = 2 * Vehicle::kMaxSpeed;
 };
 
+// Road.close_objects_to: the bodies (vehicles, then obstacles when
+// `with_obstacles`) other than the observer within the perception distance
+// and not more than two lengths behind, by a stable sort on the distance
+// along the observer's lane.
+inline std::vector<int> CloseBodies(const Road& road, int observer,
+                                    bool with_obstacles) {
+  const Vehicle& ego = road.vehicles[observer];
+  struct Close {
+    double distance;
+    int body;
+  };
+  std::vector<Close> close;
+  const int bodies = with_obstacles ? road.NumBodies()
+                                    : static_cast<int>(road.vehicles.size());
+  for (int j = 0; j < bodies; ++j) {
+    const Vehicle& v = road.Body(j);
+    if (j == observer) {
+      continue;
+    }
+    const double dx = v.position.x - ego.position.x;
+    const double dy = v.position.y - ego.position.y;
+    if (!(Norm2(dx, dy) < kPerceptionDistance)) {
+      continue;
+    }
+    const double along = road.LaneDistance(ego, v);
+    if (!(-2 * Vehicle::kLength < along)) {
+      continue;
+    }
+    close.push_back({std::abs(along), j});
+  }
+  std::stable_sort(
+      close.begin(), close.end(),
+      [](const Close& a, const Close& b) { return a.distance < b.distance; });
+  std::vector<int> order;
+  order.reserve(close.size());
+  for (const Close& c : close) {
+    order.push_back(c.body);
+  }
+  return order;
+}
+
 // `absolute`: the others' x, y, vx, vy as they are, not relative to the
 // observer.
 inline void WriteKinematics(const Road& road, int observer, int observed,
@@ -48,36 +89,11 @@ inline void WriteKinematics(const Road& road, int observer, int observed,
   if (observed == 1) {
     return;
   }
-  // Road.close_objects_to: vehicles, then obstacles, within the perception
-  // distance and not more than two lengths behind; a stable sort by the
-  // distance along the observer's lane.
-  struct Close {
-    double distance;
-    int body;
-  };
-  std::vector<Close> close;
-  for (int j = 0; j < road.NumBodies(); ++j) {
-    const Vehicle& v = road.Body(j);
-    if (j == observer) {
-      continue;
-    }
-    const double dx = v.position.x - ego.position.x;
-    const double dy = v.position.y - ego.position.y;
-    if (!(Norm2(dx, dy) < kPerceptionDistance)) {
-      continue;
-    }
-    const double along = road.LaneDistance(ego, v);
-    if (!(-2 * Vehicle::kLength < along)) {
-      continue;
-    }
-    close.push_back({std::abs(along), j});
-  }
-  std::stable_sort(
-      close.begin(), close.end(),
-      [](const Close& a, const Close& b) { return a.distance < b.distance; });
+  const std::vector<int> close =
+      CloseBodies(road, observer, /*with_obstacles=*/true);
   const int rows = std::min(static_cast<int>(close.size()), observed - 1);
   for (int r = 0; r < rows; ++r) {
-    const Vehicle& v = road.Body(close[r].body);
+    const Vehicle& v = road.Body(close[r]);
     const Vec2 velocity = v.Velocity();
     if (absolute) {
       write_row(r + 1, v.position.x, v.position.y, velocity.x, velocity.y);

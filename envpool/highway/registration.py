@@ -16,95 +16,45 @@ _HIGHWAY_FAST = {
     "vehicles_count": 20,
 }
 
-for task_id in ("Highway-v0", "highway-v0"):
-    register(
-        task_id,
-        family="highway",
-        env_class="Highway",
-        duration=40,
-        max_episode_steps=40,
-    )
-for task_id in ("HighwayFast-v0", "highway-fast-v0"):
-    register(task_id, family="highway", env_class="Highway", **_HIGHWAY_FAST)
-for task_id, version in (("Merge-v0", 0), ("merge-v0", 0), ("Merge-v1", 1), ("merge-v1", 1)):
-    register(
-        task_id,
-        family="highway",
-        env_class="Merge",
-        duration=200,
-        max_episode_steps=200,
-        # -v1: highway-env's ConnectedLaneMergeEnv.
-        neighbour_vehicles_connected_lanes=version == 1,
-    )
-for task_id, version in (("Exit-v0", 0), ("exit-v0", 0), ("Exit-v1", 1), ("exit-v1", 1)):
-    register(
-        task_id,
-        family="highway",
-        env_class="Exit",
-        duration=18,
-        max_episode_steps=18,
-        simulation_frequency=5,
-        # -v1: highway-env's ConnectedLaneExitEnv.
-        neighbour_vehicles_connected_lanes=version == 1,
-    )
-for task_id, version in (
-    ("Roundabout-v0", 0),
-    ("roundabout-v0", 0),
-    ("Roundabout-v1", 1),
-    ("roundabout-v1", 1),
-):
-    register(
-        task_id,
-        family="highway",
-        env_class="Roundabout",
-        duration=11,
-        max_episode_steps=11,
-        # -v1: highway-env's ConnectedLaneRoundaboutEnv.
-        neighbour_vehicles_connected_lanes=version == 1,
-    )
-for task_id in ("TwoWay-v0", "two-way-v0"):
-    register(task_id, family="highway", env_class="TwoWay", duration=15, max_episode_steps=15)
-for task_id, version in (("UTurn-v0", 0), ("u-turn-v0", 0), ("UTurn-v1", 1), ("u-turn-v1", 1)):
-    register(
-        task_id,
-        family="highway",
-        env_class="UTurn",
-        duration=10,
-        max_episode_steps=10,
-        # -v1: highway-env's ConnectedLaneUTurnEnv.
-        neighbour_vehicles_connected_lanes=version == 1,
-    )
-for task_id, version in (
-    ("MergeGeneric-v0", 0),
-    ("merge-generic-v0", 0),
-    ("MergeGeneric-v1", 1),
-    ("merge-generic-v1", 1),
-):
-    register(
-        task_id,
-        family="highway",
-        env_class="MergeGeneric",
-        duration=200,
-        max_episode_steps=200,
-        # -v1: highway-env's ConnectedLaneMergeGenericEnv.
-        neighbour_vehicles_connected_lanes=version == 1,
-    )
-for task_id, version in (
-    ("RoundaboutGeneric-v0", 0),
-    ("roundabout-generic-v0", 0),
-    ("RoundaboutGeneric-v1", 1),
-    ("roundabout-generic-v1", 1),
-):
-    register(
-        task_id,
-        family="highway",
-        env_class="RoundaboutGeneric",
-        duration=17,
-        max_episode_steps=17,
-        vehicles_count=5,
-        # -v1: highway-env's ConnectedLaneRoundaboutGenericEnv.
-        neighbour_vehicles_connected_lanes=version == 1,
-    )
+
+def _register(ids: tuple[str, ...], env_class: str, **options: object) -> None:
+    """Register each of ``ids`` (EnvPool's id, then highway-env's) with the same options."""
+    for task_id in ids:
+        register(task_id, family="highway", env_class=env_class, **options)
+
+
+def _register_v0_v1(name: str, alias: str, env_class: str, **options: object) -> None:
+    """Register ``name``-v0/-v1 and ``alias``-v0/-v1; -v1 is highway-env's ConnectedLane variant.
+
+    The -v1 ids search the connected lanes for a vehicle's neighbours.
+    """
+    for version in (0, 1):
+        _register(
+            (f"{name}-v{version}", f"{alias}-v{version}"),
+            env_class,
+            neighbour_vehicles_connected_lanes=version == 1,
+            **options,
+        )
+
+
+_register(("Highway-v0", "highway-v0"), "Highway", duration=40, max_episode_steps=40)
+_register(("HighwayFast-v0", "highway-fast-v0"), "Highway", **_HIGHWAY_FAST)
+_register_v0_v1("Merge", "merge", "Merge", duration=200, max_episode_steps=200)
+_register_v0_v1("Exit", "exit", "Exit", duration=18, max_episode_steps=18, simulation_frequency=5)
+_register_v0_v1("Roundabout", "roundabout", "Roundabout", duration=11, max_episode_steps=11)
+_register(("TwoWay-v0", "two-way-v0"), "TwoWay", duration=15, max_episode_steps=15)
+_register_v0_v1("UTurn", "u-turn", "UTurn", duration=10, max_episode_steps=10)
+_register_v0_v1(
+    "MergeGeneric", "merge-generic", "MergeGeneric", duration=200, max_episode_steps=200
+)
+_register_v0_v1(
+    "RoundaboutGeneric",
+    "roundabout-generic",
+    "RoundaboutGeneric",
+    duration=17,
+    max_episode_steps=17,
+    vehicles_count=5,
+)
 
 
 # -- What this family declares (docs/adding_a_family.md) --

@@ -17,17 +17,13 @@
 #include "envpool/core/env.h"
 #include "envpool/highway/observation.h"
 #include "envpool/highway/road.h"
+#include "envpool/highway/scene.h"
 
 namespace envpool::highway {
 
-class RoundaboutEnv : public Env {
+class RoundaboutEnv : public SceneEnv {
  public:
-  struct Fields {
-    Field<float> obs;
-    Field<int64_t> action;
-    Field<float> speed;
-    Field<bool> crashed;
-  };
+  using Fields = SceneFields;
 
   static Options DefaultOptions() {
     return Options{
@@ -46,14 +42,7 @@ class RoundaboutEnv : public Env {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
-    const int64_t policy = options.Get<int64_t>("policy_frequency");
-    const int64_t simulation = options.Get<int64_t>("simulation_frequency");
-    if (policy < 1 || simulation < policy) {
-      throw std::invalid_argument(
-          "options 'policy_frequency' (>= 1) and 'simulation_frequency' (>= "
-          "policy_frequency) got " +
-          std::to_string(policy) + " and " + std::to_string(simulation));
-    }
+    CheckFrequencies(options);
     if (options.Get<int64_t>("duration") < 1) {
       throw std::invalid_argument("option 'duration' must be at least 1");
     }
@@ -67,16 +56,13 @@ class RoundaboutEnv : public Env {
     }
     constexpr double kInf = std::numeric_limits<double>::infinity();
     fields->obs = spec->state.Add<float>("obs", {5, 5}, {-kInf}, {kInf});
-    fields->speed = spec->state.Add<float>("info:speed", {});
-    fields->crashed = spec->state.Add<bool>("info:crashed", {});
-    fields->action = spec->action.AddDiscrete<int64_t>("action", 5);
+    DeclareInfosAndAction(spec, fields);
   }
 
   RoundaboutEnv(const Options& options, const Fields& fields)
-      : fields_(fields),
+      : SceneEnv(options),
+        fields_(fields),
         duration_(static_cast<double>(options.Get<int64_t>("duration"))),
-        simulation_frequency_(options.Get<int64_t>("simulation_frequency")),
-        policy_frequency_(options.Get<int64_t>("policy_frequency")),
         connected_lanes_(
             options.Get<bool>("neighbour_vehicles_connected_lanes")),
         incoming_destination_(static_cast<int>(
@@ -84,13 +70,9 @@ class RoundaboutEnv : public Env {
 
   void Reset() override {
     time_ = 0.0;
-    road_ = Road();
-    road_.np_random = &np_random_;
+    NewRoad(connected_lanes_);
     MakeScene();
-    road_.neighbour_vehicles_connected_lanes = connected_lanes_;
-    reward_ = 0.0;
-    terminated_ = false;
-    truncated_ = false;
+    ClearStepResult();
   }
 
  protected:
@@ -138,20 +120,9 @@ class RoundaboutEnv : public Env {
 
  public:
   void Step(const ActionView& action) override {
-    static constexpr MetaAction kActions[5] = {
-        MetaAction::kLaneLeft, MetaAction::kIdle, MetaAction::kLaneRight,
-        MetaAction::kFaster, MetaAction::kSlower};
     const int64_t a = action.Scalar(fields_.action);
-    time_ += 1.0 / static_cast<double>(policy_frequency_);
-    const int64_t frames = simulation_frequency_ / policy_frequency_;
-    const double dt = 1.0 / static_cast<double>(simulation_frequency_);
-    for (int64_t frame = 0; frame < frames; ++frame) {
-      if (frame == 0) {
-        road_.ActControlled(0, kActions[a]);
-      }
-      road_.Act();
-      road_.Step(dt);
-    }
+    AdvanceClock();
+    Simulate(0, ToMetaAction(a));
     const Vehicle& ego = road_.vehicles[0];
     const bool on_road = road_.LaneOf(ego).OnLane(ego.position);
     // _reward: collision -1, high speed 0.2 x speed index / 2, lane change
@@ -166,20 +137,9 @@ class RoundaboutEnv : public Env {
   }
 
   void Write(const Output& out) override {
-    const Vehicle& ego = road_.vehicles[0];
-    *out.Get(fields_.speed) = static_cast<float>(ego.speed);
-    *out.Get(fields_.crashed) = ego.crashed;
+    WriteInfos(out, fields_, 0);
     WriteKinematics(road_, 0, 5, {100.0, 100.0, 15.0, 15.0},
                     /*absolute=*/true, out.Get(fields_.obs));
-  }
-
-  std::vector<double> GetState() const override {
-    std::vector<double> state;
-    for (const Vehicle& v : road_.vehicles) {
-      state.insert(state.end(),
-                   {v.position.x, v.position.y, v.heading, v.speed});
-    }
-    return state;
   }
 
  protected:
@@ -259,12 +219,8 @@ class RoundaboutEnv : public Env {
 
   Fields fields_;
   double duration_;
-  int64_t simulation_frequency_;
-  int64_t policy_frequency_;
   bool connected_lanes_;
   int incoming_destination_;
-  Road road_;
-  double time_ = 0.0;
 };
 
 // roundabout-generic-v0/-v1 (RoundaboutGenericEnv): `roundabout_lanes`

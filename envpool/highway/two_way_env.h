@@ -8,27 +8,19 @@
 #ifndef ENVPOOL_HIGHWAY_TWO_WAY_ENV_H_
 #define ENVPOOL_HIGHWAY_TWO_WAY_ENV_H_
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
-#include <vector>
 
 #include "envpool/core/env.h"
 #include "envpool/highway/road.h"
+#include "envpool/highway/scene.h"
 #include "envpool/highway/time_to_collision.h"
 
 namespace envpool::highway {
 
-class TwoWayEnv : public Env {
+class TwoWayEnv : public SceneEnv {
  public:
-  struct Fields {
-    Field<float> obs;
-    Field<int64_t> action;
-    Field<float> speed;
-    Field<bool> crashed;
-  };
+  using Fields = SceneFields;
 
   // TimeToCollisionObservation's horizon [s].
   static constexpr int kHorizon = 5;
@@ -47,31 +39,20 @@ class TwoWayEnv : public Env {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
-    const int64_t policy = options.Get<int64_t>("policy_frequency");
-    const int64_t simulation = options.Get<int64_t>("simulation_frequency");
-    if (policy < 1 || simulation < policy) {
-      throw std::invalid_argument(
-          "options 'policy_frequency' (>= 1) and 'simulation_frequency' (>= "
-          "policy_frequency) got " +
-          std::to_string(policy) + " and " + std::to_string(simulation));
-    }
-    const int time_cells = static_cast<int>(kHorizon * policy);
+    CheckFrequencies(options);
+    const int time_cells =
+        static_cast<int>(kHorizon * options.Get<int64_t>("policy_frequency"));
     fields->obs =
         spec->state.Add<float>("obs", {3, 3, time_cells}, {0.0}, {1.0});
-    fields->speed = spec->state.Add<float>("info:speed", {});
-    fields->crashed = spec->state.Add<bool>("info:crashed", {});
-    fields->action = spec->action.AddDiscrete<int64_t>("action", 5);
+    DeclareInfosAndAction(spec, fields);
   }
 
   TwoWayEnv(const Options& options, const Fields& fields)
-      : fields_(fields),
-        simulation_frequency_(options.Get<int64_t>("simulation_frequency")),
-        policy_frequency_(options.Get<int64_t>("policy_frequency")) {}
+      : SceneEnv(options), fields_(fields) {}
 
   void Reset() override {
-    road_ = Road();
+    NewRoad(/*connected_lanes=*/false);
     road_.network = MakeNetwork();
-    road_.np_random = &np_random_;
     const LaneIndex ab1 = {kA, kB, 1};
     const LaneIndex ba0 = {kB, kA, 0};
     const Lane& right = road_.network.GetLane(ab1);
@@ -99,25 +80,11 @@ class TwoWayEnv : public Env {
       v.target_lane_index = ba0;
       road_.vehicles.push_back(v);
     }
-    reward_ = 0.0;
-    terminated_ = false;
-    truncated_ = false;
+    ClearStepResult();
   }
 
   void Step(const ActionView& action) override {
-    static constexpr MetaAction kActions[5] = {
-        MetaAction::kLaneLeft, MetaAction::kIdle, MetaAction::kLaneRight,
-        MetaAction::kFaster, MetaAction::kSlower};
-    const MetaAction meta = kActions[action.Scalar(fields_.action)];
-    const int64_t frames = simulation_frequency_ / policy_frequency_;
-    const double dt = 1.0 / static_cast<double>(simulation_frequency_);
-    for (int64_t frame = 0; frame < frames; ++frame) {
-      if (frame == 0) {
-        road_.ActControlled(0, meta);
-      }
-      road_.Act();
-      road_.Step(dt);
-    }
+    Simulate(0, ToMetaAction(action.Scalar(fields_.action)));
     const Vehicle& ego = road_.vehicles[0];
     // _reward: high speed 0.8 x speed index / 2 + left lane 0.2 x
     // (lanes - 1 - target lane) / (lanes - 1); not normalised.
@@ -132,20 +99,9 @@ class TwoWayEnv : public Env {
   }
 
   void Write(const Output& out) override {
-    const Vehicle& ego = road_.vehicles[0];
-    *out.Get(fields_.speed) = static_cast<float>(ego.speed);
-    *out.Get(fields_.crashed) = ego.crashed;
+    WriteInfos(out, fields_, 0);
     WriteTimeToCollision(road_, 0, policy_frequency_, kHorizon,
                          out.Get(fields_.obs));
-  }
-
-  std::vector<double> GetState() const override {
-    std::vector<double> state;
-    for (const Vehicle& v : road_.vehicles) {
-      state.insert(state.end(),
-                   {v.position.x, v.position.y, v.heading, v.speed});
-    }
-    return state;
   }
 
  private:
@@ -164,9 +120,6 @@ class TwoWayEnv : public Env {
   }
 
   Fields fields_;
-  int64_t simulation_frequency_;
-  int64_t policy_frequency_;
-  Road road_;
 };
 
 }  // namespace envpool::highway

@@ -11,23 +11,17 @@
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
-#include <string>
-#include <vector>
 
 #include "envpool/core/env.h"
 #include "envpool/highway/road.h"
+#include "envpool/highway/scene.h"
 #include "envpool/highway/time_to_collision.h"
 
 namespace envpool::highway {
 
-class UTurnEnv : public Env {
+class UTurnEnv : public SceneEnv {
  public:
-  struct Fields {
-    Field<float> obs;
-    Field<int64_t> action;
-    Field<float> speed;
-    Field<bool> crashed;
-  };
+  using Fields = SceneFields;
 
   static constexpr int kHorizon = 16;
 
@@ -44,39 +38,28 @@ class UTurnEnv : public Env {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
-    const int64_t policy = options.Get<int64_t>("policy_frequency");
-    const int64_t simulation = options.Get<int64_t>("simulation_frequency");
-    if (policy < 1 || simulation < policy) {
-      throw std::invalid_argument(
-          "options 'policy_frequency' (>= 1) and 'simulation_frequency' (>= "
-          "policy_frequency) got " +
-          std::to_string(policy) + " and " + std::to_string(simulation));
-    }
+    CheckFrequencies(options);
     if (options.Get<int64_t>("duration") < 1) {
       throw std::invalid_argument("option 'duration' must be at least 1");
     }
-    const int time_cells = static_cast<int>(kHorizon * policy);
+    const int time_cells =
+        static_cast<int>(kHorizon * options.Get<int64_t>("policy_frequency"));
     fields->obs =
         spec->state.Add<float>("obs", {3, 3, time_cells}, {0.0}, {1.0});
-    fields->speed = spec->state.Add<float>("info:speed", {});
-    fields->crashed = spec->state.Add<bool>("info:crashed", {});
-    fields->action = spec->action.AddDiscrete<int64_t>("action", 5);
+    DeclareInfosAndAction(spec, fields);
   }
 
   UTurnEnv(const Options& options, const Fields& fields)
-      : fields_(fields),
+      : SceneEnv(options),
+        fields_(fields),
         duration_(static_cast<double>(options.Get<int64_t>("duration"))),
-        simulation_frequency_(options.Get<int64_t>("simulation_frequency")),
-        policy_frequency_(options.Get<int64_t>("policy_frequency")),
         connected_lanes_(
             options.Get<bool>("neighbour_vehicles_connected_lanes")) {}
 
   void Reset() override {
     time_ = 0.0;
-    road_ = Road();
+    NewRoad(connected_lanes_);
     road_.network = MakeNetwork();
-    road_.np_random = &np_random_;
-    road_.neighbour_vehicles_connected_lanes = connected_lanes_;
     const RoadNetwork& net = road_.network;
     const int a = net.NodeIndex("a");
     const int b = net.NodeIndex("b");
@@ -115,26 +98,12 @@ class UTurnEnv : public Env {
       }
       road_.vehicles.push_back(v);
     }
-    reward_ = 0.0;
-    terminated_ = false;
-    truncated_ = false;
+    ClearStepResult();
   }
 
   void Step(const ActionView& action) override {
-    static constexpr MetaAction kActions[5] = {
-        MetaAction::kLaneLeft, MetaAction::kIdle, MetaAction::kLaneRight,
-        MetaAction::kFaster, MetaAction::kSlower};
-    const MetaAction meta = kActions[action.Scalar(fields_.action)];
-    time_ += 1.0 / static_cast<double>(policy_frequency_);
-    const int64_t frames = simulation_frequency_ / policy_frequency_;
-    const double dt = 1.0 / static_cast<double>(simulation_frequency_);
-    for (int64_t frame = 0; frame < frames; ++frame) {
-      if (frame == 0) {
-        road_.ActControlled(0, meta);
-      }
-      road_.Act();
-      road_.Step(dt);
-    }
+    AdvanceClock();
+    Simulate(0, ToMetaAction(action.Scalar(fields_.action)));
     const Vehicle& ego = road_.vehicles[0];
     const bool on_road = road_.LaneOf(ego).OnLane(ego.position);
     // _reward: collision -1, left lane 0.1 x lane / (lanes - 1), high speed
@@ -154,20 +123,9 @@ class UTurnEnv : public Env {
   }
 
   void Write(const Output& out) override {
-    const Vehicle& ego = road_.vehicles[0];
-    *out.Get(fields_.speed) = static_cast<float>(ego.speed);
-    *out.Get(fields_.crashed) = ego.crashed;
+    WriteInfos(out, fields_, 0);
     WriteTimeToCollision(road_, 0, policy_frequency_, kHorizon,
                          out.Get(fields_.obs));
-  }
-
-  std::vector<double> GetState() const override {
-    std::vector<double> state;
-    for (const Vehicle& v : road_.vehicles) {
-      state.insert(state.end(),
-                   {v.position.x, v.position.y, v.heading, v.speed});
-    }
-    return state;
   }
 
  private:
@@ -198,11 +156,7 @@ class UTurnEnv : public Env {
 
   Fields fields_;
   double duration_;
-  int64_t simulation_frequency_;
-  int64_t policy_frequency_;
   bool connected_lanes_;
-  Road road_;
-  double time_ = 0.0;
 };
 
 }  // namespace envpool::highway

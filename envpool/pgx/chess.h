@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "envpool/core/jax_random.h"
+#include "envpool/pgx/chess_rules.h"
 #include "envpool/pgx/pgx_env.h"
 
 namespace envpool::pgx {
@@ -95,13 +96,7 @@ class ChessGame {
     const int underpromotion = plane >= 9 ? -1 : plane / 3;
     ApplyMove(from, to, underpromotion, /*full=*/true);
     Flip();
-    // Histories: the newest first.
-    std::copy_backward(board_history_.begin(), board_history_.end() - 64,
-                       board_history_.end());
-    std::copy(board_.begin(), board_.end(), board_history_.begin());
-    std::copy_backward(hash_history_.begin(), hash_history_.end() - 1,
-                       hash_history_.end());
-    hash_history_[0] = Hash();
+    chess_rules::PushHistory(board_, Hash(), &board_history_, &hash_history_);
     UpdateLegal();
     ++step_count_;
     const bool stuck = std::none_of(legal_.begin(), legal_.end(),
@@ -136,14 +131,8 @@ class ChessGame {
         const int square = col * 8 + (7 - row);
         float* cell = out + (row * 8 + col) * kPlanes;
         for (int h = 0; h < kHistory; ++h) {
-          const int piece = view->board_history_[h * 64 + square];
-          for (int p = 1; p <= 6; ++p) {
-            cell[h * 14 + p - 1] = piece == p ? 1.0F : 0.0F;
-            cell[h * 14 + 6 + p - 1] = piece == -p ? 1.0F : 0.0F;
-          }
-          const int rep = view->repetitions_[h];
-          cell[h * 14 + 12] = rep == 0 ? 1.0F : 0.0F;
-          cell[h * 14 + 13] = rep >= 1 ? 1.0F : 0.0F;
+          chess_rules::WriteHistoryPlanes(view->board_history_[h * 64 + square],
+                                          view->repetitions_[h], cell + h * 14);
         }
         cell[112] = static_cast<float>(color);
         cell[113] =
@@ -374,25 +363,11 @@ class ChessGame {
     board_[to] = piece;
   }
 
-  static int FlipSquare(int square) {
-    return square == -1 ? -1 : (square / 8) * 8 + (7 - square % 8);
-  }
-
   void Flip() {
-    Board flipped{};
-    for (int sq = 0; sq < 64; ++sq) {
-      flipped[sq] = -board_[FlipSquare(sq)];
-    }
-    board_ = flipped;
-    for (int h = 0; h < kHistory; ++h) {
-      std::array<int, 64> row{};
-      for (int sq = 0; sq < 64; ++sq) {
-        row[sq] = -board_history_[h * 64 + FlipSquare(sq)];
-      }
-      std::copy(row.begin(), row.end(), board_history_.begin() + h * 64);
-    }
+    board_ = chess_rules::Flipped<8>(board_);
+    chess_rules::FlipHistory<8>(&board_history_);
     color_ = 1 - color_;
-    en_passant_ = FlipSquare(en_passant_);
+    en_passant_ = chess_rules::FlipSquare<8>(en_passant_);
     castling_ = {castling_[2], castling_[3], castling_[0], castling_[1]};
   }
 
@@ -505,34 +480,11 @@ class ChessGame {
       }
     }
     // The repetition count of each history entry, for the observation.
-    for (int h = 0; h < kHistory; ++h) {
-      const auto& hash = hash_history_[h];
-      const bool none = hash.first == 0 && hash.second == 0;
-      repetitions_[h] =
-          none ? 0
-               : static_cast<int>(std::count(hash_history_.begin(),
-                                             hash_history_.end(), hash)) -
-                     1;
-    }
+    chess_rules::CountRepetitions(hash_history_, &repetitions_);
   }
 
   bool InsufficientPieces() const {
-    int pieces = 0;
-    int pawn_rook_queen = -2;  // the kings count as >= ROOK
-    int bishops = 0;
-    int bishops_on_black = 0;
-    for (int sq = 0; sq < 64; ++sq) {
-      const int piece = std::abs(board_[sq]);
-      pieces += piece != kEmpty ? 1 : 0;
-      pawn_rook_queen += piece >= kRook || piece == kPawn ? 1 : 0;
-      if (piece == kBishop) {
-        ++bishops;
-        bishops_on_black += (sq / 8 + sq % 8) % 2 == 0 ? 1 : 0;
-      }
-    }
-    return pieces <= 2 || (pieces == 3 && pawn_rook_queen == 0) ||
-           (pieces == bishops + 2 &&
-            (bishops_on_black == bishops || bishops_on_black == 0));
+    return chess_rules::InsufficientPieces(board_, 8);
   }
 
   static constexpr Board kInitBoard = {

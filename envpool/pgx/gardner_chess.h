@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "envpool/core/jax_random.h"
+#include "envpool/pgx/chess_rules.h"
 #include "envpool/pgx/pgx_env.h"
 
 namespace envpool::pgx {
@@ -89,12 +90,7 @@ class GardnerChessGame {
     halfmove_ = board_[to] < 0 || board_[from] == kPawn ? 0 : halfmove_ + 1;
     board_ = AfterMove(board_, from, to, underpromotion);
     Flip();
-    std::copy_backward(board_history_.begin(), board_history_.end() - 25,
-                       board_history_.end());
-    std::copy(board_.begin(), board_.end(), board_history_.begin());
-    std::copy_backward(hash_history_.begin(), hash_history_.end() - 1,
-                       hash_history_.end());
-    hash_history_[0] = hash_;
+    chess_rules::PushHistory(board_, hash_, &board_history_, &hash_history_);
     UpdateLegal();
     UpdateRepetitions();
     const bool stuck = std::none_of(legal_.begin(), legal_.end(),
@@ -122,13 +118,8 @@ class GardnerChessGame {
         for (int h = 0; h < kHistory; ++h) {
           const int at = mine ? square : FlipSquare(square);
           const int raw = board_history_[h * 25 + at];
-          const int piece = mine ? raw : -raw;
-          for (int p = 1; p <= 6; ++p) {
-            cell[h * 14 + p - 1] = piece == p ? 1.0F : 0.0F;
-            cell[h * 14 + 6 + p - 1] = piece == -p ? 1.0F : 0.0F;
-          }
-          cell[h * 14 + 12] = repetitions_[h] == 0 ? 1.0F : 0.0F;
-          cell[h * 14 + 13] = repetitions_[h] >= 1 ? 1.0F : 0.0F;
+          chess_rules::WriteHistoryPlanes(mine ? raw : -raw, repetitions_[h],
+                                          cell + h * 14);
         }
         cell[112] = static_cast<float>(color);
         cell[113] =
@@ -278,26 +269,16 @@ class GardnerChessGame {
   }
 
   static int FlipSquare(int square) {
-    return square == -1 ? -1 : (square / 5) * 5 + (4 - square % 5);
+    return chess_rules::FlipSquare<5>(square);
   }
 
   static Board Flipped(const Board& board) {
-    Board flipped{};
-    for (int sq = 0; sq < 25; ++sq) {
-      flipped[sq] = -board[FlipSquare(sq)];
-    }
-    return flipped;
+    return chess_rules::Flipped<5>(board);
   }
 
   void Flip() {
     board_ = Flipped(board_);
-    for (int h = 0; h < kHistory; ++h) {
-      Board row{};
-      std::copy(board_history_.begin() + h * 25,
-                board_history_.begin() + h * 25 + 25, row.begin());
-      row = Flipped(row);
-      std::copy(row.begin(), row.end(), board_history_.begin() + h * 25);
-    }
+    chess_rules::FlipHistory<5>(&board_history_);
     current_player_ = 1 - current_player_;
     turn_ = 1 - turn_;
   }
@@ -412,34 +393,13 @@ class GardnerChessGame {
   }
 
   void UpdateRepetitions() {
-    for (int h = 0; h < kHistory; ++h) {
-      const auto& hash = hash_history_[h];
-      repetitions_[h] =
-          hash.first == 0 && hash.second == 0
-              ? 0
-              : static_cast<int>(std::count(hash_history_.begin(),
-                                            hash_history_.end(), hash)) -
-                    1;
-    }
+    chess_rules::CountRepetitions(hash_history_, &repetitions_);
   }
 
+  // A square's color by (file + rank) parity: on 5 x 5 its index's parity,
+  // which pgx tests.
   bool InsufficientPieces() const {
-    int pieces = 0;
-    int pawn_rook_queen = -2;  // the kings count as >= ROOK
-    int bishops = 0;
-    int bishops_on_black = 0;
-    for (int sq = 0; sq < 25; ++sq) {
-      const int piece = std::abs(board_[sq]);
-      pieces += piece != 0 ? 1 : 0;
-      pawn_rook_queen += piece >= kRook || piece == kPawn ? 1 : 0;
-      if (piece == kBishop) {
-        ++bishops;
-        bishops_on_black += sq % 2 == 0 ? 1 : 0;
-      }
-    }
-    return pieces <= 2 || (pieces == 3 && pawn_rook_queen == 0) ||
-           (pieces == bishops + 2 &&
-            (bishops_on_black == bishops || bishops_on_black == 0));
+    return chess_rules::InsufficientPieces(board_, 5);
   }
 
   static constexpr Board kInitBoard = {4,  1,  0, -1, -4, 2,  1, 0, -1,

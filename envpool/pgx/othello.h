@@ -70,15 +70,8 @@ class OthelloGame {
       for (const auto& d : kDirections) {
         // The opponent's stones from the move on, flipped if the mover's
         // stone closes them.
-        int r = row + d[0];
-        int c = col + d[1];
-        int run = 0;
-        while (OnBoard(r, c) && board_[r * kSize + c] == -1) {
-          r += d[0];
-          c += d[1];
-          ++run;
-        }
-        if (run > 0 && OnBoard(r, c) && board_[r * kSize + c] == 1) {
+        const int run = ClosedRun(row, col, d);
+        if (run > 0) {
           for (int k = 1; k <= run; ++k) {
             board_[(row + k * d[0]) * kSize + col + k * d[1]] = 1;
           }
@@ -145,19 +138,25 @@ class OthelloGame {
     const int row = cell / kSize;
     const int col = cell % kSize;
     for (const auto& d : kDirections) {
-      int r = row + d[0];
-      int c = col + d[1];
-      int run = 0;
-      while (OnBoard(r, c) && board_[r * kSize + c] == -1) {
-        r += d[0];
-        c += d[1];
-        ++run;
-      }
-      if (run > 0 && OnBoard(r, c) && board_[r * kSize + c] == 1) {
+      if (ClosedRun(row, col, d) > 0) {
         return true;
       }
     }
     return false;
+  }
+
+  // The opponent's stones in a row from (row, col) along `d` (not counting
+  // the cell itself) when one of the mover's stones closes them, else 0.
+  int ClosedRun(int row, int col, const int (&d)[2]) const {
+    int r = row + d[0];
+    int c = col + d[1];
+    int run = 0;
+    while (OnBoard(r, c) && board_[r * kSize + c] == -1) {
+      r += d[0];
+      c += d[1];
+      ++run;
+    }
+    return run > 0 && OnBoard(r, c) && board_[r * kSize + c] == 1 ? run : 0;
   }
 
   std::array<int8_t, kCells> board_{};

@@ -1,0 +1,126 @@
+// What every highway-env scene of this family does the same way (the
+// AbstractEnv of highway-env 1.12.1, envs/common/abstract.py): one road
+// driven by the controlled vehicle's DiscreteMetaAction, simulated for
+// simulation_frequency / policy_frequency frames per step, the ego's speed
+// and crash flag as infos. A scene keeps only its road, its traffic, its
+// reward, its observation and its option checks.
+#ifndef ENVPOOL_HIGHWAY_SCENE_H_
+#define ENVPOOL_HIGHWAY_SCENE_H_
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "envpool/core/env.h"
+#include "envpool/highway/road.h"
+
+namespace envpool::highway {
+
+// The arrays every scene declares; a scene with more infos derives from it.
+struct SceneFields {
+  Field<float> obs;
+  Field<int64_t> action;
+  Field<float> speed;
+  Field<bool> crashed;
+};
+
+class SceneEnv : public Env {
+ public:
+  // Test hook: x, y, heading and speed of every vehicle, in road order.
+  std::vector<double> GetState() const override {
+    std::vector<double> state;
+    for (const Vehicle& v : road_.vehicles) {
+      state.insert(state.end(),
+                   {v.position.x, v.position.y, v.heading, v.speed});
+    }
+    return state;
+  }
+
+ protected:
+  explicit SceneEnv(const Options& options)
+      : simulation_frequency_(options.Get<int64_t>("simulation_frequency")),
+        policy_frequency_(options.Get<int64_t>("policy_frequency")) {}
+
+  // Each step simulates a whole number of frames, at least one.
+  static void CheckFrequencies(const Options& options) {
+    const int64_t policy = options.Get<int64_t>("policy_frequency");
+    const int64_t simulation = options.Get<int64_t>("simulation_frequency");
+    if (policy < 1 || simulation < policy) {
+      throw std::invalid_argument(
+          "options 'policy_frequency' (>= 1) and 'simulation_frequency' (>= "
+          "policy_frequency) got " +
+          std::to_string(policy) + " and " + std::to_string(simulation));
+    }
+  }
+
+  // The infos speed and crashed and the action: DiscreteMetaAction's five
+  // meta actions. The scene declares its observation first.
+  static void DeclareInfosAndAction(EnvSpec* spec, SceneFields* fields) {
+    fields->speed = spec->state.Add<float>("info:speed", {});
+    fields->crashed = spec->state.Add<bool>("info:crashed", {});
+    fields->action = spec->action.AddDiscrete<int64_t>("action", 5);
+  }
+
+  // DiscreteMetaAction's ACTIONS_ALL, in action order.
+  static MetaAction ToMetaAction(int64_t action) {
+    static constexpr MetaAction kActions[5] = {
+        MetaAction::kLaneLeft, MetaAction::kIdle, MetaAction::kLaneRight,
+        MetaAction::kFaster, MetaAction::kSlower};
+    return kActions[action];
+  }
+
+  // A new, empty road drawing from this env's generator; -v1 ids search
+  // the connected lanes for neighbours.
+  void NewRoad(bool connected_lanes) {
+    road_ = Road();
+    road_.np_random = &np_random_;
+    road_.neighbour_vehicles_connected_lanes = connected_lanes;
+  }
+
+  // The step and reset results before the first step.
+  void ClearStepResult() {
+    reward_ = 0.0;
+    terminated_ = false;
+    truncated_ = false;
+  }
+
+  // AbstractEnv.time: one policy period per step.
+  void AdvanceClock() { time_ += 1.0 / static_cast<double>(policy_frequency_); }
+
+  // AbstractEnv._simulate: the controlled vehicle takes its meta action on
+  // the first frame; every vehicle acts and moves on each frame.
+  void Simulate(int controlled, MetaAction meta) {
+    const int64_t frames = simulation_frequency_ / policy_frequency_;
+    const double dt = 1.0 / static_cast<double>(simulation_frequency_);
+    for (int64_t frame = 0; frame < frames; ++frame) {
+      if (frame == 0) {
+        road_.ActControlled(controlled, meta);
+      }
+      road_.Act();
+      road_.Step(dt);
+    }
+  }
+
+  // Kinematics' y range: the width of the ego's road at reset.
+  double RoadWidthOf(int vehicle) const {
+    const LaneIndex& lane = road_.vehicles[vehicle].lane_index;
+    return Lane::kDefaultWidth * road_.network.NumLanes(lane.from, lane.to);
+  }
+
+  void WriteInfos(const Output& out, const SceneFields& fields,
+                  int vehicle) const {
+    const Vehicle& ego = road_.vehicles[vehicle];
+    *out.Get(fields.speed) = static_cast<float>(ego.speed);
+    *out.Get(fields.crashed) = ego.crashed;
+  }
+
+  int64_t simulation_frequency_;
+  int64_t policy_frequency_;
+  Road road_;
+  double time_ = 0.0;
+};
+
+}  // namespace envpool::highway
+
+#endif  // ENVPOOL_HIGHWAY_SCENE_H_
