@@ -32,14 +32,39 @@ def some_action(space: Any, n: int) -> Any:
     return np.broadcast_to(high, (n, *space.shape)).astype(space.dtype)
 
 
+def action_rows(spec: Any, n: int) -> int:
+    """Rows of an action for n envs: one per player where the action is per player."""
+    desc = spec.description
+    per_player = any(d["per_player"] for d in desc["action"])
+    return n * desc["max_num_players"] if per_player else n
+
+
+def legal_action(env_type: str, out: Any, action: Any) -> Any:
+    """`action`, or where the env declares legal moves, each env's first legal move."""
+    if env_type == "dm":
+        mask = getattr(out.observation, "legal_action_mask", None)
+    else:
+        mask = out[-1].get("legal_action_mask")
+    if mask is None:
+        return action
+    return np.argmax(np.asarray(mask), axis=-1).astype(np.asarray(action).dtype)
+
+
+def player_env_ids(env_type: str, out: Any) -> np.ndarray:
+    """The env of each observation row (one row per player in multi-player envs)."""
+    if env_type == "dm":
+        return np.asarray(out.observation.players.env_id)
+    return np.asarray(out[-1]["players"]["env_id"])
+
+
 def flat(obs: Any) -> list[np.ndarray]:
     if isinstance(obs, dict):
         return [np.asarray(obs[k]) for k in sorted(obs)]
     return [np.asarray(obs)]
 
 
-def rows(obs: Any, i: int) -> list[np.ndarray]:
-    return [a[i] for a in flat(obs)]
+def rows(obs: Any, picked: np.ndarray) -> list[np.ndarray]:
+    return [a[picked] for a in flat(obs)]
 
 
 def unpack(
@@ -66,33 +91,37 @@ def unpack(
 @pytest.mark.parametrize("task_id", IDS)
 def test_first_step_before_reset_is_the_seeded_reset(task_id):
     ref = envpool.make(task_id, env_type="gymnasium", num_envs=2, seed=SEED)
-    expected, _ = ref.reset()
+    expected, expected_info = ref.reset()
+    expected_rows = np.asarray(expected_info["players"]["env_id"])
     ref.close()
     spec = envpool.make_spec(task_id)
     space = spec.action_space
     obs_keys = list(getattr(spec.observation_space, "spaces", {})) or None
-    action = some_action(space, 2)
+    action = some_action(space, action_rows(spec, 2))
     for env_type in ("gymnasium", "gym", "dm"):
         # sync: step() on a fresh pool
         env = envpool.make(task_id, env_type=env_type, num_envs=2, seed=SEED)
-        obs, reward, info = unpack(env_type, env.step(action), obs_keys)
+        first = env.step(action)
+        obs, reward, info = unpack(env_type, first, obs_keys)
         for got, want in zip(flat(obs), flat(expected), strict=True):
             np.testing.assert_array_equal(got, want, err_msg=f"{task_id} {env_type} sync")
         assert (np.asarray(reward) == 0).all()
         if info["elapsed_step"] is not None:
             assert (info["elapsed_step"] == 0).all()
-        # and the pool goes on stepping from there
-        env.step(action)
+        # and the pool goes on stepping from there (a legal move, where declared)
+        env.step(legal_action(env_type, first, action))
         env.close()
         # async: send() to both envs of a fresh pool, then collect them one by one
         env = envpool.make(task_id, env_type=env_type, num_envs=2, batch_size=1, seed=SEED)
         env.send(action, np.arange(2))
         seen = set()
         for _ in range(2):
-            obs, reward, info = unpack(env_type, env.recv(), obs_keys)
+            out = env.recv()
+            obs, reward, info = unpack(env_type, out, obs_keys)
             (i,) = np.asarray(info["env_id"]).tolist()
             seen.add(i)
-            for got, want in zip(rows(obs, 0), rows(expected, i), strict=True):
+            own = player_env_ids(env_type, out) == i
+            for got, want in zip(rows(obs, own), rows(expected, expected_rows == i), strict=True):
                 np.testing.assert_array_equal(got, want, err_msg=f"{task_id} {env_type} async")
             assert (np.asarray(reward) == 0).all()
             if info["elapsed_step"] is not None:
