@@ -160,11 +160,22 @@ def _batch_shape_ok(value, space, num_envs: int) -> bool:
     return value.shape == (num_envs, *space.shape)
 
 
-def _actions(space, num_envs: int, seed: int):
+def _actions(space, rows: int, seed: int, mask=None):
+    """Random actions for `rows` action rows, or each env's first legal move where a
+    game declares `legal_action_mask` (random moves would be refused)."""
     import numpy as np
 
+    if mask is not None:
+        return np.argmax(np.asarray(mask), axis=-1).astype(space.dtype)
     space.seed(seed)
-    return np.stack([np.asarray(space.sample()) for _ in range(num_envs)])
+    return np.stack([np.asarray(space.sample()) for _ in range(rows)])
+
+
+def _action_rows(spec, num_envs: int) -> int:
+    """One action row per env, or per player where the action is declared per player."""
+    desc = spec.description
+    per_player = any(d["per_player"] for d in desc["action"])
+    return num_envs * desc["max_num_players"] if per_player else num_envs
 
 
 def check_family(family: str, task_id: str) -> None:
@@ -175,13 +186,18 @@ def check_family(family: str, task_id: str) -> None:
     num_envs = 2
     spec = envpool.make_spec(task_id)
     space = spec.action_space
+    action_rows = _action_rows(spec, num_envs)
     for env_type in ("gymnasium", "gym"):
         with envpool.make(task_id, env_type=env_type, num_envs=num_envs, seed=1) as env:
             obs, info = env.reset()
-            assert _batch_shape_ok(obs, env.observation_space, num_envs), (env_type, "reset")
+            # Observation rows: one per env, or one per player of multi-player envs.
+            rows = len(info["players"]["env_id"])
+            assert _batch_shape_ok(obs, env.observation_space, rows), (env_type, "reset")
             for i in range(3):
-                obs, reward, terminated, truncated, info = env.step(_actions(space, num_envs, i))
-                assert _batch_shape_ok(obs, env.observation_space, num_envs), (env_type, i)
+                action = _actions(space, action_rows, i, info.get("legal_action_mask"))
+                obs, reward, terminated, truncated, info = env.step(action)
+                rows = len(info["players"]["env_id"])
+                assert _batch_shape_ok(obs, env.observation_space, rows), (env_type, i)
                 assert np.all(np.isfinite(reward)), reward
                 flags = np.asarray(terminated), np.asarray(truncated)
                 assert all(f.shape == (num_envs,) and f.dtype == bool for f in flags)
@@ -190,7 +206,8 @@ def check_family(family: str, task_id: str) -> None:
         timestep = env.reset()
         assert np.all(np.asarray(timestep.step_type) == 0), timestep.step_type
         for i in range(3):
-            timestep = env.step(_actions(space, num_envs, i))
+            mask = getattr(timestep.observation, "legal_action_mask", None)
+            timestep = env.step(_actions(space, action_rows, i, mask))
             assert np.all(np.isfinite(timestep.reward)), timestep.reward
     # Asynchronous: one of the two envs comes back per recv.
     with envpool.make(
@@ -200,8 +217,10 @@ def check_family(family: str, task_id: str) -> None:
         for i in range(4):
             obs, _, _, _, info = env.recv()
             env_id = info["env_id"]
-            assert len(env_id) == 1 and _batch_shape_ok(obs, env.observation_space, 1)
-            env.send(_actions(space, 1, i), env_id)
+            rows = len(info["players"]["env_id"])
+            assert len(env_id) == 1 and _batch_shape_ok(obs, env.observation_space, rows)
+            action = _actions(space, action_rows // num_envs, i, info.get("legal_action_mask"))
+            env.send(action, env_id)
 
 
 def check(skips: dict[str, str], expected: list[str]) -> int:
