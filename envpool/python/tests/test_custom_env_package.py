@@ -101,23 +101,7 @@ def installed_example(venv: Venv, tmp_path_factory: pytest.TempPathFactory) -> P
     shutil.copytree(
         EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "*.so", "__pycache__")
     )
-    out = venv.run(
-        sys.executable,
-        "-m",
-        "pip",
-        "--python",
-        venv.python,
-        "install",
-        "-q",
-        "--no-index",
-        "--no-build-isolation",
-        "--no-deps",
-        str(source),
-        cwd=source.parent,
-    )
-    assert out.returncode == 0, (
-        f"pip install of examples/custom_env failed:\n{out.stdout}{out.stderr}"
-    )
+    _pip_install(venv, source)
     return source
 
 
@@ -402,7 +386,7 @@ def _pip_install(venv: Venv, source: Path) -> None:
         str(source),
         cwd=source.parent,
     )
-    assert out.returncode == 0, f"pip install of {source.name} failed:\n{out.stderr}"
+    assert out.returncode == 0, f"pip install of {source.name} failed:\n{out.stdout}{out.stderr}"
 
 
 def test_the_package_of_the_docs_builds_and_passes_check_env(venv: Venv, tmp_path: Path) -> None:
