@@ -2,6 +2,9 @@
 
 #include <dlfcn.h>
 
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
@@ -22,6 +25,65 @@ std::string Rebuild(const std::string& path) {
          path;
 }
 
+// The marker of plugin.h's stamp, spelled here rather than included: the
+// loader must not depend on the header a plugin is built with.
+constexpr char kStampMarker[] = "envpool-plugin-stamp\n";
+
+// The stamp's "<key>=<value>" lines, read from the file without loading it;
+// empty when the file has none (a library built before stamps, or no plugin).
+std::map<std::string, std::string> ReadStamp(const std::string& path) {
+  std::map<std::string, std::string> stamp;
+  std::ifstream file(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(file)),
+                          std::istreambuf_iterator<char>());
+  const std::size_t at = bytes.find(kStampMarker);
+  if (at == std::string::npos) {
+    return stamp;
+  }
+  std::size_t line = at + sizeof(kStampMarker) - 1;
+  const std::size_t end = bytes.find('\0', line);
+  while (line < end) {
+    std::size_t next = bytes.find('\n', line);
+    if (next == std::string::npos || next > end) {
+      next = end;
+    }
+    const std::string entry = bytes.substr(line, next - line);
+    const std::size_t eq = entry.find('=');
+    if (eq != std::string::npos) {
+      stamp[entry.substr(0, eq)] = entry.substr(eq + 1);
+    }
+    line = next + 1;
+  }
+  return stamp;
+}
+
+// Why a library built against `version`, `digest` and `stdlib` cannot run
+// in this core, or "" when it can. A digest of "" means the library names
+// none (built before digests existed).
+std::string Mismatch(const std::string& path, const std::string& version,
+                     const std::string& digest, const std::string& stdlib) {
+  if (version != ENVPOOL_VERSION) {
+    return "the env plugin was built against envpool " + version +
+           ", but this is envpool " + ENVPOOL_VERSION + Rebuild(path);
+  }
+  if (digest.empty()) {
+    return "the env plugin was built against envpool " + version +
+           " headers (no digest), not this envpool " + ENVPOOL_VERSION + "'s" +
+           Rebuild(path);
+  }
+  if (digest != ENVPOOL_HEADERS_DIGEST) {
+    return "the env plugin was built against envpool " + version +
+           " with other env headers (digest " + digest +
+           ") than this envpool " + ENVPOOL_VERSION + "'s (digest " +
+           ENVPOOL_HEADERS_DIGEST + ")" + Rebuild(path);
+  }
+  if (stdlib != ENVPOOL_CXX_STDLIB) {
+    return "the env plugin was built with " + stdlib + ", but envpool " +
+           ENVPOOL_VERSION + " with " + ENVPOOL_CXX_STDLIB + Rebuild(path);
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string LoadPlugin(const std::string& path, const std::string& family) {
@@ -30,6 +92,21 @@ std::string LoadPlugin(const std::string& path, const std::string& family) {
   std::lock_guard<std::mutex> lock(mu);
   if (loaded.count(path) != 0) {
     return "";
+  }
+  // A stamped library (plugin.h) is checked before it is loaded: loading
+  // runs its static constructors, which must not run in a core they were not
+  // built for.
+  const auto stamp = ReadStamp(path);
+  if (!stamp.empty()) {
+    auto get = [&stamp](const char* key) {
+      auto it = stamp.find(key);
+      return it == stamp.end() ? std::string() : it->second;
+    };
+    std::string refused =
+        Mismatch(path, get("version"), get("digest"), get("stdlib"));
+    if (!refused.empty()) {
+      return refused;
+    }
   }
   // RTLD_LAZY: a library built against another version may name core
   // functions this core lacks; binding them lazily lets the version check
@@ -55,33 +132,18 @@ std::string LoadPlugin(const std::string& path, const std::string& family) {
            "ENVPOOL_PLUGIN() { envpool::RegisterEnv<...>(...); } (from "
            "envpool/core/plugin.h)";
   }
+  // An unstamped library (built before stamps) is checked now, through the
+  // functions every plugin exports; the digest and standard library are read
+  // only once the version matches: a plugin of another version may lack them.
   const std::string built_for = version();
-  if (built_for != ENVPOOL_VERSION) {
+  const bool readable =
+      built_for == ENVPOOL_VERSION && digest != nullptr && stdlib != nullptr;
+  const std::string refused =
+      readable ? Mismatch(path, built_for, digest(), stdlib())
+               : Mismatch(path, built_for, "", "");
+  if (!refused.empty()) {
     dlclose(handle);
-    return "the env plugin was built against envpool " + built_for +
-           ", but this is envpool " + ENVPOOL_VERSION + Rebuild(path);
-  }
-  // Both read only now: a plugin of another version may lack them.
-  if (digest == nullptr || stdlib == nullptr) {
-    dlclose(handle);
-    return "the env plugin was built against envpool " + built_for +
-           " headers (no digest), not this envpool " + ENVPOOL_VERSION + "'s" +
-           Rebuild(path);
-  }
-  const std::string built_digest = digest();
-  if (built_digest != ENVPOOL_HEADERS_DIGEST) {
-    dlclose(handle);
-    return "the env plugin was built against envpool " + built_for +
-           " with other env headers (digest " + built_digest +
-           ") than this envpool " + ENVPOOL_VERSION + "'s (digest " +
-           ENVPOOL_HEADERS_DIGEST + ")" + Rebuild(path);
-  }
-  const std::string built_with = stdlib();
-  if (built_with != ENVPOOL_CXX_STDLIB) {
-    dlclose(handle);
-    return std::string("the env plugin was built with ") + built_with +
-           ", but envpool " + ENVPOOL_VERSION + " with " + ENVPOOL_CXX_STDLIB +
-           Rebuild(path);
+    return refused;
   }
   char error[1024] = {0};
   RegistrationPrefix() = family + "/";

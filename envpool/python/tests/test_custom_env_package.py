@@ -152,6 +152,23 @@ int envpool_plugin_register(char*, unsigned long) {
 }
 """
 
+# A library of another version, stamped as plugin.h stamps it, whose static
+# constructor would kill the process: the loader reads the stamp from the file
+# and refuses the library without loading it, so the constructor never runs.
+STAMPED_STALE_LIBRARY = """
+extern "C" __attribute__((visibility("default"), used, section(".envpool_plugin")))
+const char envpool_plugin_stamp[] =
+    "envpool-plugin-stamp\\nversion=0.0.2\\ndigest=fedcba9876543210\\nstdlib=x\\n";
+__attribute__((constructor)) static void RunsAtLoad() { __builtin_trap(); }
+extern "C" __attribute__((visibility("default"))) const char* envpool_plugin_version() {
+  return "0.0.2";
+}
+extern "C" __attribute__((visibility("default")))
+int envpool_plugin_register(char*, unsigned long) {
+  __builtin_trap();
+}
+"""
+
 # This version, with other headers (a development build whose env.h changed).
 REHEADERED_LIBRARY = """
 extern "C" __attribute__((visibility("default"))) const char* envpool_plugin_version() {
@@ -244,6 +261,7 @@ def _install_by_hand(
 @pytest.fixture(scope="module")
 def hand_made_packages(venv: Venv) -> None:
     _install_by_hand(venv, "stale_env", STALE_LIBRARY, "Stale")
+    _install_by_hand(venv, "stamped_stale_env", STAMPED_STALE_LIBRARY, "StampedStale")
     _install_by_hand(
         venv,
         "reheadered_env",
@@ -282,6 +300,29 @@ def test_a_library_of_another_version_is_refused(venv: Venv, hand_made_packages:
     assert "stale_env 0.1" in message
     assert "built against envpool 0.0.1, but this is envpool " + envpool.__version__ in message
     assert "rebuild" in message
+    assert went_on == "went on"
+
+
+def test_a_library_of_another_version_is_refused_before_it_is_loaded(
+    venv: Venv, hand_made_packages: None
+) -> None:
+    out = venv.python_code(
+        """
+        import envpool
+        try:
+            envpool.make("StampedStale-v0")
+        except ImportError as e:
+            print(e)
+        envpool.make("CartPole-v1", num_envs=2).reset()
+        print("went on")
+        """,
+        cwd=venv.root,
+    )
+    # Loading the library would run its constructor, which traps (SIGILL).
+    assert out.returncode == 0, out.stderr
+    message, went_on = out.stdout.strip().splitlines()
+    assert "stamped_stale_env 0.1" in message
+    assert "built against envpool 0.0.2, but this is envpool " + envpool.__version__ in message
     assert went_on == "went on"
 
 
