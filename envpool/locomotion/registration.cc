@@ -1,12 +1,13 @@
 // The locomotion family's Python module: registers its env types with the
 // shared core when Python imports it (the assets' folder comes from the
 // core: registration.py's ASSET_DIR), and learns how this process's numpy
-// sums a norm.
+// sums a norm and which arctan2, sin and cos it computes.
 #include <pybind11/pybind11.h>
 
 #include <string>
 
 #include "envpool/core/env.h"
+#include "envpool/locomotion/numpy_ufunc_probe.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/mujoco_common/message_handlers.h"
@@ -15,6 +16,7 @@
 PYBIND11_MODULE(_locomotion, m) {
   envpool::mujoco_common::InstallMessageHandlers();
   envpool::mujoco_common::LearnNumpyNorm();
+  envpool::locomotion::LearnNumpyUfuncs();
   envpool::RegisterEnv<envpool::locomotion::SoccerEnv>("DmcSoccer");
   // For the tests: the MJCF text of a soccer episode and its compiled
   // textures, to compare with what dm_control compiles.

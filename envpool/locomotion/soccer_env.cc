@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "envpool/locomotion/numpy_ufunc.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/mujoco_common/numpy_math.h"
 
@@ -161,6 +162,7 @@ SoccerEnv::SoccerEnv(const Options& options, const Fields& fields)
       options.Get<bool>("disable_walker_contacts");
   config_.enable_field_box = options.Get<bool>("enable_field_box");
   num_players_ = 2 * config_.team_size;
+  CheckSoccerAssets(config_);
   prev_action_.assign(num_players_, {0.0, 0.0, 0.0});
   const std::vector<Key> keys = ObservationKeys(config_.team_size);
   for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -295,16 +297,16 @@ void SoccerEnv::InitializeEntities() {
       d->qpos[pl.root_qpos + 2] = z;
       const double* frame_quat = m->body_quat + 4 * frame;
       const double rotation = random_.Uniform(-M_PI, M_PI);
-      const double turn[4] = {std::cos(rotation / 2), 0, 0,
-                              std::sin(rotation / 2)};
+      const double turn[4] = {NumpyCos(rotation / 2), 0, 0,
+                              NumpySin(rotation / 2)};
       double quat[4];
       mju_mulQuat(quat, turn, frame_quat);
       // BoxHead.set_pose: joints to 0, the heading to the steer joint.
       d->qpos[pl.kick_qpos] = 0.0;
       d->qpos[pl.roll_qpos] = 0.0;
       d->qpos[pl.steer_qpos] =
-          std::atan2(2 * (quat[0] * quat[3] + quat[1] * quat[2]),
-                     1 - 2 * (quat[2] * quat[2] + quat[3] * quat[3]));
+          NumpyArctan2(2 * (quat[0] * quat[3] + quat[1] * quat[2]),
+                       1 - 2 * (quat[2] * quat[2] + quat[3] * quat[3]));
       std::fill(d->qvel + pl.root_qvel, d->qvel + pl.root_qvel + 3, 0.0);
       d->qvel[pl.steer_qvel] = 0.0;
     }
@@ -411,6 +413,9 @@ void SoccerEnv::Reset() {
 }
 
 void SoccerEnv::Step(const ActionView& action) {
+  if (data_ == nullptr) {
+    throw std::runtime_error("the soccer env has no episode: its reset failed");
+  }
   mjData* d = data_.get();
   for (int p = 0; p < num_players_; ++p) {
     const double* a = action.Get(fields_.action, p);
@@ -448,6 +453,9 @@ void SoccerEnv::Step(const ActionView& action) {
 }
 
 void SoccerEnv::WriteReward(const Output& out) const {
+  if (data_ == nullptr) {
+    return;
+  }
   for (int p = 0; p < num_players_; ++p) {
     double r = 0.0;
     if (scored_ != Team::kNone) {
@@ -463,6 +471,9 @@ double* SoccerEnv::Obs(const Output& out, const char* key, int p) const {
 }
 
 void SoccerEnv::Write(const Output& out) {
+  if (data_ == nullptr) {
+    return;  // a reset that failed: its error is what the caller sees
+  }
   for (int p = 0; p < num_players_; ++p) {
     WritePlayer(out, p);
   }
@@ -615,6 +626,9 @@ void SoccerEnv::WritePlayer(const Output& out, int p) const {
 }
 
 std::vector<double> SoccerEnv::GetState() const {
+  if (data_ == nullptr) {
+    return {};
+  }
   const mjModel* m = model_.get();
   const mjData* d = data_.get();
   std::vector<double> state(d->qpos, d->qpos + m->nq);

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "envpool/core/env.h"
+#include "envpool/locomotion/numpy_ufunc.h"
 
 namespace envpool::locomotion {
 namespace {
@@ -462,8 +463,8 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
   }
   xml += "  </asset>\n  <worldbody>\n";
   // Top-down camera, its field of view from the episode's size.
-  const double fovy = (360 / M_PI) * std::atan2(kTopCameraPadding * max_size,
-                                                kTopCameraDistance);
+  const double fovy = (360 / M_PI) * NumpyArctan2(kTopCameraPadding * max_size,
+                                                  kTopCameraDistance);
   xml += "    <camera name=\"top_down\" class=\"/\" fovy=\"" +
          MjcfNumber(fovy) + "\" pos=\"0 0 95\" zaxis=\"0 0 1\"/>\n";
   // Corner lights over the field's corners.
@@ -608,7 +609,7 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
           box_pos[1 - dim] = alt;
           box_pos[2] = width;
           const double angle =
-              M_PI + std::atan2(box_pos[0], -std::abs(box_pos[1]));
+              M_PI + NumpyArctan2(box_pos[0], -std::abs(box_pos[1]));
           double hue = 0.5 + angle / (2 * M_PI);
           hue = PyMod1(hue - .25);
           const auto rgb = HsvToRgb(hue, .7, 1.0);
@@ -728,6 +729,17 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
   }
   xml += "  </sensor>\n</mujoco>\n";
   return xml;
+}
+
+void CheckSoccerAssets(const SoccerConfig& config) {
+  mujoco_common::ResolveModelPath(Assets(), kPitchTexture);
+  for (const char* side : {"right", "left", "up", "down", "front", "back"}) {
+    mujoco_common::ResolveModelPath(
+        Assets(), std::string(kBallTextureDir) + side + ".png");
+  }
+  for (int id = 0; id < config.team_size; ++id) {
+    mujoco_common::ResolveModelPath(Assets(), DigitFile(id));
+  }
 }
 
 mujoco_common::ModelPtr SoccerModel(const SoccerConfig& config,

@@ -54,6 +54,10 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout);
 mujoco_common::ModelPtr SoccerModel(const SoccerConfig& config,
                                     const PitchLayout& layout);
 
+// Throws std::invalid_argument naming the first missing asset file and the
+// fix when the wheel's soccer assets are not in the family's asset folder.
+void CheckSoccerAssets(const SoccerConfig& config);
+
 // A double as Composer writes it ("%.17g").
 std::string MjcfNumber(double x);
 
