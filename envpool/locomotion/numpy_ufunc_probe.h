@@ -41,8 +41,11 @@ inline UfuncLoop FindLoop(const std::string& name, int nin) {
     return {};
   }
   const auto* head = reinterpret_cast<const UfuncHead*>(ufunc.ptr());
-  if (head->name == nullptr || name != head->name || head->nin != nin ||
-      head->nout != 1 || head->nargs != nin + 1) {
+  // The integers first: a numpy whose layout differs fails these before any
+  // of its pointers is followed.
+  if (head->nin != nin || head->nout != 1 || head->nargs != nin + 1 ||
+      head->ntypes < 1 || head->ntypes > 256 || head->functions == nullptr ||
+      head->types == nullptr || head->name == nullptr || name != head->name) {
     return {};
   }
   for (int i = 0; i < head->ntypes; ++i) {
