@@ -10,6 +10,7 @@ FAMILIES = [
     "classic_control",
     "dm_control",
     "highway",
+    "locomotion",
     "minigrid",
     "mujoco",
     "pgx",

@@ -1,0 +1,38 @@
+// The locomotion family's Python module: registers its env types with the
+// shared core when Python imports it (the assets' folder comes from the
+// core: registration.py's ASSET_DIR), and learns how this process's numpy
+// sums a norm and which arctan2, sin and cos it computes.
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+#include "envpool/core/env.h"
+#include "envpool/locomotion/numpy_ufunc_probe.h"
+#include "envpool/locomotion/soccer.h"
+#include "envpool/locomotion/soccer_model.h"
+#include "envpool/mujoco_common/message_handlers.h"
+#include "envpool/mujoco_common/numpy_probe.h"
+
+PYBIND11_MODULE(_locomotion, m) {
+  envpool::mujoco_common::InstallMessageHandlers();
+  envpool::mujoco_common::LearnNumpyNorm();
+  envpool::locomotion::LearnNumpyUfuncs();
+  envpool::RegisterEnv<envpool::locomotion::SoccerEnv>("DmcSoccer");
+  // For the tests: the MJCF text of a soccer episode and its compiled
+  // textures, to compare with what dm_control compiles.
+  namespace loco = envpool::locomotion;
+  m.def("soccer_xml", [](int team_size, bool disable_walker_contacts,
+                         bool enable_field_box, double length, double width) {
+    loco::SoccerConfig config{team_size, disable_walker_contacts,
+                              enable_field_box};
+    return loco::SoccerXml(config, loco::MakePitchLayout(length, width));
+  });
+  m.def("soccer_tex_data", [](int team_size, double length, double width) {
+    loco::SoccerConfig config;
+    config.team_size = team_size;
+    auto model =
+        loco::SoccerModel(config, loco::MakePitchLayout(length, width));
+    return pybind11::bytes(reinterpret_cast<const char*>(model->tex_data),
+                           model->ntexdata);
+  });
+}

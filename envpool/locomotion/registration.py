@@ -1,0 +1,32 @@
+"""Ids of the locomotion family: dm_control 1.0.50's locomotion tasks and
+multi-player soccer (dm_control.locomotion), EnvPool 1.2.7's names, each
+also under its `dm_control/locomotion/<task_name>` alias."""
+
+from __future__ import annotations
+
+import os
+
+from envpool.python.registry import register
+
+# (id, env class, task_name). The CMU humanoid, rodent and the other soccer
+# walkers are not here yet (docs/locomotion.md, "What is left").
+TASKS: list[tuple[str, str, str]] = [
+    ("DmcSoccerBoxhead-v1", "DmcSoccer", "soccer_boxhead"),
+]
+
+for _task_id, _env_class, _task_name in TASKS:
+    for _name in (_task_id, f"dm_control/locomotion/{_task_name}"):
+        register(_name, family="locomotion", env_class=_env_class, task_name=_task_name)
+
+
+# -- What this family declares (docs/adding_a_family.md) --
+
+# The id tools/smoke_test.py makes and steps in every wheel.
+SMOKE_TEST_ID = "DmcSoccerBoxhead-v1"
+# dm_control's soccer textures (pitch, ball, the walkers' digits), shipped
+# in the wheel beside this file (taken from the pinned dm-control wheel at
+# build time).
+ASSET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
+# pip packages the family reads files from at run time (pinned in
+# requirements-dev.txt): the MuJoCo library.
+RUNTIME_PACKAGES = ["mujoco"]

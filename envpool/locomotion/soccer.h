@@ -1,0 +1,118 @@
+// dm_control 1.0.50's multi-player soccer (dm_control.locomotion.soccer.load)
+// with BoxHead walkers, as Composer runs it:
+//
+// - each reset draws the pitch size (RandomizedPitch, whose
+//   initialize_episode_mjcf Composer calls twice: the task's own call and
+//   the arena's entity hook, so the second pair of draws is the size), then
+//   compiles that episode's model (soccer_model.h) and places the ball and
+//   the walkers (UniformInitializer, redrawn while any of them touch);
+// - a step sets every player's controls, throws the ball in when it left
+//   the field at the previous step, and runs 5 physics steps of 5 ms
+//   (dm_control's legacy step), the goal and field detectors looking at the
+//   ball after each;
+// - one row per player in dm_control's order (home0, home1, away0, away1),
+//   each with dm_control's per-player observation dict and reward (+1 when
+//   the player's team scored, -1 when it conceded); a goal ends the episode
+//   with discount 0 (terminated) unless terminate_on_goal is false, and the
+//   time limit ends it with discount 1 (truncated);
+// - randomness from numpy's RandomState(seed), the env's random_state.
+#ifndef ENVPOOL_LOCOMOTION_SOCCER_H_
+#define ENVPOOL_LOCOMOTION_SOCCER_H_
+
+#include <mujoco/mujoco.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "envpool/core/env.h"
+#include "envpool/core/random.h"
+#include "envpool/locomotion/soccer_model.h"
+#include "envpool/mujoco_common/model.h"
+
+namespace envpool::locomotion {
+
+class SoccerEnv : public Env {
+ public:
+  struct Fields {
+    // In the order of SoccerObservationKeys.
+    std::vector<Field<double>> obs;
+    Field<bool> teammate_spread_out;
+    Field<double> action;
+  };
+
+  static Options DefaultOptions();
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields);
+  SoccerEnv(const Options& options, const Fields& fields);
+
+  void Reset() override;
+  void Step(const ActionView& action) override;
+  void Write(const Output& out) override;
+  void WriteReward(const Output& out) const override;
+  int NumPlayers() const override { return num_players_; }
+
+  // Test hooks: qpos, qvel, act and qacc_warmstart of this episode's model.
+  std::vector<double> GetState() const override;
+
+ private:
+  // A player's element ids and addresses in the episode's model.
+  struct Player {
+    bool home = true;
+    int head_body = -1;
+    int root_qpos = -1;  // root_x, root_y, root_z
+    int root_qvel = -1;
+    int steer_qpos = -1, steer_qvel = -1;
+    int kick_qpos = -1, kick_qvel = -1;
+    int roll_qpos = -1, roll_qvel = -1;
+    int ctrl = -1;  // roll, steer, kick
+    std::vector<int> geoms;
+    int velocimeter = -1, gyro = -1, accelerometer = -1, end_effector = -1;
+    int ball_angvel = -1, ball_pos = -1, ball_linvel = -1;
+    // Per other player, in dm_control's order: ego end effector, linear
+    // velocity, position, orientation x, y, z sensors.
+    std::vector<std::array<int, 6>> others;
+    std::vector<int> other_index;
+  };
+  enum class Team { kNone, kHome, kAway };
+
+  void OnSeed(uint64_t seed) override;
+  void BindModel();
+  void AfterReset();          // mj_forward with actuation disabled
+  void InitializeEntities();  // UniformInitializer
+  void UpdateDetectors();
+  Team DetectedGoal() const;
+  void WritePlayer(const Output& out, int p) const;
+  double* Obs(const Output& out, const char* key, int p) const;
+  const double* Sensor(int adr) const { return data_->sensordata + adr; }
+
+  SoccerConfig config_;
+  double time_limit_;
+  bool terminate_on_goal_;
+  bool keep_aspect_ratio_;
+  int num_players_;
+  Fields fields_;
+  // obs key -> index in fields_.obs.
+  std::map<std::string, int> obs_index_;
+  random::RandomState random_{uint32_t{0}};
+
+  PitchLayout layout_;
+  mujoco_common::ModelPtr model_;
+  mujoco_common::DataPtr data_;
+  std::vector<Player> players_;
+  int ball_qpos_ = -1, ball_qvel_ = -1, ball_geom_ = -1;
+  int ball_linvel_sensor_ = -1;
+  // Detection of the ball by the goals (kept through the substeps of a
+  // step, and, as dm_control keeps them, into the next episode's reset) and
+  // by the inverted field detector (ball off the field).
+  bool home_goal_detected_ = false;
+  bool away_goal_detected_ = false;
+  bool off_field_ = false;
+  std::vector<std::array<double, 3>> prev_action_;
+  Team scored_ = Team::kNone;
+};
+
+}  // namespace envpool::locomotion
+
+#endif  // ENVPOOL_LOCOMOTION_SOCCER_H_

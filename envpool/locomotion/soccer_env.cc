@@ -1,0 +1,641 @@
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+#include "envpool/locomotion/numpy_ufunc.h"
+#include "envpool/locomotion/soccer.h"
+#include "envpool/mujoco_common/numpy_math.h"
+
+namespace envpool::locomotion {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// soccer.load's pitch sizes for BoxHead and Ant walkers.
+constexpr double kMinLength = 32, kMinWidth = 24;
+constexpr double kMaxLength = 48, kMaxWidth = 36;
+// initializers.py.
+constexpr double kSpawnRatio = 0.6;
+constexpr double kInitBallZ = 0.5;
+constexpr int kMaxInitRetries = 100;
+// task.py.
+constexpr double kThrowInBallZ = 0.5;
+constexpr int kSubSteps = 5;  // control 0.025 s / physics 0.005 s
+
+struct Key {
+  std::string name;
+  std::vector<int64_t> shape;
+};
+
+// The prefixes of the other players as player 0 of the home team sees
+// them (teammates, then opponents); every player has the same set.
+std::vector<std::string> OtherPrefixes(int team_size) {
+  std::vector<std::string> prefixes;
+  for (int i = 0; i + 1 < team_size; ++i) {
+    prefixes.push_back("teammate_" + std::to_string(i));
+  }
+  for (int i = 0; i < team_size; ++i) {
+    prefixes.push_back("opponent_" + std::to_string(i));
+  }
+  return prefixes;
+}
+
+// dm_control's per-player observation keys and shapes (its buffer of one
+// step is the leading 1), in the order of a home player's dict; the bool
+// stats_teammate_spread_out is declared apart.
+std::vector<Key> ObservationKeys(int team_size) {
+  std::vector<Key> keys = {
+      {"body_height", {1}},          {"end_effectors_pos", {1, 3}},
+      {"joints_pos", {1, 1}},        {"joints_vel", {1, 1}},
+      {"prev_action", {1, 3}},       {"sensors_accelerometer", {1, 3}},
+      {"sensors_gyro", {1, 3}},      {"sensors_velocimeter", {1, 3}},
+      {"world_zaxis", {1, 3}},       {"ball_ego_angular_velocity", {1, 3}},
+      {"ball_ego_position", {1, 3}}, {"ball_ego_linear_velocity", {1, 3}},
+  };
+  for (const std::string& prefix : OtherPrefixes(team_size)) {
+    keys.push_back({prefix + "_ego_end_effectors_pos", {1, 3}});
+    keys.push_back({prefix + "_ego_linear_velocity", {1, 3}});
+    keys.push_back({prefix + "_ego_position", {1, 3}});
+    keys.push_back({prefix + "_ego_orientation", {1, 9}});
+    keys.push_back({prefix + "_end_effectors_pos", {1, 3}});
+  }
+  const std::vector<Key> tail = {
+      {"team_goal_back_right", {1, 2}},
+      {"team_goal_mid", {1, 3}},
+      {"team_goal_front_left", {1, 2}},
+      {"field_front_left", {1, 2}},
+      {"opponent_goal_back_left", {1, 2}},
+      {"opponent_goal_mid", {1, 3}},
+      {"opponent_goal_front_right", {1, 2}},
+      {"field_back_right", {1, 2}},
+      {"stats_vel_to_ball", {1}},
+      {"stats_closest_vel_to_ball", {1}},
+      {"stats_veloc_forward", {1}},
+      {"stats_vel_ball_to_goal", {1}},
+      {"stats_home_avg_teammate_dist", {1}},
+      {"stats_home_score", {1}},
+      {"stats_away_score", {1}},
+  };
+  keys.insert(keys.end(), tail.begin(), tail.end());
+  return keys;
+}
+
+void CheckTaskName(const std::string& task) {
+  if (task != "soccer_boxhead") {
+    throw std::invalid_argument(
+        "option 'task_name' of the soccer envs must be 'soccer_boxhead', got "
+        "'" +
+        task + "'");
+  }
+}
+
+double Norm(const double* x, int n) { return mujoco_common::NumpyNorm(x, n); }
+
+}  // namespace
+
+Options SoccerEnv::DefaultOptions() {
+  return Options{
+      {"max_episode_steps", int64_t{2147483647}},
+      {"task_name", std::string("soccer_boxhead")},
+      {"team_size", int64_t{2}},
+      {"time_limit", 45.0},
+      {"disable_walker_contacts", false},
+      {"enable_field_box", false},
+      {"terminate_on_goal", true},
+      {"keep_aspect_ratio", false},
+  };
+}
+
+void SoccerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+  CheckTaskName(options.Get<std::string>("task_name"));
+  const int64_t team_size = options.Get<int64_t>("team_size");
+  if (team_size < 1 || team_size > 11) {
+    throw std::invalid_argument(
+        "option 'team_size' must be between 1 and 11 (players per team), "
+        "got " +
+        std::to_string(team_size));
+  }
+  const double time_limit = options.Get<double>("time_limit");
+  if (!(time_limit > 0.0)) {
+    throw std::invalid_argument(
+        "option 'time_limit' must be a positive number of seconds, got " +
+        std::to_string(time_limit));
+  }
+  spec->max_num_players = static_cast<int>(2 * team_size);
+  fields->obs.clear();
+  for (const Key& key : ObservationKeys(static_cast<int>(team_size))) {
+    ArraySpec array;
+    array.name = "obs:" + key.name;
+    array.dtype = DType::kFloat64;
+    array.shape = key.shape;
+    array.low = {-kInf};
+    array.high = {kInf};
+    array.per_player = true;
+    fields->obs.push_back(spec->state.Add<double>(array));
+  }
+  ArraySpec spread;
+  spread.name = "obs:stats_teammate_spread_out";
+  spread.dtype = DType::kBool;
+  spread.shape = {1};
+  spread.low = {0.0};
+  spread.high = {1.0};
+  spread.per_player = true;
+  fields->teammate_spread_out = spec->state.Add<bool>(spread);
+  ArraySpec action;
+  action.name = "action";
+  action.dtype = DType::kFloat64;
+  action.shape = {3};
+  action.low = {-1.0};
+  action.high = {1.0};
+  action.per_player = true;
+  fields->action = spec->action.Add<double>(action);
+}
+
+SoccerEnv::SoccerEnv(const Options& options, const Fields& fields)
+    : time_limit_(options.Get<double>("time_limit")),
+      terminate_on_goal_(options.Get<bool>("terminate_on_goal")),
+      keep_aspect_ratio_(options.Get<bool>("keep_aspect_ratio")),
+      fields_(fields) {
+  config_.team_size = options.Get<int>("team_size");
+  config_.disable_walker_contacts =
+      options.Get<bool>("disable_walker_contacts");
+  config_.enable_field_box = options.Get<bool>("enable_field_box");
+  num_players_ = 2 * config_.team_size;
+  CheckSoccerAssets(config_);
+  prev_action_.assign(num_players_, {0.0, 0.0, 0.0});
+  const std::vector<Key> keys = ObservationKeys(config_.team_size);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    obs_index_[keys[i].name] = static_cast<int>(i);
+  }
+}
+
+void SoccerEnv::OnSeed(uint64_t seed) {
+  // numpy's RandomState takes seeds below 2**32; a wider seed seeds it with
+  // its two 32-bit words (low first), as RandomState([low, high]) does.
+  if (seed >> 32 == 0) {
+    random_ = random::RandomState(static_cast<uint32_t>(seed));
+  } else {
+    random_ = random::RandomState(std::vector<uint32_t>{
+        static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)});
+  }
+}
+
+void SoccerEnv::BindModel() {
+  const mjModel* m = model_.get();
+  auto id = [m](mjtObj type, const std::string& name) {
+    return mujoco_common::ObjectId(m, type, name.c_str());
+  };
+  auto sensor = [m, &id](const std::string& name) {
+    return m->sensor_adr[id(mjOBJ_SENSOR, name)];
+  };
+  const int ball_joint = id(mjOBJ_JOINT, "soccer_ball/");
+  ball_qpos_ = m->jnt_qposadr[ball_joint];
+  ball_qvel_ = m->jnt_dofadr[ball_joint];
+  ball_geom_ = id(mjOBJ_GEOM, "soccer_ball/geom");
+  ball_linvel_sensor_ = sensor("soccer_ball/linear_velocity");
+  const std::vector<std::string> names = PlayerNames(config_.team_size);
+  players_.assign(names.size(), Player{});
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    Player& pl = players_[i];
+    const std::string p = names[i] + "/";
+    pl.home = names[i].rfind("home", 0) == 0;
+    pl.head_body = id(mjOBJ_BODY, p + "head_body");
+    const int root_x = id(mjOBJ_JOINT, p + "root_x/");
+    pl.root_qpos = m->jnt_qposadr[root_x];
+    pl.root_qvel = m->jnt_dofadr[root_x];
+    const int steer = id(mjOBJ_JOINT, p + "steer");
+    const int kick = id(mjOBJ_JOINT, p + "kick");
+    const int roll = id(mjOBJ_JOINT, p + "roll");
+    pl.steer_qpos = m->jnt_qposadr[steer];
+    pl.steer_qvel = m->jnt_dofadr[steer];
+    pl.kick_qpos = m->jnt_qposadr[kick];
+    pl.kick_qvel = m->jnt_dofadr[kick];
+    pl.roll_qpos = m->jnt_qposadr[roll];
+    pl.roll_qvel = m->jnt_dofadr[roll];
+    pl.ctrl = id(mjOBJ_ACTUATOR, p + "roll");
+    // The walker's geoms: those of its bodies (the attachment frame and
+    // below).
+    const int frame = id(mjOBJ_BODY, p);
+    pl.geoms.clear();
+    for (int g = 0; g < m->ngeom; ++g) {
+      int body = m->geom_bodyid[g];
+      while (body > 0 && body != frame) {
+        body = m->body_parentid[body];
+      }
+      if (body == frame) {
+        pl.geoms.push_back(g);
+      }
+    }
+    pl.velocimeter = sensor(p + "sensor_torso_vel");
+    pl.gyro = sensor(p + "sensor_torso_gyro");
+    pl.accelerometer = sensor(p + "sensor_torso_accel");
+    pl.end_effector = sensor(p + "head_body_end_effector");
+    pl.ball_angvel = sensor(p + "ball_ego_angvel");
+    pl.ball_pos = sensor(p + "ball_ego_pos");
+    pl.ball_linvel = sensor(p + "ball_ego_linvel");
+    pl.others.clear();
+    pl.other_index.clear();
+    int teammate = 0;
+    int opponent = 0;
+    const bool home = pl.home;
+    for (std::size_t j = 0; j < names.size(); ++j) {
+      if (j == i) {
+        continue;
+      }
+      const bool other_home = names[j].rfind("home", 0) == 0;
+      const std::string prefix = other_home != home
+                                     ? "opponent_" + std::to_string(opponent++)
+                                     : "teammate_" + std::to_string(teammate++);
+      pl.others.push_back({sensor(p + "head_body_" + prefix + "_end_effector"),
+                           sensor(p + prefix + "_ego_linear_velocity"),
+                           sensor(p + prefix + "_ego_position"),
+                           sensor(p + prefix + "_ego_orientation_x"),
+                           sensor(p + prefix + "_ego_orientation_y"),
+                           sensor(p + prefix + "_ego_orientation_z")});
+      pl.other_index.push_back(static_cast<int>(j));
+    }
+  }
+}
+
+void SoccerEnv::AfterReset() {
+  const int flags = model_->opt.disableflags;
+  model_->opt.disableflags = flags | mjDSBL_ACTUATION;
+  mj_forward(model_.get(), data_.get());
+  model_->opt.disableflags = flags;
+}
+
+void SoccerEnv::InitializeEntities() {
+  const mjModel* m = model_.get();
+  mjData* d = data_.get();
+  const double spawn[2] = {layout_.size[0] * kSpawnRatio,
+                           layout_.size[1] * kSpawnRatio};
+  for (int attempt = 0;; ++attempt) {
+    // The ball, at rest.
+    const double bx = random_.Uniform(-spawn[0], spawn[0]);
+    const double by = random_.Uniform(-spawn[1], spawn[1]);
+    d->qpos[ball_qpos_] = bx;
+    d->qpos[ball_qpos_ + 1] = by;
+    d->qpos[ball_qpos_ + 2] = kInitBallZ;
+    std::fill(d->qvel + ball_qvel_, d->qvel + ball_qvel_ + 6, 0.0);
+    for (Player& pl : players_) {
+      // reinitialize_pose (the upright pose: every joint at 0), then a
+      // uniform position and a uniform heading.
+      std::fill(d->qpos + pl.root_qpos, d->qpos + pl.root_qpos + 3, 0.0);
+      d->qpos[pl.steer_qpos] = 0.0;
+      d->qpos[pl.kick_qpos] = 0.0;
+      d->qpos[pl.roll_qpos] = 0.0;
+      std::fill(d->qvel + pl.root_qvel, d->qvel + pl.root_qvel + 3, 0.0);
+      d->qvel[pl.steer_qvel] = 0.0;
+      const double x = random_.Uniform(-spawn[0], spawn[0]);
+      const double y = random_.Uniform(-spawn[1], spawn[1]);
+      // get_pose: the attachment frame's pos and quat in the model.
+      const int frame = m->body_parentid[pl.head_body];
+      const double z = m->body_pos[3 * frame + 2];
+      d->qpos[pl.root_qpos] = x;
+      d->qpos[pl.root_qpos + 1] = y;
+      d->qpos[pl.root_qpos + 2] = z;
+      const double* frame_quat = m->body_quat + 4 * frame;
+      const double rotation = random_.Uniform(-M_PI, M_PI);
+      const double turn[4] = {NumpyCos(rotation / 2), 0, 0,
+                              NumpySin(rotation / 2)};
+      double quat[4];
+      mju_mulQuat(quat, turn, frame_quat);
+      // BoxHead.set_pose: joints to 0, the heading to the steer joint.
+      d->qpos[pl.kick_qpos] = 0.0;
+      d->qpos[pl.roll_qpos] = 0.0;
+      d->qpos[pl.steer_qpos] =
+          NumpyArctan2(2 * (quat[0] * quat[3] + quat[1] * quat[2]),
+                       1 - 2 * (quat[2] * quat[2] + quat[3] * quat[3]));
+      std::fill(d->qvel + pl.root_qvel, d->qvel + pl.root_qvel + 3, 0.0);
+      d->qvel[pl.steer_qvel] = 0.0;
+    }
+    mj_forward(m, d);
+    // Retry while the ball or a walker touches another of them.
+    auto owner = [this](int geom) {
+      if (geom == ball_geom_) {
+        return 0;
+      }
+      for (std::size_t i = 0; i < players_.size(); ++i) {
+        const auto& geoms = players_[i].geoms;
+        if (std::find(geoms.begin(), geoms.end(), geom) != geoms.end()) {
+          return static_cast<int>(i) + 1;
+        }
+      }
+      return -1;
+    };
+    bool touching = false;
+    for (int c = 0; c < d->ncon && !touching; ++c) {
+      const int a = owner(d->contact[c].geom[0]);
+      const int b = owner(d->contact[c].geom[1]);
+      touching = a >= 0 && b >= 0 && a != b;
+    }
+    if (!touching) {
+      return;
+    }
+    if (attempt + 1 > kMaxInitRetries) {
+      throw std::runtime_error(
+          "UniformInitializer: `max_retries` (100) exceeded.");
+    }
+  }
+}
+
+void SoccerEnv::UpdateDetectors() {
+  const double* xpos = data_->geom_xpos + 3 * ball_geom_;
+  auto in_goal = [xpos](const std::array<double, 3>& lower,
+                        const std::array<double, 3>& upper) {
+    for (int i = 0; i < 3; ++i) {
+      if (!(lower[i] < xpos[i]) || !(upper[i] > xpos[i])) {
+        return false;
+      }
+    }
+    return true;
+  };
+  // The goals keep a detection through the substeps of a step.
+  if (in_goal(layout_.home_lower, layout_.home_upper)) {
+    home_goal_detected_ = true;
+  }
+  if (in_goal(layout_.away_lower, layout_.away_upper)) {
+    away_goal_detected_ = true;
+  }
+  if (!config_.enable_field_box) {
+    bool in_field = true;
+    for (int i = 0; i < 2; ++i) {
+      if (!(layout_.field_lower[i] < xpos[i]) ||
+          !(layout_.field_upper[i] > xpos[i])) {
+        in_field = false;
+      }
+    }
+    off_field_ = !in_field;
+  }
+}
+
+SoccerEnv::Team SoccerEnv::DetectedGoal() const {
+  if (home_goal_detected_) {
+    return Team::kAway;
+  }
+  if (away_goal_detected_) {
+    return Team::kHome;
+  }
+  return Team::kNone;
+}
+
+void SoccerEnv::Reset() {
+  // RandomizedPitch.initialize_episode_mjcf, called twice (see the header).
+  double len_ratio = 0.0;
+  double wid_ratio = 0.0;
+  for (int call = 0; call < 2; ++call) {
+    len_ratio = random_.Uniform(0.0, 1.0);
+    wid_ratio = keep_aspect_ratio_ ? len_ratio : random_.Uniform(0.0, 1.0);
+  }
+  layout_ = MakePitchLayout(kMinLength + len_ratio * (kMaxLength - kMinLength),
+                            kMinWidth + wid_ratio * (kMaxWidth - kMinWidth));
+  model_ = SoccerModel(config_, layout_);
+  data_.reset(mj_makeData(model_.get()));
+  if (data_ == nullptr) {
+    throw std::runtime_error("cannot allocate MuJoCo data");
+  }
+  BindModel();
+  // Physics.reset_context: reset and forward, initialize_episode, forward.
+  mj_resetData(model_.get(), data_.get());
+  AfterReset();
+  InitializeEntities();
+  off_field_ = false;
+  UpdateDetectors();
+  for (auto& action : prev_action_) {
+    action = {0.0, 0.0, 0.0};
+  }
+  AfterReset();
+  scored_ = Team::kNone;
+  reward_ = 0.0;
+  terminated_ = false;
+  truncated_ = false;
+}
+
+void SoccerEnv::Step(const ActionView& action) {
+  if (data_ == nullptr) {
+    throw std::runtime_error("the soccer env has no episode: its reset failed");
+  }
+  mjData* d = data_.get();
+  for (int p = 0; p < num_players_; ++p) {
+    const double* a = action.Get(fields_.action, p);
+    std::copy(a, a + 3, d->ctrl + players_[p].ctrl);
+    std::copy(a, a + 3, prev_action_[p].begin());
+  }
+  if (off_field_) {
+    // Task._throw_in: the ball back in, nearer the centre, at rest.
+    const double x = d->geom_xpos[3 * ball_geom_];
+    const double y = d->geom_xpos[3 * ball_geom_ + 1];
+    const double shrink_x = random_.Uniform(0.7, 0.9);
+    const double shrink_y = random_.Uniform(0.7, 0.9);
+    d->qpos[ball_qpos_] = x * shrink_x;
+    d->qpos[ball_qpos_ + 1] = y * shrink_y;
+    d->qpos[ball_qpos_ + 2] = kThrowInBallZ;
+    std::fill(d->qvel + ball_qvel_, d->qvel + ball_qvel_ + 6, 0.0);
+  }
+  home_goal_detected_ = false;
+  away_goal_detected_ = false;
+  off_field_ = false;
+  for (int i = 0; i < kSubSteps; ++i) {
+    mj_step2(model_.get(), d);
+    mj_step1(model_.get(), d);
+    UpdateDetectors();
+  }
+  scored_ = DetectedGoal();
+  if (!terminate_on_goal_ && scored_ != Team::kNone) {
+    // MultiturnTask.after_step: a new kick-off, the game goes on.
+    InitializeEntities();
+  }
+  const bool goal_ends = terminate_on_goal_ && scored_ != Team::kNone;
+  const bool time_up = d->time >= time_limit_;
+  terminated_ = goal_ends;
+  truncated_ = time_up && !goal_ends;
+}
+
+void SoccerEnv::WriteReward(const Output& out) const {
+  if (data_ == nullptr) {
+    return;
+  }
+  for (int p = 0; p < num_players_; ++p) {
+    double r = 0.0;
+    if (scored_ != Team::kNone) {
+      const bool home_scored = scored_ == Team::kHome;
+      r = players_[p].home == home_scored ? 1.0 : -1.0;
+    }
+    out.SetReward(r, p);
+  }
+}
+
+double* SoccerEnv::Obs(const Output& out, const char* key, int p) const {
+  return out.Get(fields_.obs[obs_index_.at(key)], p);
+}
+
+void SoccerEnv::Write(const Output& out) {
+  if (data_ == nullptr) {
+    return;  // a reset that failed: its error is what the caller sees
+  }
+  for (int p = 0; p < num_players_; ++p) {
+    WritePlayer(out, p);
+  }
+}
+
+void SoccerEnv::WritePlayer(const Output& out, int p) const {
+  const mjData* d = data_.get();
+  const Player& pl = players_[p];
+  const double* xpos = d->xpos + 3 * pl.head_body;
+  const double* xmat = d->xmat + 9 * pl.head_body;
+  auto copy = [&](const char* key, const double* from, int n) {
+    std::copy(from, from + n, Obs(out, key, p));
+  };
+  Obs(out, "body_height", p)[0] = xpos[2];
+  copy("end_effectors_pos", Sensor(pl.end_effector), 3);
+  Obs(out, "joints_pos", p)[0] = d->qpos[pl.kick_qpos];
+  Obs(out, "joints_vel", p)[0] = d->qvel[pl.kick_qvel];
+  copy("prev_action", prev_action_[p].data(), 3);
+  copy("sensors_accelerometer", Sensor(pl.accelerometer), 3);
+  copy("sensors_gyro", Sensor(pl.gyro), 3);
+  copy("sensors_velocimeter", Sensor(pl.velocimeter), 3);
+  copy("world_zaxis", xmat + 6, 3);
+  copy("ball_ego_angular_velocity", Sensor(pl.ball_angvel), 3);
+  copy("ball_ego_position", Sensor(pl.ball_pos), 3);
+  copy("ball_ego_linear_velocity", Sensor(pl.ball_linvel), 3);
+  int teammate = 0;
+  int opponent = 0;
+  for (std::size_t k = 0; k < pl.others.size(); ++k) {
+    const Player& other = players_[pl.other_index[k]];
+    const std::string prefix = other.home != pl.home
+                                   ? "opponent_" + std::to_string(opponent++)
+                                   : "teammate_" + std::to_string(teammate++);
+    const auto& s = pl.others[k];
+    copy((prefix + "_ego_end_effectors_pos").c_str(), Sensor(s[0]), 3);
+    copy((prefix + "_ego_linear_velocity").c_str(), Sensor(s[1]), 3);
+    copy((prefix + "_ego_position").c_str(), Sensor(s[2]), 3);
+    double* orientation = Obs(out, (prefix + "_ego_orientation").c_str(), p);
+    for (int a = 0; a < 3; ++a) {
+      std::copy(Sensor(s[3 + a]), Sensor(s[3 + a]) + 3, orientation + 3 * a);
+    }
+    copy((prefix + "_end_effectors_pos").c_str(), Sensor(other.end_effector),
+         3);
+  }
+  // The goals and the field's corners, egocentric (walker frame), named as
+  // the player faces the opponent goal.
+  std::array<double, 3> home_mid, away_mid;
+  for (int i = 0; i < 3; ++i) {
+    home_mid[i] = (layout_.home_lower[i] + layout_.home_upper[i]) / 2.;
+    away_mid[i] = (layout_.away_lower[i] + layout_.away_upper[i]) / 2.;
+  }
+  struct Feature {
+    const double* vec;
+    int n;
+  };
+  std::array<Feature, 8> features{{
+      {layout_.home_lower.data(), 2},
+      {home_mid.data(), 3},
+      {layout_.home_upper.data(), 2},
+      {layout_.field_upper.data(), 2},
+      {layout_.away_upper.data(), 2},
+      {away_mid.data(), 3},
+      {layout_.away_lower.data(), 2},
+      {layout_.field_lower.data(), 2},
+  }};
+  if (!pl.home) {
+    std::rotate(features.begin(), features.begin() + 4, features.end());
+  }
+  static const char* const kArenaKeys[8] = {
+      "team_goal_back_right",      "team_goal_mid",
+      "team_goal_front_left",      "field_front_left",
+      "opponent_goal_back_left",   "opponent_goal_mid",
+      "opponent_goal_front_right", "field_back_right"};
+  for (int f = 0; f < 8; ++f) {
+    const int n = features[f].n;
+    double delta[3];
+    for (int i = 0; i < n; ++i) {
+      delta[i] = features[f].vec[i] - xpos[i];
+    }
+    double* o = Obs(out, kArenaKeys[f], p);
+    for (int j = 0; j < n; ++j) {
+      double v = 0.0;
+      for (int i = 0; i < n; ++i) {
+        v += delta[i] * xmat[3 * i + j];
+      }
+      o[j] = v;
+    }
+  }
+  // Statistics.
+  const double* ball = d->geom_xpos + 3 * ball_geom_;
+  auto vel_to_ball = [&](const Player& who) {
+    const double* at = d->xpos + 3 * who.head_body;
+    const double dir[2] = {ball[0] - at[0], ball[1] - at[1]};
+    const double norm = Norm(dir, 2) + 1e-7;
+    const double* cvel = d->cvel + 6 * who.head_body;
+    return dir[0] / norm * cvel[3] + dir[1] / norm * cvel[4];
+  };
+  auto dist = [&](const double* a, const double* b) {
+    const double diff[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    return Norm(diff, 3);
+  };
+  Obs(out, "stats_vel_to_ball", p)[0] = vel_to_ball(pl);
+  int closest = -1;
+  double min_dist = kInf;
+  for (int q = 0; q < num_players_; ++q) {
+    if (players_[q].home != pl.home) {
+      continue;
+    }
+    const double to_ball = dist(ball, d->xpos + 3 * players_[q].head_body);
+    if (to_ball < min_dist) {
+      min_dist = to_ball;
+      closest = q;
+    }
+  }
+  Obs(out, "stats_closest_vel_to_ball", p)[0] =
+      closest == p ? vel_to_ball(pl) : 0.0;
+  Obs(out, "stats_veloc_forward", p)[0] = Sensor(pl.velocimeter)[0];
+  {
+    const auto& lower = pl.home ? layout_.away_lower : layout_.home_lower;
+    const auto& upper = pl.home ? layout_.away_upper : layout_.home_upper;
+    double direction[3];
+    for (int i = 0; i < 3; ++i) {
+      direction[i] = (upper[i] + lower[i]) / 2. - ball[i];
+    }
+    const double norm = Norm(direction, 3);
+    const double* ball_vel = Sensor(ball_linvel_sensor_);
+    double v = 0.0;
+    for (int i = 0; i < 3; ++i) {
+      v += (norm != 0.0 ? direction[i] / norm : direction[i]) * ball_vel[i];
+    }
+    Obs(out, "stats_vel_ball_to_goal", p)[0] = v;
+  }
+  double dist_sum = 0.0;
+  int teammates = 0;
+  for (int q = 0; q < num_players_; ++q) {
+    if (q == p || players_[q].home != pl.home) {
+      continue;
+    }
+    dist_sum += dist(xpos, d->xpos + 3 * players_[q].head_body);
+    ++teammates;
+  }
+  const double avg = teammates > 0 ? dist_sum / teammates : 0.0;
+  Obs(out, "stats_home_avg_teammate_dist", p)[0] = avg;
+  out.Get(fields_.teammate_spread_out, p)[0] = avg > 5.;
+  const Team goal = DetectedGoal();
+  const Team mine = pl.home ? Team::kHome : Team::kAway;
+  Obs(out, "stats_home_score", p)[0] =
+      goal != Team::kNone && goal == mine ? 1.0 : 0.0;
+  Obs(out, "stats_away_score", p)[0] =
+      goal != Team::kNone && goal != mine ? 1.0 : 0.0;
+}
+
+std::vector<double> SoccerEnv::GetState() const {
+  if (data_ == nullptr) {
+    return {};
+  }
+  const mjModel* m = model_.get();
+  const mjData* d = data_.get();
+  std::vector<double> state(d->qpos, d->qpos + m->nq);
+  state.insert(state.end(), d->qvel, d->qvel + m->nv);
+  state.insert(state.end(), d->act, d->act + m->na);
+  state.insert(state.end(), d->qacc_warmstart, d->qacc_warmstart + m->nv);
+  return state;
+}
+
+}  // namespace envpool::locomotion

@@ -1,0 +1,66 @@
+// The MJCF text that dm_control 1.0.50's soccer (dm_control.locomotion.soccer
+// .load with BoxHead walkers) compiles at each episode, written here element
+// for element as Composer's to_xml_string() writes it: the same element
+// order, names, classes and attribute values (each number the same double,
+// so that MuJoCo compiles the same model). The asset files are the wheel's
+// own (the pitch and ball textures); the head textures, which dm_control
+// draws with PIL (a digit blended over the team colour), are written into
+// the compiled model (SoccerModel).
+#ifndef ENVPOOL_LOCOMOTION_SOCCER_MODEL_H_
+#define ENVPOOL_LOCOMOTION_SOCCER_MODEL_H_
+
+#include <mujoco/mujoco.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "envpool/mujoco_common/model.h"
+
+namespace envpool::locomotion {
+
+// What soccer.load's options change in the model.
+struct SoccerConfig {
+  int team_size = 2;
+  bool disable_walker_contacts = false;
+  bool enable_field_box = false;
+};
+
+// The pitch of one episode, as RandomizedPitch computes it from its size
+// (length, width: half extents): the goals' and the field's detection
+// boxes, which the task and the observations read.
+struct PitchLayout {
+  std::array<double, 2> size{};
+  std::array<double, 3> goal_size{};
+  // PositionDetector lower/upper corners (3D for the goals, 2D for the
+  // field, as dm_control keeps them).
+  std::array<double, 3> home_lower{}, home_upper{};
+  std::array<double, 3> away_lower{}, away_upper{};
+  std::array<double, 2> field_lower{}, field_upper{};
+};
+
+PitchLayout MakePitchLayout(double length, double width);
+
+// Player names in dm_control's order: home0 .. home{n-1}, away0 ...
+std::vector<std::string> PlayerNames(int team_size);
+
+// The MJCF text of the episode whose pitch is `layout`, the asset files
+// named relative to the family's asset folder.
+std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout);
+
+// The compiled model of that text, head textures included. Throws
+// std::invalid_argument naming the missing file when the wheel's assets are
+// not there.
+mujoco_common::ModelPtr SoccerModel(const SoccerConfig& config,
+                                    const PitchLayout& layout);
+
+// Throws std::invalid_argument naming the first missing asset file and the
+// fix when the wheel's soccer assets are not in the family's asset folder.
+void CheckSoccerAssets(const SoccerConfig& config);
+
+// A double as Composer writes it ("%.17g").
+std::string MjcfNumber(double x);
+
+}  // namespace envpool::locomotion
+
+#endif  // ENVPOOL_LOCOMOTION_SOCCER_MODEL_H_

@@ -1,0 +1,360 @@
+"""locomotion against dm_control 1.0.50's soccer, on the same mujoco 3.17.0.
+
+Nothing is copied between the two. The model: the MJCF text this family
+writes for an episode must equal, line by line, Composer's
+`to_xml_string()` of the same episode (asset file names aside: Composer
+names its assets by content hash), and the compiled models array by array
+(every array of mjModel but `tex_pathadr`, which points into those file
+names, and the private `_sizes`, which counts their characters;
+the head textures, which dm_control draws with PIL, included).
+
+The episodes: env i of a pool made with `seed=s` plays
+`soccer.load(..., random_state=np.random.RandomState(s + i))` after
+`np.random.seed(s + i)` (the issue's contract); both take the same float64
+actions, every player's observation (each key, to 1e-6; in practice they
+agree to 1e-11), reward, and how each episode ends (a goal: terminated,
+discount 0; the time limit: truncated) must agree at every step, across
+NEXT_STEP autoresets (the reference's reset after its LAST step). Episodes
+are cut with a short `time_limit` (the same option on both sides) to step
+through several resets quickly; two runs follow seeds in which players
+chasing the ball score (at step 276) and send the ball off the field (at
+step 181: a throw-in).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import envpool
+from envpool.locomotion.registration import ASSET_DIR
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    import mujoco
+    from dm_control.locomotion import soccer
+
+# EnvPool 1.2.7's options and spaces of the soccer ids
+# (reference/envpool127/env_specs.json).
+SPECS = json.loads((Path(__file__).parent / "envpool127_soccer_specs.json").read_text())
+TOLERANCE = 1e-6
+
+OPTIONS = (
+    "team_size",
+    "time_limit",
+    "disable_walker_contacts",
+    "enable_field_box",
+    "terminate_on_goal",
+    "keep_aspect_ratio",
+)
+
+
+def reference(seed: int, **options: Any) -> Any:
+    """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
+    np.random.seed(seed)
+    kwargs = {k: v for k, v in options.items() if k in OPTIONS}
+    kwargs.setdefault("team_size", 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return soccer.load(
+            walker_type=soccer.WalkerType.BOXHEAD,
+            random_state=np.random.RandomState(seed),
+            **kwargs,
+        )
+
+
+def chase(obs: dict[str, np.ndarray]) -> np.ndarray:
+    """Every player rolls towards the ball and kicks."""
+    ball = obs["ball_ego_position"][:, 0, :]
+    heading = np.arctan2(ball[:, 1], ball[:, 0])
+    action = np.ones((ball.shape[0], 3))
+    action[:, 1] = np.clip(2 * heading, -1, 1)
+    return action
+
+
+def play(
+    seed: int, steps: int, num_envs: int = 1, policy: str = "random", **options: Any
+) -> dict[str, int]:
+    """Steps a pool and its references in lockstep; counts what happened."""
+    env = envpool.make("DmcSoccerBoxhead-v1", num_envs=num_envs, seed=seed, **options)
+    refs = [reference(seed + i, **options) for i in range(num_envs)]
+    players = env.spec.config.max_num_players
+    obs, info = env.reset()
+    steps_ref = [ref.reset() for ref in refs]
+    rng = np.random.RandomState(seed)
+    counts = {"goals": 0, "time_limits": 0, "throw_ins": 0}
+
+    def compare(step: int) -> None:
+        for i, ts in enumerate(steps_ref):
+            rows = np.flatnonzero(info["players"]["env_id"] == i)
+            assert len(rows) == players == len(ts.observation)
+            for p, row in enumerate(rows):
+                assert set(ts.observation[p]) == set(obs)
+                for key, expected in ts.observation[p].items():
+                    ours = obs[key][row]
+                    assert ours.shape == expected.shape and ours.dtype == expected.dtype, key
+                    np.testing.assert_allclose(
+                        ours.astype(np.float64),
+                        expected.astype(np.float64),
+                        rtol=0,
+                        atol=TOLERANCE,
+                        err_msg=f"step {step} env {i} player {p} {key}",
+                    )
+
+    compare(0)
+    for step in range(1, steps + 1):
+        if policy == "chase":
+            order = np.argsort(info["players"]["env_id"], kind="stable")
+            action = chase(obs)[order].reshape(num_envs, players, 3)
+        else:
+            action = rng.uniform(-1.2, 1.2, size=(num_envs, players, 3))
+        for ref in refs:
+            counts["throw_ins"] += bool(ref.task.arena.detected_off_court()) and not (
+                # A throw-in happens in a step, not in a reset.
+                ref._reset_next_step
+            )
+        obs, reward, terminated, truncated, info = env.step(action.reshape(-1, 3))
+        steps_ref = [ref.step(list(action[i])) for i, ref in enumerate(refs)]
+        compare(step)
+        for i, ts in enumerate(steps_ref):
+            rows = np.flatnonzero(info["players"]["env_id"] == i)
+            row = int(np.flatnonzero(info["env_id"] == i)[0])
+            if ts.first():
+                assert not terminated[row] and not truncated[row]
+                assert (reward[rows] == 0).all()
+                continue
+            np.testing.assert_array_equal(reward[rows], np.array(ts.reward, np.float64))
+            if ts.last():
+                goal = float(ts.discount) == 0.0
+                counts["goals" if goal else "time_limits"] += 1
+                assert bool(terminated[row]) == goal and bool(truncated[row]) != goal, step
+            else:
+                assert not terminated[row] and not truncated[row], step
+                counts["goals"] += bool(np.any(np.asarray(ts.reward) != 0))
+    env.close()
+    return counts
+
+
+def test_model_text_and_arrays_are_dm_controls() -> None:
+    envpool.make_spec("DmcSoccerBoxhead-v1")  # loads the family
+    from envpool.locomotion import _locomotion
+
+    assets = {
+        str(path.relative_to(ASSET_DIR)): path.read_bytes()
+        for path in Path(ASSET_DIR).rglob("*.png")
+    }
+    cases = [
+        (0, {}),
+        (5, {"team_size": 1}),
+        (
+            7,
+            {
+                "team_size": 3,
+                "disable_walker_contacts": True,
+                "enable_field_box": True,
+                "keep_aspect_ratio": True,
+            },
+        ),
+    ]
+    files = re.compile(r'file(\w*)="[^"]*"')
+    for seed, options in cases:
+        ref = reference(seed, **options)
+        ref.reset()
+        root = ref.task.root_entity.mjcf_model
+        length, width = ref.task.arena.size
+        team_size = options.get("team_size", 2)
+        ours = _locomotion.soccer_xml(
+            team_size,
+            options.get("disable_walker_contacts", False),
+            options.get("enable_field_box", False),
+            length,
+            width,
+        )
+        ref_lines = root.to_xml_string().splitlines()
+        our_lines = ours.splitlines()
+        assert len(our_lines) == len(ref_lines)
+        for ref_line, our_line in zip(ref_lines, our_lines, strict=True):
+            assert files.sub("file", our_line) == files.sub("file", ref_line)
+        model = mujoco.MjModel.from_xml_string(ours, assets)
+        expected = ref.physics.model._model
+        compared = 0
+        for name in dir(expected):
+            value = getattr(expected, name, None)
+            if name.startswith("_") or name == "tex_pathadr" or not isinstance(value, np.ndarray):
+                continue
+            if name == "tex_data":
+                value_ours = np.frombuffer(
+                    _locomotion.soccer_tex_data(team_size, length, width), np.uint8
+                )
+            else:
+                value_ours = getattr(model, name)
+            assert value_ours.shape == value.shape, name
+            np.testing.assert_array_equal(value_ours, value, err_msg=name)
+            compared += 1
+        assert compared > 200
+
+
+@pytest.mark.parametrize(
+    ("seed", "num_envs", "options"),
+    [
+        (0, 2, {"time_limit": 0.5}),
+        (2, 1, {"time_limit": 0.5, "team_size": 1, "keep_aspect_ratio": True}),
+        (
+            3,
+            1,
+            {
+                "time_limit": 0.5,
+                "team_size": 3,
+                "enable_field_box": True,
+                "disable_walker_contacts": True,
+                "terminate_on_goal": False,
+            },
+        ),
+    ],
+)
+def test_episodes_play_dm_controls_across_autoresets(
+    seed: int, num_envs: int, options: dict[str, Any]
+) -> None:
+    counts = play(seed, 45, num_envs, **options)
+    assert counts["time_limits"] >= 2 * num_envs
+
+
+def test_a_goal_plays_dm_controls() -> None:
+    # Seed 246, one player a side chasing the ball: a goal at step 276.
+    counts = play(246, 280, policy="chase", team_size=1)
+    assert counts["goals"] == 1, counts
+
+
+def test_a_throw_in_plays_dm_controls() -> None:
+    # Seed 445: the ball leaves the field at step 181 and is thrown in.
+    counts = play(445, 186, policy="chase", team_size=1)
+    assert counts["throw_ins"] >= 1, counts
+
+
+def test_a_goal_does_not_end_the_game_without_terminate_on_goal() -> None:
+    counts = play(246, 290, policy="chase", team_size=1, terminate_on_goal=False)
+    assert counts["goals"] == 1 and counts["time_limits"] == 0, counts
+
+
+def test_reset_states_are_dm_controls_bit_for_bit() -> None:
+    # qpos and qvel after the reset, for seeds where numpy's arctan2 (SVML's
+    # on AVX-512 CPUs) and libm's give a walker's heading different last
+    # bits (1002, 1003 and 1015 on such a CPU).
+    seeds = range(1000, 1016)
+    env = envpool.make("DmcSoccerBoxhead-v1", num_envs=len(seeds), seed=seeds[0])
+    env.reset()
+    for i, seed in enumerate(seeds):
+        if seed not in (1000, 1002, 1003, 1015):
+            continue
+        ref = reference(seed)
+        ref.reset()
+        state = np.array(env._pool.get_state(i))
+        qpos, qvel = ref.physics.data.qpos, ref.physics.data.qvel
+        np.testing.assert_array_equal(state[: qpos.size], qpos, err_msg=f"seed {seed}")
+        np.testing.assert_array_equal(
+            state[qpos.size : qpos.size + qvel.size], qvel, err_msg=f"seed {seed}"
+        )
+    env.close()
+
+
+def test_spaces_and_options_are_envpool_127s() -> None:
+    for task_id in ("DmcSoccerBoxhead-v1", "dm_control/locomotion/soccer_boxhead"):
+        spec = envpool.make_spec(task_id)
+        expected = SPECS["DmcSoccerBoxhead-v1"]
+        config = spec.config._asdict()
+        for key, value in expected["config"].items():
+            if key in ("env_seed",):
+                continue
+            assert config[key] == value, key
+        spaces = spec.observation_space.spaces
+        assert set(spaces) == set(expected["observation_space"]["spaces"])
+        for key, space in expected["observation_space"]["spaces"].items():
+            assert list(spaces[key].shape) == space["shape"], key
+            assert str(spaces[key].dtype) == space["dtype"], key
+        action = expected["action_space"]
+        assert list(spec.action_space.shape) == action["shape"]
+        assert (spec.action_space.low == action["low"]).all()
+        assert (spec.action_space.high == action["high"]).all()
+
+
+def test_team_size_sets_the_players_and_their_keys() -> None:
+    env = envpool.make("DmcSoccerBoxhead-v1", num_envs=2, seed=0, team_size=3)
+    obs, _ = env.reset()
+    assert env.spec.config.max_num_players == 6
+    assert obs["body_height"].shape == (12, 1)
+    assert "teammate_1_ego_position" in obs and "opponent_2_ego_position" in obs
+    assert "teammate_2_ego_position" not in obs
+    env.close()
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"team_size": 0}, ("team_size", "between 1 and 11")),
+        ({"team_size": 12}, ("team_size", "between 1 and 11")),
+        ({"time_limit": 0.0}, ("time_limit", "positive")),
+        ({"task_name": "soccer_cat"}, ("task_name", "soccer_boxhead")),
+    ],
+)
+def test_bad_option_values_are_value_errors(
+    options: dict[str, Any], words: tuple[str, ...]
+) -> None:
+    with pytest.raises(ValueError) as error:
+        envpool.make("DmcSoccerBoxhead-v1", **options)
+    for word in words:
+        assert word in str(error.value)
+
+
+def test_an_unknown_option_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="team_size"):
+        envpool.make("DmcSoccerBoxhead-v1", team_sizes=2)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [np.zeros((2, 3)), np.zeros((8, 2)), np.full((8, 3), np.nan)],
+    ids=["one-row-per-env", "wrong-width", "nan"],
+)
+def test_bad_actions_are_errors_and_the_pool_goes_on(action: np.ndarray) -> None:
+    env = envpool.make("DmcSoccerBoxhead-v1", num_envs=2, seed=0)
+    env.reset()
+    with pytest.raises(ValueError, match="action"):
+        env.step(action)
+    _, reward, terminated, _, _ = env.step(np.zeros((8, 3)))
+    assert reward.shape == (8,) and not terminated.any()
+    env.close()
+
+
+def test_pettingzoo_parallel_api() -> None:
+    from pettingzoo.test import parallel_api_test
+
+    par = envpool.make("DmcSoccerBoxhead-v1", env_type="pettingzoo", seed=0, time_limit=0.5)
+    observations, _ = par.reset()
+    assert par.agents == ["player_0", "player_1", "player_2", "player_3"]
+    assert observations["player_2"]["ball_ego_position"].shape == (1, 3)
+    parallel_api_test(par, num_cycles=50)
+    par.close()
+
+
+def test_dm_env_type_gives_per_player_rows() -> None:
+    env = envpool.make("dm_control/locomotion/soccer_boxhead", env_type="dm", num_envs=2, seed=0)
+    ts = env.reset()
+    assert ts.observation.body_height.shape == (8, 1)
+    ts = env.step(np.zeros((8, 3)))
+    assert ts.reward.shape == (8,)
+    env.close()
+
+
+def test_missing_assets_name_the_file_and_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    from envpool.locomotion import registration
+
+    monkeypatch.setattr(registration, "ASSET_DIR", os.path.join(ASSET_DIR, "nowhere"))
+    with pytest.raises(ValueError, match=r"pitch_nologo_l\.png.*reinstall envpool"):
+        envpool.make("DmcSoccerBoxhead-v1", seed=0)
