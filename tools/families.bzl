@@ -14,6 +14,7 @@ FAMILIES = [
     "mujoco",
     "pgx",
     "procgen",
+    "robotics",
     "toy_text",
     "vizdoom",
 ]

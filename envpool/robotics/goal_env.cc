@@ -1,0 +1,73 @@
+#include "envpool/robotics/goal_env.h"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace envpool::robotics {
+
+const mujoco_common::ModelFolder& RoboticsModels() {
+  static const mujoco_common::ModelFolder folder{
+      "robotics", /*accepts_paths=*/false,
+      [](const std::string& name, const std::string& path) {
+        if (path.empty()) {
+          return "gymnasium-robotics model '" + name +
+                 "' not found: the robotics family's asset folder is "
+                 "missing (reinstall envpool, or pip install "
+                 "gymnasium-robotics==1.4.2 and point ASSET_DIR at its "
+                 "envs/assets folder)";
+        }
+        return "gymnasium-robotics model '" + name + "' not found at " + path +
+               " (the models ship with envpool in robotics/assets; "
+               "reinstall envpool, or pip install gymnasium-robotics==1.4.2)";
+      }};
+  return folder;
+}
+
+void DeclareGoalSpaces(int obs_dim, int goal_dim, int action_dim, EnvSpec* spec,
+                       GoalFields* fields) {
+  fields->observation =
+      spec->state.Add<double>("obs:observation", {obs_dim}, {-kInf}, {kInf});
+  fields->achieved_goal =
+      spec->state.Add<double>("obs:achieved_goal", {goal_dim}, {-kInf}, {kInf});
+  fields->desired_goal =
+      spec->state.Add<double>("obs:desired_goal", {goal_dim}, {-kInf}, {kInf});
+  fields->action =
+      spec->action.Add<float>("action", {action_dim}, {-1.0}, {1.0});
+}
+
+bool DenseReward(const Options& options) {
+  const auto reward_type = options.Get<std::string>("reward_type");
+  if (reward_type == "dense") {
+    return true;
+  }
+  if (reward_type == "sparse") {
+    return false;
+  }
+  throw std::invalid_argument(
+      "option 'reward_type' must be 'sparse' or 'dense', got '" + reward_type +
+      "'");
+}
+
+float ClipAction(float x) {
+  if (std::isnan(x)) {
+    return x;
+  }
+  return x < -1.0F ? -1.0F : (x > 1.0F ? 1.0F : x);
+}
+
+mujoco_common::ModelPtr CopyModel(const mjModel* model) {
+  mujoco_common::ModelPtr copy(mj_copyModel(nullptr, model));
+  if (copy == nullptr) {
+    throw std::runtime_error("cannot copy the MuJoCo model");
+  }
+  return copy;
+}
+
+std::string FloatText(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.17g", x);
+  return text;
+}
+
+}  // namespace envpool::robotics
