@@ -45,6 +45,7 @@ Options FetchEnv::DefaultOptions() {
   return Options{
       {"max_episode_steps", int64_t{50}},
       {"frame_skip", int64_t{20}},
+      {"frame_stack", int64_t{1}},
       {"xml_file", std::string("fetch/reach.xml")},
       {"reward_type", std::string("sparse")},
       {"has_object", false},
@@ -68,6 +69,7 @@ Options FetchEnv::DefaultOptions() {
 
 void FetchEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
   DenseReward(options);
+  CheckFrameStack(options);
   CheckPositive(options, "distance_threshold");
   for (const char* name : {"obj_range", "target_range"}) {
     const auto value = options.Get<double>(name);

@@ -49,6 +49,16 @@ bool DenseReward(const Options& options) {
       "'");
 }
 
+void CheckFrameStack(const Options& options) {
+  const auto frame_stack = options.Get<int64_t>("frame_stack");
+  if (frame_stack != 1) {
+    throw std::invalid_argument(
+        "option 'frame_stack' must be 1 (dict observations are not stacked), "
+        "got " +
+        std::to_string(frame_stack));
+  }
+}
+
 float ClipAction(float x) {
   if (std::isnan(x)) {
     return x;

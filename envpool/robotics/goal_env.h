@@ -37,6 +37,11 @@ void DeclareGoalSpaces(int obs_dim, int goal_dim, int action_dim, EnvSpec* spec,
 // else throws std::invalid_argument naming the two.
 bool DenseReward(const Options& options);
 
+// The option frame_stack, which EnvPool declares for these envs: only 1
+// (no stacking of dict observations); anything else throws
+// std::invalid_argument.
+void CheckFrameStack(const Options& options);
+
 // np.clip(x, -1, 1) of a float32 action element (NaN stays NaN).
 float ClipAction(float x);
 

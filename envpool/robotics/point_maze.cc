@@ -147,6 +147,7 @@ Options PointMazeEnv::DefaultOptions() {
   return Options{
       {"max_episode_steps", int64_t{300}},
       {"frame_skip", int64_t{1}},
+      {"frame_stack", int64_t{1}},
       {"maze_map", std::string("U_MAZE")},
       {"reward_type", std::string("sparse")},
       {"continuing_task", true},
@@ -160,6 +161,7 @@ Options PointMazeEnv::DefaultOptions() {
 void PointMazeEnv::Declare(const Options& options, EnvSpec* spec,
                            Fields* fields) {
   DenseReward(options);
+  CheckFrameStack(options);
   const auto scaling = options.Get<double>("maze_size_scaling");
   if (!(scaling > 0.0) || !std::isfinite(scaling)) {
     throw std::invalid_argument(
