@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "envpool/mujoco_common/numpy_math.h"
 #include "envpool/mujoco_common/spec.h"
@@ -91,6 +92,7 @@ void FetchEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
   DeclareGoalSpaces(has_object ? 25 : 10, 3, 4, spec, &fields->goal);
   fields->is_success = spec->state.Add<float>("info:is_success", {});
   mujoco_common::DeclareModelRendering(options, *model, 480, 480, spec);
+  spec->snapshots = true;
 }
 
 FetchEnv::FetchEnv(const Options& options, const Fields& fields)
@@ -405,6 +407,21 @@ void FetchEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
   }
   render::RenderFrame(shared_model_.get(), m, data_.get(), camera_, camera_id,
                       width, height, render::SceneSettings{}, rgb);
+}
+
+void FetchEnv::SaveState(StateWriter* writer) const {
+  SavePhysics(model_.get(), data_.get(), writer);
+  writer->Put(goal_, observation_, achieved_goal_, is_success_);
+}
+
+void FetchEnv::LoadState(StateReader* reader) {
+  LoadPhysics(model_.get(), data_.get(), reader);
+  std::vector<double> observation;
+  reader->Get(&goal_, &observation, &achieved_goal_, &is_success_);
+  if (observation.size() != observation_.size()) {
+    throw SnapshotError("the observation of this snapshot has another size");
+  }
+  observation_ = std::move(observation);
 }
 
 std::vector<double> FetchEnv::GetState() const {

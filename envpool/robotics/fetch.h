@@ -44,6 +44,9 @@ class FetchEnv : public Env {
   void Write(const Output& out) override;
   void Render(int width, int height, int camera_id, uint8_t* rgb) override;
 
+  void SaveState(StateWriter* writer) const override;
+  void LoadState(StateReader* reader) override;
+
   // Test hooks: qpos (nq), qvel (nv), qacc_warmstart (nv), mocap_pos (3),
   // mocap_quat (4), then the goal (3).
   std::vector<double> GetState() const override;

@@ -1,8 +1,10 @@
 #include "envpool/robotics/goal_env.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <vector>
 
 namespace envpool::robotics {
 
@@ -72,6 +74,33 @@ mujoco_common::ModelPtr CopyModel(const mjModel* model) {
     throw std::runtime_error("cannot copy the MuJoCo model");
   }
   return copy;
+}
+
+void SavePhysics(const mjModel* model, const mjData* data,
+                 StateWriter* writer) {
+  std::vector<double> state(
+      static_cast<std::size_t>(mj_stateSize(model, mjSTATE_INTEGRATION)));
+  mj_getState(model, data, state.data(), mjSTATE_INTEGRATION);
+  const auto bodies = static_cast<std::size_t>(model->nbody);
+  writer->Put(state, std::vector<double>(data->xpos, data->xpos + 3 * bodies),
+              std::vector<double>(data->xquat, data->xquat + 4 * bodies));
+}
+
+void LoadPhysics(const mjModel* model, mjData* data, StateReader* reader) {
+  std::vector<double> state;
+  std::vector<double> xpos;
+  std::vector<double> xquat;
+  reader->Get(&state, &xpos, &xquat);
+  const auto bodies = static_cast<std::size_t>(model->nbody);
+  if (state.size() !=
+          static_cast<std::size_t>(mj_stateSize(model, mjSTATE_INTEGRATION)) ||
+      xpos.size() != 3 * bodies || xquat.size() != 4 * bodies) {
+    throw SnapshotError("the MuJoCo state of this snapshot has other sizes");
+  }
+  mj_setState(model, data, state.data(), mjSTATE_INTEGRATION);
+  mj_forward(model, data);
+  std::copy(xpos.begin(), xpos.end(), data->xpos);
+  std::copy(xquat.begin(), xquat.end(), data->xquat);
 }
 
 std::string FloatText(double x) {

@@ -49,6 +49,14 @@ float ClipAction(float x);
 // goal marker's position, the mocap welds).
 mujoco_common::ModelPtr CopyModel(const mjModel* model);
 
+// Snapshots of the physics: MuJoCo's integration state (time, qpos, qvel,
+// act, warm start, controls, applied forces, mocap poses, ...) and the
+// bodies' xpos and xquat, which a Fetch step reads as the last step left
+// them (computed before its integration, so not what mj_forward of the
+// restored state gives). Load throws SnapshotError when the sizes differ.
+void SavePhysics(const mjModel* model, const mjData* data, StateWriter* writer);
+void LoadPhysics(const mjModel* model, mjData* data, StateReader* reader);
+
 // A float written so that MuJoCo's parser reads back the same double (what
 // Python's repr gives, up to the digits shown).
 std::string FloatText(double x);

@@ -187,6 +187,7 @@ void PointMazeEnv::Declare(const Options& options, EnvSpec* spec,
   fields->success = spec->state.Add<bool>("info:success", {});
   fields->is_success = spec->state.Add<bool>("info:is_success", {});
   mujoco_common::DeclareModelRendering(options, *model, 480, 480, spec);
+  spec->snapshots = true;
 }
 
 PointMazeEnv::PointMazeEnv(const Options& options, const Fields& fields)
@@ -328,6 +329,17 @@ void PointMazeEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
   }
   render::RenderFrame(shared_model_.get(), model_.get(), data_.get(), camera_,
                       camera_id, width, height, render::SceneSettings{}, rgb);
+}
+
+void PointMazeEnv::SaveState(StateWriter* writer) const {
+  SavePhysics(model_.get(), data_.get(), writer);
+  writer->Put(goal_, observation_, desired_goal_, success_);
+}
+
+void PointMazeEnv::LoadState(StateReader* reader) {
+  LoadPhysics(model_.get(), data_.get(), reader);
+  reader->Get(&goal_, &observation_, &desired_goal_, &success_);
+  UpdateTargetSitePos();
 }
 
 std::vector<double> PointMazeEnv::GetState() const {

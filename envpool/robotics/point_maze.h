@@ -61,6 +61,9 @@ class PointMazeEnv : public Env {
   void Write(const Output& out) override;
   void Render(int width, int height, int camera_id, uint8_t* rgb) override;
 
+  void SaveState(StateWriter* writer) const override;
+  void LoadState(StateReader* reader) override;
+
   // Test hooks: qpos (2), qvel (2), qacc_warmstart (2), then the goal (2).
   std::vector<double> GetState() const override;
   void SetState(const std::vector<double>& state) override;
