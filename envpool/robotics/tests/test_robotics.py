@@ -401,3 +401,40 @@ def test_a_snapshot_mid_episode_replays_bit_for_bit(task_id: str) -> None:
         np.testing.assert_array_equal(one[1], two[1])
         np.testing.assert_array_equal(one[2], two[2])
         np.testing.assert_array_equal(one[3], two[3])
+
+
+# -- the state copied across -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "task_id", ["PointMaze_Medium_Diverse_GRDense-v3", "FetchPickAndPlace-v4", "FetchSlideDense-v1"]
+)
+def test_the_reference_set_to_our_first_observation_plays_the_same_episode(task_id: str) -> None:
+    # Independent of the draws: the reference, reset with another seed, is
+    # put in the state our first observation describes (the ball's position
+    # and velocity, or the object's place; and the goal), then both play one
+    # whole episode with the same actions.
+    env = envpool.make(task_id, num_envs=1, seed=21)
+    obs, _ = env.reset()
+    ref = gymnasium.make(reference_id(task_id))
+    ref.reset(seed=999)
+    base = ref.unwrapped
+    if task_id.startswith("PointMaze"):
+        model, data = base.point_env.model, base.point_env.data
+        data.qpos[:] = obs["observation"][0][:2]
+        data.qvel[:] = obs["observation"][0][2:]
+    else:
+        model, data = base.model, base.data
+        joint = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, "object0:joint")
+        address = model.jnt_qposadr[joint]
+        data.qpos[address : address + 2] = obs["achieved_goal"][0][:2]
+    mujoco.mj_forward(model, data)
+    base.goal = obs["desired_goal"][0].copy()
+    rng = np.random.default_rng(4)
+    for t in range(env.spec.config.max_episode_steps):
+        action = rng.uniform(-1.2, 1.2, size=(1, *env.action_space.shape)).astype(np.float32)
+        obs, rew, term, trunc, _ = env.step(action)
+        r_obs, r_rew, r_term, r_trunc, _ = ref.step(action[0])
+        for key, value in r_obs.items():
+            np.testing.assert_allclose(obs[key][0], value, rtol=0, atol=1e-6, err_msg=f"{t} {key}")
+        assert abs(rew[0] - r_rew) <= 1e-6 and (term[0], trunc[0]) == (r_term, r_trunc), t
