@@ -210,7 +210,7 @@ def test_fetch_reach_successes_and_rewards_as_the_reference(task_id: str) -> Non
     ]
     + (
         [
-            ("PointMaze_Medium_Diverse_G-v3", {"reset_target": True}),
+            ("PointMaze_Open_Diverse_GDense-v3", {"reset_target": True}),
             ("PointMaze_Open-v3", {"continuing_task": False}),
         ]
         if ALL
