@@ -186,7 +186,10 @@ void PointMazeEnv::Declare(const Options& options, EnvSpec* spec,
   DeclareGoalSpaces(4, 2, model->nu, spec, &fields->goal);
   fields->success = spec->state.Add<bool>("info:success", {});
   fields->is_success = spec->state.Add<bool>("info:is_success", {});
-  mujoco_common::DeclareModelRendering(options, *model, 480, 480, spec);
+  // PointMazeEnv's metadata says 50 frames per second (its inner PointEnv,
+  // which draws, says 1 / dt = 100); the env users hold is PointMazeEnv.
+  DeclareRendering(options, spec, {"rgb_array"}, 480, 480, 50,
+                   /*any_size=*/true, static_cast<int>(model->ncam));
   spec->snapshots = true;
 }
 

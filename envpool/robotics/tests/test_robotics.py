@@ -438,3 +438,28 @@ def test_the_reference_set_to_our_first_observation_plays_the_same_episode(task_
         for key, value in r_obs.items():
             np.testing.assert_allclose(obs[key][0], value, rtol=0, atol=1e-6, err_msg=f"{t} {key}")
         assert abs(rew[0] - r_rew) <= 1e-6 and (term[0], trunc[0]) == (r_term, r_trunc), t
+
+
+# -- rendering -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("task_id", ["FetchPickAndPlace-v4", "PointMaze_Large_Diverse_GR-v3"])
+def test_render_is_the_references_frame_for_frame(
+    task_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MUJOCO_GL", "egl")
+    size = {"render_width": 96, "render_height": 64}
+    env = envpool.make(task_id, num_envs=1, seed=5, render_mode="rgb_array", **size)
+    ref = gymnasium.make(reference_id(task_id), render_mode="rgb_array", width=96, height=64)
+    assert env.metadata["render_fps"] == ref.metadata["render_fps"]
+    env.reset()
+    ref.reset(seed=5)
+    np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg="reset")
+    rng = np.random.default_rng(0)
+    for t in range(4):
+        action = rng.uniform(-1, 1, size=env.action_space.shape).astype(np.float32)
+        ref.step(action)
+        env.step(action[None])
+        np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg=f"step {t}")
+    env.close()
+    ref.close()
