@@ -278,6 +278,10 @@ def test_compute_reward_refuses_what_it_cannot_answer() -> None:
         compute_reward("CartPole-v1", np.zeros(2), np.zeros(2))
     with pytest.raises(TypeError, match="task id"):
         compute_reward(object(), np.zeros(3), np.zeros(3))
+    # Per-env thresholds: the reward of which env is asked for is ambiguous.
+    env = envpool.make("FetchPush-v4", num_envs=2, distance_threshold=[0.05, 0.1])
+    with pytest.raises(ValueError, match="'distance_threshold' differs between the envs"):
+        compute_reward(env, np.zeros((2, 3)), np.zeros((2, 3)))
 
 
 # -- ids, options, spaces --------------------------------------------------------------
