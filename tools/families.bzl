@@ -15,6 +15,7 @@ FAMILIES = [
     "mujoco",
     "pgx",
     "procgen",
+    "robotics",
     "toy_text",
     "vizdoom",
 ]

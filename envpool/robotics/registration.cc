@@ -1,0 +1,19 @@
+// The robotics family's Python module: registers its env types with the
+// shared core when Python imports it (the models' folder comes from the
+// core: registration.py's ASSET_DIR), and learns how this process's numpy
+// sums a norm.
+#include <pybind11/pybind11.h>
+
+#include "envpool/core/env.h"
+#include "envpool/mujoco_common/message_handlers.h"
+#include "envpool/mujoco_common/numpy_probe.h"
+#include "envpool/robotics/fetch.h"
+#include "envpool/robotics/point_maze.h"
+
+PYBIND11_MODULE(_robotics, m) {
+  using namespace envpool::robotics;  // NOLINT
+  envpool::mujoco_common::InstallMessageHandlers();
+  envpool::mujoco_common::LearnNumpyNorm();
+  envpool::RegisterEnv<PointMazeEnv>("PointMaze");
+  envpool::RegisterEnv<FetchEnv>("Fetch");
+}
