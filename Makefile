@@ -20,7 +20,7 @@ ENSURE_DEB = missing=""; for p in $(1); do \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
 
-.PHONY: setup-demo setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-integrations lint format bench bench-setup bench127 clean procgen-reference rllib-env bench-rllib
+.PHONY: setup-demo setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-integrations lint format bench bench-setup bench127 clean procgen-reference rllib-env bench-rllib acme-env bench-acme
 
 setup-demo:
 	@$(call ENSURE_DEB,$(DEMO_DEB_PACKAGES))
@@ -130,6 +130,24 @@ rllib-env: install benchmark/.venv-rllib/requirements-rllib.txt
 # the learning curves, and the Ray actor hop (docs/ray.md).
 bench-rllib: rllib-env
 	$(RLLIB_PYTHON) -P benchmark/rllib_bench.py --out-dir benchmark/results/rllib
+
+# ACME (dm-acme 0.4.0 and the tensorflow its launchpad links, requirements-acme.txt
+# says why) on Python 3.10, with this project's 3.10 wheel: acme's own
+# EnvironmentLoop on the dm type (benchmark/acme_loop.py; about 1.5 GB, so
+# not part of `make test`).
+ACME_PYTHON = benchmark/.venv-acme310/bin/python
+benchmark/.venv-acme310/requirements-acme.txt: requirements-acme.txt
+	$(PYTHON310) -m venv benchmark/.venv-acme310
+	$(ACME_PYTHON) -m pip install -q -r requirements-acme.txt
+	cp requirements-acme.txt $@
+
+acme-env: setup benchmark/.venv-acme310/requirements-acme.txt
+	$(PYTHON) tools/build_wheels.py --out benchmark/.venv-acme310/dist --bazel $(BAZEL) $(PYTHON310)
+	$(ACME_PYTHON) -m pip install -q --no-deps --force-reinstall benchmark/.venv-acme310/dist/envpool-*.whl
+
+bench-acme: acme-env
+	@mkdir -p benchmark/results/acme
+	$(ACME_PYTHON) benchmark/acme_loop.py --out benchmark/results/acme/acme_loop.json
 
 # The published EnvPool 1.2.5 in its own virtual environment (both are named
 # envpool), for the side-by-side benchmark.
