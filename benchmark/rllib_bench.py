@@ -27,7 +27,7 @@ Parts (`--only` picks some):
   pool stepped through a plain Ray actor (`actor.step.remote(a)`, `ray.get`),
   and an empty actor call: the per-step overhead of the actor hop.
 
-Writes `<out-dir>/<part>.json` (and `curves.png`, `rllib.md`) with the
+Writes `<out-dir>/<part>.json` (and `curves.png`), each with the
 command line and the machine.
 """
 

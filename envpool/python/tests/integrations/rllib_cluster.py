@@ -135,14 +135,21 @@ def runner_facts(runner) -> dict:
     }
 
 
+def is_image(task: str) -> bool:
+    return len(envpool.make_spec(task).observation_space.shape) == 3
+
+
 def build_config(
     task: str, args: argparse.Namespace, autoreset_mode: str = "next_step"
 ) -> PPOConfig:
     """PPO with one envpool pool per EnvRunner (env_config: pool options)."""
+    image = is_image(task)
     pool_options = {"num_threads": args.num_threads, "autoreset_mode": autoreset_mode}
-    if args.max_episode_steps:
-        pool_options["max_episode_steps"] = args.max_episode_steps
-    if len(envpool.make_spec(task).observation_space.shape) == 3:  # images
+    max_steps = args.image_max_episode_steps if image else args.max_episode_steps
+    if max_steps:
+        pool_options["max_episode_steps"] = max_steps
+    fragment = args.image_fragment if image else args.fragment
+    if image:
         env = "envpool-channel-last"
         register_env(env, make_channel_last_pool)
         pool_options["task"] = task
@@ -156,13 +163,13 @@ def build_config(
             num_envs_per_env_runner=args.num_envs,
             num_cpus_per_env_runner=1,
             gym_env_vectorize_mode=gymnasium.VectorizeMode.VECTOR_ENTRY_POINT,
-            rollout_fragment_length=args.fragment,
+            rollout_fragment_length=fragment,
         )
         .learners(num_learners=0)
         # An EnvRunner that fails ends the run at once: no restarts.
         .fault_tolerance(restart_failed_env_runners=False)
         .training(
-            train_batch_size_per_learner=args.num_env_runners * args.num_envs * args.fragment,
+            train_batch_size_per_learner=args.num_env_runners * args.num_envs * fragment,
             minibatch_size=128,
             num_epochs=args.epochs,
             lr=3e-4,
@@ -211,6 +218,8 @@ def main() -> int:
         default=1,
         help="iterations of an id with image observations (Atari: a CNN on CPU is slow)",
     )
+    parser.add_argument("--image-fragment", type=int, default=24)
+    parser.add_argument("--image-max-episode-steps", type=int, default=20)
     parser.add_argument("--num-env-runners", type=int, default=2)
     parser.add_argument("--num-envs", type=int, default=8)
     parser.add_argument("--num-threads", type=int, default=1)
@@ -237,14 +246,19 @@ def main() -> int:
     report: dict = {"nodes": [n["NodeID"] for n in ray.nodes() if n["Alive"]], "tasks": {}}
     try:
         for task in args.tasks:
-            image = len(envpool.make_spec(task).observation_space.shape) == 3
+            image = is_image(task)
             iterations = args.image_iterations if image else args.iterations
+            task_started = time.perf_counter()
             report["tasks"][task] = train(build_config(task, args), iterations)
+            report["tasks"][task]["seconds"] = time.perf_counter() - task_started
             if args.same_step_iterations and not image:
                 # The control: a pool in same_step mode (RLlib reads no
                 # autoreset_mode and assumes next_step) must fail the checks.
                 same_step = build_config(task, args, autoreset_mode="same_step")
-                report["tasks"][task]["same_step"] = train(same_step, args.same_step_iterations)
+                task_started = time.perf_counter()
+                control = train(same_step, args.same_step_iterations)
+                control["seconds"] = time.perf_counter() - task_started
+                report["tasks"][task]["same_step"] = control
     finally:
         ray.shutdown()
         cluster.shutdown()
