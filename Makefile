@@ -20,7 +20,7 @@ ENSURE_DEB = missing=""; for p in $(1); do \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
 
-.PHONY: setup-demo setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-integrations lint format bench bench-setup bench127 clean procgen-reference
+.PHONY: setup-demo setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-integrations lint format bench bench-setup bench127 clean procgen-reference rllib-env bench-rllib acme-env bench-acme
 
 setup-demo:
 	@$(call ENSURE_DEB,$(DEMO_DEB_PACKAGES))
@@ -86,11 +86,11 @@ test-sanitizers: setup
 	$(BAZEL) test --config=tsan //envpool/core:pool_test //envpool/core:scheduler_test
 	$(BAZEL) test --config=asan //envpool/core:pool_test //envpool/core:scheduler_test
 
-test-py: install procgen-reference
+test-py: install procgen-reference rllib-env
 	$(PYTHON) -P -m pytest -q envpool
 
 # Only the trainers' runs (test-py runs them too).
-test-integrations: install
+test-integrations: install rllib-env
 	$(PYTHON) -P -m pytest -q envpool/python/tests/integrations
 
 # Every wheel but $(PYTHON)'s, in a fresh venv of its Python: one id of each
@@ -111,6 +111,43 @@ benchmark/.venv-procgen310/bin/python:
 procgen-reference:
 	@if [ -n "$(PYTHON310)" ]; then $(MAKE) benchmark/.venv-procgen310/bin/python; \
 	else echo "no Python 3.10: the procgen alignment tests will skip"; fi
+
+# RLlib (ray[rllib] 2.60.0 pins gymnasium 1.2.2): its own virtual
+# environment, seeing $(PYTHON)'s packages (torch), with this project's wheel
+# for $(PYTHON) installed into it; the RLlib tests and benchmark run there.
+# Its copy of requirements-rllib.txt marks a finished install (and redoes it
+# when the pins change).
+RLLIB_PYTHON = benchmark/.venv-rllib/bin/python
+benchmark/.venv-rllib/requirements-rllib.txt: requirements-rllib.txt
+	$(PYTHON) -m venv --system-site-packages benchmark/.venv-rllib
+	$(RLLIB_PYTHON) -m pip install -q -r requirements-rllib.txt
+	cp requirements-rllib.txt $@
+
+rllib-env: install benchmark/.venv-rllib/requirements-rllib.txt
+	$(RLLIB_PYTHON) -m pip install -q --no-deps --force-reinstall --ignore-installed $(WHEEL_DIR)/envpool-*.whl
+
+# RLlib's sampling throughput with envpool, SyncVectorEnv and AsyncVectorEnv,
+# the learning curves, and the Ray actor hop (docs/ray.md).
+bench-rllib: rllib-env
+	$(RLLIB_PYTHON) -P benchmark/rllib_bench.py --out-dir benchmark/results/rllib
+
+# ACME (dm-acme 0.4.0 and the tensorflow its launchpad links, requirements-acme.txt
+# says why) on Python 3.10, with this project's 3.10 wheel: acme's own
+# EnvironmentLoop on the dm type (benchmark/acme_loop.py; about 1.5 GB, so
+# not part of `make test`).
+ACME_PYTHON = benchmark/.venv-acme310/bin/python
+benchmark/.venv-acme310/requirements-acme.txt: requirements-acme.txt
+	$(PYTHON310) -m venv benchmark/.venv-acme310
+	$(ACME_PYTHON) -m pip install -q -r requirements-acme.txt
+	cp requirements-acme.txt $@
+
+acme-env: setup benchmark/.venv-acme310/requirements-acme.txt
+	$(PYTHON) tools/build_wheels.py --out benchmark/.venv-acme310/dist --bazel $(BAZEL) $(PYTHON310)
+	$(ACME_PYTHON) -m pip install -q --no-deps --force-reinstall benchmark/.venv-acme310/dist/envpool-*.whl
+
+bench-acme: acme-env
+	@mkdir -p benchmark/results/acme
+	$(ACME_PYTHON) benchmark/acme_loop.py --out benchmark/results/acme/acme_loop.json
 
 # The published EnvPool 1.2.5 in its own virtual environment (both are named
 # envpool), for the side-by-side benchmark.

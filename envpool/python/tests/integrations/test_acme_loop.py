@@ -1,6 +1,8 @@
 """An ACME-style `EnvironmentLoop` over `env_type="dm"` pools.
 
-dm-acme 0.4.0 does not install on Python 3.11 (it needs dm-launchpad), so
+dm-acme 0.4.0 does not install on Python 3.11 (it needs dm-launchpad), and
+on 3.10 it imports only beside tensorflow (docs/integrations/acme.md; acme's
+own loop runs in benchmark/acme_loop.py, `make bench-acme`), so
 this is acme's `EnvironmentLoop.run_episode` logic written out: reset, the
 actor's `observe_first`, then `select_action` / `step` / `observe` until
 `timestep.last()`, accumulating the return and the discount product. A pool
