@@ -26,11 +26,14 @@
 
 namespace envpool::highway {
 
+// SceneFields, and the continuous action of intersection-v1.
+struct IntersectionFields : SceneFields {
+  Field<float> continuous_action;
+};
+
 class IntersectionEnv : public SceneEnv {
  public:
-  using Fields = SceneFields;
-  static constexpr int kObserved = 15;
-  static constexpr int kFeatures = 7;
+  using Fields = IntersectionFields;
 
   static Options DefaultOptions() {
     return Options{
@@ -54,11 +57,12 @@ class IntersectionEnv : public SceneEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
-    DeclareIntersection(options, spec, fields, /*players=*/1);
+    DeclareIntersection(options, spec, fields, /*players=*/1,
+                        /*continuous=*/false);
   }
 
   IntersectionEnv(const Options& options, const Fields& fields)
-      : IntersectionEnv(options, fields, 1, true) {}
+      : IntersectionEnv(options, fields, 1, true, false) {}
 
   void Reset() override {
     time_ = 0.0;
@@ -82,7 +86,10 @@ class IntersectionEnv : public SceneEnv {
     const int64_t frames = simulation_frequency_ / policy_frequency_;
     const double dt = 1.0 / static_cast<double>(simulation_frequency_);
     for (int64_t frame = 0; frame < frames; ++frame) {
-      if (frame == 0) {
+      if (frame == 0 && continuous_) {
+        ActContinuous(action.Get(fields_.continuous_action),
+                      &road_.vehicles[controlled_[0]]);
+      } else if (frame == 0) {
         for (int p = 0; p < players_; ++p) {
           road_.ActControlled(controlled_[p],
                               ToMetaAction(action.Scalar(fields_.action, p)));
@@ -123,19 +130,22 @@ class IntersectionEnv : public SceneEnv {
 
   void Write(const Output& out) override {
     WriteInfos(out, fields_, controlled_[0]);
+    const int size = observed_ * features_;
     for (int p = 0; p < players_; ++p) {
-      std::copy(obs_.begin() + p * kObserved * kFeatures,
-                obs_.begin() + (p + 1) * kObserved * kFeatures,
+      std::copy(obs_.begin() + p * size, obs_.begin() + (p + 1) * size,
                 out.Get(fields_.obs, p));
     }
   }
 
  protected:
   IntersectionEnv(const Options& options, const Fields& fields, int players,
-                  bool terminate_on_any_crash)
+                  bool terminate_on_any_crash, bool continuous)
       : SceneEnv(options),
         fields_(fields),
         players_(players),
+        continuous_(continuous),
+        observed_(continuous ? kObservedContinuous : kObserved),
+        features_(continuous ? kFeaturesContinuous : kFeatures),
         terminate_on_any_crash_(terminate_on_any_crash),
         duration_(static_cast<double>(options.Get<int64_t>("duration"))),
         connected_lanes_(
@@ -152,12 +162,21 @@ class IntersectionEnv : public SceneEnv {
         offroad_terminal_(options.Get<bool>("offroad_terminal")),
         controlled_(players, 0),
         agent_rewards_(players, 0.0),
-        obs_(static_cast<size_t>(players) * kObserved * kFeatures, 0.0F) {}
+        obs_(static_cast<size_t>(players) * observed_ * features_, 0.0F) {}
+
+  // Kinematics' rows and features: (presence, x, y, vx, vy, cos_h, sin_h)
+  // for the discrete ids, (presence, x, y, vx, vy, long_off, lat_off,
+  // ang_off) for ContinuousIntersectionEnv.
+  static constexpr int kObserved = 15;
+  static constexpr int kFeatures = 7;
+  static constexpr int kObservedContinuous = 5;
+  static constexpr int kFeaturesContinuous = 8;
 
   // The options' checks, the observation (per player when `players` > 1),
   // the infos and IntersectionEnv's Discrete(3) action (per player).
   static void DeclareIntersection(const Options& options, EnvSpec* spec,
-                                  Fields* fields, int players) {
+                                  Fields* fields, int players,
+                                  bool continuous) {
     CheckFrequencies(options);
     if (options.Get<int64_t>("simulation_frequency") < 2) {
       throw std::invalid_argument(
@@ -195,16 +214,43 @@ class IntersectionEnv : public SceneEnv {
     ArraySpec obs;
     obs.name = "obs";
     obs.dtype = DType::kFloat32;
-    obs.shape = {kObserved, kFeatures};
+    obs.shape = {continuous ? kObservedContinuous : kObserved,
+                 continuous ? kFeaturesContinuous : kFeatures};
     obs.low = {-kInf};
     obs.high = {kInf};
     obs.per_player = players > 1;
     fields->obs = spec->state.Add<float>(obs);
     fields->speed = spec->state.Add<float>("info:speed", {});
     fields->crashed = spec->state.Add<bool>("info:crashed", {});
-    fields->action =
-        spec->action.AddDiscrete<int64_t>("action", 3,
-                                          /*per_player=*/players > 1);
+    if (continuous) {
+      // ContinuousAction: [throttle, steering] in [-1, 1].
+      ArraySpec action;
+      action.name = "action";
+      action.dtype = DType::kFloat32;
+      action.shape = {2};
+      action.low = {-1.0};
+      action.high = {1.0};
+      fields->continuous_action = spec->action.Add<float>(action);
+    } else {
+      fields->action = spec->action.AddDiscrete<int64_t>(
+          "action", 3, /*per_player=*/players > 1);
+    }
+  }
+
+  // ContinuousAction.get_action and act for the ego (a BicycleVehicle):
+  // the action clipped to [-1, 1] and mapped to an acceleration in [-5, 5]
+  // m/s² and a steering angle in [-pi/3, pi/3], in float32 as numpy does
+  // for a float32 action (Python's numbers take its type).
+  static void ActContinuous(const float* action, Vehicle* ego) {
+    const float throttle = std::clamp(action[0], -1.0F, 1.0F);
+    const float steer = std::clamp(action[1], -1.0F, 1.0F);
+    constexpr double kSteering = M_PI / 3;
+    const float acceleration = -5.0F + (throttle - -1.0F) * 10.0F / 2.0F;
+    const float steering =
+        static_cast<float>(-kSteering) +
+        (steer - -1.0F) * static_cast<float>(kSteering - -kSteering) / 2.0F;
+    ego->acceleration = acceleration;
+    ego->steering = steering;
   }
 
   // ACTIONS_LONGI: 0 SLOWER, 1 IDLE, 2 FASTER.
@@ -325,14 +371,21 @@ class IntersectionEnv : public SceneEnv {
                                     net.NodeIndex("ir" + corner), 0};
       const Lane& lane = net.GetLane(lane_index);
       const double longitudinal = 60.0 + 5.0 * np_random_.Normal(1.0, 1.0);
-      Vehicle ego =
-          road_.MakeVehicle(VehicleKind::kMdp, lane.Position(longitudinal, 0),
-                            lane.HeadingAt(60.0), lane.speed_limit());
-      ego.target_speeds = {0.0, 4.5, 9.0};
-      road_.PlanRouteTo(&ego, destination);
-      ego.speed_index =
-          Road::SpeedToIndex(lane.speed_limit(), ego.target_speeds);
-      ego.target_speed = ego.target_speeds[ego.speed_index];
+      Vehicle ego = road_.MakeVehicle(
+          continuous_ ? VehicleKind::kBicycle : VehicleKind::kMdp,
+          lane.Position(longitudinal, 0), lane.HeadingAt(60.0),
+          lane.speed_limit());
+      if (continuous_) {
+        // A BicycleVehicle has no route, no target speed (the IDM reads 0
+        // for it) and starts with a zero action.
+        ego.target_speed = 0.0;
+      } else {
+        ego.target_speeds = {0.0, 4.5, 9.0};
+        road_.PlanRouteTo(&ego, destination);
+        ego.speed_index =
+            Road::SpeedToIndex(lane.speed_limit(), ego.target_speeds);
+        ego.target_speed = ego.target_speeds[ego.speed_index];
+      }
       ego.player = p;
       road_.vehicles.push_back(ego);
       // Prevent early collisions: the traffic within 20 m goes.
@@ -423,32 +476,42 @@ class IntersectionEnv : public SceneEnv {
     return reward;
   }
 
-  // Each player's Kinematics observation: presence, x, y, vx, vy (absolute,
-  // mapped from +-100 m and +-20 m/s, clipped), cos_h, sin_h; 15 rows.
+  // Each player's Kinematics observation in absolute coordinates: x, y
+  // mapped from +-100 m, vx, vy from +-20 m/s (clipped), the rest as they
+  // are; the observer, then the closest vehicles ahead.
   void Observe() {
     std::fill(obs_.begin(), obs_.end(), 0.0F);
+    const int size = observed_ * features_;
     for (int p = 0; p < players_; ++p) {
-      float* obs = obs_.data() + p * kObserved * kFeatures;
+      float* obs = obs_.data() + p * size;
       auto write_row = [&](int row, const Vehicle& v) {
         const Vec2 velocity = v.Velocity();
-        const Vec2 direction = v.Direction();
-        const double values[kFeatures] = {
-            1.0,
-            Clip(Lmap(v.position.x, -100, 100, -1, 1), -1, 1),
+        double values[kFeaturesContinuous] = {
+            1.0, Clip(Lmap(v.position.x, -100, 100, -1, 1), -1, 1),
             Clip(Lmap(v.position.y, -100, 100, -1, 1), -1, 1),
             Clip(Lmap(velocity.x, -20, 20, -1, 1), -1, 1),
-            Clip(Lmap(velocity.y, -20, 20, -1, 1), -1, 1),
-            direction.x,
-            direction.y};
-        for (int k = 0; k < kFeatures; ++k) {
-          obs[row * kFeatures + k] = static_cast<float>(values[k]);
+            Clip(Lmap(velocity.y, -20, 20, -1, 1), -1, 1)};
+        if (continuous_) {
+          // Vehicle.lane_offset on its lane.
+          const Lane& lane = road_.LaneOf(v);
+          const auto [s, r] = lane.LocalCoordinates(v.position);
+          values[5] = s;
+          values[6] = r;
+          values[7] = WrapToPi(v.heading - lane.HeadingAt(s));
+        } else {
+          const Vec2 direction = v.Direction();
+          values[5] = direction.x;
+          values[6] = direction.y;
+        }
+        for (int k = 0; k < features_; ++k) {
+          obs[row * features_ + k] = static_cast<float>(values[k]);
         }
       };
       const int observer = controlled_[p];
       write_row(0, road_.vehicles[observer]);
       const std::vector<int> close =
           CloseBodies(road_, observer, /*with_obstacles=*/true);
-      const int rows = std::min(static_cast<int>(close.size()), kObserved - 1);
+      const int rows = std::min(static_cast<int>(close.size()), observed_ - 1);
       for (int r = 0; r < rows; ++r) {
         write_row(r + 1, road_.Body(close[r]));
       }
@@ -457,6 +520,9 @@ class IntersectionEnv : public SceneEnv {
 
   Fields fields_;
   int players_;
+  bool continuous_;
+  int observed_;
+  int features_;
   bool terminate_on_any_crash_;
   double duration_;
   bool connected_lanes_;
@@ -495,12 +561,13 @@ class IntersectionMultiAgentEnv : public IntersectionEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
-    DeclareIntersection(options, spec, fields, kPlayers);
+    DeclareIntersection(options, spec, fields, kPlayers, /*continuous=*/false);
   }
 
   IntersectionMultiAgentEnv(const Options& options, const Fields& fields)
       : IntersectionEnv(options, fields, kPlayers,
-                        options.Get<bool>("terminate_on_any_crash")) {}
+                        options.Get<bool>("terminate_on_any_crash"),
+                        /*continuous=*/false) {}
 
   int NumPlayers() const override { return kPlayers; }
 
@@ -509,6 +576,21 @@ class IntersectionMultiAgentEnv : public IntersectionEnv {
       out.SetReward(agent_rewards_[p], p);
     }
   }
+};
+
+// intersection-v1 (ContinuousIntersectionEnv): the ego is a BicycleVehicle
+// (the dynamical bicycle model, no route) driven by a ContinuousAction
+// [throttle, steering]; the observation has 5 rows of presence, x, y, vx,
+// vy and the lane offsets (longitudinal, lateral, angle).
+class IntersectionContinuousEnv : public IntersectionEnv {
+ public:
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    DeclareIntersection(options, spec, fields, /*players=*/1,
+                        /*continuous=*/true);
+  }
+
+  IntersectionContinuousEnv(const Options& options, const Fields& fields)
+      : IntersectionEnv(options, fields, 1, true, /*continuous=*/true) {}
 };
 
 }  // namespace envpool::highway

@@ -106,6 +106,8 @@ PYBIND11_MODULE(_highway, m) {
   envpool::RegisterEnv<envpool::highway::TwoWayEnv>("TwoWay");
   envpool::RegisterEnv<envpool::highway::UTurnEnv>("UTurn");
   envpool::RegisterEnv<envpool::highway::IntersectionEnv>("Intersection");
+  envpool::RegisterEnv<envpool::highway::IntersectionContinuousEnv>(
+      "IntersectionContinuous");
   envpool::RegisterEnv<envpool::highway::IntersectionMultiAgentEnv>(
       "IntersectionMultiAgent");
 }

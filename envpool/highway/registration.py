@@ -57,6 +57,7 @@ _register_v0_v1(
 )
 
 _register(("Intersection-v0", "intersection-v0"), "Intersection")
+_register(("Intersection-v1", "intersection-v1"), "IntersectionContinuous")
 _register(
     ("Intersection-v2", "intersection-v2"),
     "Intersection",

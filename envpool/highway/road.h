@@ -479,9 +479,10 @@ class RoadNetwork {
   std::vector<Road> roads_;
 };
 
-// An IDMVehicle, an MDPVehicle (the controlled ones), or an Obstacle (a
-// still object: 2 m x 2 m, never acting).
-enum class VehicleKind { kIdm, kMdp, kObstacle };
+// An IDMVehicle, an MDPVehicle (the controlled ones), an Obstacle (a
+// still object: 2 m x 2 m, never acting), or a BicycleVehicle (driven by a
+// continuous action: the dynamical bicycle model with tyre friction).
+enum class VehicleKind { kIdm, kMdp, kObstacle, kBicycle };
 
 // vehicle/kinematics.py's Vehicle with what ControlledVehicle, MDPVehicle
 // and IDMVehicle add.
@@ -523,6 +524,9 @@ struct Vehicle {
   int yield_timer = 0;
   // The controlled vehicle's player index; -1 for the traffic.
   int player = -1;
+  // BicycleVehicle's lateral speed and yaw rate.
+  double lateral_speed = 0.0;
+  double yaw_rate = 0.0;
 
   Vec2 Direction() const {
     return {numpy_kernels::Cos(heading), numpy_kernels::Sin(heading)};
@@ -934,10 +938,98 @@ class Road {
     for (int i = 0; i < static_cast<int>(vehicles.size()); ++i) {
       if (vehicles[i].kind == VehicleKind::kIdm) {
         ActIdm(i);
-      } else {
+      } else if (vehicles[i].kind != VehicleKind::kBicycle) {
         ActControlled(i, MetaAction::kNone);
-      }
+      }  // a BicycleVehicle repeats its last action
     }
+  }
+
+  // -- BicycleVehicle (vehicle/dynamics.py) --
+
+  static constexpr double kBicycleMass = 1;
+  static constexpr double kBicycleLengthA = Vehicle::kLength / 2;
+  static constexpr double kBicycleLengthB = Vehicle::kLength / 2;
+  static constexpr double kBicycleInertiaZ =
+      1.0 / 12 * kBicycleMass *
+      (Vehicle::kLength * Vehicle::kLength + Vehicle::kWidth * Vehicle::kWidth);
+  static constexpr double kBicycleFriction = 15.0 * kBicycleMass;
+  static constexpr double kBicycleMaxAngularSpeed = 2 * M_PI;
+
+  // BicycleVehicle.derivative_func of the state (x, y, heading, speed,
+  // lateral speed, yaw rate) under the vehicle's stored action.
+  static std::array<double, 6> BicycleDerivative(
+      const Vehicle& v, const std::array<double, 6>& state) {
+    const double heading = state[2];
+    const double speed = state[3];
+    const double lateral_speed = state[4];
+    const double yaw_rate = state[5];
+    const double theta_vf = numpy_kernels::Arctan2(
+        lateral_speed + kBicycleLengthA * yaw_rate, speed);
+    const double theta_vr = numpy_kernels::Arctan2(
+        lateral_speed - kBicycleLengthB * yaw_rate, speed);
+    double f_yf = 2 * kBicycleFriction * (v.steering - theta_vf);
+    double f_yr = 2 * kBicycleFriction * (0 - theta_vr);
+    if (std::abs(speed) < 1) {
+      // Low speed: damping of the lateral speed and the yaw rate.
+      f_yf = -kBicycleMass * lateral_speed -
+             kBicycleInertiaZ / kBicycleLengthA * yaw_rate;
+      f_yr = -kBicycleMass * lateral_speed +
+             kBicycleInertiaZ / kBicycleLengthA * yaw_rate;
+    }
+    const double d_lateral_speed =
+        1 / kBicycleMass * (f_yf + f_yr) - yaw_rate * speed;
+    const double d_yaw_rate = 1 / kBicycleInertiaZ *
+                              (kBicycleLengthA * f_yf - kBicycleLengthB * f_yr);
+    const double c = numpy_kernels::Cos(heading);
+    const double s = numpy_kernels::Sin(heading);
+    return {GemvRow(c, -s, speed, lateral_speed),
+            GemvRow(s, c, speed, lateral_speed),
+            yaw_rate,
+            v.acceleration,
+            d_lateral_speed,
+            d_yaw_rate};
+  }
+
+  // BicycleVehicle.step: its clip_actions, then one RK4 step. It applies
+  // no collision push (unlike Vehicle.step); a crash still stops it.
+  static void StepBicycle(Vehicle* v, double dt) {
+    if (v->crashed) {
+      v->steering = 0;
+      v->acceleration = -1.0 * v->speed;
+    }
+    if (v->speed > Vehicle::kMaxSpeed) {
+      v->acceleration =
+          std::min(v->acceleration, 1.0 * (Vehicle::kMaxSpeed - v->speed));
+    } else if (v->speed < Vehicle::kMinSpeed) {
+      v->acceleration =
+          std::max(v->acceleration, 1.0 * (Vehicle::kMinSpeed - v->speed));
+    }
+    v->steering = Clip(v->steering, -M_PI / 2, M_PI / 2);
+    v->yaw_rate =
+        Clip(v->yaw_rate, -kBicycleMaxAngularSpeed, kBicycleMaxAngularSpeed);
+    const std::array<double, 6> state = {v->position.x,    v->position.y,
+                                         v->heading,       v->speed,
+                                         v->lateral_speed, v->yaw_rate};
+    auto shifted = [&](const std::array<double, 6>& f, double h) {
+      std::array<double, 6> out;
+      for (int k = 0; k < 6; ++k) {
+        out[k] = state[k] + f[k] * h;
+      }
+      return out;
+    };
+    const std::array<double, 6> f1 = BicycleDerivative(*v, state);
+    const std::array<double, 6> f2 = BicycleDerivative(*v, shifted(f1, dt / 2));
+    const std::array<double, 6> f3 = BicycleDerivative(*v, shifted(f2, dt / 2));
+    const std::array<double, 6> f4 = BicycleDerivative(*v, shifted(f3, dt));
+    std::array<double, 6> next;
+    for (int k = 0; k < 6; ++k) {
+      next[k] = state[k] + dt / 6 * (((f1[k] + 2 * f2[k]) + 2 * f3[k]) + f4[k]);
+    }
+    v->position = {next[0], next[1]};
+    v->heading = next[2];
+    v->speed = next[3];
+    v->lateral_speed = next[4];
+    v->yaw_rate = next[5];
   }
 
   // -- Regulation (road/regulation.py) --
@@ -979,6 +1071,32 @@ class Road {
                                        v.lane_index);
     }
     return PositionHeadingAlongRoute(v.route, s + v.speed * t, v.lane_index);
+  }
+
+  // RegulatedRoad's prediction times: np.arange(0.25, 3, 0.25).
+  static constexpr int kPredictions = 11;
+  static constexpr double kPredictionStep = 0.25;
+  using Trajectory = std::array<std::pair<Vec2, double>, kPredictions>;
+
+  // predict_trajectory_constant_speed: a ControlledVehicle along its route
+  // at its speed; a BicycleVehicle (Vehicle's "constant_steering") as a
+  // copy with no acceleration and the same steering, stepped 0.25 s at a
+  // time.
+  Trajectory PredictTrajectory(const Vehicle& v) const {
+    Trajectory trajectory;
+    if (v.kind == VehicleKind::kBicycle) {
+      Vehicle copy = v;
+      copy.acceleration = 0.0;
+      for (int k = 0; k < kPredictions; ++k) {
+        StepBicycle(&copy, kPredictionStep);
+        trajectory[k] = {copy.position, copy.heading};
+      }
+      return trajectory;
+    }
+    for (int k = 0; k < kPredictions; ++k) {
+      trajectory[k] = PredictConstantSpeed(v, kPredictionStep * (k + 1));
+    }
+    return trajectory;
   }
 
   // utils.rect_corners with the midpoints and the centre: the corners, the
@@ -1037,10 +1155,11 @@ class Road {
   // RegulatedRoad.is_conflict_possible: both predicted at constant speed
   // every 0.25 s up to 3 s; a conflict where their enlarged boxes meet.
   bool IsConflictPossible(const Vehicle& a, const Vehicle& b) const {
-    for (int k = 1; k < 12; ++k) {
-      const double t = 0.25 * k;
-      const auto [pa, ha] = PredictConstantSpeed(a, t);
-      const auto [pb, hb] = PredictConstantSpeed(b, t);
+    const Trajectory ta = PredictTrajectory(a);
+    const Trajectory tb = PredictTrajectory(b);
+    for (int k = 0; k < kPredictions; ++k) {
+      const auto& [pa, ha] = ta[k];
+      const auto& [pb, hb] = tb[k];
       if (Norm2(pb.x - pa.x, pb.y - pa.y) > Vehicle::kLength) {
         continue;
       }
@@ -1102,6 +1221,11 @@ class Road {
 
   // Vehicle.step (IDMVehicle.step advances its timer first).
   void StepVehicle(Vehicle* v, double dt) const {
+    if (v->kind == VehicleKind::kBicycle) {
+      StepBicycle(v, dt);
+      v->lane_index = network.GetClosestLaneIndex(v->position, v->heading);
+      return;
+    }
     if (v->kind == VehicleKind::kIdm) {
       v->timer += dt;
     }

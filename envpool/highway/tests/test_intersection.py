@@ -40,6 +40,8 @@ ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
 REFERENCE_IDS = {
     "Intersection-v0": "intersection-v0",
     "intersection-v0": "intersection-v0",
+    "Intersection-v1": "intersection-v1",
+    "intersection-v1": "intersection-v1",
     "Intersection-v2": "intersection-v2",
     "intersection-v2": "intersection-v2",
     "IntersectionMultiAgent-v0": "intersection-multi-agent-v0",
@@ -105,6 +107,7 @@ def run_lockstep(
     compares every step and returns the terminations and truncations seen."""
     ref_id = REFERENCE_IDS[task_id]
     players = 2 if ref_id in MULTI_AGENT else 1
+    continuous = ref_id == "intersection-v1"
     env = envpool.make(task_id, env_type="gymnasium", num_envs=num_envs, seed=seed, **options)
     refs = [_reference(task_id, options) for _ in range(num_envs)]
 
@@ -143,10 +146,15 @@ def run_lockstep(
         done = np.zeros(num_envs, bool)
         ended = [0, 0]
         for t in range(steps):
-            actions = rng.choice(3, size=(num_envs, players), p=ACTION_P)
-            obs, rew, term, trunc, info = env.step(
-                actions.reshape(-1) if players > 1 else actions[:, 0]
-            )
+            if continuous:
+                # [throttle, steering], a few beyond [-1, 1] (clipped).
+                batch = rng.uniform(-1.2, 1.2, size=(num_envs, 2)).astype(np.float32)
+                obs, rew, term, trunc, info = env.step(batch)
+            else:
+                actions = rng.choice(3, size=(num_envs, players), p=ACTION_P)
+                obs, rew, term, trunc, info = env.step(
+                    actions.reshape(-1) if players > 1 else actions[:, 0]
+                )
             for i, ref in enumerate(refs):
                 where = f"{task_id} seed {seed} env {i} step {t}"
                 if done[i]:
@@ -155,9 +163,13 @@ def run_lockstep(
                     r_term = r_trunc = False
                     done[i] = False
                 else:
-                    action: Any = tuple(int(a) for a in actions[i])
-                    if players == 1:
-                        action = action[0]
+                    action: Any
+                    if continuous:
+                        action = batch[i].copy()
+                    else:
+                        action = tuple(int(a) for a in actions[i])
+                        if players == 1:
+                            action = action[0]
                     r_obs, r_scalar, r_term, r_trunc, r_info = ref.step(action)
                     r_rew = list(r_info["agents_rewards"]) if players > 1 else [r_scalar]
                     if ref_id in WRAPPED:
@@ -182,8 +194,16 @@ def run_lockstep(
 
 @pytest.mark.parametrize(
     ("task_id", "seed", "num_envs", "steps"),
-    [("Intersection-v0", 0, 3, 24), ("intersection-v2", 3, 2, 16)]
-    + ([("intersection-v0", 10, 4, 80), ("Intersection-v2", 20, 4, 80)] if ALL else []),
+    [("Intersection-v0", 0, 3, 24), ("Intersection-v1", 1, 2, 20), ("intersection-v2", 3, 2, 16)]
+    + (
+        [
+            ("intersection-v0", 10, 4, 80),
+            ("intersection-v1", 15, 4, 80),
+            ("Intersection-v2", 20, 4, 80),
+        ]
+        if ALL
+        else []
+    ),
 )
 def test_intersection_plays_the_reference_across_autoresets(
     task_id: str, seed: int, num_envs: int, steps: int
@@ -237,6 +257,10 @@ def test_intersection_spaces_are_envpool_127s() -> None:
     assert env.observation_space.shape == (15, 7)
     assert env.action_space == gymnasium.spaces.Discrete(3)
     assert env.spec.config.max_episode_steps == 13
+    continuous = envpool.make("intersection-v1")
+    assert continuous.observation_space.shape == (5, 8)
+    assert continuous.action_space == gymnasium.spaces.Box(-1.0, 1.0, (2,), np.float32)
+    continuous.close()
     multi = envpool.make("IntersectionMultiAgent-v1", num_envs=3)
     assert multi.spec.config.max_num_players == 2
     assert multi.observation_space.shape == (15, 7)
@@ -288,6 +312,14 @@ def test_multi_agent_bad_actions_are_errors_and_the_pool_goes_on() -> None:
     with pytest.raises(ValueError):
         single.step(np.array([np.nan, 1.0]))
     single.step(np.array([1, 1]))
+    steered = envpool.make("Intersection-v1", num_envs=2, seed=0)
+    steered.reset()
+    with pytest.raises(ValueError, match="NaN"):
+        steered.step(np.array([[0.0, np.nan], [0.0, 0.0]], np.float32))
+    with pytest.raises(ValueError):
+        steered.step(np.zeros((2, 3), np.float32))
+    steered.step(np.array([[5.0, -5.0], [0.0, 0.0]], np.float32))  # clipped, as highway-env
+    steered.close()
     env.close()
     single.close()
 
