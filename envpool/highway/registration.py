@@ -64,6 +64,7 @@ _register(
     neighbour_vehicles_connected_lanes=True,
 )
 _register(("IntersectionMultiAgent-v0", "intersection-multi-agent-v0"), "IntersectionMultiAgent")
+_register(("LaneKeeping-v0", "lane-keeping-v0"), "LaneKeeping")
 for _version, _connected in ((1, False), (2, True)):
     _register(
         (f"IntersectionMultiAgent-v{_version}", f"intersection-multi-agent-v{_version}"),

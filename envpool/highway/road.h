@@ -123,8 +123,8 @@ class Lane {
   }
 
   static Lane Sine(Vec2 start, Vec2 end, double amplitude, double pulsation,
-                   double phase, bool forbidden) {
-    Lane lane(start, end, kDefaultWidth, kDefaultSpeedLimit, forbidden);
+                   double phase, bool forbidden, double width = kDefaultWidth) {
+    Lane lane(start, end, width, kDefaultSpeedLimit, forbidden);
     lane.sine_ = true;
     lane.amplitude_ = amplitude;
     lane.pulsation_ = pulsation;
