@@ -194,7 +194,7 @@ def run_lockstep(
 
 @pytest.mark.parametrize(
     ("task_id", "seed", "num_envs", "steps"),
-    [("Intersection-v0", 0, 3, 24), ("Intersection-v1", 5, 2, 20), ("intersection-v2", 3, 2, 16)]
+    [("Intersection-v0", 0, 3, 24), ("Intersection-v1", 4, 2, 14), ("intersection-v2", 3, 2, 16)]
     + (
         [
             ("intersection-v0", 10, 4, 80),
