@@ -9,6 +9,8 @@
 #include "envpool/core/env.h"
 #include "envpool/highway/exit_env.h"
 #include "envpool/highway/highway_env.h"
+#include "envpool/highway/intersection_env.h"
+#include "envpool/highway/lane_keeping_env.h"
 #include "envpool/highway/merge_env.h"
 #include "envpool/highway/numpy_kernels.h"
 #include "envpool/highway/roundabout_env.h"
@@ -104,4 +106,10 @@ PYBIND11_MODULE(_highway, m) {
       "RoundaboutGeneric");
   envpool::RegisterEnv<envpool::highway::TwoWayEnv>("TwoWay");
   envpool::RegisterEnv<envpool::highway::UTurnEnv>("UTurn");
+  envpool::RegisterEnv<envpool::highway::IntersectionEnv>("Intersection");
+  envpool::RegisterEnv<envpool::highway::IntersectionContinuousEnv>(
+      "IntersectionContinuous");
+  envpool::RegisterEnv<envpool::highway::LaneKeepingEnv>("LaneKeeping");
+  envpool::RegisterEnv<envpool::highway::IntersectionMultiAgentEnv>(
+      "IntersectionMultiAgent");
 }

@@ -56,6 +56,23 @@ _register_v0_v1(
     vehicles_count=5,
 )
 
+_register(("Intersection-v0", "intersection-v0"), "Intersection")
+_register(("Intersection-v1", "intersection-v1"), "IntersectionContinuous")
+_register(
+    ("Intersection-v2", "intersection-v2"),
+    "Intersection",
+    neighbour_vehicles_connected_lanes=True,
+)
+_register(("IntersectionMultiAgent-v0", "intersection-multi-agent-v0"), "IntersectionMultiAgent")
+_register(("LaneKeeping-v0", "lane-keeping-v0"), "LaneKeeping")
+for _version, _connected in ((1, False), (2, True)):
+    _register(
+        (f"IntersectionMultiAgent-v{_version}", f"intersection-multi-agent-v{_version}"),
+        "IntersectionMultiAgent",
+        neighbour_vehicles_connected_lanes=_connected,
+        terminate_on_any_crash=False,
+    )
+
 
 # -- What this family declares (docs/adding_a_family.md) --
 

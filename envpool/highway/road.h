@@ -41,6 +41,14 @@ inline double Dot2(double x0, double x1, double y0, double y1) {
 }
 inline double Norm2(double x, double y) { return std::sqrt(Dot2(x, y, x, y)); }
 
+// A row of a 2x2 matrix times a 2-vector through numpy's matrix-vector
+// product (`m @ v`, `m.dot(v)`): OpenBLAS's dgemv rounds a1 * b1 and adds
+// a0 * b0 to it fused, the other order than ddot's (checked against numpy
+// on random rotations, as Dot2).
+inline double GemvRow(double a0, double a1, double b0, double b1) {
+  return std::fma(a0, b0, a1 * b1);
+}
+
 // numpy's (and Python's) float remainder: the sign of the divisor.
 inline double PyMod(double a, double b) {
   double mod = std::fmod(a, b);
@@ -115,8 +123,8 @@ class Lane {
   }
 
   static Lane Sine(Vec2 start, Vec2 end, double amplitude, double pulsation,
-                   double phase, bool forbidden) {
-    Lane lane(start, end, kDefaultWidth, kDefaultSpeedLimit, forbidden);
+                   double phase, bool forbidden, double width = kDefaultWidth) {
+    Lane lane(start, end, width, kDefaultSpeedLimit, forbidden);
     lane.sine_ = true;
     lane.amplitude_ = amplitude;
     lane.pulsation_ = pulsation;
@@ -188,6 +196,9 @@ class Lane {
     return heading_;
   }
   double WidthAt(double /*longitudinal*/) const { return width_; }
+  // AbstractLane.priority: who yields at a regulated crossing.
+  int priority() const { return priority_; }
+  void set_priority(int priority) { priority_ = priority; }
   double length() const { return length_; }
   double speed_limit() const { return speed_limit_; }
   void set_speed_limit(double speed_limit) { speed_limit_ = speed_limit; }
@@ -242,6 +253,7 @@ class Lane {
   double amplitude_ = 0.0;
   double pulsation_ = 0.0;
   double phase_ = 0.0;
+  int priority_ = 0;
 };
 
 // road/road.py's RoadNetwork: node -> node -> lanes, in insertion order
@@ -419,6 +431,7 @@ class RoadNetwork {
   }
 
   int NumNodes() const { return static_cast<int>(nodes_.size()); }
+  const std::string& NodeName(int node) const { return nodes_[node]; }
   // The first road leaving node `from` (create_random's np_random.choice
   // over one key draws nothing; scenes here have one).
   struct Road {
@@ -466,9 +479,10 @@ class RoadNetwork {
   std::vector<Road> roads_;
 };
 
-// An IDMVehicle, an MDPVehicle (the controlled ones), or an Obstacle (a
-// still object: 2 m x 2 m, never acting).
-enum class VehicleKind { kIdm, kMdp, kObstacle };
+// An IDMVehicle, an MDPVehicle (the controlled ones), an Obstacle (a
+// still object: 2 m x 2 m, never acting), or a BicycleVehicle (driven by a
+// continuous action: the dynamical bicycle model with tyre friction).
+enum class VehicleKind { kIdm, kMdp, kObstacle, kBicycle };
 
 // vehicle/kinematics.py's Vehicle with what ControlledVehicle, MDPVehicle
 // and IDMVehicle add.
@@ -505,6 +519,14 @@ struct Vehicle {
   // ControlledVehicle.route: the lanes to follow (id -1: any lane of the
   // road); empty without a plan.
   std::vector<LaneIndex> route;
+  // RegulatedRoad: an IDM vehicle stopped for a vehicle of higher priority.
+  bool is_yielding = false;
+  int yield_timer = 0;
+  // The controlled vehicle's player index; -1 for the traffic.
+  int player = -1;
+  // BicycleVehicle's lateral speed and yaw rate.
+  double lateral_speed = 0.0;
+  double yaw_rate = 0.0;
 
   Vec2 Direction() const {
     return {numpy_kernels::Cos(heading), numpy_kernels::Sin(heading)};
@@ -544,6 +566,17 @@ class Road {
   static constexpr double kKpHeading = 1 / kTauHeading;
   static constexpr double kKpLateral = 1 / kTauLateral;
   static constexpr double kMaxSteeringAngle = M_PI / 3;
+
+  // IDMVehicle's class constants as the traffic reads them: the defaults,
+  // or what IntersectionEnv writes into the class at reset.
+  double distance_wanted = kDistanceWanted;
+  double comfort_acc_max = kComfortAccMax;
+  double comfort_acc_min = kComfortAccMin;
+  // RegulatedRoad (the intersections): every 1 / kRegulationFrequency s,
+  // IDM vehicles in a predicted conflict with one of higher priority stop.
+  static constexpr int kRegulationFrequency = 2;
+  bool regulated = false;
+  int64_t regulation_steps = 0;
 
   RoadNetwork network;
   std::vector<Vehicle> vehicles;
@@ -721,13 +754,13 @@ class Road {
   }
 
   // IDMVehicle.desired_gap (projected).
-  static double DesiredGap(const Vehicle& ego, const Vehicle& front) {
-    const double ab = -kComfortAccMax * kComfortAccMin;
+  double DesiredGap(const Vehicle& ego, const Vehicle& front) const {
+    const double ab = -comfort_acc_max * comfort_acc_min;
     const Vec2 ve = ego.Velocity();
     const Vec2 vf = front.Velocity();
     const Vec2 d = ego.Direction();
     const double dv = Dot2(ve.x - vf.x, ve.y - vf.y, d.x, d.y);
-    return kDistanceWanted + ego.speed * kTimeWanted +
+    return distance_wanted + ego.speed * kTimeWanted +
            ego.speed * dv / (2 * std::sqrt(ab));
   }
 
@@ -740,13 +773,13 @@ class Road {
     const Vehicle& e = Body(ego);
     const double target = Clip(e.target_speed, 0, LaneOf(e).speed_limit());
     double acceleration =
-        kComfortAccMax *
+        comfort_acc_max *
         (1 - numpy_kernels::Power(
                  std::max(e.speed, 0.0) / std::abs(NotZero(target)), delta));
     if (front >= 0) {
       const double d = LaneDistance(e, Body(front));
       const double ratio = DesiredGap(e, Body(front)) / NotZero(d);
-      acceleration -= kComfortAccMax * numpy_kernels::Power(ratio, 2);
+      acceleration -= comfort_acc_max * numpy_kernels::Power(ratio, 2);
     }
     return acceleration;
   }
@@ -905,8 +938,281 @@ class Road {
     for (int i = 0; i < static_cast<int>(vehicles.size()); ++i) {
       if (vehicles[i].kind == VehicleKind::kIdm) {
         ActIdm(i);
-      } else {
+      } else if (vehicles[i].kind != VehicleKind::kBicycle) {
         ActControlled(i, MetaAction::kNone);
+      }  // a BicycleVehicle repeats its last action
+    }
+  }
+
+  // -- BicycleVehicle (vehicle/dynamics.py) --
+
+  static constexpr double kBicycleMass = 1;
+  static constexpr double kBicycleLengthA = Vehicle::kLength / 2;
+  static constexpr double kBicycleLengthB = Vehicle::kLength / 2;
+  static constexpr double kBicycleInertiaZ =
+      1.0 / 12 * kBicycleMass *
+      (Vehicle::kLength * Vehicle::kLength + Vehicle::kWidth * Vehicle::kWidth);
+  static constexpr double kBicycleFriction = 15.0 * kBicycleMass;
+  static constexpr double kBicycleMaxAngularSpeed = 2 * M_PI;
+
+  // BicycleVehicle.derivative_func of the state (x, y, heading, speed,
+  // lateral speed, yaw rate) under the vehicle's stored action.
+  static std::array<double, 6> BicycleDerivative(
+      const Vehicle& v, const std::array<double, 6>& state) {
+    const double heading = state[2];
+    const double speed = state[3];
+    const double lateral_speed = state[4];
+    const double yaw_rate = state[5];
+    const double theta_vf = numpy_kernels::Arctan2(
+        lateral_speed + kBicycleLengthA * yaw_rate, speed);
+    const double theta_vr = numpy_kernels::Arctan2(
+        lateral_speed - kBicycleLengthB * yaw_rate, speed);
+    double f_yf = 2 * kBicycleFriction * (v.steering - theta_vf);
+    double f_yr = 2 * kBicycleFriction * (0 - theta_vr);
+    if (std::abs(speed) < 1) {
+      // Low speed: damping of the lateral speed and the yaw rate.
+      f_yf = -kBicycleMass * lateral_speed -
+             kBicycleInertiaZ / kBicycleLengthA * yaw_rate;
+      f_yr = -kBicycleMass * lateral_speed +
+             kBicycleInertiaZ / kBicycleLengthA * yaw_rate;
+    }
+    const double d_lateral_speed =
+        1 / kBicycleMass * (f_yf + f_yr) - yaw_rate * speed;
+    const double d_yaw_rate = 1 / kBicycleInertiaZ *
+                              (kBicycleLengthA * f_yf - kBicycleLengthB * f_yr);
+    const double c = numpy_kernels::Cos(heading);
+    const double s = numpy_kernels::Sin(heading);
+    return {GemvRow(c, -s, speed, lateral_speed),
+            GemvRow(s, c, speed, lateral_speed),
+            yaw_rate,
+            v.acceleration,
+            d_lateral_speed,
+            d_yaw_rate};
+  }
+
+  // BicycleVehicle.step: its clip_actions, then one RK4 step. It applies
+  // no collision push (unlike Vehicle.step); a crash still stops it.
+  static void StepBicycle(Vehicle* v, double dt) {
+    if (v->crashed) {
+      v->steering = 0;
+      v->acceleration = -1.0 * v->speed;
+    }
+    if (v->speed > Vehicle::kMaxSpeed) {
+      v->acceleration =
+          std::min(v->acceleration, 1.0 * (Vehicle::kMaxSpeed - v->speed));
+    } else if (v->speed < Vehicle::kMinSpeed) {
+      v->acceleration =
+          std::max(v->acceleration, 1.0 * (Vehicle::kMinSpeed - v->speed));
+    }
+    v->steering = Clip(v->steering, -M_PI / 2, M_PI / 2);
+    v->yaw_rate =
+        Clip(v->yaw_rate, -kBicycleMaxAngularSpeed, kBicycleMaxAngularSpeed);
+    const std::array<double, 6> state = {v->position.x,    v->position.y,
+                                         v->heading,       v->speed,
+                                         v->lateral_speed, v->yaw_rate};
+    auto shifted = [&](const std::array<double, 6>& f, double h) {
+      std::array<double, 6> out;
+      for (int k = 0; k < 6; ++k) {
+        out[k] = state[k] + f[k] * h;
+      }
+      return out;
+    };
+    const std::array<double, 6> f1 = BicycleDerivative(*v, state);
+    const std::array<double, 6> f2 = BicycleDerivative(*v, shifted(f1, dt / 2));
+    const std::array<double, 6> f3 = BicycleDerivative(*v, shifted(f2, dt / 2));
+    const std::array<double, 6> f4 = BicycleDerivative(*v, shifted(f3, dt));
+    std::array<double, 6> next;
+    for (int k = 0; k < 6; ++k) {
+      next[k] = state[k] + dt / 6 * (((f1[k] + 2 * f2[k]) + 2 * f3[k]) + f4[k]);
+    }
+    v->position = {next[0], next[1]};
+    v->heading = next[2];
+    v->speed = next[3];
+    v->lateral_speed = next[4];
+    v->yaw_rate = next[5];
+  }
+
+  // -- Regulation (road/regulation.py) --
+
+  // RoadNetwork.position_heading_along_route: the position and heading
+  // `longitudinal` metres along `route` (from its head), lanes of unknown
+  // id taken as the current lane's id where the road has it, else 0.
+  std::pair<Vec2, double> PositionHeadingAlongRoute(
+      const std::vector<LaneIndex>& route, double longitudinal,
+      const LaneIndex& current) const {
+    auto head_with_id = [&](size_t k) {
+      LaneIndex index = route[k];
+      if (index.id < 0) {
+        index.id = current.id < network.NumLanes(current.from, current.to)
+                       ? current.id
+                       : 0;
+      }
+      return index;
+    };
+    size_t head = 0;
+    LaneIndex index = head_with_id(head);
+    while (route.size() - head > 1 &&
+           longitudinal > network.GetLane(index).length()) {
+      longitudinal -= network.GetLane(index).length();
+      ++head;
+      index = head_with_id(head);
+    }
+    const Lane& lane = network.GetLane(index);
+    return {lane.Position(longitudinal, 0), lane.HeadingAt(longitudinal)};
+  }
+
+  // ControlledVehicle.predict_trajectory_constant_speed at `t` seconds:
+  // along its route (or its lane) at its current speed.
+  std::pair<Vec2, double> PredictConstantSpeed(const Vehicle& v,
+                                               double t) const {
+    const double s = LaneOf(v).LocalCoordinates(v.position).first;
+    if (v.route.empty()) {
+      return PositionHeadingAlongRoute({v.lane_index}, s + v.speed * t,
+                                       v.lane_index);
+    }
+    return PositionHeadingAlongRoute(v.route, s + v.speed * t, v.lane_index);
+  }
+
+  // RegulatedRoad's prediction times: np.arange(0.25, 3, 0.25).
+  static constexpr int kPredictions = 11;
+  static constexpr double kPredictionStep = 0.25;
+  using Trajectory = std::array<std::pair<Vec2, double>, kPredictions>;
+
+  // predict_trajectory_constant_speed: a ControlledVehicle along its route
+  // at its speed; a BicycleVehicle (Vehicle's "constant_steering") as a
+  // copy with no acceleration and the same steering, stepped 0.25 s at a
+  // time.
+  Trajectory PredictTrajectory(const Vehicle& v) const {
+    Trajectory trajectory;
+    if (v.kind == VehicleKind::kBicycle) {
+      Vehicle copy = v;
+      copy.acceleration = 0.0;
+      for (int k = 0; k < kPredictions; ++k) {
+        StepBicycle(&copy, kPredictionStep);
+        trajectory[k] = {copy.position, copy.heading};
+      }
+      return trajectory;
+    }
+    for (int k = 0; k < kPredictions; ++k) {
+      trajectory[k] = PredictConstantSpeed(v, kPredictionStep * (k + 1));
+    }
+    return trajectory;
+  }
+
+  // utils.rect_corners with the midpoints and the centre: the corners, the
+  // centre, then the midpoints of the ends and of the sides, rotated (a
+  // matrix product: Dot2's rounding) and moved to `center`.
+  static std::array<Vec2, 9> RectPoints(const Vec2& center, double length,
+                                        double width, double angle) {
+    const double hl = length / 2;
+    const double hw = width / 2;
+    const double px[9] = {-hl, -hl, hl, hl, 0, -hl, hl, -0.0, 0};
+    const double py[9] = {-hw, hw, hw, -hw, 0, -0.0, 0, -hw, hw};
+    const double c = numpy_kernels::Cos(angle);
+    const double s = numpy_kernels::Sin(angle);
+    std::array<Vec2, 9> points;
+    for (int k = 0; k < 9; ++k) {
+      points[k] = {Dot2(c, -s, px[k], py[k]) + center.x,
+                   Dot2(s, c, px[k], py[k]) + center.y};
+    }
+    return points;
+  }
+
+  // utils.point_in_rotated_rectangle: the point's offset from the centre
+  // turned by +angle (as the reference does), inside the axis-aligned box.
+  static bool PointInRotatedRectangle(const Vec2& p, const Vec2& center,
+                                      double length, double width,
+                                      double angle) {
+    const double c = numpy_kernels::Cos(angle);
+    const double s = numpy_kernels::Sin(angle);
+    const double dx = p.x - center.x;
+    const double dy = p.y - center.y;
+    const double ux = GemvRow(c, -s, dx, dy);
+    const double uy = GemvRow(s, c, dx, dy);
+    return -length / 2 <= ux && ux <= length / 2 && -width / 2 <= uy &&
+           uy <= width / 2;
+  }
+
+  // utils.rotated_rectangles_intersect of (centre, 1.5 lengths, 0.9 widths,
+  // heading) rectangles: a point of one inside the other.
+  static bool RectanglesIntersect(const Vec2& c1, double h1, const Vec2& c2,
+                                  double h2) {
+    constexpr double kL = 1.5 * Vehicle::kLength;
+    constexpr double kW = 0.9 * Vehicle::kWidth;
+    for (const Vec2& p : RectPoints(c1, kL, kW, h1)) {
+      if (PointInRotatedRectangle(p, c2, kL, kW, h2)) {
+        return true;
+      }
+    }
+    for (const Vec2& p : RectPoints(c2, kL, kW, h2)) {
+      if (PointInRotatedRectangle(p, c1, kL, kW, h1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // RegulatedRoad.is_conflict_possible: both predicted at constant speed
+  // every 0.25 s up to 3 s; a conflict where their enlarged boxes meet.
+  bool IsConflictPossible(const Vehicle& a, const Vehicle& b) const {
+    const Trajectory ta = PredictTrajectory(a);
+    const Trajectory tb = PredictTrajectory(b);
+    for (int k = 0; k < kPredictions; ++k) {
+      const auto& [pa, ha] = ta[k];
+      const auto& [pb, hb] = tb[k];
+      if (Norm2(pb.x - pa.x, pb.y - pa.y) > Vehicle::kLength) {
+        continue;
+      }
+      if (RectanglesIntersect(pa, ha, pb, hb)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // RegulatedRoad.respect_priorities: the vehicle on the lane of lower
+  // priority yields; at equal priority the one behind.
+  int RespectPriorities(int i, int j) const {
+    const Vehicle& a = vehicles[i];
+    const Vehicle& b = vehicles[j];
+    const int pa = LaneOf(a).priority();
+    const int pb = LaneOf(b).priority();
+    if (pa > pb) {
+      return j;
+    }
+    if (pa < pb) {
+      return i;
+    }
+    auto front_distance = [](const Vehicle& from, const Vehicle& to) {
+      const Vec2 d = from.Direction();
+      return Dot2(d.x, d.y, to.position.x - from.position.x,
+                  to.position.y - from.position.y);
+    };
+    return front_distance(a, b) > front_distance(b, a) ? i : j;
+  }
+
+  // RegulatedRoad.enforce_road_rules: release the vehicles that yielded
+  // (YIELD_DURATION 0: at the next enforcement), then stop every IDM
+  // vehicle that must yield in a possible conflict.
+  void EnforceRoadRules() {
+    for (Vehicle& v : vehicles) {
+      if (v.is_yielding) {
+        v.target_speed = LaneOf(v).speed_limit();
+        v.is_yielding = false;
+      }
+    }
+    const int n = static_cast<int>(vehicles.size());
+    for (int i = 0; i + 1 < n; ++i) {
+      for (int j = i + 1; j < n; ++j) {
+        if (!IsConflictPossible(vehicles[i], vehicles[j])) {
+          continue;
+        }
+        Vehicle& yielding = vehicles[RespectPriorities(i, j)];
+        if (yielding.kind == VehicleKind::kIdm) {
+          yielding.target_speed = 0;
+          yielding.is_yielding = true;
+          yielding.yield_timer = 0;
+        }
       }
     }
   }
@@ -915,6 +1221,11 @@ class Road {
 
   // Vehicle.step (IDMVehicle.step advances its timer first).
   void StepVehicle(Vehicle* v, double dt) const {
+    if (v->kind == VehicleKind::kBicycle) {
+      StepBicycle(v, dt);
+      v->lane_index = network.GetClosestLaneIndex(v->position, v->heading);
+      return;
+    }
     if (v->kind == VehicleKind::kIdm) {
       v->timer += dt;
     }
@@ -948,8 +1259,16 @@ class Road {
     v->lane_index = network.GetClosestLaneIndex(v->position, v->heading);
   }
 
-  // Road.step: move every vehicle, then check each pair for collisions.
+  // Road.step: move every vehicle, then check each pair for collisions
+  // (RegulatedRoad.step enforces the priorities first).
   void Step(double dt) {
+    if (regulated) {
+      ++regulation_steps;
+      const auto period = static_cast<int64_t>(1 / dt / kRegulationFrequency);
+      if (period > 0 && regulation_steps % period == 0) {
+        EnforceRoadRules();
+      }
+    }
     for (Vehicle& v : vehicles) {
       StepVehicle(&v, dt);
     }

@@ -119,6 +119,88 @@ TEST(HighwayRoad, VehiclesThatDoNotCheckCollisionsPassThroughEachOther) {
   EXPECT_FALSE(road.vehicles[1].crashed);
 }
 
+// Two one-lane roads crossing at the origin: the horizontal one of
+// priority 3, the vertical one of priority 1 (the intersection's).
+Road CrossingRoad() {
+  Road road;
+  Lane horizontal({-60.0, 0.0}, {60.0, 0.0}, Lane::kDefaultWidth, 10.0);
+  horizontal.set_priority(3);
+  Lane vertical({0.0, -60.0}, {0.0, 60.0}, Lane::kDefaultWidth, 10.0);
+  vertical.set_priority(1);
+  road.network.AddLane("w", "e", horizontal);
+  road.network.AddLane("s", "n", vertical);
+  road.regulated = true;
+  return road;
+}
+
+TEST(HighwayRoad, RegulationStopsTheVehicleOfLowerPriorityBeforeAConflict) {
+  Road road = CrossingRoad();
+  // Both reach the crossing in 1.5 s at 10 m/s.
+  road.vehicles.push_back(
+      road.MakeVehicle(VehicleKind::kIdm, {-15.0, 0.0}, 0.0, 10.0));
+  road.vehicles.push_back(
+      road.MakeVehicle(VehicleKind::kIdm, {0.0, -15.0}, M_PI / 2, 10.0));
+  const double dt = 1.0 / 15;
+  // Twice a second: the 7th frame at 15 Hz enforces the priorities.
+  for (int frame = 0; frame < 6; ++frame) {
+    road.Act();
+    road.Step(dt);
+  }
+  EXPECT_FALSE(road.vehicles[1].is_yielding);
+  road.Act();
+  road.Step(dt);
+  EXPECT_FALSE(road.vehicles[0].is_yielding);
+  EXPECT_TRUE(road.vehicles[1].is_yielding);
+  EXPECT_EQ(road.vehicles[1].target_speed, 0.0);
+  EXPECT_EQ(road.vehicles[0].target_speed, 10.0);
+  // The next enforcement releases it to its lane's speed limit, and stops
+  // it again while the conflict lasts.
+  for (int frame = 0; frame < 7; ++frame) {
+    road.Act();
+    road.Step(dt);
+  }
+  EXPECT_TRUE(road.vehicles[1].is_yielding);
+  EXPECT_LT(road.vehicles[1].speed, 10.0);
+}
+
+TEST(HighwayRoad, ControlledVehiclesNeverYield) {
+  Road road = CrossingRoad();
+  road.vehicles.push_back(
+      road.MakeVehicle(VehicleKind::kIdm, {-15.0, 0.0}, 0.0, 10.0));
+  road.vehicles.push_back(
+      road.MakeVehicle(VehicleKind::kMdp, {0.0, -15.0}, M_PI / 2, 10.0));
+  ASSERT_TRUE(road.IsConflictPossible(road.vehicles[0], road.vehicles[1]));
+  ASSERT_EQ(road.RespectPriorities(0, 1), 1);  // the MDP vehicle should
+  road.EnforceRoadRules();
+  EXPECT_FALSE(road.vehicles[1].is_yielding);
+  EXPECT_FALSE(road.vehicles[0].is_yielding);
+}
+
+TEST(HighwayRoad, BicycleDrivesStraightWithoutSteeringAndTurnsWithIt) {
+  Road road = ThreeLaneRoad();
+  road.vehicles.push_back(
+      road.MakeVehicle(VehicleKind::kBicycle, {50.0, 4.0}, 0.0, 10.0));
+  road.Step(0.1);
+  EXPECT_NEAR(road.vehicles[0].position.x, 51.0, 1e-12);
+  EXPECT_EQ(road.vehicles[0].position.y, 4.0);
+  EXPECT_EQ(road.vehicles[0].yaw_rate, 0.0);
+  road.vehicles[0].steering = 0.2;  // left, in highway-env's frame
+  road.vehicles[0].acceleration = 1.0;
+  for (int frame = 0; frame < 10; ++frame) {
+    road.Step(0.1);
+  }
+  EXPECT_GT(road.vehicles[0].heading, 0.1);
+  EXPECT_GT(road.vehicles[0].yaw_rate, 0.0);
+  EXPECT_NEAR(road.vehicles[0].speed, 11.0, 1e-9);
+  // A crash brakes it to a stop and centres its steering.
+  road.vehicles[0].crashed = true;
+  for (int frame = 0; frame < 100; ++frame) {
+    road.Step(0.1);
+  }
+  EXPECT_LT(road.vehicles[0].speed, 1e-3);
+  EXPECT_EQ(road.vehicles[0].steering, 0.0);
+}
+
 TEST(HighwayLane, CircularAndSineLanesMapPositionsBothWays) {
   const Lane arc = Lane::Circular({10.0, -5.0}, 20.0, M_PI / 2, -M_PI / 2,
                                   /*clockwise=*/false,
