@@ -49,18 +49,59 @@ def make_reference(task_id: str) -> Any:
     return pgx.make(game) if isinstance(game, str) else game()
 
 
+# id -> pgx's state fields that EnvPool 1.2.7's game-specific info keys
+# report, as this family lays them out (docs/pgx.md).
+INFO_FIELDS: dict[str, Any] = {
+    # pgx's board (square = 4 * column + row, from the mover's side) on the
+    # observation's grid: row r, column c is square (2 - c) * 4 + r.
+    "AnimalShogi-v1": lambda state: {
+        "board": state._board.reshape(3, 4)[::-1].T,
+        "hand": state._hand,
+        "turn": state._turn,
+    },
+}
+
+
 @functools.cache
-def reference(task_id: str) -> tuple[Any, Any, Any, int]:
-    """pgx's jitted init, step and all-players observe for `task_id`."""
+def reference(task_id: str) -> tuple[Any, Any, int]:
+    """pgx's game for `task_id` as one jitted function, compiled once per game.
+
+    advance(state, action, K, restart) is init(K) where `restart`, else
+    step(state, action, fold_in(K, t)) for the state's t-th step.  It
+    returns the new state and what a pool reports of it: every player's
+    observation, the rewards, legal_action_mask, current_player, terminated,
+    truncated and the info fields, fetched in one transfer per step.  Also
+    returns a placeholder state (zeros) to restart from, and the players.
+    """
     game = make_reference(task_id)
     players = game.num_players
+    info_fields = INFO_FIELDS.get(task_id, lambda state: {})
 
-    def observe_all(state: Any) -> Any:
+    def report(state: Any) -> tuple[Any, ...]:
         with warnings.catch_warnings():  # observe(state, p) is deprecated, still pgx's
             warnings.simplefilter("ignore", DeprecationWarning)
-            return jnp.stack([game.observe(state, p) for p in range(players)])
+            obs = jnp.stack([game.observe(state, p) for p in range(players)])
+        return (
+            obs,
+            state.rewards,
+            state.legal_action_mask,
+            state.current_player,
+            state.terminated,
+            state.truncated,
+            info_fields(state),
+        )
 
-    return jax.jit(game.init), jax.jit(game.step), jax.jit(observe_all), players
+    def advance(state: Any, action: Any, key: Any, restart: Any) -> tuple[Any, tuple[Any, ...]]:
+        state = jax.lax.cond(
+            restart,
+            lambda: game.init(key),
+            lambda: game.step(state, action, jax.random.fold_in(key, state._step_count + 1)),
+        )
+        return state, report(state)
+
+    shapes = jax.eval_shape(game.init, jax.random.PRNGKey(0))
+    placeholder = jax.tree.map(lambda x: jnp.zeros(x.shape, x.dtype), shapes)
+    return jax.jit(advance), placeholder, players
 
 
 def env_key(seed: int, env_id: int, episode: int) -> Any:
@@ -83,14 +124,19 @@ def rows_by_env(info: dict[str, Any], num_envs: int, players: int) -> tuple[np.n
     return rows, slots
 
 
-def play(task_id: str, seed: int, num_envs: int, steps: int) -> int:
-    """Random legal play for `steps` steps; returns how many episodes ended."""
-    init, step, observe_all, players = reference(task_id)
+def play(task_id: str, seed: int, num_envs: int, steps: int, games: int = 0) -> int:
+    """Random legal play for `steps` pool steps, or until `games` games have
+    ended and their envs been autoreset; returns how many games ended."""
+    advance, placeholder, players = reference(task_id)
     env = envpool.make(task_id, num_envs=num_envs, seed=seed)
     rng = np.random.default_rng(seed)
     episode = [0] * num_envs
-    states = [init(env_key(seed, i, 0)) for i in range(num_envs)]
-    ended = [False] * num_envs
+    keys = [env_key(seed, i, 0) for i in range(num_envs)]
+    states, reports = [], []
+    for key in keys:
+        state, report = advance(placeholder, np.int32(0), key, np.True_)
+        states.append(state)
+        reports.append(jax.device_get(report))
     obs, info = env.reset()
     reward = np.zeros(num_envs * players, np.float32)
     terminated = truncated = np.zeros(num_envs, bool)
@@ -98,42 +144,37 @@ def play(task_id: str, seed: int, num_envs: int, steps: int) -> int:
     for t in range(steps + 1):
         rows, slots = rows_by_env(info, num_envs, players)
         for i in range(num_envs):
-            state = states[i]
+            pgx_obs, rewards, mask, player, done, cut, fields = reports[i]
             what = f"{task_id} seed {seed} env {i} episode {episode[i]} step {t}"
-            np.testing.assert_array_equal(
-                obs[rows[i]], np.asarray(observe_all(state)).astype(obs.dtype), what
-            )
-            np.testing.assert_array_equal(reward[rows[i]], np.asarray(state.rewards), what)
-            np.testing.assert_array_equal(
-                info["legal_action_mask"][slots[i]], np.asarray(state.legal_action_mask), what
-            )
-            assert info["current_player"][slots[i]] == int(state.current_player), what
-            assert terminated[slots[i]] == bool(state.terminated), what
-            assert truncated[slots[i]] == bool(state.truncated), what
-        if t == steps:
+            np.testing.assert_array_equal(obs[rows[i]], pgx_obs.astype(obs.dtype), what)
+            np.testing.assert_array_equal(reward[rows[i]], rewards, what)
+            np.testing.assert_array_equal(info["legal_action_mask"][slots[i]], mask, what)
+            assert info["current_player"][slots[i]] == player, what
+            assert terminated[slots[i]] == done, what
+            assert truncated[slots[i]] == cut, what
+            for key, value in fields.items():
+                np.testing.assert_array_equal(info[key][slots[i]], value, f"{what}: {key}")
+        if t == steps or (games and finished >= games):
             break
         actions = np.zeros(num_envs, np.int64)
         for i in range(num_envs):
-            if ended[i]:  # NEXT_STEP autoreset: this step starts episode j + 1
+            if not reports[i][4]:  # a legal move of the game in play
+                actions[i] = rng.choice(np.flatnonzero(info["legal_action_mask"][slots[i]]))
+        obs, reward, terminated, truncated, info = env.step(actions)
+        for i in range(num_envs):
+            if reports[i][4]:  # NEXT_STEP autoreset: this step starts episode j + 1
                 finished += 1
                 episode[i] += 1
-                states[i] = init(env_key(seed, i, episode[i]))
-                continue
-            legal = np.flatnonzero(info["legal_action_mask"][slots[i]])
-            actions[i] = rng.choice(legal)
-        step_count = {}
-        for i in range(num_envs):
-            if not ended[i]:
-                step_count[i] = int(states[i]._step_count) + 1
-                key = jax.random.fold_in(env_key(seed, i, episode[i]), step_count[i])
-                states[i] = step(states[i], jnp.int32(actions[i]), key)
-        obs, reward, terminated, truncated, info = env.step(actions)
-        ended = [bool(states[i].terminated) if i in step_count else False for i in range(num_envs)]
+                keys[i] = env_key(seed, i, episode[i])
+            restart = np.bool_(reports[i][4])
+            states[i], report = advance(states[i], np.int32(actions[i]), keys[i], restart)
+            reports[i] = jax.device_get(report)
     return finished
 
 
-# ENVPOOL_TEST_ALL=1: more seeds, every id, and whole games on the larger Go
-# boards (minutes); else a sample that keeps the file near a minute.
+# ENVPOOL_TEST_ALL=1: two envs' whole games of every id and more seeds
+# (minutes); else a sample that keeps the file near a minute: one whole game
+# of every id, the other seeds for the games that deal from the key.
 ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
 
 # Steps for a few whole games of random play of each game (2048's last the
@@ -146,25 +187,28 @@ WHOLE_GAME_STEPS = {
     "Play2048-v1": 300,
     "KuhnPoker-v1": 12,
     "LeducHoldem-v1": 20,
-    # Random Go rarely passes twice: it ends at 2 * size * size moves or on
-    # a repeated position.
     "AnimalShogi-v1": 120,
     "Backgammon-v1": 400,
     "Chess-v1": 530,
     "GardnerChess-v1": 270,
+    # Random Go rarely passes twice: it ends at 2 * size * size moves or on
+    # a repeated position.
     "Go9x9-v1": 170,
     "Go13x13-v1": 340,
     "Go19x19-v1": 730,
 }
-# The sample leaves out the larger Go boards (compiling pgx's Go for each
-# takes seconds): the 9x9 board plays the same code to the end.
-WHOLE_GAME_IDS = sorted(GAMES) if ALL else sorted(set(GAMES) - {"Go13x13-v1", "Go19x19-v1"})
 
 
-@pytest.mark.parametrize("task_id", WHOLE_GAME_IDS)
+@pytest.mark.parametrize("task_id", sorted(GAMES))
 def test_whole_games_match_pgx(task_id: str) -> None:
-    finished = play(task_id, seed=0, num_envs=2, steps=WHOLE_GAME_STEPS[task_id])
-    assert finished >= 2  # whole games, and the autoresets after them, were compared
+    """Every id, in the sample too: play until a game has ended and its env
+    been autoreset (ENVPOOL_TEST_ALL=1: both envs' games and more)."""
+    if ALL:
+        finished = play(task_id, seed=0, num_envs=2, steps=WHOLE_GAME_STEPS[task_id])
+        assert finished >= 2  # whole games, and the autoresets after them, were compared
+    else:
+        finished = play(task_id, seed=0, num_envs=2, steps=WHOLE_GAME_STEPS[task_id], games=1)
+        assert finished >= 1
 
 
 # 2**32 - 1: env 1's seed 2**32 keeps its low 32 bits, PRNGKey(0)'s key.
@@ -197,6 +241,16 @@ SPACES = {
 }
 
 
+# EnvPool 1.2.7's game-specific info keys: (dtype, shape per env).
+GAME_INFO = {
+    "AnimalShogi-v1": {
+        "board": (np.int32, (4, 3)),
+        "hand": (np.int32, (2, 3)),
+        "turn": (np.int32, ()),
+    },
+}
+
+
 @pytest.mark.parametrize("task_id", sorted(GAMES))
 def test_spaces_and_info(task_id: str) -> None:
     players, actions, shape = SPACES[task_id]
@@ -210,6 +264,11 @@ def test_spaces_and_info(task_id: str) -> None:
     assert info["legal_action_mask"].shape == (2, actions)
     assert info["legal_action_mask"].dtype == np.bool_
     assert info["current_player"].dtype == np.int32
+    common = {"env_id", "players", "elapsed_step", "current_player", "legal_action_mask"}
+    extra = GAME_INFO.get(task_id, {})
+    assert set(info) == common | set(extra)
+    for key, (dtype, shape) in extra.items():
+        assert info[key].dtype == dtype and info[key].shape == (2, *shape), key
 
 
 def test_go_options() -> None:
