@@ -18,6 +18,7 @@ for task_id, env_class in (
     ("Backgammon-v1", "PgxBackgammon"),
     ("Chess-v1", "PgxChess"),
     ("GardnerChess-v1", "PgxGardnerChess"),
+    ("SparrowMahjong-v1", "PgxSparrowMahjong"),
 ):
     register(task_id, family="pgx", env_class=env_class)
 for size in (9, 13, 19):
