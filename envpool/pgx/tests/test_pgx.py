@@ -42,7 +42,27 @@ GAMES: dict[str, Any] = {
     "Go13x13-v1": lambda: importlib.import_module("pgx.go").Go(size=13, komi=7.5),
     "Go19x19-v1": "go_19x19",
     "SparrowMahjong-v1": "sparrow_mahjong",
+    # pgx's Go, a repeating move illegal (superko_moves) rather than lost.
+    "ChineseGo9x9-v1": "go_9x9",
+    "ChineseGo13x13-v1": lambda: importlib.import_module("pgx.go").Go(size=13, komi=7.5),
+    "ChineseGo19x19-v1": "go_19x19",
 }
+CHINESE_GO = {"ChineseGo9x9-v1", "ChineseGo13x13-v1", "ChineseGo19x19-v1"}
+
+
+def superko_moves(game: Any, state: Any) -> Any:
+    """The points where a move of pgx's Go would repeat an earlier position
+    (pgx's is_psk after that move): the moves the ChineseGo ids forbid."""
+    go = importlib.import_module("pgx._src.games.go")
+    x = state._x._replace(ko=jnp.int32(-1))
+    size = game._game.size
+
+    def repeats(action: Any) -> Any:
+        after = go._apply_action(x, action, size)
+        hashes = after.hash_history.at[after.step_count].set(go._compute_hash(after))
+        return go._is_psk(after._replace(hash_history=hashes))
+
+    return jax.vmap(repeats)(jnp.arange(size * size))
 
 
 def make_reference(task_id: str) -> Any:
@@ -78,6 +98,13 @@ def reference(task_id: str) -> tuple[Any, Any, int]:
     players = game.num_players
     info_fields = INFO_FIELDS.get(task_id, lambda state: {})
 
+    def legal_action_mask(state: Any) -> Any:
+        mask = state.legal_action_mask
+        if task_id not in CHINESE_GO:
+            return mask
+        allowed = mask[:-1] & ~superko_moves(game, state)
+        return jnp.where(state.terminated, mask, mask.at[:-1].set(allowed))
+
     def report(state: Any) -> tuple[Any, ...]:
         with warnings.catch_warnings():  # observe(state, p) is deprecated, still pgx's
             warnings.simplefilter("ignore", DeprecationWarning)
@@ -85,7 +112,7 @@ def reference(task_id: str) -> tuple[Any, Any, int]:
         return (
             obs,
             state.rewards,
-            state.legal_action_mask,
+            legal_action_mask(state),
             state.current_player,
             state.terminated,
             state.truncated,
@@ -198,13 +225,17 @@ WHOLE_GAME_STEPS = {
     "Go13x13-v1": 340,
     "Go19x19-v1": 730,
     "SparrowMahjong-v1": 40,  # at most 29 discards
+    "ChineseGo9x9-v1": 170,
+    "ChineseGo13x13-v1": 340,
+    "ChineseGo19x19-v1": 730,
 }
 
 
 # Seeds other than 0 whose first games reach what the sample must cover:
 # SparrowMahjong's seed 1 ends on a score of -6, whose reward -6 / 26 is
-# JAX's -6 * (1 / 26), one ulp off the division.
-WHOLE_GAME_SEEDS = {"SparrowMahjong-v1": 1}
+# JAX's -6 * (1 / 26), one ulp off the division; ChineseGo9x9's seed 1 has a
+# position where a move would repeat an earlier one (masked out).
+WHOLE_GAME_SEEDS = {"SparrowMahjong-v1": 1, "ChineseGo9x9-v1": 1}
 
 
 @pytest.mark.parametrize("task_id", sorted(GAMES))
@@ -250,6 +281,9 @@ SPACES = {
     "Go13x13-v1": (2, 170, (13, 13, 17)),
     "Go19x19-v1": (2, 362, (19, 19, 17)),
     "SparrowMahjong-v1": (3, 11, (11, 15)),
+    "ChineseGo9x9-v1": (2, 82, (9, 9, 17)),
+    "ChineseGo13x13-v1": (2, 170, (13, 13, 17)),
+    "ChineseGo19x19-v1": (2, 362, (19, 19, 17)),
 }
 
 
@@ -286,8 +320,9 @@ def test_spaces_and_info(task_id: str) -> None:
 def test_go_options() -> None:
     spec = envpool.make_spec("Go9x9-v1", history_length=2)
     assert spec.observation_space.shape == (9, 9, 5)
-    with pytest.raises(ValueError, match="'rules' must be \"pgx\""):
-        envpool.make("Go9x9-v1", rules="chinese")
+    with pytest.raises(ValueError, match=r"'rules' must be \"pgx\" .* or \"chinese\""):
+        envpool.make("Go9x9-v1", rules="japanese")
+    assert envpool.make_spec("ChineseGo9x9-v1").config.rules == "chinese"
     with pytest.raises(ValueError, match=r"'board_size' must be in 2\.\.19"):
         envpool.make("Go9x9-v1", board_size=21)
 
