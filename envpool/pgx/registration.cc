@@ -13,6 +13,7 @@
 #include "envpool/pgx/othello.h"
 #include "envpool/pgx/play2048.h"
 #include "envpool/pgx/poker.h"
+#include "envpool/pgx/shogi.h"
 #include "envpool/pgx/sparrow_mahjong.h"
 
 PYBIND11_MODULE(_pgx, m) {
@@ -30,4 +31,5 @@ PYBIND11_MODULE(_pgx, m) {
   envpool::RegisterEnv<KuhnPokerEnv>("PgxKuhnPoker");
   envpool::RegisterEnv<LeducHoldemEnv>("PgxLeducHoldem");
   envpool::RegisterEnv<SparrowMahjongEnv>("PgxSparrowMahjong");
+  envpool::RegisterEnv<ShogiEnv>("PgxShogi");
 }

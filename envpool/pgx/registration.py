@@ -19,6 +19,7 @@ for task_id, env_class in (
     ("Chess-v1", "PgxChess"),
     ("GardnerChess-v1", "PgxGardnerChess"),
     ("SparrowMahjong-v1", "PgxSparrowMahjong"),
+    ("Shogi-v1", "PgxShogi"),
 ):
     register(task_id, family="pgx", env_class=env_class)
 for size in (9, 13, 19):

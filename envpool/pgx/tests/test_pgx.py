@@ -42,6 +42,7 @@ GAMES: dict[str, Any] = {
     "Go13x13-v1": lambda: importlib.import_module("pgx.go").Go(size=13, komi=7.5),
     "Go19x19-v1": "go_19x19",
     "SparrowMahjong-v1": "sparrow_mahjong",
+    "Shogi-v1": "shogi",
     # pgx's Go, a repeating move illegal (superko_moves) rather than lost.
     "ChineseGo9x9-v1": "go_9x9",
     "ChineseGo13x13-v1": lambda: importlib.import_module("pgx.go").Go(size=13, komi=7.5),
@@ -225,6 +226,7 @@ WHOLE_GAME_STEPS = {
     "Go13x13-v1": 340,
     "Go19x19-v1": 730,
     "SparrowMahjong-v1": 40,  # at most 29 discards
+    "Shogi-v1": 520,  # random play rarely mates: 512 moves
     "ChineseGo9x9-v1": 170,
     "ChineseGo13x13-v1": 340,
     "ChineseGo19x19-v1": 730,
@@ -234,8 +236,9 @@ WHOLE_GAME_STEPS = {
 # Seeds other than 0 whose first games reach what the sample must cover:
 # SparrowMahjong's seed 1 ends on a score of -6, whose reward -6 / 26 is
 # JAX's -6 * (1 / 26), one ulp off the division; ChineseGo9x9's seed 1 has a
-# position where a move would repeat an earlier one (masked out).
-WHOLE_GAME_SEEDS = {"SparrowMahjong-v1": 1, "ChineseGo9x9-v1": 1}
+# position where a move would repeat an earlier one (masked out); Shogi's
+# seed 1 has pawn drops that would mate (masked out) and ends in a mate.
+WHOLE_GAME_SEEDS = {"SparrowMahjong-v1": 1, "ChineseGo9x9-v1": 1, "Shogi-v1": 1}
 
 
 @pytest.mark.parametrize("task_id", sorted(GAMES))
@@ -281,6 +284,7 @@ SPACES = {
     "Go13x13-v1": (2, 170, (13, 13, 17)),
     "Go19x19-v1": (2, 362, (19, 19, 17)),
     "SparrowMahjong-v1": (3, 11, (11, 15)),
+    "Shogi-v1": (2, 2187, (9, 9, 119)),
     "ChineseGo9x9-v1": (2, 82, (9, 9, 17)),
     "ChineseGo13x13-v1": (2, 170, (13, 13, 17)),
     "ChineseGo19x19-v1": (2, 362, (19, 19, 17)),
