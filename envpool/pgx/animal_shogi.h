@@ -168,6 +168,10 @@ class AnimalShogiGame {
   }
 
   const bool* LegalActionMask() const { return legal_.data(); }
+  // pgx's state._board (from the mover's side), _hand and _turn.
+  const std::array<int, kSquares>& board() const { return board_; }
+  const std::array<std::array<int, 3>, 2>& hand() const { return hand_; }
+  int turn() const { return turn_; }
   int current_player() const { return current_player_; }
   bool terminated() const { return terminated_; }
   float reward(int player) const { return rewards_[player]; }
@@ -379,6 +383,41 @@ class AnimalShogiGame {
   int turn_ = 0;
   int step_count_ = 0;
   bool terminated_ = false;
+};
+
+// EnvPool 1.2.7's info keys of AnimalShogi: "board" (4 x 3: pgx's
+// state._board on the observation's grid, row r and column c holding square
+// (2 - c) * 4 + r; -1 empty, 0..4 the mover's pawn, bishop, rook, king,
+// gold, 5..9 the opponent's), "hand" (2 x 3: pgx's state._hand, the mover's
+// then the opponent's pawns, bishops, rooks) and "turn" (pgx's state._turn:
+// 0 while the first mover moves).
+template <>
+struct GameInfo<AnimalShogiGame> {
+  struct Fields {
+    Field<int32_t> board;
+    Field<int32_t> hand;
+    Field<int32_t> turn;
+  };
+  static void Declare(Schema* state, Fields* fields) {
+    fields->board = state->Add<int32_t>("info:board", {4, 3}, {-1.0}, {9.0});
+    fields->hand = state->Add<int32_t>("info:hand", {2, 3}, {0.0}, {2.0});
+    fields->turn = state->Add<int32_t>("info:turn", {}, {0.0}, {1.0});
+  }
+  static void Write(const AnimalShogiGame& game, const Fields& fields,
+                    const Output& out) {
+    int32_t* board = out.Get(fields.board);
+    for (int row = 0; row < 4; ++row) {
+      for (int col = 0; col < 3; ++col) {
+        board[row * 3 + col] = game.board()[(2 - col) * 4 + row];
+      }
+    }
+    int32_t* hand = out.Get(fields.hand);
+    for (int side = 0; side < 2; ++side) {
+      std::copy(game.hand()[side].begin(), game.hand()[side].end(),
+                hand + side * 3);
+    }
+    *out.Get(fields.turn) = game.turn();
+  }
 };
 
 using AnimalShogiEnv = PgxEnv<AnimalShogiGame>;

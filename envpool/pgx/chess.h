@@ -158,12 +158,6 @@ class ChessGame {
   struct Table {
     std::array<std::array<int, 73>, 64> from_plane;
     std::array<std::array<int, 64>, 64> to_plane;
-    // can_move[piece][from][to], between[from][to] (-1 padded).
-    std::array<std::array<std::array<bool, 64>, 64>, 7> can_move;
-    std::array<std::array<std::vector<int>, 64>, 7> dests;
-    std::array<std::vector<int>, 64> near;  // king and knight squares
-    std::array<std::vector<int>, 64> far;   // queen squares but the king's
-    std::array<std::array<std::array<int, 6>, 64>, 64> between;
     std::array<std::array<uint32_t, 2>, 64 * 13> zobrist_board;
     std::array<uint32_t, 2> zobrist_side;
     std::array<std::array<uint32_t, 2>, 4> zobrist_castling;
@@ -215,62 +209,6 @@ class ChessGame {
               t->from_plane[from][plane] = to;
               t->to_plane[from][to] = plane;
             }
-          }
-        }
-      }
-      for (int from = 0; from < 64; ++from) {
-        for (int to = 0; to < 64; ++to) {
-          if (from == to) {
-            continue;
-          }
-          const int r0 = from % 8;
-          const int c0 = from / 8;
-          const int r1 = to % 8;
-          const int c1 = to / 8;
-          const int adr = std::abs(r1 - r0);
-          const int adc = std::abs(c1 - c0);
-          bool moves[7] = {};
-          moves[kPawn] =
-              (r1 - r0 == 1 && adc <= 1) || (r0 == 1 && r1 == 3 && adc == 0);
-          moves[kKnight] = (adr == 1 && adc == 2) || (adr == 2 && adc == 1);
-          moves[kBishop] = adr == adc;
-          moves[kRook] = adr == 0 || adc == 0;
-          moves[kQueen] = moves[kRook] || moves[kBishop];
-          moves[kKing] = adr <= 1 && adc <= 1;
-          for (int p = 1; p <= 6; ++p) {
-            if (moves[p]) {
-              t->can_move[p][from][to] = true;
-              t->dests[p][from].push_back(to);
-            }
-          }
-          if (moves[kKing] || moves[kKnight]) {
-            t->near[from].push_back(to);
-          } else if (moves[kQueen]) {
-            t->far[from].push_back(to);
-          }
-        }
-      }
-      for (int from = 0; from < 64; ++from) {
-        for (int to = 0; to < 64; ++to) {
-          auto& between = t->between[from][to];
-          between.fill(-1);
-          const int r0 = from % 8;
-          const int c0 = from / 8;
-          const int r1 = to % 8;
-          const int c1 = to / 8;
-          if (!(r1 == r0 || c1 == c0 ||
-                std::abs(r1 - r0) == std::abs(c1 - c0))) {
-            continue;
-          }
-          const int dr1 = std::clamp(r1 - r0, -1, 1);
-          const int dc1 = std::clamp(c1 - c0, -1, 1);
-          for (int i = 0; i < 6; ++i) {
-            const int r = r0 + dr1 * (i + 1);
-            const int c = c0 + dc1 * (i + 1);
-            if (r == r1 && c == c1) {
-              break;
-            }
-            between[i] = c * 8 + r;
           }
         }
       }
@@ -371,49 +309,11 @@ class ChessGame {
     castling_ = {castling_[2], castling_[3], castling_[0], castling_[1]};
   }
 
-  // pgx's king square: the first square nearest in value to KING.
   static int KingSquare(const Board& board) {
-    int king = 0;
-    for (int sq = 1; sq < 64; ++sq) {
-      if (std::abs(board[sq] - kKing) < std::abs(board[king] - kKing)) {
-        king = sq;
-      }
-    }
-    return king;
+    return chess_rules::KingSquare(board);
   }
-
   static bool IsAttacked(const Board& board, int pos) {
-    const Table& t = Tables();
-    for (int to : t.near[pos]) {
-      if (board[to] >= 0) {
-        continue;
-      }
-      const int piece = -board[to];
-      if (t.can_move[piece][pos][to] &&
-          !(piece == kPawn && to / 8 == pos / 8)) {
-        return true;
-      }
-    }
-    for (int to : t.far[pos]) {
-      if (board[to] >= 0) {
-        continue;
-      }
-      const int piece = -board[to];
-      if ((piece == kQueen || piece == kRook || piece == kBishop) &&
-          t.can_move[piece][pos][to] && Clear(board, pos, to)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  static bool Clear(const Board& board, int from, int to) {
-    for (int sq : Tables().between[from][to]) {
-      if (sq >= 0 && board[sq] != kEmpty) {
-        return false;
-      }
-    }
-    return true;
+    return chess_rules::IsAttacked<8>(board, pos);
   }
 
   // Whether the move leaves the mover's king unattacked.
@@ -431,18 +331,8 @@ class ChessGame {
       if (piece <= 0) {
         continue;
       }
-      for (int to : t.dests[piece][from]) {
-        if (board_[to] > 0 || !Clear(board_, from, to)) {
-          continue;
-        }
-        if (piece == kPawn) {
-          const bool same_file = to / 8 == from / 8;
-          if (!((same_file && board_[to] == kEmpty) ||
-                (!same_file && board_[to] < 0))) {
-            continue;
-          }
-        }
-        if (IsSafe(from, to)) {
+      for (int to : chess_rules::Geometry<8>::Get().dests[piece][from]) {
+        if (chess_rules::PseudoLegal<8>(board_, from, to) && IsSafe(from, to)) {
           legal_[from * 73 + t.to_plane[from][to]] = true;
         }
       }

@@ -15,9 +15,144 @@
 
 namespace envpool::pgx::chess_rules {
 
+inline constexpr int kEmpty = 0;
 inline constexpr int kPawn = 1;
+inline constexpr int kKnight = 2;
 inline constexpr int kBishop = 3;
 inline constexpr int kRook = 4;
+inline constexpr int kQueen = 5;
+inline constexpr int kKing = 6;
+
+// Where the mover's pieces 1..6 go on an empty `kSide` x `kSide` board
+// (pawns forward, to higher ranks; on the 8 x 8 board two squares from the
+// second rank too, Gardner's 5 x 5 board has no double step), as pgx's
+// CAN_MOVE and BETWEEN tables.
+template <int kSide>
+struct Geometry {
+  static constexpr int kSquares = kSide * kSide;
+
+  // can_move[piece][from][to], and the same as lists: dests[piece][from].
+  std::array<std::array<std::array<bool, kSquares>, kSquares>, 7> can_move{};
+  std::array<std::array<std::vector<int>, kSquares>, 7> dests;
+  std::array<std::vector<int>, kSquares> near;  // king and knight squares
+  std::array<std::vector<int>, kSquares> far;   // the queen's others
+  // The squares strictly between two squares of a line (empty otherwise).
+  std::array<std::array<std::vector<int>, kSquares>, kSquares> between;
+
+  static const Geometry& Get() {
+    static const Geometry* geometry = new Geometry();
+    return *geometry;
+  }
+
+ private:
+  Geometry() {
+    for (int from = 0; from < kSquares; ++from) {
+      const int r0 = from % kSide;
+      const int c0 = from / kSide;
+      for (int to = 0; to < kSquares; ++to) {
+        if (from == to) {
+          continue;
+        }
+        const int r1 = to % kSide;
+        const int c1 = to / kSide;
+        const int adr = std::abs(r1 - r0);
+        const int adc = std::abs(c1 - c0);
+        bool moves[7] = {};
+        moves[kPawn] = (r1 - r0 == 1 && adc <= 1) ||
+                       (kSide == 8 && r0 == 1 && r1 == 3 && adc == 0);
+        moves[kKnight] = (adr == 1 && adc == 2) || (adr == 2 && adc == 1);
+        moves[kBishop] = adr == adc;
+        moves[kRook] = adr == 0 || adc == 0;
+        moves[kQueen] = moves[kRook] || moves[kBishop];
+        moves[kKing] = adr <= 1 && adc <= 1;
+        for (int p = 1; p <= 6; ++p) {
+          if (moves[p]) {
+            can_move[p][from][to] = true;
+            dests[p][from].push_back(to);
+          }
+        }
+        if (moves[kKing] || moves[kKnight]) {
+          near[from].push_back(to);
+        } else if (moves[kQueen]) {
+          far[from].push_back(to);
+        }
+        if (moves[kQueen]) {
+          const int dr = std::clamp(r1 - r0, -1, 1);
+          const int dc = std::clamp(c1 - c0, -1, 1);
+          for (int r = r0 + dr, c = c0 + dc; r != r1 || c != c1;
+               r += dr, c += dc) {
+            between[from][to].push_back(c * kSide + r);
+          }
+        }
+      }
+    }
+  }
+};
+
+// Whether the squares between `from` and `to` are empty.
+template <int kSide>
+bool Clear(const std::array<int, kSide * kSide>& board, int from, int to) {
+  for (int sq : Geometry<kSide>::Get().between[from][to]) {
+    if (board[sq] != kEmpty) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// pgx's king square: the first square nearest in value to the mover's KING.
+template <std::size_t N>
+int KingSquare(const std::array<int, N>& board) {
+  int king = 0;
+  for (int sq = 1; sq < static_cast<int>(N); ++sq) {
+    if (std::abs(board[sq] - kKing) < std::abs(board[king] - kKing)) {
+      king = sq;
+    }
+  }
+  return king;
+}
+
+// Whether an opponent's piece (negative) attacks `pos`: one that could go
+// there as the mover's would go back (a pawn only diagonally), a slider
+// through empty squares.
+template <int kSide>
+bool IsAttacked(const std::array<int, kSide * kSide>& board, int pos) {
+  const Geometry<kSide>& g = Geometry<kSide>::Get();
+  for (int to : g.near[pos]) {
+    const int piece = -board[to];
+    if (piece > 0 && g.can_move[piece][pos][to] &&
+        !(piece == kPawn && to / kSide == pos / kSide)) {
+      return true;
+    }
+  }
+  for (int to : g.far[pos]) {
+    const int piece = -board[to];
+    if ((piece == kQueen || piece == kRook || piece == kBishop) &&
+        g.can_move[piece][pos][to] && Clear<kSide>(board, pos, to)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// pgx's _is_pseudo_legal for the mover (positive): its piece reaches `to`
+// through empty squares, onto an empty or opponent's square; a pawn goes
+// straight to an empty square, diagonally only to capture.
+template <int kSide>
+bool PseudoLegal(const std::array<int, kSide * kSide>& board, int from,
+                 int to) {
+  const int piece = board[from];
+  if (piece <= 0 || board[to] > 0 ||
+      !Geometry<kSide>::Get().can_move[piece][from][to] ||
+      !Clear<kSide>(board, from, to)) {
+    return false;
+  }
+  if (piece == kPawn) {
+    const bool same_file = to / kSide == from / kSide;
+    return same_file ? board[to] == kEmpty : board[to] < 0;
+  }
+  return true;
+}
 
 // pgx's Zobrist hash of a position: two 32-bit words; {0, 0} marks an
 // unused history entry.

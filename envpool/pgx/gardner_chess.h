@@ -100,7 +100,7 @@ class GardnerChessGame {
     terminated_ = stuck || halfmove_ >= 100 || InsufficientPieces() || rep >= 2;
     rewards_ = {0.0F, 0.0F};
     // Checkmate: the previous mover attacks the king of the one to move.
-    if (stuck && Checks(Flipped(board_))) {
+    if (stuck && InCheck(board_)) {
       rewards_ = {1.0F, 1.0F};
       rewards_[current_player_] = -1.0F;
     }
@@ -141,9 +141,6 @@ class GardnerChessGame {
   struct Table {
     std::array<std::array<int, 49>, 25> to_map;
     std::array<std::array<int, 25>, 25> plane_map;
-    std::array<std::array<std::vector<int>, 25>, 7> can_move;
-    std::array<std::vector<int>, 25> can_move_any;
-    std::array<std::array<std::vector<int>, 25>, 25> between;
     std::array<std::array<uint32_t, 2>, 25 * 13> zobrist_board;
     std::array<uint32_t, 2> zobrist_side;
   };
@@ -186,63 +183,6 @@ class GardnerChessGame {
           }
           t->to_map[from][plane] = c * 5 + r;
           t->plane_map[from][c * 5 + r] = plane;
-        }
-      }
-      for (int from = 0; from < 25; ++from) {
-        const int r0 = from % 5;
-        const int c0 = from / 5;
-        for (int to = 0; to < 25; ++to) {
-          const int r1 = to % 5;
-          const int c1 = to / 5;
-          const int adr = std::abs(r1 - r0);
-          const int adc = std::abs(c1 - c0);
-          if (r1 - r0 == 1 && adc <= 1) {
-            t->can_move[kPawn][from].push_back(to);
-          }
-          if ((adr == 1 && adc == 2) || (adr == 2 && adc == 1)) {
-            t->can_move[kKnight][from].push_back(to);
-          }
-          if (from == to) {
-            continue;
-          }
-          if (adr == adc) {
-            t->can_move[kBishop][from].push_back(to);
-          }
-          if (adr == 0 || adc == 0) {
-            t->can_move[kRook][from].push_back(to);
-          }
-          if (adr == 0 || adc == 0 || adr == adc) {
-            t->can_move[kQueen][from].push_back(to);
-          }
-          if (adr <= 1 && adc <= 1) {
-            t->can_move[kKing][from].push_back(to);
-          }
-        }
-        t->can_move_any[from] = t->can_move[kQueen][from];
-        t->can_move_any[from].insert(t->can_move_any[from].end(),
-                                     t->can_move[kKnight][from].begin(),
-                                     t->can_move[kKnight][from].end());
-      }
-      for (int from = 0; from < 25; ++from) {
-        for (int to = 0; to < 25; ++to) {
-          const int r0 = from % 5;
-          const int c0 = from / 5;
-          const int r1 = to % 5;
-          const int c1 = to / 5;
-          if (!(r1 == r0 || c1 == c0 ||
-                std::abs(r1 - r0) == std::abs(c1 - c0)) ||
-              from == to) {
-            continue;
-          }
-          const int dr = std::clamp(r1 - r0, -1, 1);
-          const int dc = std::clamp(c1 - c0, -1, 1);
-          int r = r0 + dr;
-          int c = c0 + dc;
-          while (!(r == r1 && c == c1)) {
-            t->between[from][to].push_back(c * 5 + r);
-            r += dr;
-            c += dc;
-          }
         }
       }
       // key, subkey = split(PRNGKey(238942)) twice: the board's table, then
@@ -321,49 +261,9 @@ class GardnerChessGame {
     hash_.second ^= t.zobrist_side[1];
   }
 
-  // pgx's _is_pseudo_legal for the side whose pieces are positive.
-  static bool PseudoLegal(const Board& board, int from, int to) {
-    const Table& t = Tables();
-    const int piece = board[from];
-    if (piece <= 0 || board[to] > 0) {
-      return false;
-    }
-    const auto& dests = t.can_move[piece][from];
-    if (std::find(dests.begin(), dests.end(), to) == dests.end()) {
-      return false;
-    }
-    for (int sq : t.between[from][to]) {
-      if (board[sq] != 0) {
-        return false;
-      }
-    }
-    if (piece == kPawn) {
-      const bool same_file = to / 5 == from / 5;
-      if (same_file && board[to] < 0) {
-        return false;
-      }
-      if (!same_file && board[to] >= 0) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  // Whether the positive side attacks the negative king (pgx: the first
-  // square nearest in value to -KING).
-  static bool Checks(const Board& board) {
-    int king = 0;
-    for (int sq = 1; sq < 25; ++sq) {
-      if (std::abs(board[sq] + kKing) < std::abs(board[king] + kKing)) {
-        king = sq;
-      }
-    }
-    for (int from : Tables().can_move_any[king]) {
-      if (PseudoLegal(board, from, king)) {
-        return true;
-      }
-    }
-    return false;
+  // Whether the king of the side to move (positive) is attacked.
+  static bool InCheck(const Board& board) {
+    return chess_rules::IsAttacked<5>(board, chess_rules::KingSquare(board));
   }
 
   void UpdateLegal() {
@@ -374,9 +274,9 @@ class GardnerChessGame {
       if (piece <= 0) {
         continue;
       }
-      for (int to : t.can_move[piece][from]) {
-        if (PseudoLegal(board_, from, to) &&
-            !Checks(Flipped(AfterMove(board_, from, to, -1)))) {
+      for (int to : chess_rules::Geometry<5>::Get().dests[piece][from]) {
+        if (chess_rules::PseudoLegal<5>(board_, from, to) &&
+            !InCheck(AfterMove(board_, from, to, -1))) {
           legal_[from * 49 + t.plane_map[from][to]] = true;
         }
       }

@@ -24,6 +24,10 @@
 // scoring with komi (white wins ties of score - komi).  Observation of
 // player p: for each of the last history_length positions, its stones and
 // the opponent's, then a plane of its color (0 black, 1 white).
+//
+// rules="chinese" (the ChineseGo ids) differs in one rule: a move that would
+// repeat a position seen after an earlier move is illegal (masked out), as
+// the Chinese rules' ban of global repetition, rather than a loss.
 
 #ifndef ENVPOOL_PGX_GO_H_
 #define ENVPOOL_PGX_GO_H_
@@ -34,6 +38,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -53,6 +58,10 @@ class GoGame {
     double komi = 7.5;
     int history_length = 8;
     int max_steps = 722;
+    // rules="chinese": a move that would repeat an earlier position (after
+    // its captures) is illegal, where pgx's rules let it end the game, lost
+    // by its mover (docs/pgx.md lists the other differences).
+    bool superko_illegal = false;
   };
 
   explicit GoGame(std::shared_ptr<const Config> config)
@@ -78,6 +87,7 @@ class GoGame {
     ko_ = -1;
     terminated_ = false;
     rewards_ = {0.0F, 0.0F};
+    seen_.clear();
   }
 
   void Step(int action, jax_random::Key /*key*/) {
@@ -99,6 +109,8 @@ class GoGame {
       const auto same = std::count(hashes_.begin(), hashes_.end(), hash);
       repeated = passes_ == 0 && same > 1;
     }
+    hash_ = hash;
+    seen_.insert(Key(hash));
     ++step_count_;
     terminated_ = passes_ >= 2 || repeated || step_count_ >= config_->max_steps;
     UpdateLegal();
@@ -253,26 +265,84 @@ class GoGame {
       legal_[ko_] = false;
     }
     legal_[n] = true;
+    if (config_->superko_illegal) {
+      ForbidRepetitions(liberties);
+    }
   }
 
-  // pgx's Zobrist hash: randint(PRNGKey(12345), (3, 361, 2), 0, 2**31 - 1)
-  // indexed by (empty, black, white) and point, xor-ed over the board.
-  std::pair<uint32_t, uint32_t> Hash() const {
-    static const std::vector<int32_t> kZobrist = [] {
-      std::vector<int32_t> table(3 * kMaxSize * kMaxSize * 2);
-      jax_random::RandInt(jax_random::PRNGKey(12345), 0, (int64_t{1} << 31) - 1,
-                          table.data(), table.size());
-      return table;
-    }();
-    uint32_t h0 = 0;
-    uint32_t h1 = 0;
-    for (std::size_t point = 0; point < board_.size(); ++point) {
-      const int index = board_[point] >= 0 ? board_[point] : 2;
-      const std::size_t at = (index * kMaxSize * kMaxSize + point) * 2;
-      h0 ^= static_cast<uint32_t>(kZobrist[at]);
-      h1 ^= static_cast<uint32_t>(kZobrist[at + 1]);
+  static uint64_t Key(std::pair<uint32_t, uint32_t> hash) {
+    return (static_cast<uint64_t>(hash.first) << 32) | hash.second;
+  }
+
+  // rules="chinese": clears the moves whose position, after their captures,
+  // was seen after an earlier move (pgx's record of positions, which leaves
+  // out the empty board before the first move).  `liberties`: of each
+  // stone's chain, counted up to 2.
+  void ForbidRepetitions(const std::vector<int>& liberties) {
+    const int n = config_->size * config_->size;
+    const int me = my_sign();
+    std::vector<int> stones;
+    std::vector<int> captured_chains;
+    for (int point = 0; point < n; ++point) {
+      if (!legal_[point]) {
+        continue;
+      }
+      std::pair<uint32_t, uint32_t> hash = hash_;
+      ToggleHash(&hash, point, 0);
+      ToggleHash(&hash, point, me);
+      captured_chains.clear();
+      for (int next : Adjacent(point)) {
+        if (next < 0 || board_[next] != -me || liberties[next] != 1) {
+          continue;
+        }
+        Chain(next, &stones);
+        // A chain touching the point on two sides is captured once.
+        const int head = *std::min_element(stones.begin(), stones.end());
+        if (std::find(captured_chains.begin(), captured_chains.end(), head) !=
+            captured_chains.end()) {
+          continue;
+        }
+        captured_chains.push_back(head);
+        for (int stone : stones) {
+          ToggleHash(&hash, stone, -me);
+          ToggleHash(&hash, stone, 0);
+        }
+      }
+      if (seen_.count(Key(hash)) > 0) {
+        legal_[point] = false;
+      }
     }
-    return {h0, h1};
+  }
+
+  // pgx's Zobrist table: randint(PRNGKey(12345), (3, 361, 2), 0,
+  // 2**31 - 1) indexed by (empty, black, white) and point.
+  static const std::vector<int32_t>& Zobrist() {
+    static const std::vector<int32_t> table = [] {
+      std::vector<int32_t> values(3 * kMaxSize * kMaxSize * 2);
+      jax_random::RandInt(jax_random::PRNGKey(12345), 0, (int64_t{1} << 31) - 1,
+                          values.data(), values.size());
+      return values;
+    }();
+    return table;
+  }
+
+  // Xors the key of `point` holding `value` (+1 black, -1 white, 0 empty).
+  static void ToggleHash(std::pair<uint32_t, uint32_t>* hash, int point,
+                         int value) {
+    const int index = value >= 0 ? value : 2;
+    const std::size_t at =
+        (static_cast<std::size_t>(index) * kMaxSize * kMaxSize + point) * 2;
+    hash->first ^= static_cast<uint32_t>(Zobrist()[at]);
+    hash->second ^= static_cast<uint32_t>(Zobrist()[at + 1]);
+  }
+
+  // pgx's hash of the board: the keys of every point xor-ed.
+  std::pair<uint32_t, uint32_t> Hash() const {
+    std::pair<uint32_t, uint32_t> hash{0U, 0U};
+    for (std::size_t point = 0; point < board_.size(); ++point) {
+      ToggleHash(&hash, static_cast<int>(point), board_[point]);
+    }
+    return hash;
   }
 
   // Area score of `sign`: its stones plus the empty points no path of empty
@@ -309,6 +379,8 @@ class GoGame {
   std::vector<int8_t> board_;    // +1 black, -1 white, 0 empty
   std::vector<int8_t> history_;  // history_length boards, the newest first
   std::vector<std::pair<uint32_t, uint32_t>> hashes_;
+  std::pair<uint32_t, uint32_t> hash_{0U, 0U};  // the board's
+  std::unordered_set<uint64_t> seen_;           // the positions after each move
   std::array<bool, kMaxSize * kMaxSize + 1> legal_{};
   std::array<int, 2> player_order_{0, 1};
   std::array<float, 2> rewards_{};
@@ -358,13 +430,15 @@ struct GameTraits<GoGame> {
     return static_cast<int>(history);
   }
   static GoGame Make(const Options& options) {
-    if (options.Get<std::string>("rules") != "pgx") {
+    const auto rules = options.Get<std::string>("rules");
+    if (rules != "pgx" && rules != "chinese") {
       throw std::invalid_argument(
-          "option 'rules' must be \"pgx\" (pgx's rules; Chinese rules are not "
-          "implemented yet), got \"" +
-          options.Get<std::string>("rules") + "\"");
+          "option 'rules' must be \"pgx\" (pgx's) or \"chinese\" (a move "
+          "repeating a position is illegal), got \"" +
+          rules + "\"");
     }
     auto config = std::make_shared<GoGame::Config>();
+    config->superko_illegal = rules == "chinese";
     config->size = Size(options);
     config->komi = options.Get<double>("komi");
     config->history_length = HistoryLength(options);

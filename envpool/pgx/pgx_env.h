@@ -72,6 +72,16 @@ struct GameTraits {
   static Game Make(const Options& /*options*/) { return Game(); }
 };
 
+// A game's own info keys (EnvPool 1.2.7's, e.g. AnimalShogi's board, hand
+// and turn), one row per env; a game with some specializes it.
+template <typename Game>
+struct GameInfo {
+  struct Fields {};
+  static void Declare(Schema* /*state*/, Fields* /*fields*/) {}
+  static void Write(const Game& /*game*/, const Fields& /*fields*/,
+                    const Output& /*out*/) {}
+};
+
 template <typename Game>
 class PgxEnv : public Env {
  public:
@@ -80,6 +90,7 @@ class PgxEnv : public Env {
     Field<int64_t> action;
     Field<int32_t> current_player;
     Field<bool> legal_action_mask;
+    typename GameInfo<Game>::Fields game_info;
   };
 
   static Options DefaultOptions() { return GameTraits<Game>::DefaultOptions(); }
@@ -101,6 +112,7 @@ class PgxEnv : public Env {
                                  {static_cast<double>(Game::kNumPlayers - 1)});
     fields->legal_action_mask =
         spec->state.Add<bool>("info:legal_action_mask", {num_actions});
+    GameInfo<Game>::Declare(&spec->state, &fields->game_info);
     fields->action = spec->action.AddDiscrete<int64_t>("action", num_actions);
   }
 
@@ -148,14 +160,16 @@ class PgxEnv : public Env {
     for (int p = 0; p < Game::kNumPlayers; ++p) {
       game_.Observe(p, out.Get(fields_.obs, p));
     }
-    *PerEnv(out, fields_.current_player) = game_.current_player();
-    bool* mask = PerEnv(out, fields_.legal_action_mask);
+    // Per-env arrays: Output::Get gives the env's row (its slot).
+    *out.Get(fields_.current_player) = game_.current_player();
+    bool* mask = out.Get(fields_.legal_action_mask);
     if (game_.terminated()) {
       std::fill(mask, mask + num_actions_, true);
     } else {
       std::copy(game_.LegalActionMask(), game_.LegalActionMask() + num_actions_,
                 mask);
     }
+    GameInfo<Game>::Write(game_, fields_.game_info, out);
   }
 
   void WriteReward(const Output& out) const override {
@@ -165,15 +179,6 @@ class PgxEnv : public Env {
   }
 
  protected:
-  // The env's row of a per-env array.  Output::Get(field) of a multi-player
-  // env addresses the first player's row for every array, past the end of a
-  // per-env column, until the core addresses per-env columns by slot; the
-  // player offset (slot - player_row) lands on the slot either way.
-  template <typename T>
-  static T* PerEnv(const Output& out, Field<T> field) {
-    return out.Get(field, out.slot() - out.player_row());
-  }
-
   void OnSeed(uint64_t seed) override {
     seed_key_ = jax_random::PRNGKey(static_cast<int64_t>(seed));
     episode_ = 0;

@@ -13,6 +13,8 @@
 #include "envpool/pgx/othello.h"
 #include "envpool/pgx/play2048.h"
 #include "envpool/pgx/poker.h"
+#include "envpool/pgx/shogi.h"
+#include "envpool/pgx/sparrow_mahjong.h"
 
 PYBIND11_MODULE(_pgx, m) {
   using namespace envpool::pgx;  // NOLINT
@@ -28,4 +30,6 @@ PYBIND11_MODULE(_pgx, m) {
   envpool::RegisterEnv<Play2048Env>("PgxPlay2048");
   envpool::RegisterEnv<KuhnPokerEnv>("PgxKuhnPoker");
   envpool::RegisterEnv<LeducHoldemEnv>("PgxLeducHoldem");
+  envpool::RegisterEnv<SparrowMahjongEnv>("PgxSparrowMahjong");
+  envpool::RegisterEnv<ShogiEnv>("PgxShogi");
 }

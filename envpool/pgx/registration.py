@@ -18,9 +18,19 @@ for task_id, env_class in (
     ("Backgammon-v1", "PgxBackgammon"),
     ("Chess-v1", "PgxChess"),
     ("GardnerChess-v1", "PgxGardnerChess"),
+    ("SparrowMahjong-v1", "PgxSparrowMahjong"),
+    ("Shogi-v1", "PgxShogi"),
 ):
     register(task_id, family="pgx", env_class=env_class)
 for size in (9, 13, 19):
     register(f"Go{size}x{size}-v1", family="pgx", env_class="PgxGo", board_size=size)
+    # pgx's Go with a repeating move illegal rather than lost (docs/pgx.md).
+    register(
+        f"ChineseGo{size}x{size}-v1",
+        family="pgx",
+        env_class="PgxGo",
+        board_size=size,
+        rules="chinese",
+    )
 
 SMOKE_TEST_ID = "TicTacToe-v1"

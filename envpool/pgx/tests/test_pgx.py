@@ -41,7 +41,29 @@ GAMES: dict[str, Any] = {
     "Go9x9-v1": "go_9x9",
     "Go13x13-v1": lambda: importlib.import_module("pgx.go").Go(size=13, komi=7.5),
     "Go19x19-v1": "go_19x19",
+    "SparrowMahjong-v1": "sparrow_mahjong",
+    "Shogi-v1": "shogi",
+    # pgx's Go, a repeating move illegal (superko_moves) rather than lost.
+    "ChineseGo9x9-v1": "go_9x9",
+    "ChineseGo13x13-v1": lambda: importlib.import_module("pgx.go").Go(size=13, komi=7.5),
+    "ChineseGo19x19-v1": "go_19x19",
 }
+CHINESE_GO = {"ChineseGo9x9-v1", "ChineseGo13x13-v1", "ChineseGo19x19-v1"}
+
+
+def superko_moves(game: Any, state: Any) -> Any:
+    """The points where a move of pgx's Go would repeat an earlier position
+    (pgx's is_psk after that move): the moves the ChineseGo ids forbid."""
+    go = importlib.import_module("pgx._src.games.go")
+    x = state._x._replace(ko=jnp.int32(-1))
+    size = game._game.size
+
+    def repeats(action: Any) -> Any:
+        after = go._apply_action(x, action, size)
+        hashes = after.hash_history.at[after.step_count].set(go._compute_hash(after))
+        return go._is_psk(after._replace(hash_history=hashes))
+
+    return jax.vmap(repeats)(jnp.arange(size * size))
 
 
 def make_reference(task_id: str) -> Any:
@@ -49,18 +71,66 @@ def make_reference(task_id: str) -> Any:
     return pgx.make(game) if isinstance(game, str) else game()
 
 
+# id -> pgx's state fields that EnvPool 1.2.7's game-specific info keys
+# report, as this family lays them out (docs/pgx.md).
+INFO_FIELDS: dict[str, Any] = {
+    # pgx's board (square = 4 * column + row, from the mover's side) on the
+    # observation's grid: row r, column c is square (2 - c) * 4 + r.
+    "AnimalShogi-v1": lambda state: {
+        "board": state._board.reshape(3, 4)[::-1].T,
+        "hand": state._hand,
+        "turn": state._turn,
+    },
+}
+
+
 @functools.cache
-def reference(task_id: str) -> tuple[Any, Any, Any, int]:
-    """pgx's jitted init, step and all-players observe for `task_id`."""
+def reference(task_id: str) -> tuple[Any, Any, int]:
+    """pgx's game for `task_id` as one jitted function, compiled once per game.
+
+    advance(state, action, K, restart) is init(K) where `restart`, else
+    step(state, action, fold_in(K, t)) for the state's t-th step.  It
+    returns the new state and what a pool reports of it: every player's
+    observation, the rewards, legal_action_mask, current_player, terminated,
+    truncated and the info fields, fetched in one transfer per step.  Also
+    returns a placeholder state (zeros) to restart from, and the players.
+    """
     game = make_reference(task_id)
     players = game.num_players
+    info_fields = INFO_FIELDS.get(task_id, lambda state: {})
 
-    def observe_all(state: Any) -> Any:
+    def legal_action_mask(state: Any) -> Any:
+        mask = state.legal_action_mask
+        if task_id not in CHINESE_GO:
+            return mask
+        allowed = mask[:-1] & ~superko_moves(game, state)
+        return jnp.where(state.terminated, mask, mask.at[:-1].set(allowed))
+
+    def report(state: Any) -> tuple[Any, ...]:
         with warnings.catch_warnings():  # observe(state, p) is deprecated, still pgx's
             warnings.simplefilter("ignore", DeprecationWarning)
-            return jnp.stack([game.observe(state, p) for p in range(players)])
+            obs = jnp.stack([game.observe(state, p) for p in range(players)])
+        return (
+            obs,
+            state.rewards,
+            legal_action_mask(state),
+            state.current_player,
+            state.terminated,
+            state.truncated,
+            info_fields(state),
+        )
 
-    return jax.jit(game.init), jax.jit(game.step), jax.jit(observe_all), players
+    def advance(state: Any, action: Any, key: Any, restart: Any) -> tuple[Any, tuple[Any, ...]]:
+        state = jax.lax.cond(
+            restart,
+            lambda: game.init(key),
+            lambda: game.step(state, action, jax.random.fold_in(key, state._step_count + 1)),
+        )
+        return state, report(state)
+
+    shapes = jax.eval_shape(game.init, jax.random.PRNGKey(0))
+    placeholder = jax.tree.map(lambda x: jnp.zeros(x.shape, x.dtype), shapes)
+    return jax.jit(advance), placeholder, players
 
 
 def env_key(seed: int, env_id: int, episode: int) -> Any:
@@ -83,14 +153,19 @@ def rows_by_env(info: dict[str, Any], num_envs: int, players: int) -> tuple[np.n
     return rows, slots
 
 
-def play(task_id: str, seed: int, num_envs: int, steps: int) -> int:
-    """Random legal play for `steps` steps; returns how many episodes ended."""
-    init, step, observe_all, players = reference(task_id)
+def play(task_id: str, seed: int, num_envs: int, steps: int, games: int = 0) -> int:
+    """Random legal play for `steps` pool steps, or until `games` games have
+    ended and their envs been autoreset; returns how many games ended."""
+    advance, placeholder, players = reference(task_id)
     env = envpool.make(task_id, num_envs=num_envs, seed=seed)
     rng = np.random.default_rng(seed)
     episode = [0] * num_envs
-    states = [init(env_key(seed, i, 0)) for i in range(num_envs)]
-    ended = [False] * num_envs
+    keys = [env_key(seed, i, 0) for i in range(num_envs)]
+    states, reports = [], []
+    for key in keys:
+        state, report = advance(placeholder, np.int32(0), key, np.True_)
+        states.append(state)
+        reports.append(jax.device_get(report))
     obs, info = env.reset()
     reward = np.zeros(num_envs * players, np.float32)
     terminated = truncated = np.zeros(num_envs, bool)
@@ -98,42 +173,37 @@ def play(task_id: str, seed: int, num_envs: int, steps: int) -> int:
     for t in range(steps + 1):
         rows, slots = rows_by_env(info, num_envs, players)
         for i in range(num_envs):
-            state = states[i]
+            pgx_obs, rewards, mask, player, done, cut, fields = reports[i]
             what = f"{task_id} seed {seed} env {i} episode {episode[i]} step {t}"
-            np.testing.assert_array_equal(
-                obs[rows[i]], np.asarray(observe_all(state)).astype(obs.dtype), what
-            )
-            np.testing.assert_array_equal(reward[rows[i]], np.asarray(state.rewards), what)
-            np.testing.assert_array_equal(
-                info["legal_action_mask"][slots[i]], np.asarray(state.legal_action_mask), what
-            )
-            assert info["current_player"][slots[i]] == int(state.current_player), what
-            assert terminated[slots[i]] == bool(state.terminated), what
-            assert truncated[slots[i]] == bool(state.truncated), what
-        if t == steps:
+            np.testing.assert_array_equal(obs[rows[i]], pgx_obs.astype(obs.dtype), what)
+            np.testing.assert_array_equal(reward[rows[i]], rewards, what)
+            np.testing.assert_array_equal(info["legal_action_mask"][slots[i]], mask, what)
+            assert info["current_player"][slots[i]] == player, what
+            assert terminated[slots[i]] == done, what
+            assert truncated[slots[i]] == cut, what
+            for key, value in fields.items():
+                np.testing.assert_array_equal(info[key][slots[i]], value, f"{what}: {key}")
+        if t == steps or (games and finished >= games):
             break
         actions = np.zeros(num_envs, np.int64)
         for i in range(num_envs):
-            if ended[i]:  # NEXT_STEP autoreset: this step starts episode j + 1
+            if not reports[i][4]:  # a legal move of the game in play
+                actions[i] = rng.choice(np.flatnonzero(info["legal_action_mask"][slots[i]]))
+        obs, reward, terminated, truncated, info = env.step(actions)
+        for i in range(num_envs):
+            if reports[i][4]:  # NEXT_STEP autoreset: this step starts episode j + 1
                 finished += 1
                 episode[i] += 1
-                states[i] = init(env_key(seed, i, episode[i]))
-                continue
-            legal = np.flatnonzero(info["legal_action_mask"][slots[i]])
-            actions[i] = rng.choice(legal)
-        step_count = {}
-        for i in range(num_envs):
-            if not ended[i]:
-                step_count[i] = int(states[i]._step_count) + 1
-                key = jax.random.fold_in(env_key(seed, i, episode[i]), step_count[i])
-                states[i] = step(states[i], jnp.int32(actions[i]), key)
-        obs, reward, terminated, truncated, info = env.step(actions)
-        ended = [bool(states[i].terminated) if i in step_count else False for i in range(num_envs)]
+                keys[i] = env_key(seed, i, episode[i])
+            restart = np.bool_(reports[i][4])
+            states[i], report = advance(states[i], np.int32(actions[i]), keys[i], restart)
+            reports[i] = jax.device_get(report)
     return finished
 
 
-# ENVPOOL_TEST_ALL=1: more seeds, every id, and whole games on the larger Go
-# boards (minutes); else a sample that keeps the file near a minute.
+# ENVPOOL_TEST_ALL=1: two envs' whole games of every id and more seeds
+# (minutes); else a sample that keeps the file near a minute: one whole game
+# of every id, the other seeds for the games that deal from the key.
 ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
 
 # Steps for a few whole games of random play of each game (2048's last the
@@ -146,30 +216,49 @@ WHOLE_GAME_STEPS = {
     "Play2048-v1": 300,
     "KuhnPoker-v1": 12,
     "LeducHoldem-v1": 20,
-    # Random Go rarely passes twice: it ends at 2 * size * size moves or on
-    # a repeated position.
     "AnimalShogi-v1": 120,
     "Backgammon-v1": 400,
     "Chess-v1": 530,
     "GardnerChess-v1": 270,
+    # Random Go rarely passes twice: it ends at 2 * size * size moves or on
+    # a repeated position.
     "Go9x9-v1": 170,
     "Go13x13-v1": 340,
     "Go19x19-v1": 730,
+    "SparrowMahjong-v1": 40,  # at most 29 discards
+    "Shogi-v1": 520,  # random play rarely mates: 512 moves
+    "ChineseGo9x9-v1": 170,
+    "ChineseGo13x13-v1": 340,
+    "ChineseGo19x19-v1": 730,
 }
-# The sample leaves out the larger Go boards (compiling pgx's Go for each
-# takes seconds): the 9x9 board plays the same code to the end.
-WHOLE_GAME_IDS = sorted(GAMES) if ALL else sorted(set(GAMES) - {"Go13x13-v1", "Go19x19-v1"})
 
 
-@pytest.mark.parametrize("task_id", WHOLE_GAME_IDS)
+# Seeds other than 0 whose first games reach what the sample must cover:
+# SparrowMahjong's seed 1 ends on a score of -6, whose reward -6 / 26 is
+# JAX's -6 * (1 / 26), one ulp off the division; ChineseGo9x9's seed 1 has a
+# position where a move would repeat an earlier one (masked out); Shogi's
+# seed 1 has pawn drops that would mate (masked out) and ends in a mate.
+WHOLE_GAME_SEEDS = {"SparrowMahjong-v1": 1, "ChineseGo9x9-v1": 1, "Shogi-v1": 1}
+
+
+@pytest.mark.parametrize("task_id", sorted(GAMES))
 def test_whole_games_match_pgx(task_id: str) -> None:
-    finished = play(task_id, seed=0, num_envs=2, steps=WHOLE_GAME_STEPS[task_id])
-    assert finished >= 2  # whole games, and the autoresets after them, were compared
+    """Every id, in the sample too: play until a game has ended and its env
+    been autoreset (ENVPOOL_TEST_ALL=1: both envs' games and more)."""
+    seed, steps = WHOLE_GAME_SEEDS.get(task_id, 0), WHOLE_GAME_STEPS[task_id]
+    if ALL:
+        finished = play(task_id, seed=seed, num_envs=2, steps=steps)
+        assert finished >= 2  # whole games, and the autoresets after them, were compared
+    else:
+        finished = play(task_id, seed=seed, num_envs=2, steps=steps, games=1)
+        assert finished >= 1
 
 
 # 2**32 - 1: env 1's seed 2**32 keeps its low 32 bits, PRNGKey(0)'s key.
 OTHER_SEEDS = [1, 2**32 - 1, 123456789] if ALL else [2**32 - 1]
-OTHER_SEED_IDS = sorted(GAMES) if ALL else ["KuhnPoker-v1", "LeducHoldem-v1", "Play2048-v1"]
+OTHER_SEED_IDS = (
+    sorted(GAMES) if ALL else ["KuhnPoker-v1", "LeducHoldem-v1", "Play2048-v1", "SparrowMahjong-v1"]
+)
 
 
 @pytest.mark.parametrize("task_id", OTHER_SEED_IDS)
@@ -194,6 +283,21 @@ SPACES = {
     "Go9x9-v1": (2, 82, (9, 9, 17)),
     "Go13x13-v1": (2, 170, (13, 13, 17)),
     "Go19x19-v1": (2, 362, (19, 19, 17)),
+    "SparrowMahjong-v1": (3, 11, (11, 15)),
+    "Shogi-v1": (2, 2187, (9, 9, 119)),
+    "ChineseGo9x9-v1": (2, 82, (9, 9, 17)),
+    "ChineseGo13x13-v1": (2, 170, (13, 13, 17)),
+    "ChineseGo19x19-v1": (2, 362, (19, 19, 17)),
+}
+
+
+# EnvPool 1.2.7's game-specific info keys: (dtype, shape per env).
+GAME_INFO = {
+    "AnimalShogi-v1": {
+        "board": (np.int32, (4, 3)),
+        "hand": (np.int32, (2, 3)),
+        "turn": (np.int32, ()),
+    },
 }
 
 
@@ -210,13 +314,19 @@ def test_spaces_and_info(task_id: str) -> None:
     assert info["legal_action_mask"].shape == (2, actions)
     assert info["legal_action_mask"].dtype == np.bool_
     assert info["current_player"].dtype == np.int32
+    common = {"env_id", "players", "elapsed_step", "current_player", "legal_action_mask"}
+    extra = GAME_INFO.get(task_id, {})
+    assert set(info) == common | set(extra)
+    for key, (dtype, shape) in extra.items():
+        assert info[key].dtype == dtype and info[key].shape == (2, *shape), key
 
 
 def test_go_options() -> None:
     spec = envpool.make_spec("Go9x9-v1", history_length=2)
     assert spec.observation_space.shape == (9, 9, 5)
-    with pytest.raises(ValueError, match="'rules' must be \"pgx\""):
-        envpool.make("Go9x9-v1", rules="chinese")
+    with pytest.raises(ValueError, match=r"'rules' must be \"pgx\" .* or \"chinese\""):
+        envpool.make("Go9x9-v1", rules="japanese")
+    assert envpool.make_spec("ChineseGo9x9-v1").config.rules == "chinese"
     with pytest.raises(ValueError, match=r"'board_size' must be in 2\.\.19"):
         envpool.make("Go9x9-v1", board_size=21)
 
