@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <utility>
 
 #include "envpool/mujoco_common/spec.h"
+#include "envpool/mujoco_common/state.h"
 #include "envpool/render/mujoco_egl.h"
 
 namespace envpool::dm_control {
@@ -212,6 +214,7 @@ void DeclareDmc(const Options& options, const mjModel& model_ref,
   std::vector<double> high;
   mujoco_common::ControlBounds(*model, mjMAXVAL, &low, &high);
   fields->action = spec->action.Add<double>("action", {model->nu}, low, high);
+  spec->snapshots = true;
   // dm_control's Physics.render: 320x240 by default (any size), from the
   // free camera or a model camera; round(1 / control timestep) frames per
   // second.
@@ -300,6 +303,7 @@ void DmcEnv::Reset() {
   AfterReset();
   InitializeEpisode();
   AfterReset();
+  after_reset_ = true;
   reward_ = 0.0;
   terminated_ = false;
 }
@@ -308,6 +312,7 @@ void DmcEnv::Step(const ActionView& action) {
   const double* act = action.Get(fields_.action);
   std::copy(act, act + model_->nu, data_->ctrl);
   PhysicsStep(n_sub_steps_);
+  after_reset_ = false;
   reward_ = GetReward();
   terminated_ = GetTermination();
 }
@@ -350,6 +355,81 @@ void DmcEnv::SetState(const std::vector<double>& state) {
     std::copy(it + nq + nv + na, state.end(), data_->qacc_warmstart);
   }
   AfterReset();
+  after_reset_ = true;
+}
+
+namespace {
+
+// The model's arrays are compared with the loaded model's in blocks of
+// this many bytes.
+constexpr std::size_t kModelBlock = 64;
+
+}  // namespace
+
+void DmcEnv::SaveState(StateWriter* writer) const {
+  std::vector<mjtNum> state;
+  mujoco_common::GetIntegrationState(model_.get(), data_.get(), &state);
+  const auto* base = static_cast<const uint8_t*>(base_model_->buffer);
+  const auto* own = static_cast<const uint8_t*>(model_->buffer);
+  const auto size = static_cast<std::size_t>(model_->nbuffer);
+  std::vector<uint64_t> blocks;
+  std::vector<uint8_t> bytes;
+  for (std::size_t at = 0; at < size; at += kModelBlock) {
+    const std::size_t n = std::min(kModelBlock, size - at);
+    if (std::memcmp(base + at, own + at, n) != 0) {
+      blocks.push_back(at / kModelBlock);
+      bytes.insert(bytes.end(), own + at, own + at + n);
+    }
+  }
+  writer->Put(random_, state, after_reset_, model_->opt, blocks, bytes,
+              hfield_stamp_ != 0);
+}
+
+void DmcEnv::LoadState(StateReader* reader) {
+  random::RandomState random{uint32_t{0}};
+  std::vector<mjtNum> state;
+  bool after_reset = true;
+  mjOption opt;
+  std::vector<uint64_t> blocks;
+  std::vector<uint8_t> bytes;
+  bool hfield_changed = false;
+  reader->Get(&random, &state, &after_reset, &opt, &blocks, &bytes,
+              &hfield_changed);
+  const auto size = static_cast<std::size_t>(model_->nbuffer);
+  if (static_cast<int>(state.size()) !=
+      mj_stateSize(model_.get(), mujoco_common::kIntegrationState)) {
+    throw SnapshotError("the dm_control state is not of this model");
+  }
+  std::size_t expected = 0;
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    if (blocks[k] * kModelBlock >= size ||
+        (k > 0 && blocks[k] <= blocks[k - 1])) {
+      throw SnapshotError("the dm_control state's model blocks are corrupt");
+    }
+    expected += std::min(kModelBlock, size - blocks[k] * kModelBlock);
+  }
+  if (bytes.size() != expected) {
+    throw SnapshotError("the dm_control state's model blocks are corrupt");
+  }
+  auto* own = static_cast<uint8_t*>(model_->buffer);
+  std::memcpy(own, base_model_->buffer, size);
+  const uint8_t* next = bytes.data();
+  for (uint64_t block : blocks) {
+    const std::size_t at = block * kModelBlock;
+    const std::size_t n = std::min(kModelBlock, size - at);
+    std::memcpy(own + at, next, n);
+    next += n;
+  }
+  model_->opt = opt;
+  hfield_stamp_ = hfield_changed ? NewHfieldStamp() : 0;
+  random_ = random;
+  mujoco_common::SetIntegrationState(model_.get(), data_.get(), state);
+  if (after_reset) {
+    AfterReset();
+  } else {
+    mj_step1(model_.get(), data_.get());
+  }
+  after_reset_ = after_reset;
 }
 
 void DmcEnv::RandomizeLimitedAndRotationalJoints() {

@@ -117,6 +117,17 @@ class DmcEnv : public Env {
   std::vector<double> GetState() const override;
   void SetState(const std::vector<double>& state) override;
 
+  // Snapshots: the task's RandomState, the integration state
+  // (mujoco_common/state.h), what the task changed in its copy of the model
+  // (the 64-byte blocks of the model's arrays that differ from the loaded
+  // model, and its options: targets, sizes, gains, heightfields), and
+  // whether the derived quantities come from a reset's forward pass or a
+  // step's mj_step1, which LoadState runs again. The quantities mj_step2
+  // derives are not restored: the next step computes them before anything
+  // reads them.
+  void SaveState(StateWriter* writer) const override;
+  void LoadState(StateReader* reader) override;
+
   // dm_control's Physics.render(height, width, camera_id): the free camera
   // (mjv_defaultFreeCamera: the model's own view) for -1, else the model's
   // camera; the scene sized as dm_control sizes it, rangefinders hidden.
@@ -173,6 +184,8 @@ class DmcEnv : public Env {
   DmcFields fields_;
   int n_sub_steps_;
   std::vector<double*> obs_ptrs_;
+  // Whether the derived quantities come from AfterReset (else mj_step1).
+  bool after_reset_ = true;
 };
 
 }  // namespace envpool::dm_control
