@@ -1,5 +1,7 @@
 #include "envpool/dm_control/dmc_env.h"
 
+#include <mujoco/mjxmacro.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -227,6 +229,54 @@ void DeclareDmc(const Options& options, const std::string& model_file,
   DeclareDmc(options, *LoadModel(model_file), keys, spec, fields);
 }
 
+namespace {
+
+// The model's arrays are compared with the loaded model's in blocks of
+// this many bytes.
+constexpr std::size_t kModelBlock = 64;
+
+// Arrays no task changes and too big to compare at each save (Dog's
+// bounding volumes, meshes and textures are 72 MB): textures, meshes,
+// skins, flexes, bounding volume hierarchies, octrees, names and paths.
+bool StaticArray(const char* name) {
+  for (const char* prefix : {"tex_data", "mesh_", "skin_", "flex", "bvh_",
+                             "oct_", "names", "paths"}) {
+    if (std::strncmp(name, prefix, std::strlen(prefix)) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<uint64_t> WatchedModelBlocks(const mjModel& model) {
+  const mjModel* m = &model;
+  const auto* buffer = static_cast<const uint8_t*>(m->buffer);
+  std::vector<uint64_t> blocks;
+  auto watch = [&](const char* name, const void* array, std::size_t bytes) {
+    if (bytes == 0 || StaticArray(name)) {
+      return;
+    }
+    const auto begin =
+        static_cast<std::size_t>(static_cast<const uint8_t*>(array) - buffer);
+    for (std::size_t b = begin / kModelBlock; b * kModelBlock < begin + bytes;
+         ++b) {
+      blocks.push_back(b);
+    }
+  };
+  MJMODEL_POINTERS_PREAMBLE(m)
+#define X(type, name, nr, nc) \
+  watch(#name, m->name, sizeof(type) * static_cast<std::size_t>(m->nr) * (nc));
+#define XNV X
+  MJMODEL_POINTERS
+#undef XNV
+#undef X
+  std::sort(blocks.begin(), blocks.end());
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  return blocks;
+}
+
 DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
                const std::string& model_file)
     : DmcEnv(options, fields, LoadModel(model_file)) {}
@@ -245,6 +295,7 @@ DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
     throw std::runtime_error("cannot allocate MuJoCo data");
   }
   obs_ptrs_.resize(fields_.obs.size());
+  model_blocks_ = WatchedModelBlocks(*model_);
 }
 
 uint64_t DmcEnv::NewHfieldStamp() {
@@ -358,14 +409,6 @@ void DmcEnv::SetState(const std::vector<double>& state) {
   after_reset_ = true;
 }
 
-namespace {
-
-// The model's arrays are compared with the loaded model's in blocks of
-// this many bytes.
-constexpr std::size_t kModelBlock = 64;
-
-}  // namespace
-
 void DmcEnv::SaveState(StateWriter* writer) const {
   std::vector<mjtNum> state;
   mujoco_common::GetIntegrationState(model_.get(), data_.get(), &state);
@@ -374,10 +417,11 @@ void DmcEnv::SaveState(StateWriter* writer) const {
   const auto size = static_cast<std::size_t>(model_->nbuffer);
   std::vector<uint64_t> blocks;
   std::vector<uint8_t> bytes;
-  for (std::size_t at = 0; at < size; at += kModelBlock) {
+  for (uint64_t block : model_blocks_) {
+    const std::size_t at = block * kModelBlock;
     const std::size_t n = std::min(kModelBlock, size - at);
     if (std::memcmp(base + at, own + at, n) != 0) {
-      blocks.push_back(at / kModelBlock);
+      blocks.push_back(block);
       bytes.insert(bytes.end(), own + at, own + at + n);
     }
   }
@@ -400,19 +444,26 @@ void DmcEnv::LoadState(StateReader* reader) {
       mj_stateSize(model_.get(), mujoco_common::kIntegrationState)) {
     throw SnapshotError("the dm_control state is not of this model");
   }
+  // The saved blocks are watched blocks, ascending.
   std::size_t expected = 0;
-  for (std::size_t k = 0; k < blocks.size(); ++k) {
-    if (blocks[k] * kModelBlock >= size ||
-        (k > 0 && blocks[k] <= blocks[k - 1])) {
+  auto watched = model_blocks_.begin();
+  for (uint64_t block : blocks) {
+    watched = std::lower_bound(watched, model_blocks_.end(), block);
+    if (watched == model_blocks_.end() || *watched != block) {
       throw SnapshotError("the dm_control state's model blocks are corrupt");
     }
-    expected += std::min(kModelBlock, size - blocks[k] * kModelBlock);
+    ++watched;
+    expected += std::min(kModelBlock, size - block * kModelBlock);
   }
   if (bytes.size() != expected) {
     throw SnapshotError("the dm_control state's model blocks are corrupt");
   }
   auto* own = static_cast<uint8_t*>(model_->buffer);
-  std::memcpy(own, base_model_->buffer, size);
+  const auto* base = static_cast<const uint8_t*>(base_model_->buffer);
+  for (uint64_t block : model_blocks_) {
+    const std::size_t at = block * kModelBlock;
+    std::memcpy(own + at, base + at, std::min(kModelBlock, size - at));
+  }
   const uint8_t* next = bytes.data();
   for (uint64_t block : blocks) {
     const std::size_t at = block * kModelBlock;
