@@ -26,6 +26,7 @@
 
 #include "ale/ale_interface.hpp"
 #include "ale/emucore/MD5.hxx"
+#include "envpool/atari/ale_state.h"
 #include "envpool/core/env.h"
 #include "envpool/render/frames.h"
 
@@ -273,6 +274,7 @@ class AtariEnv : public Env {
         spec->state.Add<uint8_t>("info:ram", {kRamBytes}, {0.0}, {255.0});
     fields->discount = spec->state.Add<float>("info:discount", {});
     fields->action = spec->action.AddDiscrete<int64_t>("action", num_actions);
+    spec->snapshots = true;
     // ale-py's render(): the console screen in RGB (160 wide; 210 rows for
     // most games, up to 250 for some) at 30 fps.
     DeclareRendering(options, spec, {"rgb_array"}, rom->screen().width,
@@ -401,6 +403,76 @@ class AtariEnv : public Env {
     std::memcpy(out.Get(fields_.ram), ram.array(),
                 std::min<std::size_t>(ram.size(), kRamBytes));
     *out.Get(fields_.discount) = discount_;
+  }
+
+  // Snapshots: ALE's cloneState with its generator (the console, the
+  // game's settings, frame counters, mode and difficulty), the sticky
+  // actions, the TIA's frame in progress and ALE's screen (ale_state.h),
+  // then the env's own: the frame pool, the frame stack, lives and the
+  // flags of the last step, and whether the next reset reloads the ROM with
+  // which seed.
+  void SaveState(StateWriter* writer) const override {
+    writer->Put(loaded_, reseeded_, ale_seed_);
+    if (loaded_) {
+      ale::ALEState state = ale_->cloneState(/*include_rng=*/true);
+      const TiaFrame tia = GetTiaFrame(*ale_);
+      const ale::ALEScreen& screen = ale_->getScreen();
+      std::vector<uint8_t> stack(stack_.size());
+      stack_.CopyTo(stack.data());
+      writer->Put(state.serialize(), GetStickyActions(*ale_->environment),
+                  tia.buffers, tia.partial, tia.greyed, tia.pointer, tia.frames,
+                  std::vector<uint8_t>(screen.getArray(),
+                                       screen.getArray() + screen.arraySize()),
+                  pool_.frame_planes(), pool_.kept_screen(), pool_.kept_blank(),
+                  stack);
+    }
+    writer->Put(lives_, raw_reward_, discount_, game_over_, continue_game_);
+  }
+
+  void LoadState(StateReader* reader) override {
+    bool loaded = false;
+    bool reseeded = true;
+    int32_t ale_seed = 0;
+    reader->Get(&loaded, &reseeded, &ale_seed);
+    if (loaded) {
+      std::string state;
+      StickyActions sticky;
+      TiaFrame tia;
+      std::vector<uint8_t> screen;
+      std::vector<uint8_t> frame;
+      std::vector<uint8_t> kept;
+      bool kept_blank = true;
+      std::vector<uint8_t> stack;
+      reader->Get(&state, &sticky, &tia.buffers, &tia.partial, &tia.greyed,
+                  &tia.pointer, &tia.frames, &screen, &frame, &kept,
+                  &kept_blank, &stack);
+      if (!loaded_) {
+        ale_seed_ = ale_seed;
+        LoadGame();
+      }
+      const ale::ALEScreen& ale_screen = ale_->getScreen();
+      if (screen.size() != ale_screen.arraySize() ||
+          stack.size() != stack_.size() ||
+          frame.size() != pool_.frame_planes().size() ||
+          kept.size() != pool_.kept_screen().size()) {
+        throw SnapshotError("the Atari state's frames are not of this game");
+      }
+      try {
+        ale_->restoreState(ale::ALEState(state));
+        SetTiaFrame(tia, ale_.get());
+      } catch (const std::exception& e) {
+        throw SnapshotError(std::string("ALE refused the state: ") + e.what());
+      }
+      SetStickyActions(sticky, ale_->environment.get());
+      std::copy(screen.begin(), screen.end(), ale_screen.getArray());
+      pool_.Restore(frame, kept, kept_blank);
+      stack_.Restore(stack.data());
+    }
+    reader->Get(&lives_, &raw_reward_, &discount_, &game_over_,
+                &continue_game_);
+    ale_seed_ = ale_seed;
+    // An env saved before it loaded its ROM loads it at its first reset.
+    reseeded_ = reseeded || !loaded;
   }
 
  private:

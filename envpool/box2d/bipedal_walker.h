@@ -21,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "envpool/box2d/episode_log.h"
 #include "envpool/core/env.h"
 #include "envpool/render/pygame_draw.h"
 
@@ -50,6 +51,7 @@ class BipedalWalkerEnv : public Env {
     high.resize(24, 1.0);
     fields->obs = spec->state.Add<float>("obs", {24}, low, high);
     fields->action = spec->action.Add<float>("action", {4}, {-1.0F}, {1.0F});
+    spec->snapshots = true;
     // gymnasium's render(): 600x400 pygame frames at 50 fps.
     DeclareRendering(options, spec, {"rgb_array"}, static_cast<int>(kViewportW),
                      static_cast<int>(kViewportH), static_cast<int>(kFps));
@@ -59,10 +61,56 @@ class BipedalWalkerEnv : public Env {
       : fields_(fields), hardcore_(options.Get<bool>("hardcore")) {
     world_ = std::make_unique<b2World>(b2Vec2(0.0F, -10.0F));
     world_->SetAllowSleeping(true);
+    log_.free_nodes = FreeTreeNodes(*world_);
   }
 
   void Reset() override {
     Destroy();
+    log_.Begin(np_random_, FreeTreeNodes(*world_));
+    Build();
+  }
+
+  void Step(const ActionView& action) override {
+    const float* a = action.Get(fields_.action);
+    log_.Add(a, 4);
+    Advance({a[0], a[1], a[2], a[3]});
+  }
+
+  // Snapshots replay the episode (episode_log.h); lidar_render_ is what
+  // rendering changed.
+  void SaveState(StateWriter* writer) const override {
+    log_.Save(writer);
+    writer->Put(lidar_render_);
+  }
+  void LoadState(StateReader* reader) override {
+    EpisodeLog log;
+    log.Load(reader, 4);
+    int lidar_render = 0;
+    reader->Get(&lidar_render);
+    const random::Generator now = np_random_;
+    const double reward = reward_;
+    const bool terminated = terminated_;
+    Destroy();
+    SetFreeTreeNodes(world_.get(), log.free_nodes);
+    if (log.started) {
+      np_random_ = log.start_rng;
+      Build();
+      for (std::size_t t = 0; t < log.NumSteps(4); ++t) {
+        const float* a = log.actions.data() + 4 * t;
+        Advance({a[0], a[1], a[2], a[3]});
+      }
+    }
+    np_random_ = now;
+    reward_ = reward;
+    terminated_ = terminated;
+    lidar_render_ = lidar_render;
+    log_ = std::move(log);
+  }
+
+ private:
+  // Reset after Destroy: the episode's terrain, clouds and walker, and
+  // gymnasium's first step.
+  void Build() {
     world_->SetContactListener(&listener_);
     game_over_ = false;
     has_prev_shaping_ = false;
@@ -77,11 +125,7 @@ class BipedalWalkerEnv : public Env {
     terminated_ = false;
   }
 
-  void Step(const ActionView& action) override {
-    const float* a = action.Get(fields_.action);
-    Advance({a[0], a[1], a[2], a[3]});
-  }
-
+ public:
   void Write(const Output& out) override {
     float* obs = out.Get(fields_.obs);
     for (int i = 0; i < 24; ++i) {
@@ -627,6 +671,7 @@ class BipedalWalkerEnv : public Env {
 
   Fields fields_;
   bool hardcore_;
+  EpisodeLog log_;
   ContactDetector listener_{this};
   std::unique_ptr<b2World> world_;
   std::vector<b2Body*> terrain_;

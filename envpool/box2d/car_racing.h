@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "envpool/box2d/episode_log.h"
 #include "envpool/box2d/score_text.h"
 #include "envpool/core/env.h"
 #include "envpool/render/pygame_draw.h"
@@ -65,6 +66,7 @@ class CarRacingEnv : public Env {
     } else {
       fields->discrete_action = spec->action.AddDiscrete<int64_t>("action", 5);
     }
+    spec->snapshots = true;
     DeclareRendering(options, spec, {"rgb_array"}, kVideoW, kVideoH,
                      static_cast<int>(kFps));
   }
@@ -76,6 +78,7 @@ class CarRacingEnv : public Env {
         lap_complete_percent_(options.Get<double>("lap_complete_percent")),
         world_(std::make_unique<b2World>(b2Vec2(0.0F, 0.0F))) {
     world_->SetContactListener(&listener_);
+    log_.free_nodes = FreeTreeNodes(*world_);
   }
 
   ~CarRacingEnv() override {
@@ -87,6 +90,80 @@ class CarRacingEnv : public Env {
 
   void Reset() override {
     Destroy();
+    log_.Begin(np_random_, FreeTreeNodes(*world_));
+    Build(true);
+  }
+
+  void Step(const ActionView& action) override {
+    float a[3] = {0.0F, 0.0F, 0.0F};
+    if (continuous_) {
+      const float* v = action.Get(fields_.continuous_action);
+      std::copy(v, v + 3, a);
+    } else {
+      a[0] = static_cast<float>(action.Scalar(fields_.discrete_action));
+    }
+    log_.Add(a, ActionWidth());
+    Apply(a, true);
+  }
+
+  // Snapshots replay the episode (episode_log.h) without drawing its frames
+  // but the last.
+  void SaveState(StateWriter* writer) const override { log_.Save(writer); }
+  void LoadState(StateReader* reader) override {
+    EpisodeLog log;
+    const int width = ActionWidth();
+    log.Load(reader, width);
+    if (!continuous_) {
+      for (float a : log.actions) {
+        if (!(a >= 0.0F && a <= 4.0F &&
+              a == static_cast<float>(static_cast<int>(a)))) {
+          throw SnapshotError("the CarRacing state is corrupt: action " +
+                              std::to_string(a));
+        }
+      }
+    }
+    const random::Generator now = np_random_;
+    const double reward = reward_;
+    const bool terminated = terminated_;
+    Destroy();
+    SetFreeTreeNodes(world_.get(), log.free_nodes);
+    if (log.started) {
+      np_random_ = log.start_rng;
+      const std::size_t steps = log.NumSteps(width);
+      Build(steps == 0);
+      for (std::size_t t = 0; t < steps; ++t) {
+        Apply(log.actions.data() + width * t, t + 1 == steps);
+      }
+    }
+    np_random_ = now;
+    reward_ = reward;
+    terminated_ = terminated;
+    log_ = std::move(log);
+  }
+
+ private:
+  int ActionWidth() const { return continuous_ ? 3 : 1; }
+  // A logged action: (steer, gas, brake) or the discrete action as a float.
+  void Apply(const float* action, bool draw) {
+    std::array<double, 3> a{};
+    if (continuous_) {
+      a = {static_cast<double>(action[0]), static_cast<double>(action[1]),
+           static_cast<double>(action[2])};
+      Steer(-a[0]);
+      Gas(a[1]);
+      Brake(a[2]);
+    } else {
+      const auto d = static_cast<int64_t>(action[0]);
+      Steer(-0.6 * (d == 1 ? 1 : 0) + 0.6 * (d == 2 ? 1 : 0));
+      Gas(0.2 * (d == 3 ? 1 : 0));
+      Brake(0.8 * (d == 4 ? 1 : 0));
+    }
+    Advance(&a, draw);
+  }
+
+  // Reset after Destroy: the episode's colours, track and car, and
+  // gymnasium's first step(None).
+  void Build(bool draw) {
     reward_sum_ = 0.0;
     prev_reward_ = 0.0;
     tile_visited_count_ = 0;
@@ -106,29 +183,12 @@ class CarRacingEnv : public Env {
     while (!CreateTrack()) {
     }
     CreateCar(track_[0].beta, track_[0].x, track_[0].y);
-    Advance(nullptr);
+    Advance(nullptr, draw);
     reward_ = 0.0;
     terminated_ = false;
   }
 
-  void Step(const ActionView& action) override {
-    std::array<double, 3> a{};
-    if (continuous_) {
-      const float* v = action.Get(fields_.continuous_action);
-      a = {static_cast<double>(v[0]), static_cast<double>(v[1]),
-           static_cast<double>(v[2])};
-      Steer(-a[0]);
-      Gas(a[1]);
-      Brake(a[2]);
-    } else {
-      const int64_t d = action.Scalar(fields_.discrete_action);
-      Steer(-0.6 * (d == 1 ? 1 : 0) + 0.6 * (d == 2 ? 1 : 0));
-      Gas(0.2 * (d == 3 ? 1 : 0));
-      Brake(0.8 * (d == 4 ? 1 : 0));
-    }
-    Advance(&a);
-  }
-
+ public:
   void Write(const Output& out) override {
     std::copy(state_.begin(), state_.end(), out.Get(fields_.obs));
   }
@@ -680,12 +740,15 @@ class CarRacingEnv : public Env {
     return p;
   }
 
-  // One gymnasium step; `action` null for the reset's step(None).
-  void Advance(const std::array<double, 3>* action) {
+  // One gymnasium step; `action` null for the reset's step(None). `draw`:
+  // whether to draw the observation (a replay draws only its last).
+  void Advance(const std::array<double, 3>* action, bool draw) {
     CarStep(1.0 / kFps);
     world_->Step(static_cast<float>(1.0 / kFps), 6 * 30, 2 * 30);
     t_ += 1.0 / kFps;
-    DrawFrame(false, kStateW, kStateH, state_.data());
+    if (draw) {
+      DrawFrame(false, kStateW, kStateH, state_.data());
+    }
     double step_reward = 0;
     bool terminated = false;
     if (action != nullptr) {
@@ -1017,6 +1080,7 @@ class CarRacingEnv : public Env {
   double lap_complete_percent_;
   FrictionDetector listener_{this};
   std::unique_ptr<b2World> world_;
+  EpisodeLog log_;
   std::unique_ptr<ScoreText> font_;
   // The 1000x800 surface is drawn whole each frame, so it is scratch: one
   // per thread rather than per env keeps it in the thread's cache when the

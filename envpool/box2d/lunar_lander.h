@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "envpool/box2d/episode_log.h"
 #include "envpool/core/env.h"
 #include "envpool/render/pygame_draw.h"
 
@@ -68,6 +69,7 @@ class LunarLanderEnv : public Env {
     } else {
       fields->discrete_action = spec->action.AddDiscrete<int64_t>("action", 4);
     }
+    spec->snapshots = true;
     // gymnasium's render(): 600x400 pygame frames at 50 fps.
     DeclareRendering(options, spec, {"rgb_array"}, static_cast<int>(kViewportW),
                      static_cast<int>(kViewportH), static_cast<int>(kFps));
@@ -84,20 +86,61 @@ class LunarLanderEnv : public Env {
                       !options.Get<std::string>("render_mode").empty()) {}
 
   void Reset() override {
-    BuildWorld();
-    // gymnasium's reset ends with step(noop) and returns its observation.
-    Advance(0.0, 0.0, 0);
-    reward_ = 0.0;
-    terminated_ = false;
+    // Each episode builds a new world: nothing of the last one carries over.
+    log_.Begin(np_random_, {});
+    Build();
   }
 
   void Step(const ActionView& action) override {
+    float a[2] = {0.0F, 0.0F};
     if (continuous_) {
-      const float* a = action.Get(fields_.continuous_action);
-      Advance(Clip(a[0]), Clip(a[1]), 0);
+      const float* v = action.Get(fields_.continuous_action);
+      a[0] = v[0];
+      a[1] = v[1];
     } else {
-      Advance(0.0, 0.0, action.Scalar(fields_.discrete_action));
+      a[0] = static_cast<float>(action.Scalar(fields_.discrete_action));
     }
+    log_.Add(a, ActionWidth());
+    Apply(a);
+  }
+
+  // Snapshots replay the episode (episode_log.h), its frames too: rendering
+  // ages the particles, which are bodies of the world.
+  void SaveState(StateWriter* writer) const override { log_.Save(writer); }
+  void LoadState(StateReader* reader) override {
+    EpisodeLog log;
+    log.Load(reader, ActionWidth());
+    if (!continuous_) {
+      for (float a : log.actions) {
+        if (!(a == 0.0F || a == 1.0F || a == 2.0F || a == 3.0F)) {
+          throw SnapshotError("the LunarLander state is corrupt: action " +
+                              std::to_string(a));
+        }
+      }
+    }
+    const random::Generator now = np_random_;
+    const double reward = reward_;
+    const bool terminated = terminated_;
+    particles_.clear();
+    world_.reset();
+    if (log.started) {
+      np_random_ = log.start_rng;
+      Build();
+      std::size_t frame = 0;
+      const int width = ActionWidth();
+      for (std::size_t t = 0; t <= log.NumSteps(width); ++t) {
+        for (; frame < log.renders.size() && log.renders[frame] == t; ++frame) {
+          AgeParticles();
+        }
+        if (t < log.NumSteps(width)) {
+          Apply(log.actions.data() + width * t);
+        }
+      }
+    }
+    np_random_ = now;
+    reward_ = reward;
+    terminated_ = terminated;
+    log_ = std::move(log);
   }
 
   void Write(const Output& out) override {
@@ -121,12 +164,8 @@ class LunarLanderEnv : public Env {
       canvas.WriteFlipped(rgb);
       return;
     }
-    for (Particle& p : particles_) {
-      p.ttl -= 0.15;
-      p.color = {ParticleChannel(0.15 + p.ttl), ParticleChannel(0.5 * p.ttl),
-                 ParticleChannel(0.5 * p.ttl)};
-    }
-    CleanParticles(false);
+    log_.AddRender();
+    AgeParticles();
     const uint32_t black = Canvas::Pack({0, 0, 0});
     for (int i = 0; i + 1 < kChunks; ++i) {
       const double x1 = chunk_x_[i] * kScale, y1 = smooth_y_[i] * kScale;
@@ -260,6 +299,33 @@ class LunarLanderEnv : public Env {
     particles_.push_back({body, ttl, {0, 0, 0}});
     CleanParticles(false);
     body->ApplyLinearImpulse(Vec(impulse_x, impulse_y), Vec(x, y), true);
+  }
+
+  // What render() does to the particles before drawing them.
+  void AgeParticles() {
+    for (Particle& p : particles_) {
+      p.ttl -= 0.15;
+      p.color = {ParticleChannel(0.15 + p.ttl), ParticleChannel(0.5 * p.ttl),
+                 ParticleChannel(0.5 * p.ttl)};
+    }
+    CleanParticles(false);
+  }
+
+  // Reset: a new world, and gymnasium's first step(noop).
+  void Build() {
+    BuildWorld();
+    Advance(0.0, 0.0, 0);
+    reward_ = 0.0;
+    terminated_ = false;
+  }
+  int ActionWidth() const { return continuous_ ? 2 : 1; }
+  // A logged action: (main, lateral) or the discrete action as a float.
+  void Apply(const float* a) {
+    if (continuous_) {
+      Advance(Clip(a[0]), Clip(a[1]), 0);
+    } else {
+      Advance(0.0, 0.0, static_cast<int64_t>(a[0]));
+    }
   }
 
   void CleanParticles(bool all) {
@@ -572,6 +638,7 @@ class LunarLanderEnv : public Env {
   double helipad_x1_ = 0.0;
   double helipad_x2_ = 0.0;
   std::unique_ptr<b2World> world_;
+  EpisodeLog log_;
   b2Body* lander_ = nullptr;
   std::array<b2Body*, 2> legs_{};
   std::array<bool, 2> ground_contact_{};

@@ -1,12 +1,16 @@
 #include "envpool/dm_control/dmc_env.h"
 
+#include <mujoco/mjxmacro.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <utility>
 
 #include "envpool/mujoco_common/spec.h"
+#include "envpool/mujoco_common/state.h"
 #include "envpool/render/mujoco_egl.h"
 
 namespace envpool::dm_control {
@@ -212,6 +216,7 @@ void DeclareDmc(const Options& options, const mjModel& model_ref,
   std::vector<double> high;
   mujoco_common::ControlBounds(*model, mjMAXVAL, &low, &high);
   fields->action = spec->action.Add<double>("action", {model->nu}, low, high);
+  spec->snapshots = true;
   // dm_control's Physics.render: 320x240 by default (any size), from the
   // free camera or a model camera; round(1 / control timestep) frames per
   // second.
@@ -222,6 +227,54 @@ void DeclareDmc(const Options& options, const std::string& model_file,
                 const std::vector<ObsKey>& keys, EnvSpec* spec,
                 DmcFields* fields) {
   DeclareDmc(options, *LoadModel(model_file), keys, spec, fields);
+}
+
+namespace {
+
+// The model's arrays are compared with the loaded model's in blocks of
+// this many bytes.
+constexpr std::size_t kModelBlock = 64;
+
+// Arrays no task changes and too big to compare at each save (Dog's
+// bounding volumes, meshes and textures are 72 MB): textures, meshes,
+// skins, flexes, bounding volume hierarchies, octrees, names and paths.
+bool StaticArray(const char* name) {
+  for (const char* prefix : {"tex_data", "mesh_", "skin_", "flex", "bvh_",
+                             "oct_", "names", "paths"}) {
+    if (std::strncmp(name, prefix, std::strlen(prefix)) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<uint64_t> WatchedModelBlocks(const mjModel& model) {
+  const mjModel* m = &model;
+  const auto* buffer = static_cast<const uint8_t*>(m->buffer);
+  std::vector<uint64_t> blocks;
+  auto watch = [&](const char* name, const void* array, std::size_t bytes) {
+    if (bytes == 0 || StaticArray(name)) {
+      return;
+    }
+    const auto begin =
+        static_cast<std::size_t>(static_cast<const uint8_t*>(array) - buffer);
+    for (std::size_t b = begin / kModelBlock; b * kModelBlock < begin + bytes;
+         ++b) {
+      blocks.push_back(b);
+    }
+  };
+  MJMODEL_POINTERS_PREAMBLE(m)
+#define X(type, name, nr, nc) \
+  watch(#name, m->name, sizeof(type) * static_cast<std::size_t>(m->nr) * (nc));
+#define XNV X
+  MJMODEL_POINTERS
+#undef XNV
+#undef X
+  std::sort(blocks.begin(), blocks.end());
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  return blocks;
 }
 
 DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
@@ -242,6 +295,7 @@ DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
     throw std::runtime_error("cannot allocate MuJoCo data");
   }
   obs_ptrs_.resize(fields_.obs.size());
+  model_blocks_ = WatchedModelBlocks(*model_);
 }
 
 uint64_t DmcEnv::NewHfieldStamp() {
@@ -300,6 +354,7 @@ void DmcEnv::Reset() {
   AfterReset();
   InitializeEpisode();
   AfterReset();
+  after_reset_ = true;
   reward_ = 0.0;
   terminated_ = false;
 }
@@ -308,6 +363,7 @@ void DmcEnv::Step(const ActionView& action) {
   const double* act = action.Get(fields_.action);
   std::copy(act, act + model_->nu, data_->ctrl);
   PhysicsStep(n_sub_steps_);
+  after_reset_ = false;
   reward_ = GetReward();
   terminated_ = GetTermination();
 }
@@ -350,6 +406,81 @@ void DmcEnv::SetState(const std::vector<double>& state) {
     std::copy(it + nq + nv + na, state.end(), data_->qacc_warmstart);
   }
   AfterReset();
+  after_reset_ = true;
+}
+
+void DmcEnv::SaveState(StateWriter* writer) const {
+  std::vector<mjtNum> state;
+  mujoco_common::GetIntegrationState(model_.get(), data_.get(), &state);
+  const auto* base = static_cast<const uint8_t*>(base_model_->buffer);
+  const auto* own = static_cast<const uint8_t*>(model_->buffer);
+  const auto size = static_cast<std::size_t>(model_->nbuffer);
+  std::vector<uint64_t> blocks;
+  std::vector<uint8_t> bytes;
+  for (uint64_t block : model_blocks_) {
+    const std::size_t at = block * kModelBlock;
+    const std::size_t n = std::min(kModelBlock, size - at);
+    if (std::memcmp(base + at, own + at, n) != 0) {
+      blocks.push_back(block);
+      bytes.insert(bytes.end(), own + at, own + at + n);
+    }
+  }
+  writer->Put(random_, state, after_reset_, model_->opt, blocks, bytes,
+              hfield_stamp_ != 0);
+}
+
+void DmcEnv::LoadState(StateReader* reader) {
+  random::RandomState random{uint32_t{0}};
+  std::vector<mjtNum> state;
+  bool after_reset = true;
+  mjOption opt;
+  std::vector<uint64_t> blocks;
+  std::vector<uint8_t> bytes;
+  bool hfield_changed = false;
+  reader->Get(&random, &state, &after_reset, &opt, &blocks, &bytes,
+              &hfield_changed);
+  const auto size = static_cast<std::size_t>(model_->nbuffer);
+  if (static_cast<int>(state.size()) !=
+      mj_stateSize(model_.get(), mujoco_common::kIntegrationState)) {
+    throw SnapshotError("the dm_control state is not of this model");
+  }
+  // The saved blocks are watched blocks, ascending.
+  std::size_t expected = 0;
+  auto watched = model_blocks_.begin();
+  for (uint64_t block : blocks) {
+    watched = std::lower_bound(watched, model_blocks_.end(), block);
+    if (watched == model_blocks_.end() || *watched != block) {
+      throw SnapshotError("the dm_control state's model blocks are corrupt");
+    }
+    ++watched;
+    expected += std::min(kModelBlock, size - block * kModelBlock);
+  }
+  if (bytes.size() != expected) {
+    throw SnapshotError("the dm_control state's model blocks are corrupt");
+  }
+  auto* own = static_cast<uint8_t*>(model_->buffer);
+  const auto* base = static_cast<const uint8_t*>(base_model_->buffer);
+  for (uint64_t block : model_blocks_) {
+    const std::size_t at = block * kModelBlock;
+    std::memcpy(own + at, base + at, std::min(kModelBlock, size - at));
+  }
+  const uint8_t* next = bytes.data();
+  for (uint64_t block : blocks) {
+    const std::size_t at = block * kModelBlock;
+    const std::size_t n = std::min(kModelBlock, size - at);
+    std::memcpy(own + at, next, n);
+    next += n;
+  }
+  model_->opt = opt;
+  hfield_stamp_ = hfield_changed ? NewHfieldStamp() : 0;
+  random_ = random;
+  mujoco_common::SetIntegrationState(model_.get(), data_.get(), state);
+  if (after_reset) {
+    AfterReset();
+  } else {
+    mj_step1(model_.get(), data_.get());
+  }
+  after_reset_ = after_reset;
 }
 
 void DmcEnv::RandomizeLimitedAndRotationalJoints() {

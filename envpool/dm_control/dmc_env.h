@@ -105,6 +105,11 @@ void DeclareDmc(const Options& options, const mjModel& model,
 void CheckTask(const std::string& domain, const std::string& task,
                const std::vector<std::string>& tasks);
 
+// The 64-byte blocks of `model`'s buffer that hold its arrays, but for the
+// big static ones (textures, meshes, skins, flexes, bounding volumes,
+// octrees, names, paths), ascending: what snapshots compare.
+std::vector<uint64_t> WatchedModelBlocks(const mjModel& model);
+
 class DmcEnv : public Env {
  public:
   void Reset() final;
@@ -116,6 +121,19 @@ class DmcEnv : public Env {
   // optionally the rest, and runs dm_control's after_reset forward pass.
   std::vector<double> GetState() const override;
   void SetState(const std::vector<double>& state) override;
+
+  // Snapshots: the task's RandomState, the integration state
+  // (mujoco_common/state.h), what the task changed in its copy of the model
+  // (the 64-byte blocks of the model's arrays that differ from the loaded
+  // model, and its options: targets, sizes, gains, heightfields; the big
+  // static arrays, textures, meshes, skins and bounding volumes, are
+  // neither compared nor saved), and
+  // whether the derived quantities come from a reset's forward pass or a
+  // step's mj_step1, which LoadState runs again. The quantities mj_step2
+  // derives are not restored: the next step computes them before anything
+  // reads them.
+  void SaveState(StateWriter* writer) const override;
+  void LoadState(StateReader* reader) override;
 
   // dm_control's Physics.render(height, width, camera_id): the free camera
   // (mjv_defaultFreeCamera: the model's own view) for -1, else the model's
@@ -173,6 +191,11 @@ class DmcEnv : public Env {
   DmcFields fields_;
   int n_sub_steps_;
   std::vector<double*> obs_ptrs_;
+  // Whether the derived quantities come from AfterReset (else mj_step1).
+  bool after_reset_ = true;
+  // The 64-byte blocks of the model's buffer that snapshots compare with
+  // the loaded model's (every array but the big static ones), ascending.
+  std::vector<uint64_t> model_blocks_;
 };
 
 }  // namespace envpool::dm_control

@@ -292,6 +292,7 @@ class MiniGridEnv : public Env {
         spec->state.Add<int32_t>("info:mission_id", {}, {-1.0}, {1024.0});
     fields->action =
         spec->action.AddDiscrete<int64_t>("action", action_max + 1);
+    spec->snapshots = true;
     DeclareFrames(options, c, spec);
   }
 
@@ -350,6 +351,9 @@ class MiniGridEnv : public Env {
   }
 
   void Reset() override {
+    episode_start_rng_ = np_random_;
+    episode_actions_.clear();
+    episode_started_ = true;
     level_->Reset();
     reward_ = 0.0;
     terminated_ = false;
@@ -357,7 +361,9 @@ class MiniGridEnv : public Env {
   }
 
   void Step(const ActionView& action) override {
-    auto result = level_->Step(static_cast<int>(action.Scalar(fields_.action)));
+    const int a = static_cast<int>(action.Scalar(fields_.action));
+    auto result = level_->Step(a);
+    episode_actions_.push_back(static_cast<uint8_t>(a));
     reward_ = result.reward;
     terminated_ = result.terminated;
     truncated_ = level_->Truncated();
@@ -413,9 +419,49 @@ class MiniGridEnv : public Env {
     return state;
   }
 
+  // Snapshots replay the episode: the generator as the episode's reset
+  // found it and the actions since. A level's state is its grid and agent
+  // and also what its layout drew (BabyAI's instruction tree and its
+  // verifier's progress, Dynamic-Obstacles' obstacles, ...), which the
+  // layout and the same actions rebuild exactly. Restoring costs one reset
+  // and one step per action taken in the episode (docs/snapshots.md).
+  void SaveState(StateWriter* writer) const override {
+    writer->Put(episode_started_, episode_start_rng_, episode_actions_);
+  }
+  void LoadState(StateReader* reader) override {
+    bool started = false;
+    random::Generator start(uint64_t{0});
+    std::vector<uint8_t> actions;
+    reader->Get(&started, &start, &actions);
+    const int num_actions = level_->NumActions();
+    for (uint8_t a : actions) {
+      if (a >= num_actions) {
+        throw SnapshotError("the MiniGrid state is corrupt: action " +
+                            std::to_string(a));
+      }
+    }
+    const random::Generator now = np_random_;
+    if (started) {
+      np_random_ = start;
+      level_->Reset();
+      for (uint8_t a : actions) {
+        level_->Step(a);
+      }
+      level_->reset_image_.clear();
+    }
+    np_random_ = now;
+    episode_started_ = started;
+    episode_start_rng_ = start;
+    episode_actions_ = std::move(actions);
+  }
+
   const Level& level() const { return *level_; }
 
  private:
+  // The episode a snapshot replays (SaveState).
+  bool episode_started_ = false;
+  random::Generator episode_start_rng_{uint64_t{0}};
+  std::vector<uint8_t> episode_actions_;
   Fields fields_;
   std::unique_ptr<Level> level_;
   size_t mission_bytes_;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "envpool/mujoco_common/spec.h"
+#include "envpool/mujoco_common/state.h"
 
 namespace envpool::mujoco {
 namespace {
@@ -86,6 +87,7 @@ Options CommonOptions(const std::string& xml_file, int64_t frame_skip,
 void DeclareSpec(const Options& options, const mjModel& model, int obs_dim,
                  const std::vector<std::string>& info_names, bool tendons,
                  EnvSpec* spec, MujocoFields* fields) {
+  spec->snapshots = true;
   const auto frame_stack = options.Get<int64_t>("frame_stack");
   if (frame_stack < 1) {
     throw std::invalid_argument(
@@ -223,13 +225,20 @@ void MujocoEnv::ResetWithNoise(double scale, VelocityNoise velocity_noise) {
   FinishReset();
 }
 
-void MujocoEnv::Forward() { mj_forward(model_, data_.get()); }
+void MujocoEnv::Forward() {
+  mj_forward(model_, data_.get());
+  stepped_ = false;
+}
 
 void MujocoEnv::DoSimulation(const double* action) {
   std::copy(action, action + model_->nu, data_->ctrl);
   for (int i = 0; i < frame_skip_; ++i) {
+    if (i + 1 == frame_skip_) {
+      mujoco_common::GetIntegrationState(model_, data_.get(), &pre_step_);
+    }
     mj_step(model_, data_.get());
   }
+  stepped_ = true;
   if (post_constraint_) {
     mj_rnePostConstraint(model_, data_.get());
   }
@@ -291,6 +300,61 @@ void MujocoEnv::SetState(const std::vector<double>& state) {
   } else {
     Observe(frames_.data() + frames_.size() - obs_dim_);
   }
+}
+
+void MujocoEnv::SaveState(StateWriter* writer) const {
+  std::vector<mjtNum> state;
+  mujoco_common::GetIntegrationState(model_, data_.get(), &state);
+  writer->Put(state, stepped_);
+  if (stepped_) {
+    writer->Put(pre_step_);
+  }
+  writer->Put(frames_, pixel_frames_, info_, has_camera_, camera_);
+}
+
+void MujocoEnv::LoadState(StateReader* reader) {
+  std::vector<mjtNum> state;
+  bool stepped = false;
+  std::vector<mjtNum> pre_step;
+  reader->Get(&state, &stepped);
+  if (stepped) {
+    reader->Get(&pre_step);
+  }
+  std::vector<double> frames;
+  std::vector<uint8_t> pixel_frames;
+  std::vector<double> info;
+  bool has_camera = false;
+  mjvCamera camera;
+  reader->Get(&frames, &pixel_frames, &info, &has_camera, &camera);
+  if (frames.size() != frames_.size() ||
+      pixel_frames.size() != pixel_frames_.size() ||
+      info.size() != info_.size()) {
+    throw SnapshotError(
+        "the MuJoCo state's observation or info sizes are not this env's");
+  }
+  const int size = mj_stateSize(model_, mujoco_common::kIntegrationState);
+  if (static_cast<int>(state.size()) != size ||
+      (stepped && static_cast<int>(pre_step.size()) != size)) {
+    throw SnapshotError("the MuJoCo state is not of this model");
+  }
+  if (stepped) {
+    mujoco_common::SetIntegrationState(model_, data_.get(), pre_step);
+    mj_step(model_, data_.get());
+    if (post_constraint_) {
+      mj_rnePostConstraint(model_, data_.get());
+    }
+    mujoco_common::SetIntegrationState(model_, data_.get(), state);
+  } else {
+    mujoco_common::SetIntegrationState(model_, data_.get(), state);
+    mj_forward(model_, data_.get());
+  }
+  stepped_ = stepped;
+  pre_step_ = std::move(pre_step);
+  frames_ = std::move(frames);
+  pixel_frames_ = std::move(pixel_frames);
+  info_ = std::move(info);
+  has_camera_ = has_camera;
+  camera_ = camera;
 }
 
 double MujocoEnv::Uniform(double low, double high) {

@@ -109,6 +109,15 @@ class MujocoEnv : public Env {
   std::vector<double> GetState() const override;
   void SetState(const std::vector<double>& state) override;
 
+  // Snapshots: the integration state (mujoco_common/state.h), and, after a
+  // step, the state its last mj_step started from, which LoadState steps
+  // again so that the quantities MuJoCo derived (and tasks read before
+  // their next step: xipos, xpos, cfrc_ext) are the saved env's, bit for
+  // bit; after a reset, mj_forward recomputes them. Then the observation
+  // stack, the info values and the render camera.
+  void SaveState(StateWriter* writer) const override;
+  void LoadState(StateReader* reader) override;
+
   // gymnasium's rgb_array frame (see envpool/render/mujoco_egl.h): its free
   // camera, placed at this env's first frame, or the model's fixed camera
   // camera_id.
@@ -178,6 +187,10 @@ class MujocoEnv : public Env {
   std::vector<uint8_t> pixel_scratch_;  // one height x width x 3 frame
   bool has_camera_ = false;             // placed at the first frame
   mjvCamera camera_;
+  // Whether the derived quantities come from a step (else from mj_forward),
+  // and the integration state that step's last mj_step started from.
+  bool stepped_ = false;
+  std::vector<mjtNum> pre_step_;
 };
 
 }  // namespace envpool::mujoco

@@ -97,6 +97,11 @@ struct Libenv {
   void (*observe)(void* env);
   void (*act)(void* env);
   void (*close)(void* env);
+  // procgen's own serialization of game `index` of an instance (its
+  // state_test's get_state/set_state): get_state writes at most `length`
+  // bytes and returns how many it wrote.
+  int (*get_state)(void* env, int index, char* data, int length);
+  void (*set_state)(void* env, int index, char* data, int length);
   // Making and closing instances of one copy is serialized: the first
   // instance of a copy loads its global asset cache.
   mutable std::mutex instance_mu;
@@ -191,6 +196,8 @@ struct Libenv {
     Resolve(handle, "libenv_observe", &lib->observe);
     Resolve(handle, "libenv_act", &lib->act);
     Resolve(handle, "libenv_close", &lib->close);
+    Resolve(handle, "get_state", &lib->get_state);
+    Resolve(handle, "set_state", &lib->set_state);
     if (lib->version() != abi::kVersion) {
       throw std::invalid_argument(path + " implements libenv version " +
                                   std::to_string(lib->version()) +

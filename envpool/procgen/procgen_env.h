@@ -219,6 +219,7 @@ class ProcgenEnv : public Env {
         spec->state.Add<int32_t>("info:prev_level_complete", {});
     fields->level_seed = spec->state.Add<int32_t>("info:level_seed", {});
     fields->action = spec->action.AddDiscrete<int64_t>("action", kNumActions);
+    spec->snapshots = true;
     DeclareRendering(options, spec, {"rgb_array"}, kRenderSize, kRenderSize,
                      kRenderFps);
   }
@@ -313,6 +314,47 @@ class ProcgenEnv : public Env {
     *out.Get(fields_.prev_level_seed) = Info(prev_level_seed_index_);
     *out.Get(fields_.prev_level_complete) = Info(prev_level_complete_index_);
     *out.Get(fields_.level_seed) = Info(level_seed_index_);
+  }
+
+  // Snapshots: the game's state as procgen serializes it (its generators,
+  // level, entities and step counters; procgen's state_test restores it
+  // exactly), then the env's own: where the episode stands and the seed a
+  // reseeded reset opens a new game with.
+  void SaveState(StateWriter* writer) const override {
+    const bool open = instance_ != nullptr;
+    writer->Put(open, reseed_, rand_seed_, at_episode_start_, episode_step_);
+    if (open) {
+      std::vector<char>& buffer = StateBuffer();
+      const int n = lib_->get_state(instance_, 0, buffer.data(),
+                                    static_cast<int>(buffer.size()));
+      writer->Put(std::string(buffer.data(), n));
+    }
+  }
+
+  void LoadState(StateReader* reader) override {
+    bool open = false;
+    bool reseed = true;
+    int32_t rand_seed = 0;
+    bool at_episode_start = true;
+    int64_t episode_step = 0;
+    reader->Get(&open, &reseed, &rand_seed, &at_episode_start, &episode_step);
+    if (open) {
+      std::string game;
+      reader->Get(&game);
+      if (game.empty() || game.size() > StateBuffer().size()) {
+        throw SnapshotError("the procgen state is corrupt");
+      }
+      rand_seed_ = rand_seed;
+      if (instance_ == nullptr) {
+        Open();
+      }
+      lib_->set_state(instance_, 0, game.data(), static_cast<int>(game.size()));
+    }
+    rand_seed_ = rand_seed;
+    // An env saved before its first game opens one at its next reset.
+    reseed_ = reseed || !open;
+    at_episode_start_ = at_episode_start;
+    episode_step_ = episode_step;
   }
 
  protected:
@@ -461,6 +503,14 @@ class ProcgenEnv : public Env {
   }
 
   int32_t Info(int index) const { return info_buffers_[index][0]; }
+
+  // Room for one game's serialized state: procgen's Python wrapper allows
+  // 2**20 bytes (MAX_STATE_SIZE), and procgen aborts on a game that does
+  // not fit, so this allows four times as much.
+  static std::vector<char>& StateBuffer() {
+    thread_local std::vector<char> buffer(std::size_t{4} << 20);
+    return buffer;
+  }
 
   // libenv_observe only waits for procgen's own threads (there are none)
   // and, with render_human, draws the 512x512 frame: the game writes its

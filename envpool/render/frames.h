@@ -474,6 +474,21 @@ class FramePool {
   // Channel planes of the frame.
   const uint8_t* frame() const { return frame_.data(); }
 
+  // What the pool holds between steps (snapshots): the frame, the kept
+  // screen and whether one is kept. Restore takes what these returned.
+  const std::vector<uint8_t>& frame_planes() const { return frame_; }
+  const std::vector<uint8_t>& kept_screen() const { return previous_; }
+  bool kept_blank() const { return previous_blank_; }
+  void Restore(const std::vector<uint8_t>& frame,
+               const std::vector<uint8_t>& kept_screen, bool kept_blank) {
+    if (frame.size() != frame_.size() || kept_screen.size() != pixels_) {
+      throw std::invalid_argument("frames of another size");
+    }
+    frame_ = frame;
+    previous_ = kept_screen;
+    previous_blank_ = kept_blank;
+  }
+
  private:
   void Convert(const uint8_t* screen) {
     for (int c = 0; c < channels_; ++c) {
@@ -519,6 +534,15 @@ class FrameStack {
 
   const uint8_t* Newest() const {
     return data_.data() + Offset((oldest_ + depth_ - 1) % depth_);
+  }
+
+  std::size_t size() const { return data_.size(); }
+  // Puts back what CopyTo wrote (size() bytes, oldest first).
+  void Restore(const uint8_t* frames) {
+    for (int i = 0; i < depth_; ++i) {
+      std::memcpy(Next(), frames + Offset(i), frame_size_);
+      Push();
+    }
   }
 
   // Writes the frames oldest first.

@@ -132,3 +132,21 @@ def test_the_check_fails_where_a_bad_state_is_taken(monkeypatch: pytest.MonkeyPa
     )
     with pytest.raises(AssertionError, match=r"another id state|other options state"):
         check_snapshots("CartPole-v1")
+
+
+def test_check_env_samples_every_family_with_snapshots(monkeypatch: pytest.MonkeyPatch) -> None:
+    # check_env checks one id in SAMPLE_EVERY of the slow families: each of
+    # them keeps ids in the sample, and every id is checked in the full sweep.
+    from envpool.testing.snapshots import SAMPLED_FAMILIES, snapshot_check_sampled
+
+    by_family: dict[str, list[str]] = {}
+    for t in SNAPSHOT_IDS:
+        by_family.setdefault(envpool.make_spec(t).entry.family, []).append(t)
+    for family, ids in by_family.items():
+        sampled = [t for t in ids if snapshot_check_sampled(t)]
+        if family in SAMPLED_FAMILIES:
+            assert 0 < len(sampled) < len(ids), family
+        else:
+            assert sampled == ids, family
+    monkeypatch.setenv("ENVPOOL_SNAPSHOT_SWEEP", "all")
+    assert all(snapshot_check_sampled(t) for t in SNAPSHOT_IDS)
