@@ -29,6 +29,8 @@ published EnvPool's environment has no more than that.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import json
 import os
 import sys
@@ -46,6 +48,11 @@ NUM_ACTION_SETS = 256
 
 ATARI_STACK = 4
 """Frames stacked by the Atari reference, as envpool's default `stack_num`."""
+
+
+# Reference libraries that register their ids with gymnasium when imported
+# (highway-env's `highway-fast-v0`, gymnasium-robotics' `FetchPush-v4`).
+GYMNASIUM_REGISTERING = ("highway_env", "gymnasium_robotics")
 
 
 def gym_reference(task: str) -> tuple[Callable[[], Any], str]:
@@ -68,6 +75,13 @@ def gym_reference(task: str) -> tuple[Callable[[], Any], str]:
         return (lambda: gymnasium.make(task)), (
             f"`gymnasium.make({task!r})` (minigrid {minigrid.__version__})"
         )
+    if task not in gymnasium.registry:
+        for name in GYMNASIUM_REGISTERING:
+            with contextlib.suppress(ImportError):
+                module = importlib.import_module(name)
+                gymnasium.register_envs(module)
+            if task in gymnasium.registry:
+                break
     if task in gymnasium.registry:
         return (lambda: gymnasium.make(task)), f"`gymnasium.make({task!r})`"
     if task.endswith("-v1") and _vizdoom_scenario(task) is not None:
