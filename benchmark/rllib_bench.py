@@ -40,6 +40,7 @@ import os
 import platform
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -255,8 +256,12 @@ def main() -> int:
     parser.add_argument("--out-dir", default="benchmark/results/rllib")
     args = parser.parse_args()
 
-    out = Path(args.out_dir)
+    out = Path(args.out_dir).resolve()
     out.mkdir(parents=True, exist_ok=True)
+    # Ray's workers put the driver's working directory first on their path:
+    # from the repository root they would import the source tree's envpool
+    # (no compiled modules) instead of the installed wheel.
+    os.chdir(tempfile.mkdtemp(prefix="rllib-bench-"))
     cpus = args.runners * args.cpus_per_runner
     per_node = max(1, cpus // args.nodes)
     cluster = Cluster(
