@@ -587,6 +587,14 @@ class Road {
   // lanes before and after for preceding and following vehicles.
   bool neighbour_vehicles_connected_lanes = false;
 
+ private:
+  // BodiesOnLane's lists: per lane during Act, else the last one made.
+  mutable std::vector<std::pair<LaneIndex, std::vector<std::pair<double, int>>>>
+      on_lane_cache_;
+  mutable std::vector<std::pair<double, int>> uncached_;
+  bool caching_on_lane_ = false;
+
+ public:
   int NumBodies() const {
     return static_cast<int>(vehicles.size() + objects.size());
   }
@@ -699,6 +707,44 @@ class Road {
                                         const LaneIndex& lane_index) const {
     const Lane& lane = network.GetLane(lane_index);
     const double s = lane.LocalCoordinates(vehicles[i].position).first;
+    int front = -1;
+    int rear = -1;
+    double s_front = 0;
+    double s_rear = 0;
+    // In body order, as the reference's loop: ties go to the last body in
+    // front and the first behind.
+    for (const auto& [s_v, j] : BodiesOnLane(lane_index)) {
+      if (j == i) {
+        continue;
+      }
+      if (s <= s_v && (front < 0 || s_v <= s_front)) {
+        s_front = s_v;
+        front = j;
+      }
+      if (s_v < s && (rear < 0 || s_v > s_rear)) {
+        s_rear = s_v;
+        rear = j;
+      }
+    }
+    return {front, rear};
+  }
+
+  // The bodies on `lane_index` (or, for the -v1 ids, on the lanes before and
+  // after it: the first of them a body is on), with their longitudinal
+  // coordinate along it, in body order. No body moves while the vehicles
+  // decide (Act), so within Act each lane's list is made once, for all the
+  // searches of the pass: the same function of the same positions, so the
+  // same bits.
+  const std::vector<std::pair<double, int>>& BodiesOnLane(
+      const LaneIndex& lane_index) const {
+    if (caching_on_lane_) {
+      for (const auto& [cached_index, bodies] : on_lane_cache_) {
+        if (cached_index == lane_index) {
+          return bodies;
+        }
+      }
+    }
+    const Lane& lane = network.GetLane(lane_index);
     std::vector<std::pair<const Lane*, double>> lanes_offsets = {{&lane, 0.0}};
     if (neighbour_vehicles_connected_lanes) {
       for (const auto& road : network.roads()) {
@@ -718,32 +764,22 @@ class Road {
         }
       }
     }
-    int front = -1;
-    int rear = -1;
-    double s_front = 0;
-    double s_rear = 0;
+    std::vector<std::pair<double, int>> bodies;
     for (int j = 0; j < NumBodies(); ++j) {
-      if (j == i) {
-        continue;
-      }
       for (const auto& [search_lane, offset] : lanes_offsets) {
         auto [s_v, lat_v] = search_lane->LocalCoordinates(Body(j).position);
-        if (!search_lane->OnLane(s_v, lat_v, 1)) {
-          continue;
+        if (search_lane->OnLane(s_v, lat_v, 1)) {
+          bodies.emplace_back(s_v + offset, j);
+          break;
         }
-        s_v += offset;
-        if (s <= s_v && (front < 0 || s_v <= s_front)) {
-          s_front = s_v;
-          front = j;
-        }
-        if (s_v < s && (rear < 0 || s_v > s_rear)) {
-          s_rear = s_v;
-          rear = j;
-        }
-        break;
       }
     }
-    return {front, rear};
+    if (!caching_on_lane_) {
+      uncached_ = std::move(bodies);
+      return uncached_;
+    }
+    on_lane_cache_.emplace_back(lane_index, std::move(bodies));
+    return on_lane_cache_.back().second;
   }
 
   // RoadObject.lane_distance_to, along vehicle a's lane.
@@ -933,8 +969,11 @@ class Road {
     self.acceleration = Clip(acceleration, -kAccMax, kAccMax);
   }
 
-  // Road.act: every vehicle decides, in list order.
+  // Road.act: every vehicle decides, in list order (the lanes' bodies
+  // found once for the pass: BodiesOnLane).
   void Act() {
+    on_lane_cache_.clear();
+    caching_on_lane_ = true;
     for (int i = 0; i < static_cast<int>(vehicles.size()); ++i) {
       if (vehicles[i].kind == VehicleKind::kIdm) {
         ActIdm(i);
@@ -942,6 +981,8 @@ class Road {
         ActControlled(i, MetaAction::kNone);
       }  // a BicycleVehicle repeats its last action
     }
+    caching_on_lane_ = false;
+    on_lane_cache_.clear();
   }
 
   // -- BicycleVehicle (vehicle/dynamics.py) --
