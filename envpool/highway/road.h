@@ -792,9 +792,11 @@ class Road {
   // IDMVehicle.desired_gap (projected).
   double DesiredGap(const Vehicle& ego, const Vehicle& front) const {
     const double ab = -comfort_acc_max * comfort_acc_min;
-    const Vec2 ve = ego.Velocity();
-    const Vec2 vf = front.Velocity();
+    // ego.Velocity() from the one direction (the same bits as computing it
+    // twice).
     const Vec2 d = ego.Direction();
+    const Vec2 ve = {ego.speed * d.x, ego.speed * d.y};
+    const Vec2 vf = front.Velocity();
     const double dv = Dot2(ve.x - vf.x, ve.y - vf.y, d.x, d.y);
     return distance_wanted + ego.speed * kTimeWanted +
            ego.speed * dv / (2 * std::sqrt(ab));
