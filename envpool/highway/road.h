@@ -20,8 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "envpool/core/numpy_kernels.h"
 #include "envpool/core/random.h"
-#include "envpool/highway/numpy_kernels.h"
 
 namespace envpool::highway {
 

@@ -1,13 +1,13 @@
 // The locomotion family's Python module: registers its env types with the
 // shared core when Python imports it (the assets' folder comes from the
 // core: registration.py's ASSET_DIR), and learns how this process's numpy
-// sums a norm and which arctan2, sin and cos it computes.
+// sums a norm, and its float64 kernels (envpool/core/numpy_kernels.h).
 #include <pybind11/pybind11.h>
 
 #include <string>
 
 #include "envpool/core/env.h"
-#include "envpool/locomotion/numpy_ufunc_probe.h"
+#include "envpool/core/numpy_kernels_loader.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/mujoco_common/message_handlers.h"
@@ -16,7 +16,7 @@
 PYBIND11_MODULE(_locomotion, m) {
   envpool::mujoco_common::InstallMessageHandlers();
   envpool::mujoco_common::LearnNumpyNorm();
-  envpool::locomotion::LearnNumpyUfuncs();
+  envpool::numpy_kernels::LoadNumpyKernels();
   envpool::RegisterEnv<envpool::locomotion::SoccerEnv>("DmcSoccer");
   // For the tests: the MJCF text of a soccer episode and its compiled
   // textures, to compare with what dm_control compiles.

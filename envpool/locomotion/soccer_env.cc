@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "envpool/locomotion/numpy_ufunc.h"
+#include "envpool/core/numpy_kernels.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/mujoco_common/numpy_math.h"
 
@@ -297,16 +297,16 @@ void SoccerEnv::InitializeEntities() {
       d->qpos[pl.root_qpos + 2] = z;
       const double* frame_quat = m->body_quat + 4 * frame;
       const double rotation = random_.Uniform(-M_PI, M_PI);
-      const double turn[4] = {NumpyCos(rotation / 2), 0, 0,
-                              NumpySin(rotation / 2)};
+      const double turn[4] = {numpy_kernels::Cos(rotation / 2), 0, 0,
+                              numpy_kernels::Sin(rotation / 2)};
       double quat[4];
       mju_mulQuat(quat, turn, frame_quat);
       // BoxHead.set_pose: joints to 0, the heading to the steer joint.
       d->qpos[pl.kick_qpos] = 0.0;
       d->qpos[pl.roll_qpos] = 0.0;
-      d->qpos[pl.steer_qpos] =
-          NumpyArctan2(2 * (quat[0] * quat[3] + quat[1] * quat[2]),
-                       1 - 2 * (quat[2] * quat[2] + quat[3] * quat[3]));
+      d->qpos[pl.steer_qpos] = numpy_kernels::Arctan2(
+          2 * (quat[0] * quat[3] + quat[1] * quat[2]),
+          1 - 2 * (quat[2] * quat[2] + quat[3] * quat[3]));
       std::fill(d->qvel + pl.root_qvel, d->qvel + pl.root_qvel + 3, 0.0);
       d->qvel[pl.steer_qvel] = 0.0;
     }

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "envpool/core/env.h"
-#include "envpool/locomotion/numpy_ufunc.h"
+#include "envpool/core/numpy_kernels.h"
 
 namespace envpool::locomotion {
 namespace {
@@ -463,8 +463,9 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
   }
   xml += "  </asset>\n  <worldbody>\n";
   // Top-down camera, its field of view from the episode's size.
-  const double fovy = (360 / M_PI) * NumpyArctan2(kTopCameraPadding * max_size,
-                                                  kTopCameraDistance);
+  const double fovy =
+      (360 / M_PI) *
+      numpy_kernels::Arctan2(kTopCameraPadding * max_size, kTopCameraDistance);
   xml += "    <camera name=\"top_down\" class=\"/\" fovy=\"" +
          MjcfNumber(fovy) + "\" pos=\"0 0 95\" zaxis=\"0 0 1\"/>\n";
   // Corner lights over the field's corners.
@@ -609,7 +610,7 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
           box_pos[1 - dim] = alt;
           box_pos[2] = width;
           const double angle =
-              M_PI + NumpyArctan2(box_pos[0], -std::abs(box_pos[1]));
+              M_PI + numpy_kernels::Arctan2(box_pos[0], -std::abs(box_pos[1]));
           double hue = 0.5 + angle / (2 * M_PI);
           hue = PyMod1(hue - .25);
           const auto rgb = HsvToRgb(hue, .7, 1.0);

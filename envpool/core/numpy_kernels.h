@@ -1,28 +1,32 @@
-// numpy's own float64 kernels for the transcendental functions highway-env
-// calls (np.sin, np.cos, np.tan, np.arctan, np.arcsin, np.arctan2, np.exp,
-// np.power).
+// numpy's own float64 kernels for the transcendental functions a reference
+// library computes with numpy (np.sin, np.cos, np.tan, np.arctan,
+// np.arcsin, np.arctan2, np.exp, np.power), for families whose episodes
+// depend on their last bit.
 //
 // Why: numpy picks its float64 loops by CPU when it is imported; on x86-64
 // with AVX-512 its tan, arctan, arcsin, arctan2, exp and power are SIMD
 // kernels (Intel's SVML) whose results differ from libm's in the last bit
-// now and then. highway-env's vehicles settle into a lane with a lateral
-// residual of a few 1e-15 m made of those last bits, and when two vehicles
-// centred in a lane collide, the sign of that residual decides which way the
-// collision pushes them (utils.are_polygons_intersecting): libm's bits make
-// the same episode end elsewhere. So the env calls the very loops numpy's
-// ufuncs run, found once, when the family's module is imported (numpy is
-// loaded in that process), through the public PyUFuncObject layout of
-// numpy's C API (stable across numpy 1.x and 2.x). A loop is a plain C
-// function of arrays, callable from any thread without the GIL. Where numpy
-// is not loaded (the C++ tests) the functions are libm's.
-#ifndef ENVPOOL_HIGHWAY_NUMPY_KERNELS_H_
-#define ENVPOOL_HIGHWAY_NUMPY_KERNELS_H_
+// now and then. Examples: highway-env's vehicles settle into a lane with a
+// lateral residual of a few 1e-15 m made of those last bits, and when two
+// vehicles centred in a lane collide, the sign of that residual decides
+// which way the collision pushes them; one bit of a dm_control walker's
+// initial heading (np.arctan2) makes a soccer episode drift apart. So the
+// envs call the very loops numpy's ufuncs run, found once, when the family's
+// module is imported (numpy_kernels_loader.h), through the public
+// PyUFuncObject layout of numpy's C API (stable across numpy 1.x and 2.x). A
+// loop is a plain C function of arrays, callable from any thread without the
+// GIL. Where numpy is not loaded (the C++ tests) the functions are libm's.
+//
+// Kernels() is an inline function's static: each family's module has its
+// own table, filled by its own LoadNumpyKernels().
+#ifndef ENVPOOL_CORE_NUMPY_KERNELS_H_
+#define ENVPOOL_CORE_NUMPY_KERNELS_H_
 
 #include <array>
 #include <cmath>
 #include <cstdint>
 
-namespace envpool::highway::numpy_kernels {
+namespace envpool::numpy_kernels {
 
 // numpy's PyUFuncGenericFunction.
 using Loop = void (*)(char** args, const intptr_t* dimensions,
@@ -110,6 +114,6 @@ inline double Power(double x, double y) {
                 [](double a, double b) { return std::pow(a, b); });
 }
 
-}  // namespace envpool::highway::numpy_kernels
+}  // namespace envpool::numpy_kernels
 
-#endif  // ENVPOOL_HIGHWAY_NUMPY_KERNELS_H_
+#endif  // ENVPOOL_CORE_NUMPY_KERNELS_H_
