@@ -1033,9 +1033,9 @@ class Road {
             d_yaw_rate};
   }
 
-  // BicycleVehicle.step: its clip_actions, then one RK4 step. It applies
-  // no collision push (unlike Vehicle.step); a crash still stops it.
-  static void StepBicycle(Vehicle* v, double dt) {
+  // Vehicle.clip_actions: a crashed vehicle brakes to a stop, and no
+  // acceleration takes the speed past its bounds.
+  static void ClipActions(Vehicle* v) {
     if (v->crashed) {
       v->steering = 0;
       v->acceleration = -1.0 * v->speed;
@@ -1047,6 +1047,12 @@ class Road {
       v->acceleration =
           std::max(v->acceleration, 1.0 * (Vehicle::kMinSpeed - v->speed));
     }
+  }
+
+  // BicycleVehicle.step: its clip_actions, then one RK4 step. It applies
+  // no collision push (unlike Vehicle.step); a crash still stops it.
+  static void StepBicycle(Vehicle* v, double dt) {
+    ClipActions(v);
     v->steering = Clip(v->steering, -M_PI / 2, M_PI / 2);
     v->yaw_rate =
         Clip(v->yaw_rate, -kBicycleMaxAngularSpeed, kBicycleMaxAngularSpeed);
@@ -1272,18 +1278,7 @@ class Road {
     if (v->kind == VehicleKind::kIdm) {
       v->timer += dt;
     }
-    // clip_actions
-    if (v->crashed) {
-      v->steering = 0;
-      v->acceleration = -1.0 * v->speed;
-    }
-    if (v->speed > Vehicle::kMaxSpeed) {
-      v->acceleration =
-          std::min(v->acceleration, 1.0 * (Vehicle::kMaxSpeed - v->speed));
-    } else if (v->speed < Vehicle::kMinSpeed) {
-      v->acceleration =
-          std::max(v->acceleration, 1.0 * (Vehicle::kMinSpeed - v->speed));
-    }
+    ClipActions(v);
     const double beta =
         numpy_kernels::Arctan(1.0 / 2 * numpy_kernels::Tan(v->steering));
     const double vx = v->speed * numpy_kernels::Cos(v->heading + beta);
