@@ -9,6 +9,7 @@
 #include "envpool/mujoco_common/numpy_probe.h"
 #include "envpool/robotics/adroit_env.h"
 #include "envpool/robotics/fetch.h"
+#include "envpool/robotics/kitchen_env.h"
 #include "envpool/robotics/point_maze.h"
 
 PYBIND11_MODULE(_robotics, m) {
@@ -18,4 +19,5 @@ PYBIND11_MODULE(_robotics, m) {
   envpool::RegisterEnv<PointMazeEnv>("PointMaze");
   envpool::RegisterEnv<FetchEnv>("Fetch");
   envpool::RegisterEnv<AdroitHandEnv>("AdroitHand");
+  envpool::RegisterEnv<FrankaKitchenEnv>("FrankaKitchen");
 }
