@@ -7,7 +7,9 @@
 #include "envpool/core/env.h"
 #include "envpool/mujoco_common/message_handlers.h"
 #include "envpool/mujoco_common/numpy_probe.h"
+#include "envpool/robotics/adroit_env.h"
 #include "envpool/robotics/fetch.h"
+#include "envpool/robotics/kitchen_env.h"
 #include "envpool/robotics/point_maze.h"
 
 PYBIND11_MODULE(_robotics, m) {
@@ -16,4 +18,6 @@ PYBIND11_MODULE(_robotics, m) {
   envpool::mujoco_common::LearnNumpyNorm();
   envpool::RegisterEnv<PointMazeEnv>("PointMaze");
   envpool::RegisterEnv<FetchEnv>("Fetch");
+  envpool::RegisterEnv<AdroitHandEnv>("AdroitHand");
+  envpool::RegisterEnv<FrankaKitchenEnv>("FrankaKitchen");
 }

@@ -104,3 +104,30 @@ ASSET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
 # pip packages the family reads files from at run time (pinned in
 # requirements-dev.txt): the MuJoCo library.
 RUNTIME_PACKAGES = ["mujoco"]
+
+# -- AdroitHand (envs/adroit_hand): dense ids and their Sparse variants --
+
+# (task, EnvPool 1.2.7's declared sizes: obs_dim, action_dim, qpos_dim = qvel_dim, reset_dim)
+_ADROIT = [
+    ("Door", "door", 39, 28, 30, 3),
+    ("Hammer", "hammer", 46, 26, 33, 3),
+    ("Pen", "pen", 45, 24, 30, 4),
+    ("Relocate", "relocate", 39, 30, 36, 6),
+]
+
+for _task, _adroit_task, _obs_dim, _action_dim, _qpos_dim, _reset_dim in _ADROIT:
+    for _suffix, _reward_type in (("", "dense"), ("Sparse", "sparse")):
+        register(
+            f"AdroitHand{_task}{_suffix}-v1",
+            family="robotics",
+            env_class="AdroitHand",
+            max_episode_steps=200,
+            adroit_task=_adroit_task,
+            xml_file=f"adroit_hand/adroit_{_adroit_task}.xml",
+            reward_type=_reward_type,
+            obs_dim=_obs_dim,
+            action_dim=_action_dim,
+            qpos_dim=_qpos_dim,
+            qvel_dim=_qpos_dim,
+            reset_dim=_reset_dim,
+        )
