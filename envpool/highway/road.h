@@ -480,9 +480,11 @@ class RoadNetwork {
 };
 
 // An IDMVehicle, an MDPVehicle (the controlled ones), an Obstacle (a
-// still object: 2 m x 2 m, never acting), or a BicycleVehicle (driven by a
-// continuous action: the dynamical bicycle model with tyre friction).
-enum class VehicleKind { kIdm, kMdp, kObstacle, kBicycle };
+// still object: 2 m x 2 m, never acting), a BicycleVehicle (driven by a
+// continuous action: the dynamical bicycle model with tyre friction), or a
+// plain kinematics.Vehicle (the kinematic bicycle, keeping the last action
+// it was given: parking's ego and parked cars).
+enum class VehicleKind { kIdm, kMdp, kObstacle, kBicycle, kKinematic };
 
 // vehicle/kinematics.py's Vehicle with what ControlledVehicle, MDPVehicle
 // and IDMVehicle add.
@@ -979,9 +981,10 @@ class Road {
     for (int i = 0; i < static_cast<int>(vehicles.size()); ++i) {
       if (vehicles[i].kind == VehicleKind::kIdm) {
         ActIdm(i);
-      } else if (vehicles[i].kind != VehicleKind::kBicycle) {
+      } else if (vehicles[i].kind != VehicleKind::kBicycle &&
+                 vehicles[i].kind != VehicleKind::kKinematic) {
         ActControlled(i, MetaAction::kNone);
-      }  // a BicycleVehicle repeats its last action
+      }  // a BicycleVehicle or a plain Vehicle repeats its last action
     }
     caching_on_lane_ = false;
     on_lane_cache_.clear();
