@@ -11,6 +11,7 @@
 #include "envpool/highway/lane_keeping_env.h"
 #include "envpool/highway/merge_env.h"
 #include "envpool/highway/parking_env.h"
+#include "envpool/highway/racetrack_env.h"
 #include "envpool/highway/roundabout_env.h"
 #include "envpool/highway/two_way_env.h"
 #include "envpool/highway/u_turn_env.h"
@@ -35,4 +36,7 @@ PYBIND11_MODULE(_highway, m) {
   envpool::RegisterEnv<envpool::highway::IntersectionMultiAgentEnv>(
       "IntersectionMultiAgent");
   envpool::RegisterEnv<envpool::highway::ParkingEnv>("Parking");
+  envpool::RegisterEnv<envpool::highway::RacetrackEnv>("Racetrack");
+  envpool::RegisterEnv<envpool::highway::RacetrackLargeEnv>("RacetrackLarge");
+  envpool::RegisterEnv<envpool::highway::RacetrackOvalEnv>("RacetrackOval");
 }

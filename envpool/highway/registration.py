@@ -81,6 +81,9 @@ _register(
     policy_frequency=1,
 )
 _register(("ParkingParked-v0", "parking-parked-v0"), "Parking", vehicles_count=10)
+_register_v0_v1("Racetrack", "racetrack", "Racetrack")
+_register_v0_v1("RacetrackLarge", "racetrack-large", "RacetrackLarge")
+_register_v0_v1("RacetrackOval", "racetrack-oval", "RacetrackOval")
 
 
 # -- What this family declares (docs/adding_a_family.md) --

@@ -135,8 +135,10 @@ class Lane {
   // CircularLane: an arc of `radius` around `center` from `start_phase`
   // to `end_phase`, clockwise (in highway-env's sense) or not.
   static Lane Circular(Vec2 center, double radius, double start_phase,
-                       double end_phase, bool clockwise, bool forbidden) {
-    Lane lane({0, 0}, {1, 0}, kDefaultWidth, kDefaultSpeedLimit, forbidden);
+                       double end_phase, bool clockwise, bool forbidden,
+                       double width = kDefaultWidth,
+                       double speed_limit = kDefaultSpeedLimit) {
+    Lane lane({0, 0}, {1, 0}, width, speed_limit, forbidden);
     lane.circular_ = true;
     lane.center_ = center;
     lane.radius_ = radius;
@@ -636,6 +638,10 @@ class Road {
     if (kind == VehicleKind::kMdp) {
       v.speed_index = SpeedToIndex(v.target_speed, v.target_speeds);
       v.target_speed = v.target_speeds[v.speed_index];
+    } else if (kind == VehicleKind::kKinematic) {
+      // A plain Vehicle has no target speed: IDMVehicle.acceleration reads
+      // 0 for it (getattr's default).
+      v.target_speed = 0.0;
     } else {
       v.timer = PyMod((position.x + position.y) * M_PI, kLaneChangeDelay);
     }
@@ -919,7 +925,10 @@ class Road {
       if (self.lane_index.SameRoad(self.target_lane_index)) {
         for (int j = 0; j < static_cast<int>(vehicles.size()); ++j) {
           const Vehicle& v = vehicles[j];
-          if (j != i && v.lane_index != self.target_lane_index &&
+          // Only a ControlledVehicle has a target lane (a plain Vehicle
+          // is not one).
+          if (j != i && v.kind != VehicleKind::kKinematic &&
+              v.lane_index != self.target_lane_index &&
               v.target_lane_index == self.target_lane_index) {
             const double d = LaneDistance(self, v);
             const double d_star = DesiredGap(self, v);
