@@ -58,6 +58,7 @@ class ParkingEnv : public SceneEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;  // SceneEnv::SaveState, LoadState
     CheckFrequencies(options);
     if (options.Get<int64_t>("duration") < 1) {
       throw std::invalid_argument(
@@ -279,6 +280,15 @@ class ParkingEnv : public SceneEnv {
     }
     goal_reward_ = ComputeReward(achieved_, desired_);
     is_success_ = goal_reward_ > -success_goal_reward_;
+  }
+
+  void SaveScene(StateWriter* w) const override {
+    w->Put(goal_position_, goal_heading_, achieved_, desired_, goal_reward_,
+           is_success_);
+  }
+  void LoadScene(StateReader* r) override {
+    r->Get(&goal_position_, &goal_heading_, &achieved_, &desired_,
+           &goal_reward_, &is_success_);
   }
 
   Fields fields_;

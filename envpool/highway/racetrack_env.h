@@ -62,6 +62,7 @@ class RacetrackEnv : public SceneEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;  // SceneEnv::SaveState, LoadState
     CheckFrequencies(options);
     if (options.Get<int64_t>("duration") < 1) {
       throw std::invalid_argument("option 'duration' must be at least 1");
@@ -441,6 +442,9 @@ class RacetrackEnv : public SceneEnv {
       }
     }
   }
+
+  void SaveScene(StateWriter* w) const override { w->Put(grid_); }
+  void LoadScene(StateReader* r) override { r->Get(&grid_); }
 
   static constexpr double kWidth = 5;
   static constexpr double kGridMin = -18;
