@@ -115,9 +115,9 @@ def run_lockstep(
 @pytest.mark.parametrize(
     ("task_id", "ref_id", "seed", "num_envs", "steps"),
     [
-        ("Parking-v0", "parking-v0", 0, 2, 100),
-        ("ParkingActionRepeat-v0", "parking-ActionRepeat-v0", 1, 2, 45),
-        ("ParkingParked-v0", "parking-parked-v0", 2, 2, 50),
+        ("Parking-v0", "parking-v0", 0, 2, 60),
+        ("ParkingActionRepeat-v0", "parking-ActionRepeat-v0", 1, 2, 30),
+        ("ParkingParked-v0", "parking-parked-v0", 2, 1, 50),
     ]
     + (
         [
