@@ -51,6 +51,7 @@ class ExitEnv : public SceneEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;  // SceneEnv::SaveState, LoadState
     auto at_least = [&](const char* name, int64_t low) {
       const int64_t v = options.Get<int64_t>(name);
       if (v < low) {
@@ -282,6 +283,9 @@ class ExitEnv : public SceneEnv {
                         vd.x, vd.y});
     }
   }
+
+  void SaveScene(StateWriter* w) const override { w->Put(y_range_); }
+  void LoadScene(StateReader* r) override { r->Get(&y_range_); }
 
   Fields fields_;
   double duration_;

@@ -60,6 +60,7 @@ class HighwayEnv : public SceneEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;  // SceneEnv::SaveState, LoadState
     auto positive = [&](const char* name) {
       const int64_t v = options.Get<int64_t>(name);
       if (v < 1) {
@@ -213,6 +214,11 @@ class HighwayEnv : public SceneEnv {
     }
     return reward * (on_road ? 1.0 : 0.0);
   }
+
+  void SaveScene(StateWriter* w) const override {
+    w->Put(controlled_, y_range_);
+  }
+  void LoadScene(StateReader* r) override { r->Get(&controlled_, &y_range_); }
 
   Fields fields_;
   int lanes_count_;

@@ -57,6 +57,7 @@ class IntersectionEnv : public SceneEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;  // SceneEnv::SaveState, LoadState
     DeclareIntersection(options, spec, fields, /*players=*/1,
                         /*continuous=*/false);
   }
@@ -518,6 +519,13 @@ class IntersectionEnv : public SceneEnv {
     }
   }
 
+  void SaveScene(StateWriter* w) const override {
+    w->Put(controlled_, agent_rewards_, obs_);
+  }
+  void LoadScene(StateReader* r) override {
+    r->Get(&controlled_, &agent_rewards_, &obs_);
+  }
+
   Fields fields_;
   int players_;
   bool continuous_;
@@ -561,6 +569,7 @@ class IntersectionMultiAgentEnv : public IntersectionEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;  // SceneEnv::SaveState, LoadState
     DeclareIntersection(options, spec, fields, kPlayers, /*continuous=*/false);
   }
 
@@ -585,6 +594,7 @@ class IntersectionMultiAgentEnv : public IntersectionEnv {
 class IntersectionContinuousEnv : public IntersectionEnv {
  public:
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;  // SceneEnv::SaveState, LoadState
     DeclareIntersection(options, spec, fields, /*players=*/1,
                         /*continuous=*/true);
   }

@@ -51,6 +51,7 @@ class LaneKeepingEnv : public SceneEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;  // SceneEnv::SaveState, LoadState
     CheckFrequencies(options);
     for (const char* noise : {"state_noise", "derivative_noise"}) {
       const double value = options.Get<double>(noise);
@@ -200,6 +201,15 @@ class LaneKeepingEnv : public SceneEnv {
     const auto [longitudinal, lateral] = lane.LocalCoordinates(ego.position);
     reference_ = {ego.position.y - lateral, lane.HeadingAt(longitudinal), 0.0,
                   0.0};
+  }
+
+  void SaveScene(StateWriter* w) const override {
+    w->Put(following_, next_lane_, has_next_lane_, state_, derivative_,
+           reference_);
+  }
+  void LoadScene(StateReader* r) override {
+    r->Get(&following_, &next_lane_, &has_next_lane_, &state_, &derivative_,
+           &reference_);
   }
 
   Fields fields_;

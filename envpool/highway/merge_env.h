@@ -43,6 +43,7 @@ class MergeEnv : public SceneEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;  // SceneEnv::SaveState, LoadState
     CheckFrequencies(options);
     constexpr double kInf = std::numeric_limits<double>::infinity();
     fields->obs = spec->state.Add<float>("obs", {5, 5}, {-kInf}, {kInf});
@@ -169,6 +170,11 @@ class MergeEnv : public SceneEnv {
                 kHighSpeedReward + kRightLaneReward, 0, 1);
   }
 
+  void SaveScene(StateWriter* w) const override {
+    w->Put(y_range_, end_position_);
+  }
+  void LoadScene(StateReader* r) override { r->Get(&y_range_, &end_position_); }
+
   Fields fields_;
   bool connected_lanes_;
   double y_range_ = 8.0;
@@ -195,6 +201,7 @@ class MergeGenericEnv : public MergeEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;  // SceneEnv::SaveState, LoadState
     if (options.Get<int64_t>("lanes_count") < 1) {
       throw std::invalid_argument("option 'lanes_count' must be at least 1");
     }

@@ -10,6 +10,8 @@
 #include "envpool/highway/intersection_env.h"
 #include "envpool/highway/lane_keeping_env.h"
 #include "envpool/highway/merge_env.h"
+#include "envpool/highway/parking_env.h"
+#include "envpool/highway/racetrack_env.h"
 #include "envpool/highway/roundabout_env.h"
 #include "envpool/highway/two_way_env.h"
 #include "envpool/highway/u_turn_env.h"
@@ -33,4 +35,8 @@ PYBIND11_MODULE(_highway, m) {
   envpool::RegisterEnv<envpool::highway::LaneKeepingEnv>("LaneKeeping");
   envpool::RegisterEnv<envpool::highway::IntersectionMultiAgentEnv>(
       "IntersectionMultiAgent");
+  envpool::RegisterEnv<envpool::highway::ParkingEnv>("Parking");
+  envpool::RegisterEnv<envpool::highway::RacetrackEnv>("Racetrack");
+  envpool::RegisterEnv<envpool::highway::RacetrackLargeEnv>("RacetrackLarge");
+  envpool::RegisterEnv<envpool::highway::RacetrackOvalEnv>("RacetrackOval");
 }

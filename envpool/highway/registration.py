@@ -72,6 +72,18 @@ for _version, _connected in ((1, False), (2, True)):
         neighbour_vehicles_connected_lanes=_connected,
         terminate_on_any_crash=False,
     )
+_register(("Parking-v0", "parking-v0"), "Parking")
+_register(
+    ("ParkingActionRepeat-v0", "parking-ActionRepeat-v0"),
+    "Parking",
+    duration=20,
+    max_episode_steps=20,
+    policy_frequency=1,
+)
+_register(("ParkingParked-v0", "parking-parked-v0"), "Parking", vehicles_count=10)
+_register_v0_v1("Racetrack", "racetrack", "Racetrack")
+_register_v0_v1("RacetrackLarge", "racetrack-large", "RacetrackLarge")
+_register_v0_v1("RacetrackOval", "racetrack-oval", "RacetrackOval")
 
 
 # -- What this family declares (docs/adding_a_family.md) --

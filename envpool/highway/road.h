@@ -135,8 +135,10 @@ class Lane {
   // CircularLane: an arc of `radius` around `center` from `start_phase`
   // to `end_phase`, clockwise (in highway-env's sense) or not.
   static Lane Circular(Vec2 center, double radius, double start_phase,
-                       double end_phase, bool clockwise, bool forbidden) {
-    Lane lane({0, 0}, {1, 0}, kDefaultWidth, kDefaultSpeedLimit, forbidden);
+                       double end_phase, bool clockwise, bool forbidden,
+                       double width = kDefaultWidth,
+                       double speed_limit = kDefaultSpeedLimit) {
+    Lane lane({0, 0}, {1, 0}, width, speed_limit, forbidden);
     lane.circular_ = true;
     lane.center_ = center;
     lane.radius_ = radius;
@@ -480,9 +482,11 @@ class RoadNetwork {
 };
 
 // An IDMVehicle, an MDPVehicle (the controlled ones), an Obstacle (a
-// still object: 2 m x 2 m, never acting), or a BicycleVehicle (driven by a
-// continuous action: the dynamical bicycle model with tyre friction).
-enum class VehicleKind { kIdm, kMdp, kObstacle, kBicycle };
+// still object: 2 m x 2 m, never acting), a BicycleVehicle (driven by a
+// continuous action: the dynamical bicycle model with tyre friction), or a
+// plain kinematics.Vehicle (the kinematic bicycle, keeping the last action
+// it was given: parking's ego and parked cars).
+enum class VehicleKind { kIdm, kMdp, kObstacle, kBicycle, kKinematic };
 
 // vehicle/kinematics.py's Vehicle with what ControlledVehicle, MDPVehicle
 // and IDMVehicle add.
@@ -634,6 +638,10 @@ class Road {
     if (kind == VehicleKind::kMdp) {
       v.speed_index = SpeedToIndex(v.target_speed, v.target_speeds);
       v.target_speed = v.target_speeds[v.speed_index];
+    } else if (kind == VehicleKind::kKinematic) {
+      // A plain Vehicle has no target speed: IDMVehicle.acceleration reads
+      // 0 for it (getattr's default).
+      v.target_speed = 0.0;
     } else {
       v.timer = PyMod((position.x + position.y) * M_PI, kLaneChangeDelay);
     }
@@ -917,7 +925,10 @@ class Road {
       if (self.lane_index.SameRoad(self.target_lane_index)) {
         for (int j = 0; j < static_cast<int>(vehicles.size()); ++j) {
           const Vehicle& v = vehicles[j];
-          if (j != i && v.lane_index != self.target_lane_index &&
+          // Only a ControlledVehicle has a target lane (a plain Vehicle
+          // is not one).
+          if (j != i && v.kind != VehicleKind::kKinematic &&
+              v.lane_index != self.target_lane_index &&
               v.target_lane_index == self.target_lane_index) {
             const double d = LaneDistance(self, v);
             const double d_star = DesiredGap(self, v);
@@ -979,9 +990,10 @@ class Road {
     for (int i = 0; i < static_cast<int>(vehicles.size()); ++i) {
       if (vehicles[i].kind == VehicleKind::kIdm) {
         ActIdm(i);
-      } else if (vehicles[i].kind != VehicleKind::kBicycle) {
+      } else if (vehicles[i].kind != VehicleKind::kBicycle &&
+                 vehicles[i].kind != VehicleKind::kKinematic) {
         ActControlled(i, MetaAction::kNone);
-      }  // a BicycleVehicle repeats its last action
+      }  // a BicycleVehicle or a plain Vehicle repeats its last action
     }
     caching_on_lane_ = false;
     on_lane_cache_.clear();

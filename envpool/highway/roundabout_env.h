@@ -42,6 +42,7 @@ class RoundaboutEnv : public SceneEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;  // SceneEnv::SaveState, LoadState
     CheckFrequencies(options);
     if (options.Get<int64_t>("duration") < 1) {
       throw std::invalid_argument("option 'duration' must be at least 1");
@@ -241,6 +242,7 @@ class RoundaboutGenericEnv : public RoundaboutEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;  // SceneEnv::SaveState, LoadState
     if (options.Get<int64_t>("roundabout_lanes") < 1) {
       throw std::invalid_argument(
           "option 'roundabout_lanes' must be at least 1");

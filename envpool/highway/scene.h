@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/core/snapshot.h"
 #include "envpool/highway/road.h"
 
 namespace envpool::highway {
@@ -25,8 +26,73 @@ struct SceneFields {
   Field<bool> crashed;
 };
 
+// A vehicle's state in a snapshot: every member, the route with its length.
+inline void PutVehicle(StateWriter* w, const Vehicle& v) {
+  w->Put(v.kind, v.length, v.width, v.position, v.heading, v.speed,
+         v.lane_index, v.target_lane_index, v.target_speed, v.steering,
+         v.acceleration, v.crashed, v.has_impact, v.impact, v.check_collisions,
+         v.delta, v.timer, v.enable_lane_change, v.target_speeds, v.speed_index,
+         v.route, v.is_yielding, v.yield_timer, v.player, v.lateral_speed,
+         v.yaw_rate);
+}
+inline void GetVehicle(StateReader* r, Vehicle* v) {
+  r->Get(&v->kind, &v->length, &v->width, &v->position, &v->heading, &v->speed,
+         &v->lane_index, &v->target_lane_index, &v->target_speed, &v->steering,
+         &v->acceleration, &v->crashed, &v->has_impact, &v->impact,
+         &v->check_collisions, &v->delta, &v->timer, &v->enable_lane_change,
+         &v->target_speeds, &v->speed_index, &v->route, &v->is_yielding,
+         &v->yield_timer, &v->player, &v->lateral_speed, &v->yaw_rate);
+}
+inline void PutVehicles(StateWriter* w, const std::vector<Vehicle>& list) {
+  w->Put(static_cast<uint64_t>(list.size()));
+  for (const Vehicle& v : list) {
+    PutVehicle(w, v);
+  }
+}
+inline void GetVehicles(StateReader* r, std::vector<Vehicle>* list) {
+  uint64_t size = 0;
+  r->Get(&size);
+  // A corrupted count must not allocate the memory it names: each vehicle
+  // takes well over a byte, so more than the bytes left is corrupt.
+  if (size > r->left()) {
+    throw SnapshotError("highway: corrupted vehicle count in a state");
+  }
+  list->assign(size, Vehicle());
+  for (Vehicle& v : *list) {
+    GetVehicle(r, &v);
+  }
+}
+
 class SceneEnv : public Env {
  public:
+  // Snapshots (docs/snapshots.md): the clock, the road's vehicles and
+  // objects with the regulation's counters and the traffic's constants, and
+  // what the scene keeps besides (SaveScene). The network comes from the
+  // options: an env that has never been reset builds it with a reset whose
+  // draws are undone.
+  void SaveState(StateWriter* w) const override {
+    w->Put(time_, road_.regulated, road_.regulation_steps,
+           road_.distance_wanted, road_.comfort_acc_max, road_.comfort_acc_min);
+    PutVehicles(w, road_.vehicles);
+    PutVehicles(w, road_.objects);
+    SaveScene(w);
+  }
+  void LoadState(StateReader* r) override {
+    if (road_.network.roads().empty()) {
+      const random::Generator np_random = np_random_;
+      const std::mt19937_64 rng = rng_;
+      Reset();
+      np_random_ = np_random;
+      rng_ = rng;
+    }
+    r->Get(&time_, &road_.regulated, &road_.regulation_steps,
+           &road_.distance_wanted, &road_.comfort_acc_max,
+           &road_.comfort_acc_min);
+    GetVehicles(r, &road_.vehicles);
+    GetVehicles(r, &road_.objects);
+    LoadScene(r);
+  }
+
   // Test hook: x, y, heading and speed of every vehicle, in road order.
   std::vector<double> GetState() const override {
     std::vector<double> state;
@@ -38,6 +104,10 @@ class SceneEnv : public Env {
   }
 
  protected:
+  // What a scene keeps besides its road, for snapshots.
+  virtual void SaveScene(StateWriter* /*w*/) const {}
+  virtual void LoadScene(StateReader* /*r*/) {}
+
   explicit SceneEnv(const Options& options)
       : simulation_frequency_(options.Get<int64_t>("simulation_frequency")),
         policy_frequency_(options.Get<int64_t>("policy_frequency")) {}

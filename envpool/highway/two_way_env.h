@@ -39,6 +39,7 @@ class TwoWayEnv : public SceneEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;  // SceneEnv::SaveState, LoadState
     CheckFrequencies(options);
     const int time_cells =
         static_cast<int>(kHorizon * options.Get<int64_t>("policy_frequency"));

@@ -38,6 +38,7 @@ class UTurnEnv : public SceneEnv {
   }
 
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    spec->snapshots = true;  // SceneEnv::SaveState, LoadState
     CheckFrequencies(options);
     if (options.Get<int64_t>("duration") < 1) {
       throw std::invalid_argument("option 'duration' must be at least 1");

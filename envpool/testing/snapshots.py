@@ -31,7 +31,7 @@ _LAYOUT_KEYS = ("env_id", "players.env_id")
 # one id in SAMPLE_EVERY of them, chosen by a hash of the id, unless
 # ENVPOOL_SNAPSHOT_SWEEP=all asks for every id (the full sweep:
 # `ENVPOOL_SNAPSHOT_SWEEP=all pytest envpool/python/tests/test_conformance.py`).
-SAMPLED_FAMILIES = frozenset({"atari", "dm_control", "procgen"})
+SAMPLED_FAMILIES = frozenset({"atari", "dm_control", "highway", "procgen"})
 SAMPLE_EVERY = 8
 
 
@@ -57,7 +57,28 @@ def _rows(out: tuple) -> dict[str, np.ndarray]:
     obs, reward, terminated, truncated, info = out
     rows = {**_flat(obs, "obs."), **_flat(info, "info.")}
     rows.update(reward=np.asarray(reward), terminated=terminated, truncated=truncated)
-    return rows
+    return _in_env_order(rows)
+
+
+def _in_env_order(rows: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The rows sorted by env: a multi-player pool returns its envs in the
+    order they finished (docs/multiplayer.md), which differs between pools;
+    per-player rows follow `players.env_id`, per-env rows `env_id`."""
+    env_ids = rows.get("info.env_id")
+    player_env_ids = rows.get("info.players.env_id")
+    if env_ids is None or player_env_ids is None or env_ids.ndim != 1:
+        return rows
+    by_env = np.argsort(env_ids, kind="stable")
+    by_player = np.argsort(player_env_ids, kind="stable")
+    out = {}
+    for key, value in rows.items():
+        if value.ndim >= 1 and value.shape[0] == len(player_env_ids):
+            out[key] = value[by_player]
+        elif value.ndim >= 1 and value.shape[0] == len(env_ids):
+            out[key] = value[by_env]
+        else:
+            out[key] = value
+    return out
 
 
 def _differences(got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> list[str]:

@@ -5,6 +5,7 @@
 // itself is tests/test_highway.py.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "envpool/core/env.h"
 #include "envpool/core/pool.h"
 #include "envpool/highway/highway_env.h"
+#include "envpool/highway/parking_env.h"
 #include "envpool/highway/road.h"
 
 namespace envpool::highway {
@@ -199,6 +201,37 @@ TEST(HighwayRoad, BicycleDrivesStraightWithoutSteeringAndTurnsWithIt) {
   }
   EXPECT_LT(road.vehicles[0].speed, 1e-3);
   EXPECT_EQ(road.vehicles[0].steering, 0.0);
+}
+
+TEST(HighwayRoad, PlainVehicleKeepsItsActionAndHasNoTargetSpeed) {
+  Road road = ThreeLaneRoad();
+  road.vehicles.push_back(
+      road.MakeVehicle(VehicleKind::kKinematic, {50.0, 4.0}, 0.0, 10.0));
+  road.vehicles.push_back(
+      road.MakeVehicle(VehicleKind::kIdm, {20.0, 4.0}, 0.0, 10.0));
+  // IDMVehicle.acceleration reads getattr(vehicle, "target_speed", 0).
+  EXPECT_EQ(road.vehicles[0].target_speed, 0.0);
+  road.vehicles[0].steering = 0.1;
+  road.vehicles[0].acceleration = 2.0;
+  for (int frame = 0; frame < 5; ++frame) {
+    road.Act();  // the IDM vehicle decides; the plain one keeps its action
+    road.Step(0.1);
+  }
+  EXPECT_EQ(road.vehicles[0].steering, 0.1);
+  EXPECT_EQ(road.vehicles[0].acceleration, 2.0);
+  EXPECT_NEAR(road.vehicles[0].speed, 11.0, 1e-9);
+  EXPECT_GT(road.vehicles[0].heading, 0.0);
+}
+
+TEST(HighwayParking, GoalRewardIsMinusTheSquareRootOfTheWeightedDistance) {
+  const std::array<double, 6> goal = {0.1, -0.2, 0.0, 0.0, 0.0, 1.0};
+  EXPECT_EQ(ParkingEnv::ComputeReward(goal, goal), -0.0);
+  std::array<double, 6> off = goal;
+  off[0] += 0.04;  // weight 1
+  off[1] -= 0.1;   // weight 0.3
+  off[2] += 7.0;   // weight 0: the speed does not count
+  EXPECT_NEAR(ParkingEnv::ComputeReward(off, goal),
+              -std::sqrt(0.04 + 0.3 * 0.1), 1e-12);
 }
 
 TEST(HighwayLane, CircularAndSineLanesMapPositionsBothWays) {
