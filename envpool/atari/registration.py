@@ -175,6 +175,8 @@ def id_suggestions(task_id: str) -> list[str]:
 
 # The id tools/smoke_test.py makes and steps in every wheel.
 SMOKE_TEST_ID = "Pong-v5"
+# The snapshot check takes a second or more an id (an emulator state of about 240 KB an env).
+SNAPSHOT_CHECK_SAMPLED = True
 # The ROMs (ale-py's, or ALE_ROMS_DIR): every id's rom_dir option defaults
 # to it, so one pool can be pointed elsewhere.
 ASSET_DIR = _ROM_DIR or None

@@ -90,3 +90,5 @@ _register_v0_v1("RacetrackOval", "racetrack-oval", "RacetrackOval")
 
 # The id tools/smoke_test.py makes and steps in every wheel.
 SMOKE_TEST_ID = "HighwayFast-v0"
+# The snapshot check takes up to a second an id (scenes of many vehicles).
+SNAPSHOT_CHECK_SAMPLED = True

@@ -21,25 +21,27 @@ from typing import Any
 import numpy as np
 
 import envpool
+from envpool.python.registry import family_declaration
 
 # Info entries that name the batch's rows rather than an env's state.
 _LAYOUT_KEYS = ("env_id", "players.env_id")
 
 
-# Families whose snapshot check takes a second or more an id (emulators,
-# physics with big models, procedurally generated games): check_env checks
-# one id in SAMPLE_EVERY of them, chosen by a hash of the id, unless
+# A family whose snapshot check takes a second or more an id (emulators,
+# physics with big models, procedurally generated games) declares
+# SNAPSHOT_CHECK_SAMPLED = True in its registration.py: check_env checks one
+# id in SAMPLE_EVERY of it, chosen by a hash of the id, unless
 # ENVPOOL_SNAPSHOT_SWEEP=all asks for every id (the full sweep:
 # `ENVPOOL_SNAPSHOT_SWEEP=all pytest envpool/python/tests/test_conformance.py`).
-SAMPLED_FAMILIES = frozenset({"atari", "dm_control", "highway", "procgen"})
 SAMPLE_EVERY = 8
 
 
 def snapshot_check_sampled(task_id: str) -> bool:
-    """Whether check_env runs the snapshot check on `task_id` (see SAMPLED_FAMILIES)."""
+    """Whether check_env runs the snapshot check on `task_id` (see SAMPLE_EVERY)."""
     if os.environ.get("ENVPOOL_SNAPSHOT_SWEEP") == "all":
         return True
-    if envpool.make_spec(task_id).entry.family not in SAMPLED_FAMILIES:
+    family = envpool.make_spec(task_id).entry.family
+    if not family_declaration(family, "SNAPSHOT_CHECK_SAMPLED", False):
         return True
     return zlib.crc32(task_id.encode()) % SAMPLE_EVERY == 0
 

@@ -1,7 +1,7 @@
 """Snapshots of the highway family: get_state/set_state restore exactly.
 
 The conformance check runs `check_snapshots` on one highway id in eight
-(envpool.testing.snapshots.SAMPLED_FAMILIES); these run it on one id of each
+(SNAPSHOT_CHECK_SAMPLED in its registration.py); these run it on one id of each
 kind of scene state (two players, the bicycle model, the noisy lane keeping,
 the goal, the occupancy grid, the time-to-collision grid) and restore into a
 pool whose envs have never been reset (their road network is built first).
