@@ -47,6 +47,8 @@ namespace envpool::pgx {
 class AnimalShogiGame {
  public:
   static constexpr int kNumPlayers = 2;
+  // pgx's planes, the last ones fractions (move counts): float32 0..1.
+  using Observation = float;
   static constexpr int kNumActions = 132;
   static constexpr int kSquares = 12;
   static constexpr int kHistory = 8;

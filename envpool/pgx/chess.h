@@ -48,6 +48,8 @@ namespace envpool::pgx {
 class ChessGame {
  public:
   static constexpr int kNumPlayers = 2;
+  // pgx's planes, the last ones fractions (move counts): float32 0..1.
+  using Observation = float;
   static constexpr int kNumActions = 64 * 73;
   static constexpr int kMaxSteps = 512;
   static constexpr int kHistory = 8;

@@ -45,6 +45,8 @@ namespace envpool::pgx {
 class GardnerChessGame {
  public:
   static constexpr int kNumPlayers = 2;
+  // pgx's planes, the last ones fractions (move counts): float32 0..1.
+  using Observation = float;
   static constexpr int kNumActions = 25 * 49;
   static constexpr int kMaxSteps = 256;
   static constexpr int kHistory = 8;

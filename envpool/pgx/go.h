@@ -133,19 +133,20 @@ class GoGame {
     }
   }
 
-  void Observe(int player, float* out) const {
+  template <typename T>
+  void Observe(int player, T* out) const {
     const int n = config_->size * config_->size;
     const int my_color = player == current_player() ? color() : 1 - color();
     const int my_sign = my_color == 0 ? 1 : -1;
     const int planes = 2 * config_->history_length + 1;
     for (int cell = 0; cell < n; ++cell) {
-      float* planes_out = out + static_cast<std::size_t>(cell) * planes;
+      T* planes_out = out + static_cast<std::size_t>(cell) * planes;
       for (int h = 0; h < config_->history_length; ++h) {
         const int value = history_[static_cast<std::size_t>(h) * n + cell];
-        planes_out[2 * h] = value == my_sign ? 1.0F : 0.0F;
-        planes_out[2 * h + 1] = value == -my_sign ? 1.0F : 0.0F;
+        planes_out[2 * h] = value == my_sign ? T{1} : T{0};
+        planes_out[2 * h + 1] = value == -my_sign ? T{1} : T{0};
       }
-      planes_out[planes - 1] = static_cast<float>(my_color);
+      planes_out[planes - 1] = static_cast<T>(my_color);
     }
   }
 
@@ -392,7 +393,7 @@ class GoGame {
 
 template <>
 struct GameTraits<GoGame> {
-  using Observation = float;
+  using Observation = int8_t;  // pgx's boolean planes, 0/1
   static std::vector<double> ObservationLow() { return {0.0}; }
   static std::vector<double> ObservationHigh() { return {1.0}; }
   static Options DefaultOptions() {

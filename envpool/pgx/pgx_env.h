@@ -34,7 +34,9 @@
 //     GameTraits specialization (games whose size is an option: Go);
 //   void Init(jax_random::Key key);
 //   void Step(int action, jax_random::Key key);   // a legal action
-//   void Observe(int player, float* out) const;
+//   using Observation = int8_t (pgx's boolean planes: a MultiBinary space)
+//     or float (planes holding fractions: Box(0, 1)), unless GameTraits says;
+//   void Observe(int player, Observation* out) const;
 //   const bool* LegalActionMask() const;          // one per action
 //   int current_player() const; bool terminated() const;
 //   float reward(int player) const;
@@ -47,6 +49,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "envpool/core/env.h"
@@ -58,8 +61,7 @@ namespace envpool::pgx {
 // specializes it.
 template <typename Game>
 struct GameTraits {
-  // pgx's observations are booleans; EnvPool gives them as float32 0/1.
-  using Observation = float;
+  using Observation = typename Game::Observation;
   static std::vector<double> ObservationLow() { return {0.0}; }
   static std::vector<double> ObservationHigh() { return {1.0}; }
   static Options DefaultOptions() { return Options{}; }
@@ -106,6 +108,8 @@ class PgxEnv : public Env {
     obs.low = GameTraits<Game>::ObservationLow();
     obs.high = GameTraits<Game>::ObservationHigh();
     obs.per_player = true;
+    // Boolean planes are int8 0/1: EnvPool 1.2.7's MultiBinary spaces.
+    obs.binary = std::is_same_v<Observation, int8_t>;
     fields->obs = spec->state.Add<Observation>(obs);
     fields->current_player =
         spec->state.Add<int32_t>("info:current_player", {}, {0.0},
