@@ -153,6 +153,35 @@ class GoGame {
   const bool* LegalActionMask() const { return legal_.data(); }
   int current_player() const { return player_order_[color()]; }
   bool terminated() const { return terminated_; }
+  // Snapshots (PgxEnv): every member but the options' config, which the
+  // game loaded into keeps.
+  void SaveState(StateWriter* writer) const {
+    std::vector<uint64_t> seen(seen_.begin(), seen_.end());
+    std::sort(seen.begin(), seen.end());  // one byte string per position
+    writer->Put(board_, history_, PackHashes(hashes_), PackHash(hash_), seen,
+                legal_, player_order_, rewards_, step_count_, passes_, ko_,
+                terminated_);
+  }
+  void LoadState(StateReader* reader) {
+    std::vector<uint64_t> hashes;
+    uint64_t hash = 0;
+    std::vector<uint64_t> seen;
+    reader->Get(&board_, &history_, &hashes, &hash, &seen, &legal_,
+                &player_order_, &rewards_, &step_count_, &passes_, &ko_,
+                &terminated_);
+    const std::size_t n = static_cast<std::size_t>(config_->size) *
+                          static_cast<std::size_t>(config_->size);
+    const bool started = !board_.empty();
+    if ((started && board_.size() != n) ||
+        history_.size() != (started ? n * config_->history_length : 0)) {
+      throw SnapshotError("the Go state is corrupt: a board of " +
+                          std::to_string(board_.size()) + " points for " +
+                          std::to_string(n));
+    }
+    hashes_ = UnpackHashes(hashes, started ? config_->max_steps : 0);
+    hash_ = UnpackHash(hash);
+    seen_ = std::unordered_set<uint64_t>(seen.begin(), seen.end());
+  }
   float reward(int player) const { return rewards_[player]; }
 
  private:

@@ -46,10 +46,12 @@
 #define ENVPOOL_PGX_PGX_ENV_H_
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "envpool/core/env.h"
@@ -118,6 +120,7 @@ class PgxEnv : public Env {
         spec->state.Add<bool>("info:legal_action_mask", {num_actions});
     GameInfo<Game>::Declare(&spec->state, &fields->game_info);
     fields->action = spec->action.AddDiscrete<int64_t>("action", num_actions);
+    spec->snapshots = true;
   }
 
   PgxEnv(const Options& options, const Fields& fields)
@@ -155,6 +158,38 @@ class PgxEnv : public Env {
     }
     ++step_;
     game_.Step(static_cast<int>(move), jax_random::FoldIn(episode_key_, step_));
+    terminated_ = game_.terminated();
+  }
+
+  // A snapshot holds the keys, the step count and the game: a game of plain
+  // members (numbers, flags, fixed arrays; no pointers) as it is, the others
+  // (Go, Chess, GardnerChess, AnimalShogi, with containers) through their
+  // SaveState/LoadState.
+  void SaveState(StateWriter* writer) const override {
+    writer->Put(seed_key_, episode_key_, episode_, step_);
+    if constexpr (std::is_trivially_copyable_v<Game>) {
+      writer->Put(game_);
+    } else {
+      game_.SaveState(writer);
+    }
+  }
+  void LoadState(StateReader* reader) override {
+    jax_random::Key seed_key;
+    jax_random::Key episode_key;
+    uint32_t episode = 0;
+    uint32_t step = 0;
+    reader->Get(&seed_key, &episode_key, &episode, &step);
+    Game game = fresh_game_;  // the options' part (Go's config) kept
+    if constexpr (std::is_trivially_copyable_v<Game>) {
+      reader->Get(&game);
+    } else {
+      game.LoadState(reader);
+    }
+    game_ = std::move(game);
+    seed_key_ = seed_key;
+    episode_key_ = episode_key;
+    episode_ = episode;
+    step_ = step;
     terminated_ = game_.terminated();
   }
 
@@ -198,6 +233,33 @@ class PgxEnv : public Env {
   uint32_t episode_ = 0;
   uint32_t step_ = 0;
 };
+
+// Zobrist hash pairs (pgx's two uint32 words) as snapshots store them: one
+// uint64 each (std::pair is not trivially copyable). A history read back
+// must have `size` entries, or none (a game never started).
+using HashPair = std::pair<uint32_t, uint32_t>;
+inline uint64_t PackHash(HashPair hash) {
+  return (uint64_t{hash.first} << 32U) | hash.second;
+}
+inline HashPair UnpackHash(uint64_t packed) {
+  return {static_cast<uint32_t>(packed >> 32U), static_cast<uint32_t>(packed)};
+}
+inline std::vector<uint64_t> PackHashes(const std::vector<HashPair>& hashes) {
+  std::vector<uint64_t> packed(hashes.size());
+  std::transform(hashes.begin(), hashes.end(), packed.begin(), PackHash);
+  return packed;
+}
+inline std::vector<HashPair> UnpackHashes(const std::vector<uint64_t>& packed,
+                                          std::size_t size) {
+  if (!packed.empty() && packed.size() != size) {
+    throw SnapshotError(
+        "the pgx state is corrupt: " + std::to_string(packed.size()) +
+        " positions in a history of " + std::to_string(size));
+  }
+  std::vector<HashPair> hashes(packed.size());
+  std::transform(packed.begin(), packed.end(), hashes.begin(), UnpackHash);
+  return hashes;
+}
 
 // Player p's color in the two-player pgx games where the first mover has
 // color 0 and current player and color alternate together.
