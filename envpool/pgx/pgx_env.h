@@ -179,13 +179,15 @@ class PgxEnv : public Env {
     uint32_t episode = 0;
     uint32_t step = 0;
     reader->Get(&seed_key, &episode_key, &episode, &step);
-    Game game = fresh_game_;  // the options' part (Go's config) kept
     if constexpr (std::is_trivially_copyable_v<Game>) {
-      reader->Get(&game);
+      // Straight into the game, its bytes as saved (padding too, so that it
+      // saves the same bytes again); a short state throws before any copy.
+      reader->Get(&game_);
     } else {
+      Game game = fresh_game_;  // the options' part (Go's config) kept
       game.LoadState(reader);
+      game_ = std::move(game);
     }
-    game_ = std::move(game);
     seed_key_ = seed_key;
     episode_key_ = episode_key;
     episode_ = episode;
