@@ -79,6 +79,10 @@ struct ArraySpec {
   // them, the actions of an env consecutive in player order: an env with
   // per-player actions has a fixed player count (see docs/multiplayer.md).
   bool per_player = false;
+  // Every element is 0 or 1 (a MultiBinary space; dm_env: a BoundedArray
+  // of 0..1). Declared int8 with low 0 and high 1, gymnasium's MultiBinary
+  // dtype and bounds (Schema::Add checks).
+  bool binary = false;
 
   int64_t NumElements() const {
     int64_t n = 1;
@@ -107,6 +111,13 @@ class Schema {
       throw std::logic_error("array '" + spec.name + "' is declared as " +
                              DTypeName(spec.dtype) +
                              " but accessed with another C++ type");
+    }
+    if (spec.binary && (spec.dtype != DType::kInt8 || spec.num_values > 0 ||
+                        spec.low != std::vector<double>{0.0} ||
+                        spec.high != std::vector<double>{1.0})) {
+      throw std::logic_error("binary array '" + spec.name +
+                             "' must be int8 with low {0} and high {1}, "
+                             "gymnasium's MultiBinary");
     }
     specs_.push_back(std::move(spec));
     return Field<T>{static_cast<int>(specs_.size()) - 1};

@@ -253,6 +253,7 @@ py::dict DescribeArray(const ArraySpec& spec) {
   d["high"] = spec.high;
   d["num_values"] = spec.num_values;
   d["per_player"] = spec.per_player;
+  d["binary"] = spec.binary;
   return d;
 }
 

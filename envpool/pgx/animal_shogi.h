@@ -47,6 +47,8 @@ namespace envpool::pgx {
 class AnimalShogiGame {
  public:
   static constexpr int kNumPlayers = 2;
+  // pgx's planes, the last ones fractions (move counts): float32 0..1.
+  using Observation = float;
   static constexpr int kNumActions = 132;
   static constexpr int kSquares = 12;
   static constexpr int kHistory = 8;
@@ -174,6 +176,21 @@ class AnimalShogiGame {
   int turn() const { return turn_; }
   int current_player() const { return current_player_; }
   bool terminated() const { return terminated_; }
+  // Snapshots (PgxEnv): every member.
+  void SaveState(StateWriter* writer) const {
+    writer->Put(board_, hand_, PackHash(hash_), PackHashes(hash_history_),
+                board_history_, hand_history_, rep_history_, legal_, rewards_,
+                current_player_, turn_, step_count_, terminated_);
+  }
+  void LoadState(StateReader* reader) {
+    uint64_t hash = 0;
+    std::vector<uint64_t> hashes;
+    reader->Get(&board_, &hand_, &hash, &hashes, &board_history_,
+                &hand_history_, &rep_history_, &legal_, &rewards_,
+                &current_player_, &turn_, &step_count_, &terminated_);
+    hash_ = UnpackHash(hash);
+    hash_history_ = UnpackHashes(hashes, kMaxSteps + 1);
+  }
   float reward(int player) const { return rewards_[player]; }
 
  private:

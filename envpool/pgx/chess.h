@@ -48,6 +48,8 @@ namespace envpool::pgx {
 class ChessGame {
  public:
   static constexpr int kNumPlayers = 2;
+  // pgx's planes, the last ones fractions (move counts): float32 0..1.
+  using Observation = float;
   static constexpr int kNumActions = 64 * 73;
   static constexpr int kMaxSteps = 512;
   static constexpr int kHistory = 8;
@@ -150,6 +152,19 @@ class ChessGame {
   const bool* LegalActionMask() const { return legal_.data(); }
   int current_player() const { return player_order_[color_]; }
   bool terminated() const { return terminated_; }
+  // Snapshots (PgxEnv): every member.
+  void SaveState(StateWriter* writer) const {
+    writer->Put(board_, castling_, PackHashes(hash_history_), board_history_,
+                repetitions_, legal_, player_order_, rewards_, color_,
+                en_passant_, halfmove_, step_count_, terminated_);
+  }
+  void LoadState(StateReader* reader) {
+    std::vector<uint64_t> hashes;
+    reader->Get(&board_, &castling_, &hashes, &board_history_, &repetitions_,
+                &legal_, &player_order_, &rewards_, &color_, &en_passant_,
+                &halfmove_, &step_count_, &terminated_);
+    hash_history_ = UnpackHashes(hashes, kMaxSteps + 1);
+  }
   float reward(int player) const { return rewards_[player]; }
 
  private:

@@ -45,6 +45,8 @@ namespace envpool::pgx {
 class GardnerChessGame {
  public:
   static constexpr int kNumPlayers = 2;
+  // pgx's planes, the last ones fractions (move counts): float32 0..1.
+  using Observation = float;
   static constexpr int kNumActions = 25 * 49;
   static constexpr int kMaxSteps = 256;
   static constexpr int kHistory = 8;
@@ -133,6 +135,21 @@ class GardnerChessGame {
   const bool* LegalActionMask() const { return legal_.data(); }
   int current_player() const { return current_player_; }
   bool terminated() const { return terminated_; }
+  // Snapshots (PgxEnv): every member.
+  void SaveState(StateWriter* writer) const {
+    writer->Put(board_, PackHash(hash_), PackHashes(hash_history_),
+                board_history_, repetitions_, legal_, rewards_, current_player_,
+                turn_, halfmove_, step_count_, terminated_);
+  }
+  void LoadState(StateReader* reader) {
+    uint64_t hash = 0;
+    std::vector<uint64_t> hashes;
+    reader->Get(&board_, &hash, &hashes, &board_history_, &repetitions_,
+                &legal_, &rewards_, &current_player_, &turn_, &halfmove_,
+                &step_count_, &terminated_);
+    hash_ = UnpackHash(hash);
+    hash_history_ = UnpackHashes(hashes, kMaxSteps + 1);
+  }
   float reward(int player) const { return rewards_[player]; }
 
  private:

@@ -133,25 +133,55 @@ class GoGame {
     }
   }
 
-  void Observe(int player, float* out) const {
+  template <typename T>
+  void Observe(int player, T* out) const {
     const int n = config_->size * config_->size;
     const int my_color = player == current_player() ? color() : 1 - color();
     const int my_sign = my_color == 0 ? 1 : -1;
     const int planes = 2 * config_->history_length + 1;
     for (int cell = 0; cell < n; ++cell) {
-      float* planes_out = out + static_cast<std::size_t>(cell) * planes;
+      T* planes_out = out + static_cast<std::size_t>(cell) * planes;
       for (int h = 0; h < config_->history_length; ++h) {
         const int value = history_[static_cast<std::size_t>(h) * n + cell];
-        planes_out[2 * h] = value == my_sign ? 1.0F : 0.0F;
-        planes_out[2 * h + 1] = value == -my_sign ? 1.0F : 0.0F;
+        planes_out[2 * h] = value == my_sign ? T{1} : T{0};
+        planes_out[2 * h + 1] = value == -my_sign ? T{1} : T{0};
       }
-      planes_out[planes - 1] = static_cast<float>(my_color);
+      planes_out[planes - 1] = static_cast<T>(my_color);
     }
   }
 
   const bool* LegalActionMask() const { return legal_.data(); }
   int current_player() const { return player_order_[color()]; }
   bool terminated() const { return terminated_; }
+  // Snapshots (PgxEnv): every member but the options' config, which the
+  // game loaded into keeps.
+  void SaveState(StateWriter* writer) const {
+    std::vector<uint64_t> seen(seen_.begin(), seen_.end());
+    std::sort(seen.begin(), seen.end());  // one byte string per position
+    writer->Put(board_, history_, PackHashes(hashes_), PackHash(hash_), seen,
+                legal_, player_order_, rewards_, step_count_, passes_, ko_,
+                terminated_);
+  }
+  void LoadState(StateReader* reader) {
+    std::vector<uint64_t> hashes;
+    uint64_t hash = 0;
+    std::vector<uint64_t> seen;
+    reader->Get(&board_, &history_, &hashes, &hash, &seen, &legal_,
+                &player_order_, &rewards_, &step_count_, &passes_, &ko_,
+                &terminated_);
+    const std::size_t n = static_cast<std::size_t>(config_->size) *
+                          static_cast<std::size_t>(config_->size);
+    const bool started = !board_.empty();
+    if ((started && board_.size() != n) ||
+        history_.size() != (started ? n * config_->history_length : 0)) {
+      throw SnapshotError("the Go state is corrupt: a board of " +
+                          std::to_string(board_.size()) + " points for " +
+                          std::to_string(n));
+    }
+    hashes_ = UnpackHashes(hashes, started ? config_->max_steps : 0);
+    hash_ = UnpackHash(hash);
+    seen_ = std::unordered_set<uint64_t>(seen.begin(), seen.end());
+  }
   float reward(int player) const { return rewards_[player]; }
 
  private:
@@ -392,7 +422,7 @@ class GoGame {
 
 template <>
 struct GameTraits<GoGame> {
-  using Observation = float;
+  using Observation = int8_t;  // pgx's boolean planes, 0/1
   static std::vector<double> ObservationLow() { return {0.0}; }
   static std::vector<double> ObservationHigh() { return {1.0}; }
   static Options DefaultOptions() {

@@ -39,6 +39,7 @@ namespace envpool::pgx {
 class HexGame {
  public:
   static constexpr int kNumPlayers = 2;
+  using Observation = int8_t;  // pgx's boolean planes, 0/1
   static constexpr int kSize = 11;
   static constexpr int kCells = kSize * kSize;
   static constexpr int kSwap = kCells;
@@ -112,15 +113,16 @@ class HexGame {
     UpdateLegal();
   }
 
-  void Observe(int player, float* out) const {
+  template <typename T>
+  void Observe(int player, T* out) const {
     const int my_color = player == current_player() ? color() : 1 - color();
     const int sign = my_color == color() ? 1 : -1;
-    const float can_swap = step_count_ == 1 ? 1.0F : 0.0F;
+    const T can_swap = step_count_ == 1 ? T{1} : T{0};
     for (int cell = 0; cell < kCells; ++cell) {
       const int value = sign * board_[cell];
-      out[4 * cell] = value > 0 ? 1.0F : 0.0F;
-      out[4 * cell + 1] = value < 0 ? 1.0F : 0.0F;
-      out[4 * cell + 2] = static_cast<float>(my_color);
+      out[4 * cell] = value > 0 ? T{1} : T{0};
+      out[4 * cell + 1] = value < 0 ? T{1} : T{0};
+      out[4 * cell + 2] = static_cast<T>(my_color);
       out[4 * cell + 3] = can_swap;
     }
   }

@@ -40,6 +40,7 @@ template <int kRows, int kCols, int kLine, bool kDrop>
 class LineGame {
  public:
   static constexpr int kNumPlayers = 2;
+  using Observation = int8_t;  // pgx's boolean planes, 0/1
   static constexpr int kCells = kRows * kCols;
   static constexpr int kNumActions = kDrop ? kCols : kCells;
 
@@ -83,11 +84,12 @@ class LineGame {
     terminated_ = winner_ >= 0 || full;
   }
 
-  void Observe(int player, float* out) const {
+  template <typename T>
+  void Observe(int player, T* out) const {
     const int mine = ColorOfPlayer(player, first_player_);
     for (int cell = 0; cell < kCells; ++cell) {
-      out[2 * cell] = board_[cell] == mine ? 1.0F : 0.0F;
-      out[2 * cell + 1] = board_[cell] == 1 - mine ? 1.0F : 0.0F;
+      out[2 * cell] = board_[cell] == mine ? T{1} : T{0};
+      out[2 * cell + 1] = board_[cell] == 1 - mine ? T{1} : T{0};
     }
   }
 

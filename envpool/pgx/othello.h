@@ -38,6 +38,7 @@ namespace envpool::pgx {
 class OthelloGame {
  public:
   static constexpr int kNumPlayers = 2;
+  using Observation = int8_t;  // pgx's boolean planes, 0/1
   static constexpr int kSize = 8;
   static constexpr int kCells = kSize * kSize;
   static constexpr int kPass = kCells;
@@ -107,12 +108,13 @@ class OthelloGame {
     legal_[kPass] = !any;
   }
 
-  void Observe(int player, float* out) const {
+  template <typename T>
+  void Observe(int player, T* out) const {
     const int sign = player == current_player_ ? 1 : -1;
     for (int cell = 0; cell < kCells; ++cell) {
       const int value = sign * board_[cell];
-      out[2 * cell] = value > 0 ? 1.0F : 0.0F;
-      out[2 * cell + 1] = value < 0 ? 1.0F : 0.0F;
+      out[2 * cell] = value > 0 ? T{1} : T{0};
+      out[2 * cell + 1] = value < 0 ? T{1} : T{0};
     }
   }
 

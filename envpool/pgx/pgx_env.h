@@ -34,7 +34,9 @@
 //     GameTraits specialization (games whose size is an option: Go);
 //   void Init(jax_random::Key key);
 //   void Step(int action, jax_random::Key key);   // a legal action
-//   void Observe(int player, float* out) const;
+//   using Observation = int8_t (pgx's boolean planes: a MultiBinary space)
+//     or float (planes holding fractions: Box(0, 1)), unless GameTraits says;
+//   void Observe(int player, Observation* out) const;
 //   const bool* LegalActionMask() const;          // one per action
 //   int current_player() const; bool terminated() const;
 //   float reward(int player) const;
@@ -44,9 +46,12 @@
 #define ENVPOOL_PGX_PGX_ENV_H_
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "envpool/core/env.h"
@@ -58,8 +63,7 @@ namespace envpool::pgx {
 // specializes it.
 template <typename Game>
 struct GameTraits {
-  // pgx's observations are booleans; EnvPool gives them as float32 0/1.
-  using Observation = float;
+  using Observation = typename Game::Observation;
   static std::vector<double> ObservationLow() { return {0.0}; }
   static std::vector<double> ObservationHigh() { return {1.0}; }
   static Options DefaultOptions() { return Options{}; }
@@ -106,6 +110,8 @@ class PgxEnv : public Env {
     obs.low = GameTraits<Game>::ObservationLow();
     obs.high = GameTraits<Game>::ObservationHigh();
     obs.per_player = true;
+    // Boolean planes are int8 0/1: EnvPool 1.2.7's MultiBinary spaces.
+    obs.binary = std::is_same_v<Observation, int8_t>;
     fields->obs = spec->state.Add<Observation>(obs);
     fields->current_player =
         spec->state.Add<int32_t>("info:current_player", {}, {0.0},
@@ -114,6 +120,7 @@ class PgxEnv : public Env {
         spec->state.Add<bool>("info:legal_action_mask", {num_actions});
     GameInfo<Game>::Declare(&spec->state, &fields->game_info);
     fields->action = spec->action.AddDiscrete<int64_t>("action", num_actions);
+    spec->snapshots = true;
   }
 
   PgxEnv(const Options& options, const Fields& fields)
@@ -151,6 +158,40 @@ class PgxEnv : public Env {
     }
     ++step_;
     game_.Step(static_cast<int>(move), jax_random::FoldIn(episode_key_, step_));
+    terminated_ = game_.terminated();
+  }
+
+  // A snapshot holds the keys, the step count and the game: a game of plain
+  // members (numbers, flags, fixed arrays; no pointers) as it is, the others
+  // (Go, Chess, GardnerChess, AnimalShogi, with containers) through their
+  // SaveState/LoadState.
+  void SaveState(StateWriter* writer) const override {
+    writer->Put(seed_key_, episode_key_, episode_, step_);
+    if constexpr (std::is_trivially_copyable_v<Game>) {
+      writer->Put(game_);
+    } else {
+      game_.SaveState(writer);
+    }
+  }
+  void LoadState(StateReader* reader) override {
+    jax_random::Key seed_key;
+    jax_random::Key episode_key;
+    uint32_t episode = 0;
+    uint32_t step = 0;
+    reader->Get(&seed_key, &episode_key, &episode, &step);
+    if constexpr (std::is_trivially_copyable_v<Game>) {
+      // Straight into the game, its bytes as saved (padding too, so that it
+      // saves the same bytes again); a short state throws before any copy.
+      reader->Get(&game_);
+    } else {
+      Game game = fresh_game_;  // the options' part (Go's config) kept
+      game.LoadState(reader);
+      game_ = std::move(game);
+    }
+    seed_key_ = seed_key;
+    episode_key_ = episode_key;
+    episode_ = episode;
+    step_ = step;
     terminated_ = game_.terminated();
   }
 
@@ -194,6 +235,33 @@ class PgxEnv : public Env {
   uint32_t episode_ = 0;
   uint32_t step_ = 0;
 };
+
+// Zobrist hash pairs (pgx's two uint32 words) as snapshots store them: one
+// uint64 each (std::pair is not trivially copyable). A history read back
+// must have `size` entries, or none (a game never started).
+using HashPair = std::pair<uint32_t, uint32_t>;
+inline uint64_t PackHash(HashPair hash) {
+  return (uint64_t{hash.first} << 32U) | hash.second;
+}
+inline HashPair UnpackHash(uint64_t packed) {
+  return {static_cast<uint32_t>(packed >> 32U), static_cast<uint32_t>(packed)};
+}
+inline std::vector<uint64_t> PackHashes(const std::vector<HashPair>& hashes) {
+  std::vector<uint64_t> packed(hashes.size());
+  std::transform(hashes.begin(), hashes.end(), packed.begin(), PackHash);
+  return packed;
+}
+inline std::vector<HashPair> UnpackHashes(const std::vector<uint64_t>& packed,
+                                          std::size_t size) {
+  if (!packed.empty() && packed.size() != size) {
+    throw SnapshotError(
+        "the pgx state is corrupt: " + std::to_string(packed.size()) +
+        " positions in a history of " + std::to_string(size));
+  }
+  std::vector<HashPair> hashes(packed.size());
+  std::transform(packed.begin(), packed.end(), hashes.begin(), UnpackHash);
+  return hashes;
+}
 
 // Player p's color in the two-player pgx games where the first mover has
 // color 0 and current player and color alternate together.

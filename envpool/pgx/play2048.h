@@ -41,6 +41,7 @@ namespace envpool::pgx {
 class Play2048Game {
  public:
   static constexpr int kNumPlayers = 1;
+  using Observation = int8_t;  // pgx's boolean planes, 0/1
   static constexpr int kNumActions = 4;
   static constexpr int kPlanes = 31;
 
@@ -72,10 +73,11 @@ class Play2048Game {
                                [](bool legal) { return legal; });
   }
 
-  void Observe(int /*player*/, float* out) const {
-    std::fill(out, out + 16 * kPlanes, 0.0F);
+  template <typename T>
+  void Observe(int /*player*/, T* out) const {
+    std::fill(out, out + 16 * kPlanes, T{0});
     for (int cell = 0; cell < 16; ++cell) {
-      out[cell * kPlanes + board_[cell / 4][cell % 4]] = 1.0F;
+      out[cell * kPlanes + board_[cell / 4][cell % 4]] = T{1};
     }
   }
 

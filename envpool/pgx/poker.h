@@ -44,6 +44,7 @@ namespace envpool::pgx {
 class KuhnPokerGame {
  public:
   static constexpr int kNumPlayers = 2;
+  using Observation = int8_t;  // pgx's boolean planes, 0/1
   static constexpr int kNumActions = 2;
   static constexpr int kBet = 0;
   static constexpr int kPass = 1;
@@ -85,11 +86,12 @@ class KuhnPokerGame {
     last_action_ = action;
   }
 
-  void Observe(int player, float* out) const {
-    std::fill(out, out + 7, 0.0F);
-    out[cards_[player]] = 1.0F;
-    out[3 + pot_[player]] = 1.0F;
-    out[5 + pot_[1 - player]] = 1.0F;
+  template <typename T>
+  void Observe(int player, T* out) const {
+    std::fill(out, out + 7, T{0});
+    out[cards_[player]] = T{1};
+    out[3 + pot_[player]] = T{1};
+    out[5 + pot_[1 - player]] = T{1};
   }
 
   const bool* LegalActionMask() const { return legal_.data(); }
@@ -116,6 +118,7 @@ class KuhnPokerGame {
 class LeducHoldemGame {
  public:
   static constexpr int kNumPlayers = 2;
+  using Observation = int8_t;  // pgx's boolean planes, 0/1
   static constexpr int kNumActions = 3;
   static constexpr int kCall = 0;
   static constexpr int kRaise = 1;
@@ -167,14 +170,15 @@ class LeducHoldemGame {
     round_ += round_over ? 1 : 0;
   }
 
-  void Observe(int player, float* out) const {
-    std::fill(out, out + 34, 0.0F);
-    out[cards_[player]] = 1.0F;
+  template <typename T>
+  void Observe(int player, T* out) const {
+    std::fill(out, out + 34, T{0});
+    out[cards_[player]] = T{1};
     if (round_ == 1) {
-      out[3 + cards_[2]] = 1.0F;
+      out[3 + cards_[2]] = T{1};
     }
-    out[6 + chips_[player]] = 1.0F;
-    out[20 + chips_[1 - player]] = 1.0F;
+    out[6 + chips_[player]] = T{1};
+    out[20 + chips_[1 - player]] = T{1};
   }
 
   const bool* LegalActionMask() const { return legal_.data(); }

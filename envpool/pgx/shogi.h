@@ -48,6 +48,7 @@ namespace envpool::pgx {
 class ShogiGame {
  public:
   static constexpr int kNumPlayers = 2;
+  using Observation = int8_t;  // pgx's boolean planes, 0/1
   static constexpr int kSquares = 81;
   static constexpr int kNumActions = 27 * kSquares;
   static constexpr int kPlanes = 119;
@@ -125,7 +126,8 @@ class ShogiGame {
     }
   }
 
-  void Observe(int player, float* out) const {
+  template <typename T>
+  void Observe(int player, T* out) const {
     Board mine = board_;
     Hand hand = hand_;
     if (player != current_player()) {
@@ -193,9 +195,9 @@ class ShogiGame {
     for (int i = 0; i < 9; ++i) {
       for (int j = 0; j < 9; ++j) {
         const int sq = 9 * (8 - j) + i;
-        float* cell = out + (i * 9 + j) * kPlanes;
+        T* cell = out + (i * 9 + j) * kPlanes;
         for (int c = 0; c < kPlanes; ++c) {
-          cell[c] = planes[c][sq] ? 1.0F : 0.0F;
+          cell[c] = planes[c][sq] ? T{1} : T{0};
         }
       }
     }

@@ -50,6 +50,7 @@ namespace envpool::pgx {
 class SparrowMahjongGame {
  public:
   static constexpr int kNumPlayers = 3;
+  using Observation = int8_t;  // pgx's boolean planes, 0/1
   static constexpr int kTileTypes = 11;
   static constexpr int kNumActions = kTileTypes;
   static constexpr int kTiles = 44;
@@ -122,30 +123,31 @@ class SparrowMahjongGame {
     }
   }
 
-  void Observe(int player, float* out) const {
+  template <typename T>
+  void Observe(int player, T* out) const {
     const int seat = static_cast<int>(
         std::find(seats_.begin(), seats_.end(), player) - seats_.begin());
-    std::array<std::array<float, kTileTypes>, kPlanes> planes{};
+    std::array<std::array<T, kTileTypes>, kPlanes> planes{};
     for (int t = 0; t < kTileTypes; ++t) {
       for (int n = 1; n <= 4; ++n) {
-        planes[n - 1][t] = hands_[seat][t] >= n ? 1.0F : 0.0F;
+        planes[n - 1][t] = hands_[seat][t] >= n ? T{1} : T{0};
       }
-      planes[4][t] = reds_[seat][t] >= 1 ? 1.0F : 0.0F;
+      planes[4][t] = reds_[seat][t] >= 1 ? T{1} : T{0};
     }
-    planes[5][dora_] = 1.0F;
+    planes[5][dora_] = T{1};
     for (int k = 0; k < kNumPlayers; ++k) {
       const auto& river = rivers_[(seat + k) % kNumPlayers];
       int discards = 0;
       for (int tile : river) {
         if (tile >= 0) {
-          planes[6 + k][tile] = 1.0F;
+          planes[6 + k][tile] = T{1};
           ++discards;
         }
       }
       // The last three discards of the next two seats, latest first.
       if (k > 0) {
         for (int back = 1; back <= 3 && discards - back >= 0; ++back) {
-          planes[9 + (k - 1) * 3 + back - 1][river[discards - back]] = 1.0F;
+          planes[9 + (k - 1) * 3 + back - 1][river[discards - back]] = T{1};
         }
       }
     }

@@ -31,6 +31,9 @@ def array_space(desc: dict[str, Any]) -> gymnasium.Space:
     shape = tuple(desc["shape"])
     if desc["num_values"] > 0 and shape == ():
         return gymnasium.spaces.Discrete(desc["num_values"])
+    if desc.get("binary", False):
+        # Every element 0 or 1, int8 (the core checks): EnvPool's MultiBinary.
+        return gymnasium.spaces.MultiBinary(shape)
     if desc["num_values"] > 0:
         return gymnasium.spaces.MultiDiscrete(np.full(shape, desc["num_values"]), dtype=dtype)
     low = _bound(desc["low"], shape, dtype, -np.inf)

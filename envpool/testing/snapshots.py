@@ -55,32 +55,43 @@ def _flat(tree: Any, prefix: str = "") -> dict[str, np.ndarray]:
     return {prefix.rstrip("."): np.asarray(tree)}
 
 
-def _rows(out: tuple) -> dict[str, np.ndarray]:
+def _rows(out: tuple, player_keys: frozenset[str] = frozenset()) -> dict[str, np.ndarray]:
     obs, reward, terminated, truncated, info = out
     rows = {**_flat(obs, "obs."), **_flat(info, "info.")}
     rows.update(reward=np.asarray(reward), terminated=terminated, truncated=truncated)
-    return _in_env_order(rows)
+    return _in_env_order(rows, player_keys)
 
 
-def _in_env_order(rows: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The rows sorted by env: a multi-player pool returns its envs in the
-    order they finished (docs/multiplayer.md), which differs between pools;
-    per-player rows follow `players.env_id`, per-env rows `env_id`."""
-    env_ids = rows.get("info.env_id")
-    player_env_ids = rows.get("info.players.env_id")
-    if env_ids is None or player_env_ids is None or env_ids.ndim != 1:
-        return rows
-    by_env = np.argsort(env_ids, kind="stable")
-    by_player = np.argsort(player_env_ids, kind="stable")
-    out = {}
-    for key, value in rows.items():
-        if value.ndim >= 1 and value.shape[0] == len(player_env_ids):
-            out[key] = value[by_player]
-        elif value.ndim >= 1 and value.shape[0] == len(env_ids):
-            out[key] = value[by_env]
-        else:
-            out[key] = value
+def _in_env_order(
+    rows: dict[str, np.ndarray], player_keys: frozenset[str]
+) -> dict[str, np.ndarray]:
+    """The rows sorted by env: a pool returns its envs in the order they
+    finished (docs/multiplayer.md), which differs between pools; the player
+    rows (an env's consecutive, in player order) follow `players.env_id`, the
+    others `env_id`."""
+    out = dict(rows)
+    if "info.env_id" in rows:
+        by_env = np.argsort(rows["info.env_id"], kind="stable")
+        for key, value in rows.items():
+            if key not in player_keys and value.ndim >= 1:
+                out[key] = value[by_env]
+    if player_keys and "info.players.env_id" in rows:
+        by_player = np.argsort(rows["info.players.env_id"], kind="stable")
+        for key in player_keys & rows.keys():
+            out[key] = rows[key][by_player]
     return out
+
+
+def _player_keys(env: Any) -> frozenset[str]:
+    """The keys of `_rows` with one row per (env, player) rather than per env."""
+    desc = env.spec.description
+    if desc["max_num_players"] <= 1:
+        return frozenset()
+    keys = {"reward", "info.players.env_id", "info.players.id"}
+    for d in desc["state"]:
+        if d["per_player"]:
+            keys.add(d["name"].replace(":", "."))
+    return frozenset(keys)
 
 
 def _differences(got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> list[str]:
@@ -108,7 +119,8 @@ def _differences(got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> lis
 def _actions(env: Any, steps: int, seed: int) -> list[Any]:
     space = env.single_action_space
     space.seed(seed)
-    rows = env.config["num_envs"] * env.config["max_num_players"]
+    per_player = any(d["per_player"] for d in env.spec.description["action"])
+    rows = env.config["num_envs"] * (env.config["max_num_players"] if per_player else 1)
     out = []
     for _ in range(steps):
         sample = [space.sample() for _ in range(rows)]
@@ -119,8 +131,35 @@ def _actions(env: Any, steps: int, seed: int) -> list[Any]:
     return out
 
 
-def _run(env: Any, actions: list[Any]) -> list[dict[str, np.ndarray]]:
-    return [_rows(env.step(a)) for a in actions]
+# The info key of a turn-based game's legal actions (one row per env).
+_MASK_KEY = "legal_action_mask"
+
+
+def _legal(action: Any, info: dict[str, Any]) -> Any:
+    """`action` (one per env, in env order) with each move that `info`'s mask
+    forbids replaced by the (v mod k)-th of the k legal ones: a seeded draw
+    among legal moves that depends only on the state, so the replay after a
+    restore takes the same moves."""
+    if _MASK_KEY not in info:
+        return action
+    out = np.array(action)
+    for row, env_id in enumerate(np.asarray(info["env_id"])):
+        legal = np.flatnonzero(info[_MASK_KEY][row])
+        if len(legal) and int(out[env_id]) not in legal:
+            out[env_id] = legal[int(out[env_id]) % len(legal)]
+    return out
+
+
+def _run(env: Any, actions: list[Any], info: dict[str, Any]) -> list[dict[str, np.ndarray]]:
+    """Step `env` through `actions`, made legal by the info of each result
+    (`info`: the one before the first); one record per step."""
+    out = []
+    player_keys = _player_keys(env)
+    for action in actions:
+        result = env.step(_legal(action, info))
+        info = result[-1]
+        out.append(_rows(result, player_keys))
+    return out
 
 
 def check_snapshots(
@@ -137,17 +176,21 @@ def check_snapshots(
     try:
         rng = np.random.default_rng(0)
         plan = _actions(env, before + after, seed=1)
-        env.reset()
-        twin.reset()
-        _run(env, plan[: int(rng.integers(1, before))])
+        _, info = env.reset()
+        _, twin_info = twin.reset()
+        saved = _run(env, plan[: int(rng.integers(1, before))], info)[-1]
+        # The info of the saved step, whose legal-action mask a restored env has.
+        info = {
+            key[len("info.") :]: value for key, value in saved.items() if key.startswith("info.")
+        }
         states = env.get_state()
         assert len(states) == num_envs, f"{task_id}: {len(states)} states for {num_envs} envs"
-        later = _run(env, plan[before:])
+        later = _run(env, plan[before:], info)
 
         # Into a twin pool of another seed.
-        _run(twin, plan[:3])
+        _run(twin, plan[:3], twin_info)
         twin.set_state(states)
-        for t, (got, want) in enumerate(zip(_run(twin, plan[before:]), later, strict=True)):
+        for t, (got, want) in enumerate(zip(_run(twin, plan[before:], info), later, strict=True)):
             diff = _differences(got, want)
             assert not diff, f"{task_id}: restored into a twin, step {t} after: {diff}"
 
@@ -155,7 +198,7 @@ def check_snapshots(
         restored = pickle.loads(pickle.dumps(states))
         order = list(range(num_envs))[::-1]
         env.set_state([restored[i] for i in order], env_ids=order)
-        for t, (got, want) in enumerate(zip(_run(env, plan[before:]), later, strict=True)):
+        for t, (got, want) in enumerate(zip(_run(env, plan[before:], info), later, strict=True)):
             diff = _differences(got, want)
             assert not diff, f"{task_id}: restored after pickling, step {t} after: {diff}"
 

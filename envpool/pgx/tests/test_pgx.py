@@ -16,6 +16,7 @@ import os
 import warnings
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 
@@ -301,6 +302,16 @@ GAME_INFO = {
 }
 
 
+# EnvPool 1.2.7's observation spaces that are not MultiBinary (int8 0/1):
+# planes with fractions (float32 Box(0, 1)) and Backgammon's counts.
+NOT_BINARY = {
+    "AnimalShogi-v1": np.float32,
+    "Chess-v1": np.float32,
+    "GardnerChess-v1": np.float32,
+    "Backgammon-v1": np.int32,
+}
+
+
 @pytest.mark.parametrize("task_id", sorted(GAMES))
 def test_spaces_and_info(task_id: str) -> None:
     players, actions, shape = SPACES[task_id]
@@ -310,7 +321,9 @@ def test_spaces_and_info(task_id: str) -> None:
     assert env.observation_space.shape == shape
     obs, info = env.reset()
     assert obs.shape == (2 * players, *shape)
-    assert obs.dtype == (np.int32 if task_id == "Backgammon-v1" else np.float32)
+    assert obs.dtype == NOT_BINARY.get(task_id, np.int8)
+    if players > 1:  # each row's player: the rows of an env in player order
+        assert info["players"]["id"].tolist() == list(range(players)) * 2
     assert info["legal_action_mask"].shape == (2, actions)
     assert info["legal_action_mask"].dtype == np.bool_
     assert info["current_player"].dtype == np.int32
@@ -319,6 +332,33 @@ def test_spaces_and_info(task_id: str) -> None:
     assert set(info) == common | set(extra)
     for key, (dtype, shape) in extra.items():
         assert info[key].dtype == dtype and info[key].shape == (2, *shape), key
+
+
+@pytest.mark.parametrize("task_id", sorted(GAMES))
+def test_observation_spaces_are_enpools_in_every_env_type(task_id: str) -> None:
+    """MultiBinary (int8) where EnvPool 1.2.7 declares it, else a Box; dm_env:
+    a BoundedArray of the same dtype and bounds. Observations lie inside."""
+    _, _, shape = SPACES[task_id]
+    binary = task_id not in NOT_BINARY
+    for env_type in ("gymnasium", "gym"):
+        env = envpool.make(task_id, env_type=env_type, num_envs=2, seed=0)
+        space = env.single_observation_space
+        if binary:
+            assert isinstance(space, gymnasium.spaces.MultiBinary), space
+            assert repr(space) == f"MultiBinary({shape})"  # EnvPool 1.2.7's repr
+        else:
+            assert isinstance(space, gymnasium.spaces.Box), space
+        assert space.shape == shape and space.dtype == NOT_BINARY.get(task_id, np.int8)
+        obs, info = env.reset()
+        for _ in range(3):
+            assert obs.dtype == space.dtype
+            assert all(space.contains(row) for row in obs), task_id
+            legal = info["legal_action_mask"]
+            obs, *_, info = env.step(np.array([np.flatnonzero(m)[-1] for m in legal]))
+    spec = envpool.make(task_id, env_type="dm", num_envs=2).observation_spec().obs
+    assert spec.shape == shape and spec.dtype == NOT_BINARY.get(task_id, np.int8)
+    if binary:
+        assert (spec.minimum, spec.maximum) == (0, 1)
 
 
 def test_go_options() -> None:
