@@ -461,11 +461,13 @@ class EnvSpec:
         """dm_env specs of the dm observation (a `State` namedtuple)."""
         state, players, _, _ = self.dm_state_types()
         fields: dict[str, Any] = {}
-        env_id = _dm_array_spec(
-            {"dtype": "int32", "shape": (), "num_values": 0, "low": [], "high": []}, "env_id"
-        )
-        fields["env_id"] = env_id
-        fields["players"] = players(**dict.fromkeys(players._fields, env_id))
+
+        def int32_spec(name: str) -> Any:
+            desc = {"dtype": "int32", "shape": (), "num_values": 0, "low": [], "high": []}
+            return _dm_array_spec(desc, name)
+
+        fields["env_id"] = int32_spec("env_id")
+        fields["players"] = players(**{name: int32_spec(name) for name in players._fields})
         for desc in self.description["state"]:
             name = desc["name"].split(":", 1)[-1]
             if name in state._fields and name not in fields:

@@ -43,6 +43,13 @@ def test_player_rows_carry_their_env_id_and_reward():
     assert terminated.shape == truncated.shape == (4,)
 
 
+def test_dm_observation_spec_names_each_players_entry():
+    players = envpool.make("TestTeam-v0", env_type="dm", num_envs=2).observation_spec().players
+    assert players.env_id.name == "env_id"
+    assert players.id.name == "id"
+    assert players.id.dtype == np.int32
+
+
 def test_an_env_of_one_player_has_a_row_per_env_in_arrays_declared_per_player():
     # A family may declare its observation per player whatever a game's
     # player count (pgx's Play2048 has one player): one player, one row per env.
