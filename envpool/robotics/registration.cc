@@ -8,6 +8,7 @@
 #include "envpool/mujoco_common/message_handlers.h"
 #include "envpool/mujoco_common/numpy_probe.h"
 #include "envpool/robotics/fetch.h"
+#include "envpool/robotics/hand_env.h"
 #include "envpool/robotics/point_maze.h"
 
 PYBIND11_MODULE(_robotics, m) {
@@ -16,4 +17,5 @@ PYBIND11_MODULE(_robotics, m) {
   envpool::mujoco_common::LearnNumpyNorm();
   envpool::RegisterEnv<PointMazeEnv>("PointMaze");
   envpool::RegisterEnv<FetchEnv>("Fetch");
+  envpool::RegisterEnv<HandEnv>("Hand");
 }
