@@ -566,7 +566,7 @@ bool HandEnv::ManipulateResetTry() {
   std::copy(quat.begin(), quat.end(), object + 3);
   const float neutral[20] = {};
   for (int i = 0; i < 10; ++i) {
-    SetAction(neutral);
+    SetAction(neutral, /*float32_centres=*/false);
     for (int k = 0; k < frame_skip_; ++k) {
       mj_step(m, d);
     }
@@ -634,14 +634,24 @@ void HandEnv::Reset() {
     mj_forward(m, d);
     ReachSampleGoal();
   } else {
+    // The reference tries until the object stays on the palm; a bound turns
+    // a model or options where it never does into an error, not a hang.
+    constexpr int kMaxTries = 1000;
+    int tries = 1;
     while (!ManipulateResetTry()) {
+      if (++tries > kMaxTries) {
+        throw std::runtime_error(
+            "the object fell off the palm in " + std::to_string(kMaxTries) +
+            " resets in a row: check the options 'xml_file' and "
+            "'randomize_initial_position'");
+      }
     }
     ManipulateSampleGoal();
   }
   Observe();
 }
 
-void HandEnv::SetAction(const float* action) {
+void HandEnv::SetAction(const float* action, bool float32_centres) {
   const mjModel* m = model_;
   mjData* d = data_.get();
   for (int i = 0; i < m->nu; ++i) {
@@ -650,14 +660,20 @@ void HandEnv::SetAction(const float* action) {
     const double range = (high - low) / 2.0;
     double center = (high + low) / 2.0;
     if (relative_control_) {
-      // np.zeros_like(action): the centres are float32.
-      float c = 0.0F;
+      // np.zeros_like(action): float32 centres for a step's float32 action,
+      // float64 for the settling's np.zeros(20).
+      double c = 0.0;
       if (actuator_joint_[i] >= 0) {
-        c = static_cast<float>(d->qpos[m->jnt_qposadr[actuator_joint_[i]]]);
+        c = d->qpos[m->jnt_qposadr[actuator_joint_[i]]];
+        if (float32_centres) {
+          c = static_cast<float>(c);
+        }
       }
       if (actuator_extra_joint_[i] >= 0) {
-        c += static_cast<float>(
-            d->qpos[m->jnt_qposadr[actuator_extra_joint_[i]]]);
+        c += d->qpos[m->jnt_qposadr[actuator_extra_joint_[i]]];
+        if (float32_centres) {
+          c = static_cast<float>(c);
+        }
       }
       center = c;
     }
@@ -672,7 +688,7 @@ void HandEnv::Step(const ActionView& action) {
   for (int k = 0; k < 20; ++k) {
     a[k] = ClipAction(raw[k]);
   }
-  SetAction(a);
+  SetAction(a, /*float32_centres=*/true);
   for (int i = 0; i < frame_skip_; ++i) {
     mj_step(model_, data_.get());
   }

@@ -67,8 +67,9 @@ class HandEnv : public Env {
   // fell off the palm.
   bool ManipulateResetTry();
   void ManipulateSampleGoal();
-  // _set_action of a clipped action (float32 numbers, as the reference's).
-  void SetAction(const float* action);
+  // _set_action of a clipped action; with relative_control the centres are
+  // of the action's dtype (float32 for a step, float64 for the settling).
+  void SetAction(const float* action, bool float32_centres);
   void Observe();
   // d_pos, d_rot of _goal_distance (manipulate) or the distance (reach).
   void GoalDistance(const double* achieved, double* d_pos, double* d_rot) const;
