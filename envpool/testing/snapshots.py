@@ -31,7 +31,7 @@ _LAYOUT_KEYS = ("env_id", "players.env_id")
 # one id in SAMPLE_EVERY of them, chosen by a hash of the id, unless
 # ENVPOOL_SNAPSHOT_SWEEP=all asks for every id (the full sweep:
 # `ENVPOOL_SNAPSHOT_SWEEP=all pytest envpool/python/tests/test_conformance.py`).
-SAMPLED_FAMILIES = frozenset({"atari", "dm_control", "procgen"})
+SAMPLED_FAMILIES = frozenset({"atari", "dm_control", "procgen", "robotics"})
 SAMPLE_EVERY = 8
 
 
