@@ -9,6 +9,7 @@ the reference's per-sample rewards:
 
 - Fetch: `-(d > distance_threshold)` as float32 (sparse), `-d` (dense);
 - PointMaze: `d <= 0.45` as float64 (sparse), `exp(-d)` (dense);
+- the Shadow Hand: hand_goals.py;
 
 where d is the Euclidean distance over the last axis.
 """
@@ -90,4 +91,8 @@ def compute_reward(env: Any, achieved_goal: Any, desired_goal: Any, info: Any = 
         if dense:
             return np.exp(-distance)
         return (distance <= POINT_MAZE_GOAL_RADIUS).astype(np.float64)
+    if env_class == "Hand":
+        from envpool.robotics.hand_goals import hand_reward
+
+        return hand_reward(lambda name: _option(config, name), achieved, desired)
     raise ValueError(f"compute_reward does not know the env class {env_class}")

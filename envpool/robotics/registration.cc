@@ -9,6 +9,7 @@
 #include "envpool/mujoco_common/numpy_probe.h"
 #include "envpool/robotics/adroit_env.h"
 #include "envpool/robotics/fetch.h"
+#include "envpool/robotics/hand_env.h"
 #include "envpool/robotics/kitchen_env.h"
 #include "envpool/robotics/point_maze.h"
 
@@ -20,4 +21,5 @@ PYBIND11_MODULE(_robotics, m) {
   envpool::RegisterEnv<FetchEnv>("Fetch");
   envpool::RegisterEnv<AdroitHandEnv>("AdroitHand");
   envpool::RegisterEnv<FrankaKitchenEnv>("FrankaKitchen");
+  envpool::RegisterEnv<HandEnv>("Hand");
 }

@@ -94,10 +94,101 @@ for _task, _overrides in _FETCH.items():
             )
 
 
+# -- The Shadow Hand (envs/shadow_dexterous_hand) --
+# HandReach*-v0 are the reference's mujoco-py versions of HandReach*-v3, and
+# HandManipulate*-v0 of HandManipulate*-v1: here each pair is one env. The
+# *Full ids (EnvPool's; the reference has none) are the plain ids' task.
+
+for _suffix, _reward_type in (("", "sparse"), ("Dense", "dense")):
+    for _version in (0, 3):
+        register(
+            f"HandReach{_suffix}-v{_version}",
+            family="robotics",
+            env_class="Hand",
+            max_episode_steps=50,
+            reward_type=_reward_type,
+        )
+
+# object -> (xml stem, its options: manipulate_<object>.py's constructors)
+_HAND_OBJECTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "Block": ("block", {}),
+    "Egg": ("egg", {}),
+    "Pen": (
+        "pen",
+        {
+            "randomize_initial_rotation": False,
+            "ignore_z_target_rotation": True,
+            "distance_threshold": 0.05,
+        },
+    ),
+}
+# (object, variant, target_position, target_rotation, has touch-sensor ids)
+_HAND_VARIANTS = [
+    ("Block", "", "random", "xyz", True),
+    ("Block", "Full", "random", "xyz", False),
+    ("Block", "RotateZ", "ignore", "z", True),
+    ("Block", "RotateParallel", "ignore", "parallel", True),
+    ("Block", "RotateXYZ", "ignore", "xyz", True),
+    ("Egg", "", "random", "xyz", True),
+    ("Egg", "Full", "random", "xyz", False),
+    ("Egg", "Rotate", "ignore", "xyz", True),
+    ("Pen", "", "random", "xyz", True),
+    ("Pen", "Full", "random", "xyz", False),
+    ("Pen", "Rotate", "ignore", "xyz", True),
+]
+# touch suffix -> touch_get_obs
+_HAND_TOUCH = {"_BooleanTouchSensors": "boolean", "_ContinuousTouchSensors": "sensordata"}
+
+for _object, _variant, _position, _rotation, _has_touch in _HAND_VARIANTS:
+    _stem, _object_options = _HAND_OBJECTS[_object]
+    _touches: list[tuple[str, str]] = [("", "off")]
+    if _has_touch:
+        _touches += list(_HAND_TOUCH.items())
+    for _touch_suffix, _touch in _touches:
+        _touch_options: dict[str, Any] = (
+            {}
+            if _touch == "off"
+            else {
+                "touch_get_obs": _touch,
+                "touch_visualisation": "on_touch",
+                "obs_dim": 153,
+            }
+        )
+        for _suffix, _reward_type in (("", "sparse"), ("Dense", "dense")):
+            for _version in (0, 1):
+                _options: dict[str, Any] = {
+                    "randomize_initial_position": True,
+                    "randomize_initial_rotation": True,
+                    "obs_dim": 61,
+                    "goal_dim": 7,
+                    "qpos_dim": 38,
+                    "qvel_dim": 36,
+                    **_object_options,
+                    **_touch_options,
+                }
+                register(
+                    f"HandManipulate{_object}{_variant}{_touch_suffix}{_suffix}-v{_version}",
+                    family="robotics",
+                    env_class="Hand",
+                    max_episode_steps=100,
+                    reward_type=_reward_type,
+                    hand_task="manipulate",
+                    xml_file=f"hand/manipulate_{_stem}"
+                    + ("" if _touch == "off" else "_touch_sensors")
+                    + ".xml",
+                    target_position=_position,
+                    target_rotation=_rotation,
+                    **_options,
+                )
+
+
 # -- What this family declares (docs/adding_a_family.md) --
 
 # The id tools/smoke_test.py makes and steps in every wheel.
 SMOKE_TEST_ID = "FetchPickAndPlace-v4"
+# The snapshot check takes a second or more an id (the Shadow Hand's resets
+# settle the object for 200 physics steps).
+SNAPSHOT_CHECK_SAMPLED = True
 # gymnasium-robotics' models, shipped in the wheel beside this file (taken
 # from the pinned gymnasium-robotics wheel at build time).
 ASSET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
