@@ -66,6 +66,8 @@ THREADS = (1, 2, 4, 8, 12, 16)
 THREAD_PRIORITY = (1, 16, 8, 4, 2, 12)
 """The order thread counts are measured in: a cut budget loses 12 and 2 first."""
 COPIES = (1, 2, 4, 8, 16)
+COPIES_PRIORITY = (1, 16, 4, 8, 2)
+"""The order library copies are measured in: a cut budget loses 8 and 2 first."""
 
 FRAMES_PER_STEP = {"Pong-v5": 4, "Ant-v5": 5, "CartPole-v1": 1, "CoinrunEasy-v0": 1}
 """Frames per env step as the seeds count them: Atari's emulator frames
@@ -319,7 +321,8 @@ def part2(args: argparse.Namespace) -> dict[str, Any]:
     n = args.envs_per_thread * t
     results: dict[str, Any] = {"task": task, "threads": t, "num_envs": n, "cells": []}
     results["skipped"] = []
-    for copies in args.copies:
+    order = [k for k in COPIES_PRIORITY if k in args.copies]
+    for copies in order + [k for k in args.copies if k not in order]:
         for backend in BACKENDS[:2]:
             if budget.spent():
                 results["skipped"].append([backend.name, copies])
@@ -409,6 +412,7 @@ def part3(args: argparse.Namespace) -> dict[str, Any]:
 
 
 PPO_LINE = re.compile(r"global_step=(\d+), avg_episodic_return=([-\d.e+naif]+)")
+PPO_STOP = re.compile(r"'stopped_by': '(\w+)'")
 
 
 def part4(args: argparse.Namespace, results: dict[str, Any]) -> dict[str, Any]:
@@ -464,6 +468,7 @@ def part4(args: argparse.Namespace, results: dict[str, Any]) -> dict[str, Any]:
         process.wait()
     wall = time.monotonic() - start
     reached = next((point for point in curve if point[2] >= args.target_return), None)
+    stops = [m.group(1) for line in output if (m := PPO_STOP.search(line))]
     return {
         "command": shlex.join(cmd),
         "jax_platforms": platform_name or "JAX's default",
@@ -474,6 +479,7 @@ def part4(args: argparse.Namespace, results: dict[str, Any]) -> dict[str, Any]:
         "curve": curve,
         "wall_s": wall,
         "reached_s": reached[0] if reached else None,
+        "stopped_by": stops[-1] if stops else "the part's budget",
         "returncode": process.returncode,
         "last_lines": output[-5:],
     }
@@ -506,10 +512,9 @@ def part1_tables(data: dict[str, Any]) -> list[str]:
     tasks = data["tasks"]
     threads = data["threads"]
     names = [b.name for b in (*BACKENDS, LOOP) if any(c["backend"] == b.name for c in cells)]
-    top = max(threads)
     lines = [
-        f"Frames/s at {top} threads (the seeds' table; frames: {describe_frames(tasks)}), "
-        "steps/s in brackets:",
+        "Highest frames/s of each method over the thread counts measured (the seeds' table; "
+        f"frames: {describe_frames(tasks)}), with the threads that gave it:",
         "",
         "| method | " + " | ".join(tasks) + " |",
         "|---|" + "---:|" * len(tasks) + "",
@@ -517,10 +522,17 @@ def part1_tables(data: dict[str, Any]) -> list[str]:
     for name in names:
         row = []
         for task in tasks:
-            at = 1 if name == LOOP.name else top
-            rate = rate_of(cells, task=task, backend=name, threads=at)
-            frames = FRAMES_PER_STEP.get(task, 1)
-            row.append("-" if rate is None else f"{rate * frames:,.0f} ({rate:,.0f})")
+            rates = [
+                (c["steps_per_s"], c["threads"])
+                for c in cells
+                if c["task"] == task and c["backend"] == name and c.get("steps_per_s")
+            ]
+            if not rates:
+                row.append("-")
+                continue
+            rate, at = max(rates)
+            where = "" if name == LOOP.name else f" (T={at})"
+            row.append(f"{rate * FRAMES_PER_STEP.get(task, 1):,.0f}{where}")
         lines.append(f"| {name} | " + " | ".join(row) + " |")
     lines.append("")
     for task in tasks:
@@ -615,7 +627,8 @@ def part4_tables(data: dict[str, Any]) -> list[str]:
         f"{data['jax_platform_reason']})",
         f"- target return {data['target_return']:g}: "
         + (f"reached after {reached:.0f} s" if reached is not None else "not reached")
-        + f"; the run took {data['wall_s']:.0f} s, {len(curve)} iterations",
+        + f"; the run took {data['wall_s']:.0f} s, {len(curve)} iterations, "
+        f"stopped by: {data['stopped_by']}",
     ]
     if last:
         lines.append(
@@ -635,7 +648,7 @@ def plot_part1(data: dict[str, Any], path: Path) -> None:
 
     cells = [c for c in data["cells"] if c.get("steps_per_s")]
     tasks = data["tasks"]
-    fig, axes = plt.subplots(1, len(tasks), figsize=(4.2 * len(tasks), 3.8), squeeze=False)
+    fig, axes = plt.subplots(1, len(tasks), figsize=(4.2 * len(tasks), 4.2), squeeze=False)
     for ax, task in zip(axes[0], tasks, strict=True):
         single = rate_of(cells, task=task, backend=SINGLE.name)
         names = dict.fromkeys(
@@ -650,7 +663,8 @@ def plot_part1(data: dict[str, Any], path: Path) -> None:
             if name == LOOP.name:
                 ax.axhline(points[0][1], color="gray", linestyle=":", label=name)
                 continue
-            ax.plot(*zip(*points, strict=True), marker="o", label=name)
+            color = f"C{[b.name for b in BACKENDS].index(name) % 10}"  # the same in every panel
+            ax.plot(*zip(*points, strict=True), marker="o", label=name, color=color)
         if single:
             ts = sorted({c["threads"] for c in cells})
             ax.plot(ts, [t * single for t in ts], "k--", linewidth=0.8, label="T x one env")
@@ -659,9 +673,14 @@ def plot_part1(data: dict[str, Any], path: Path) -> None:
         ax.set_title(task)
         ax.set_xlabel("threads")
         ax.grid(alpha=0.3)
+        ax.set_xticks(data["threads"], [str(t) for t in data["threads"]])
     axes[0][0].set_ylabel("env steps / s")
-    axes[0][-1].legend(fontsize=6)
-    fig.tight_layout()
+    labels: dict[str, Any] = {}
+    for ax in axes[0]:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            labels.setdefault(label, handle)
+    fig.legend(labels.values(), labels.keys(), loc="lower center", ncol=len(labels), fontsize=7)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 

@@ -25,7 +25,7 @@ export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1 MUJOCO_G
 print("envpool", envpool.__file__, "numpy", numpy.__version__, "jax", jax.__version__,
       "default backend", jax.default_backend())' || exit 1
 timeout -k 10 540 "$PYTHON" -P benchmark/many_cores.py --out "$OUT" --parts 3 1 2 4 \
-  --budget 1=240 2=60 3=45 4=150 "$@"
+  --budget 1=225 2=75 3=45 4=150 "$@"
 status=$?
 echo "== many_cores.py exited $status at $(date -u)"
 ls -la "$OUT"
