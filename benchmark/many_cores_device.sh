@@ -11,22 +11,26 @@
 # the GPU only where part 3 found env.xla() equal there), stopping it at
 # 9 minutes whatever happens. Results, and this script's log, go to $OUT
 # (default benchmark/results/many_cores): six files.
-set -u
+set -u -o pipefail
 OUT=${OUT:-benchmark/results/many_cores}
 PYTHON=${PYTHON:-python3}
 SITE=${SITE:-/tmp/site}
 mkdir -p "$OUT"
-exec > >(tee "$OUT/log.txt") 2>&1
-echo "== $(date -u) on $(nproc) cores; kit: $(ls .kit/*.whl 2>/dev/null | wc -l) wheels"
-"$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-  --target "$SITE" .kit/*.whl || { echo "installing the kit failed (make many-cores-kit)"; exit 1; }
-export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1 MUJOCO_GL=egl
-"$PYTHON" -P -c 'import envpool, gymnasium, mujoco, ale_py, numpy, jax
+
+run() {
+  echo "== $(date -u) on $(nproc) cores; kit: $(ls .kit/*.whl 2>/dev/null | wc -l) wheels"
+  "$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target "$SITE" .kit/*.whl || { echo "installing the kit failed (make many-cores-kit)"; return 1; }
+  export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1
+  "$PYTHON" -P -c 'import envpool, gymnasium, mujoco, ale_py, numpy, jax
 print("envpool", envpool.__file__, "numpy", numpy.__version__, "jax", jax.__version__,
-      "default backend", jax.default_backend())' || exit 1
-timeout -k 10 540 "$PYTHON" -P benchmark/many_cores.py --out "$OUT" --parts 3 1 2 4 \
-  --budget 1=225 2=75 3=45 4=150 "$@"
-status=$?
-echo "== many_cores.py exited $status at $(date -u)"
-ls -la "$OUT"
-exit $status
+      "default backend", jax.default_backend())' || return 1
+  timeout -k 10 540 "$PYTHON" -P benchmark/many_cores.py --out "$OUT" --parts 3 1 2 4 \
+    --budget 1=225 2=75 3=45 4=150 "$@"
+  local status=$?
+  echo "== many_cores.py exited $status at $(date -u)"
+  ls -la "$OUT"
+  return $status
+}
+
+run "$@" 2>&1 | tee "$OUT/log.txt"

@@ -41,8 +41,10 @@ REFERENCE_WHEELS = (
 """What this project's wheel and the reference backends need that the device
 lacks (its image holds numpy, cloudpickle, typing-extensions, absl-py,
 opencv-python-headless, jax, flax, optax, matplotlib); glfw because
-gymnasium's MuJoCo envs import it. The versions are the ones this project
-pins or tests with."""
+gymnasium's MuJoCo envs import it. mujoco's own requirements pyopengl and
+websockets are left out: neither is imported to make and step an env
+without rendering (checked with a Python 3.12 holding neither). The
+versions are the ones this project pins or tests with."""
 
 TRIMMED = {"mujoco": ("mujoco/experimental/",)}
 """Folders left out of a reference wheel, by project name."""
