@@ -57,6 +57,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import bench  # noqa: E402  (benchmark/ is not a package)
+import worker  # noqa: E402
 
 ROOT = HERE.parent
 CLEANRL_PPO = ROOT / "examples" / "cleanrl" / "ppo_atari_envpool_xla_jax.py"
@@ -284,7 +285,7 @@ def part1(args: argparse.Namespace) -> dict[str, Any]:
 def has_reference(args: argparse.Namespace, task: str) -> bool:
     """Whether the reference rows (for-loop, subprocess) can step `task`: a
     procgen id needs procgen, which has no gymnasium env."""
-    return not task.endswith("-v0") or imports(args.reference_python, "procgen")
+    return worker.procgen_task(task) is None or imports(args.reference_python, "procgen")
 
 
 def imports(python: str, module: str) -> bool:
