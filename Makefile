@@ -20,7 +20,7 @@ ENSURE_DEB = missing=""; for p in $(1); do \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
 
-.PHONY: setup-demo setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-integrations lint format bench bench-setup bench127 clean procgen-reference rllib-env bench-rllib acme-env bench-acme
+.PHONY: setup-demo setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-integrations lint format bench bench-setup bench127 clean procgen-reference rllib-env bench-rllib acme-env bench-acme many-cores-kit
 
 setup-demo:
 	@$(call ENSURE_DEB,$(DEMO_DEB_PACKAGES))
@@ -185,6 +185,20 @@ bench127: wheels benchmark/.venv-envpool127/bin/python benchmark/.venv-py312/bin
 	    --backends envpool_sync envpool_async envpool127_sync envpool127_async \
 	    --num-envs 1 8 --import-runs 3 --out-dir benchmark/results/envpool127 || exit 1; done
 
+# What benchmark/many_cores_device.sh installs on the 16-core GPU machine,
+# which has Python 3.12 and no network (benchmark/results/many_cores/README.md):
+# this project's cp312 wheel of the families the script steps
+# (//:many_cores_wheel) and the reference wheels that machine lacks, in
+# $(KIT_DIR), under 55 MiB (benchmark/many_cores_kit.py prints the sizes).
+KIT_DIR = .kit
+MANY_CORES_WHEEL_DIR = dist-many
+many-cores-kit:
+	@[ -n "$(PYTHON312)" ] || { echo "many-cores-kit needs a Python 3.12 (PYTHON312=...)"; exit 1; }
+	$(PYTHON) tools/build_wheels.py --target //:many_cores_wheel --out $(MANY_CORES_WHEEL_DIR) \
+	  --bazel $(BAZEL) $(PYTHON312)
+	$(PYTHON) benchmark/many_cores_kit.py --out $(KIT_DIR) \
+	  --wheel $$(ls $(MANY_CORES_WHEEL_DIR)/envpool-*-cp312-*.whl)
+
 clean:
 	$(BAZEL) clean
-	rm -rf $(WHEEL_DIR) $(DEMO_WHEEL_DIR) .venv-demo
+	rm -rf $(WHEEL_DIR) $(DEMO_WHEEL_DIR) .venv-demo $(MANY_CORES_WHEEL_DIR) $(KIT_DIR)

@@ -147,11 +147,14 @@ def isolation_flag(python: str) -> str:
     return "-P" if out.stdout.strip() == "True" else "-I"
 
 
-def run_worker(python: str, worker_args: list[str], timeout: float) -> dict[str, Any]:
+def run_worker(
+    python: str, worker_args: list[str], timeout: float, env: dict[str, str] | None = None
+) -> dict[str, Any]:
     """Run `worker.py` with `python` in a fresh process and return its JSON line.
 
     It runs in the temporary directory, where files that libraries drop in
     the working directory (EnvPool 1.2.5's MuJoCo writes MUJOCO_LOG.TXT) go.
+    `env` adds variables to its environment.
     """
     cmd = [python, isolation_flag(python), str(WORKER), *worker_args]
     try:
@@ -162,6 +165,7 @@ def run_worker(python: str, worker_args: list[str], timeout: float) -> dict[str,
             timeout=timeout,
             check=False,
             cwd=tempfile.gettempdir(),
+            env=None if env is None else {**os.environ, **env},
         )
     except subprocess.TimeoutExpired as exc:
         raise WorkerError(f"{shlex.join(cmd)} timed out after {timeout:.0f} s") from exc

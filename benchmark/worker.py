@@ -412,7 +412,7 @@ def bench_gym_vector(
 
 
 def envpool_stepper(
-    task: str, num_envs: int, asynchronous: bool, num_threads: int
+    task: str, num_envs: int, asynchronous: bool, num_threads: int, affinity_offset: int = -1
 ) -> tuple[Any, Callable[[int], int]]:
     """An envpool pool and its step function, as `bench_envpool` times them.
 
@@ -420,11 +420,13 @@ def envpool_stepper(
     `send` with batch_size = num_envs // 2. Works with this project and with
     the published EnvPool alike, whichever `envpool` the running interpreter
     imports. Returns (the pool, a function stepping one batch and returning
-    how many env steps it made).
+    how many env steps it made). `affinity_offset` >= 0 pins worker i to
+    core offset + i (`thread_affinity_offset`); -1 leaves it unset.
     """
     import envpool
 
     batch_size = max(1, num_envs // 2) if asynchronous else num_envs
+    pinning = {"thread_affinity_offset": affinity_offset} if affinity_offset >= 0 else {}
     env = envpool.make(
         task,
         env_type="gymnasium",
@@ -432,6 +434,7 @@ def envpool_stepper(
         batch_size=batch_size,
         num_threads=num_threads,
         seed=0,
+        **pinning,
     )
     actions = draw_actions(env.single_action_space, batch_size, seed=0)
 
@@ -454,10 +457,16 @@ def envpool_stepper(
 
 
 def bench_envpool(
-    task: str, num_envs: int, seconds: float, warmup: float, asynchronous: bool, num_threads: int
+    task: str,
+    num_envs: int,
+    seconds: float,
+    warmup: float,
+    asynchronous: bool,
+    num_threads: int,
+    affinity_offset: int = -1,
 ) -> tuple[int, float]:
     """Step an envpool pool: sync `step`, or async `send`/`recv` with batch_size = num_envs // 2."""
-    env, step = envpool_stepper(task, num_envs, asynchronous, num_threads)
+    env, step = envpool_stepper(task, num_envs, asynchronous, num_threads, affinity_offset)
     try:
         return timed(step, seconds, warmup)
     finally:
@@ -639,6 +648,7 @@ def measure_steps(args: argparse.Namespace) -> dict[str, Any]:
             args.warmup,
             args.backend == "envpool_async",
             args.num_threads,
+            args.thread_affinity_offset,
         )
     return {"steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed, **extra}
 
@@ -692,6 +702,12 @@ def main() -> None:
     step.add_argument("--task", default="CartPole-v1")
     step.add_argument("--num-envs", type=int, default=1)
     step.add_argument("--num-threads", type=int, default=0, help="envpool threads; 0 = its default")
+    step.add_argument(
+        "--thread-affinity-offset",
+        type=int,
+        default=-1,
+        help="envpool: pin worker i to core offset + i; -1 = unset (the library's default)",
+    )
     step.add_argument("--seconds", type=float, default=1.0)
     step.add_argument("--warmup", type=float, default=0.2)
     paired = sub.add_parser(

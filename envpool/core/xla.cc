@@ -5,10 +5,14 @@
 // 64-bit columns when JAX runs without x64.
 #include "envpool/core/xla.h"
 
+#include <dlfcn.h>
+
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "envpool/core/action_check.h"
@@ -303,4 +307,227 @@ XLA_FFI_Error* XlaRecv(XLA_FFI_CallFrame* call_frame) {
   return kRecvHandler(call_frame);
 }
 
+namespace {
+
+// The few functions of the CUDA driver API that staging needs, found with
+// dlopen/dlsym on first use: the build needs no CUDA header or library, and
+// a machine without a GPU never loads one. The driver's libcuda.so.1 is on
+// the loader's path wherever a GPU driver is installed, where the runtime's
+// libcudart may lie in a pip package's folder.
+struct CudaDriver {
+  using Result = int;  // CUresult; 0 is CUDA_SUCCESS
+  Result (*memcpy_dtoh)(void* dst, std::uint64_t src, std::size_t bytes,
+                        void* stream) = nullptr;
+  Result (*memcpy_htod)(std::uint64_t dst, const void* src, std::size_t bytes,
+                        void* stream) = nullptr;
+  Result (*stream_synchronize)(void* stream) = nullptr;
+  Result (*stream_get_ctx)(void* stream, void** context) = nullptr;
+  Result (*ctx_push)(void* context) = nullptr;
+  Result (*ctx_pop)(void** context) = nullptr;
+  Result (*error_string)(Result error, const char** text) = nullptr;
+  std::string error;  // why the driver could not be loaded; "" once loaded
+
+  static const CudaDriver& Get() {
+    static const CudaDriver driver = Load();
+    return driver;
+  }
+
+  static CudaDriver Load() {
+    CudaDriver driver;
+    void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) {
+      driver.error = std::string(
+                         "envpool's CUDA custom call could not load "
+                         "the CUDA driver (libcuda.so.1): ") +
+                     dlerror();
+      return driver;
+    }
+    bool found = true;
+    auto find = [&](auto* function, const char* name) {
+      *function = reinterpret_cast<std::remove_pointer_t<decltype(function)>>(
+          dlsym(library, name));
+      if (*function == nullptr && found) {
+        found = false;
+        driver.error = std::string("libcuda.so.1 has no ") + name +
+                       ": a CUDA driver of version 11 or newer is needed";
+      }
+    };
+    find(&driver.memcpy_dtoh, "cuMemcpyDtoHAsync_v2");
+    find(&driver.memcpy_htod, "cuMemcpyHtoDAsync_v2");
+    find(&driver.stream_synchronize, "cuStreamSynchronize");
+    find(&driver.stream_get_ctx, "cuStreamGetCtx");
+    find(&driver.ctx_push, "cuCtxPushCurrent_v2");
+    find(&driver.ctx_pop, "cuCtxPopCurrent_v2");
+    find(&driver.error_string, "cuGetErrorString");
+    return driver;  // the library stays loaded for the process's life
+  }
+
+  // "" for success, else what failed and the driver's words for it.
+  std::string Check(Result result, const char* what) const {
+    if (result == 0) {
+      return "";
+    }
+    const char* text = nullptr;
+    if (error_string == nullptr || error_string(result, &text) != 0 ||
+        text == nullptr) {
+      text = "unknown error";
+    }
+    return std::string("envpool's CUDA custom call: ") + what + " failed (" +
+           text + ", CUresult " + std::to_string(result) + ")";
+  }
+};
+
+XLA_FFI_Error* MakeError(const XLA_FFI_Api* api, XLA_FFI_Error_Code code,
+                         const std::string& message) {
+  XLA_FFI_Error_Create_Args args;
+  args.struct_size = XLA_FFI_Error_Create_Args_STRUCT_SIZE;
+  args.extension_start = nullptr;
+  args.message = message.c_str();
+  args.errc = code;
+  return api->XLA_FFI_Error_Create(&args);
+}
+
+std::size_t ByteCount(const XLA_FFI_Buffer& buffer) {
+  std::size_t count = 1;
+  for (int64_t d = 0; d < buffer.rank; ++d) {
+    count *= static_cast<std::size_t>(buffer.dims[d]);
+  }
+  return count * ffi::ByteWidth(static_cast<ffi::DataType>(buffer.dtype));
+}
+
+// One side (arguments or results) of a call, copied to the host: the
+// buffers' descriptions point at host memory, the rest as XLA gave them.
+struct HostSide {
+  std::vector<XLA_FFI_Buffer> buffers;
+  std::vector<void*> pointers;
+  std::vector<std::vector<std::uint8_t>> bytes;
+
+  explicit HostSide(int64_t size)
+      : buffers(size), pointers(size), bytes(size) {}
+};
+
+// Runs `cpu_handler` for a call that XLA makes on a CUDA device: the
+// arguments are copied device-to-host on the call's stream (after the work
+// before it on that stream), the handler runs as it does on the CPU, and
+// the results are copied back host-to-device on the same stream before
+// this returns (the host copies are freed then).
+XLA_FFI_Error* StageThroughHost(
+    XLA_FFI_CallFrame* frame,
+    XLA_FFI_Error* (*cpu_handler)(XLA_FFI_CallFrame*)) {
+  // Queries of the handler's metadata and stages other than execution carry
+  // no buffers: the CPU handler answers them.
+  const bool metadata =
+      frame->extension_start != nullptr &&
+      frame->extension_start->type == XLA_FFI_Extension_Metadata;
+  if (metadata || frame->stage != XLA_FFI_ExecutionStage_EXECUTE) {
+    return cpu_handler(frame);
+  }
+  const XLA_FFI_Api* api = frame->api;
+  const CudaDriver& cuda = CudaDriver::Get();
+  if (!cuda.error.empty()) {
+    return MakeError(api, XLA_FFI_Error_Code_FAILED_PRECONDITION, cuda.error);
+  }
+  XLA_FFI_Stream_Get_Args stream_args;
+  stream_args.struct_size = XLA_FFI_Stream_Get_Args_STRUCT_SIZE;
+  stream_args.extension_start = nullptr;
+  stream_args.ctx = frame->ctx;
+  stream_args.stream = nullptr;
+  if (XLA_FFI_Error* error = api->XLA_FFI_Stream_Get(&stream_args)) {
+    return error;
+  }
+  void* stream = stream_args.stream;
+  // The driver's calls act on the current context: the stream's.
+  void* context = nullptr;
+  std::string failed =
+      cuda.Check(cuda.stream_get_ctx(stream, &context), "cuStreamGetCtx");
+  if (failed.empty()) {
+    failed = cuda.Check(cuda.ctx_push(context), "cuCtxPushCurrent");
+  }
+  if (!failed.empty()) {
+    return MakeError(api, XLA_FFI_Error_Code_INTERNAL, failed);
+  }
+  struct PopContext {
+    const CudaDriver& cuda;
+    ~PopContext() {
+      void* popped = nullptr;
+      cuda.ctx_pop(&popped);
+    }
+  } pop_context{cuda};
+
+  HostSide args(frame->args.size);
+  for (int64_t i = 0; i < frame->args.size && failed.empty(); ++i) {
+    if (frame->args.types[i] != XLA_FFI_ArgType_BUFFER) {
+      return MakeError(api, XLA_FFI_Error_Code_UNIMPLEMENTED,
+                       "envpool's CUDA custom call takes buffers only");
+    }
+    const auto* device =
+        static_cast<const XLA_FFI_Buffer*>(frame->args.args[i]);
+    args.buffers[i] = *device;
+    args.bytes[i].resize(ByteCount(*device));
+    args.buffers[i].data = args.bytes[i].data();
+    args.pointers[i] = &args.buffers[i];
+    if (!args.bytes[i].empty()) {
+      failed = cuda.Check(
+          cuda.memcpy_dtoh(args.bytes[i].data(),
+                           reinterpret_cast<std::uintptr_t>(device->data),
+                           args.bytes[i].size(), stream),
+          "copying an argument to the host");
+    }
+  }
+  HostSide rets(frame->rets.size);
+  for (int64_t i = 0; i < frame->rets.size; ++i) {
+    if (frame->rets.types[i] != XLA_FFI_RetType_BUFFER) {
+      return MakeError(api, XLA_FFI_Error_Code_UNIMPLEMENTED,
+                       "envpool's CUDA custom call returns buffers only");
+    }
+    const auto* device =
+        static_cast<const XLA_FFI_Buffer*>(frame->rets.rets[i]);
+    rets.buffers[i] = *device;
+    rets.bytes[i].resize(ByteCount(*device));
+    rets.buffers[i].data = rets.bytes[i].data();
+    rets.pointers[i] = &rets.buffers[i];
+  }
+  if (failed.empty()) {
+    failed = cuda.Check(cuda.stream_synchronize(stream), "cuStreamSynchronize");
+  }
+  if (!failed.empty()) {
+    return MakeError(api, XLA_FFI_Error_Code_INTERNAL, failed);
+  }
+  XLA_FFI_CallFrame host_frame = *frame;
+  host_frame.args.args = args.pointers.data();
+  host_frame.rets.rets = rets.pointers.data();
+  if (XLA_FFI_Error* error = cpu_handler(&host_frame)) {
+    return error;
+  }
+  for (int64_t i = 0; i < frame->rets.size && failed.empty(); ++i) {
+    const auto* device =
+        static_cast<const XLA_FFI_Buffer*>(frame->rets.rets[i]);
+    if (!rets.bytes[i].empty()) {
+      failed = cuda.Check(
+          cuda.memcpy_htod(reinterpret_cast<std::uintptr_t>(device->data),
+                           rets.bytes[i].data(), rets.bytes[i].size(), stream),
+          "copying a result to the device");
+    }
+  }
+  // Wait for the copies even after a failed one: the host copies go next.
+  const std::string synced =
+      cuda.Check(cuda.stream_synchronize(stream), "cuStreamSynchronize");
+  if (failed.empty()) {
+    failed = synced;
+  }
+  if (!failed.empty()) {
+    return MakeError(api, XLA_FFI_Error_Code_INTERNAL, failed);
+  }
+  return nullptr;
+}
+
+}  // namespace
 }  // namespace envpool
+
+XLA_FFI_Error* envpool_send_cuda(XLA_FFI_CallFrame* call_frame) {
+  return envpool::StageThroughHost(call_frame, &envpool::XlaSend);
+}
+
+XLA_FFI_Error* envpool_recv_cuda(XLA_FFI_CallFrame* call_frame) {
+  return envpool::StageThroughHost(call_frame, &envpool::XlaRecv);
+}

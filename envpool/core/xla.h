@@ -13,4 +13,14 @@ XLA_FFI_Error* XlaRecv(XLA_FFI_CallFrame* call_frame);
 
 }  // namespace envpool
 
+// The same for a call XLA makes on a CUDA device: the arguments are copied
+// to the host, the handler above runs there, and the results are copied
+// back, on the call's stream. The CUDA driver is loaded with dlopen on the
+// first call. Exported by name (C linkage) for envpool/python/xla.py, which
+// registers them for the platform "CUDA" when JAX has a CUDA backend.
+extern "C" {
+XLA_FFI_Error* envpool_send_cuda(XLA_FFI_CallFrame* call_frame);
+XLA_FFI_Error* envpool_recv_cuda(XLA_FFI_CallFrame* call_frame);
+}
+
 #endif  // ENVPOOL_CORE_XLA_H_

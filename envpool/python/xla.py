@@ -12,7 +12,9 @@
 `send(handle, action, env_id=None) -> handle`, `recv(handle) -> (handle,
 (obs, reward, terminated, truncated, info))` and `step = recv . send` are
 XLA custom calls (jax.ffi) into the native pool; `handle` carries no data,
-it orders the calls. The CPU backend is supported. Without `jax_enable_x64`,
+it orders the calls. The CPU backend is supported, and a CUDA one where
+JAX has it: there each call copies its buffers to the host, steps the pool
+as on the CPU and copies the results back, on the call's stream. Without `jax_enable_x64`,
 64-bit columns come back as 32-bit arrays, as JAX represents them.
 
 Multi-player envs: XLA's shapes are static, so the per-player arrays (obs,
@@ -24,6 +26,7 @@ player count) there is no padding. `send` takes the actions as `step` does.
 
 from __future__ import annotations
 
+import ctypes
 from typing import Any
 
 import numpy as np
@@ -40,7 +43,23 @@ def _register_targets(core) -> None:
 
         for name, capsule in core.xla_targets().items():
             jax.ffi.register_ffi_target(name, capsule, platform="cpu")
+        if _has_cuda_backend(jax):
+            # The same calls on a CUDA device: envpool/core/xla.h's
+            # envpool_send_cuda / envpool_recv_cuda stage the buffers through
+            # the host (exported by name from the core's library).
+            library = ctypes.CDLL(core.__file__)
+            for name in core.xla_targets():
+                handler = jax.ffi.pycapsule(getattr(library, f"{name}_cuda"))
+                jax.ffi.register_ffi_target(name, handler, platform="CUDA")
         _registered = True
+
+
+def _has_cuda_backend(jax) -> bool:
+    """Whether JAX has a CUDA backend (its CUDA plugin found a GPU)."""
+    try:
+        return bool(jax.devices("cuda"))
+    except RuntimeError:  # no such backend
+        return False
 
 
 def make_xla(env) -> tuple[Any, Any, Any, Any]:

@@ -24,6 +24,9 @@ step and JAX 0.3/0.4):
 - tyro is replaced by `Args` and `main(**overrides)`, which returns the last
   iteration's statistics; no wandb or TensorBoard; `--cuda` is gone (JAX
   picks its default device).
+- `target_return` and `time_limit` (both off by default) stop the run
+  early, for timing how long a return takes to reach
+  (benchmark/many_cores.py); the statistics then say why it stopped;
 - kept as CleanRL has it: the Gumbel-max action sampling, the unrolled
   Python loops inside `jax.jit` (rollout, GAE, update), the unclipped value
   loss (`clip_vloss` is an unused argument there too) and the
@@ -74,6 +77,11 @@ class Args:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     target_kl: float | None = None
+    # Not CleanRL's: stop once the mean of the envs' last episodic returns
+    # reaches target_return, or once time_limit seconds have passed since
+    # the first iteration began (None: run every iteration, as CleanRL does).
+    target_return: float | None = None
+    time_limit: float | None = None
 
     @property
     def batch_size(self) -> int:
@@ -369,6 +377,7 @@ def main(**overrides):
         return agent_state, episode_stats, next_obs, next_done, storage, key, handle, global_step
 
     stats = {}
+    stopped_by = "num_iterations"
     for _iteration in range(1, args.num_iterations + 1):
         iteration_time_start = time.time()
         agent_state, episode_stats, next_obs, next_done, storage, key, handle, global_step = (
@@ -399,7 +408,16 @@ def main(**overrides):
             "approx_kl": float(approx_kl),
             "learning_rate": float(agent_state.opt_state[1].hyperparams["learning_rate"]),
             "agent_state": agent_state,
+            "iteration": _iteration,
+            "elapsed_s": time.time() - start_time,
         }
+        if args.target_return is not None and avg_episodic_return >= args.target_return:
+            stopped_by = "target_return"
+            break
+        if args.time_limit is not None and time.time() - start_time >= args.time_limit:
+            stopped_by = "time_limit"
+            break
+    stats["stopped_by"] = stopped_by
     envs.close()
     return stats
 
@@ -409,6 +427,24 @@ if __name__ == "__main__":
     parser.add_argument("--env-id", default="Breakout-v5")
     parser.add_argument("--total-timesteps", type=int, default=10_000_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--num-envs", type=int, default=Args.num_envs)
+    parser.add_argument("--num-steps", type=int, default=Args.num_steps)
+    parser.add_argument("--num-minibatches", type=int, default=Args.num_minibatches)
+    parser.add_argument("--update-epochs", type=int, default=Args.update_epochs)
+    parser.add_argument(
+        "--target-return", type=float, default=None, help="stop once the mean return reaches it"
+    )
+    parser.add_argument("--time-limit", type=float, default=None, help="stop after these seconds")
     cli = parser.parse_args()
-    stats = main(env_id=cli.env_id, total_timesteps=cli.total_timesteps, seed=cli.seed)
-    print({k: v for k, v in stats.items() if np.isscalar(v)})
+    stats = main(
+        env_id=cli.env_id,
+        total_timesteps=cli.total_timesteps,
+        seed=cli.seed,
+        num_envs=cli.num_envs,
+        num_steps=cli.num_steps,
+        num_minibatches=cli.num_minibatches,
+        update_epochs=cli.update_epochs,
+        target_return=cli.target_return,
+        time_limit=cli.time_limit,
+    )
+    print({k: v for k, v in stats.items() if np.isscalar(v)}, flush=True)
