@@ -1,0 +1,34 @@
+// A small reader of MJCF text: the elements, their attributes in file order
+// and their children, comments dropped. The soccer walkers other than
+// BoxHead are read from the dm-control wheel's own model files (ant.xml) and
+// re-written under the player's prefix, as Composer attaches them, rather
+// than copied into this project by hand.
+#ifndef ENVPOOL_LOCOMOTION_MJCF_READER_H_
+#define ENVPOOL_LOCOMOTION_MJCF_READER_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace envpool::locomotion {
+
+struct MjcfElement {
+  std::string tag;
+  std::vector<std::pair<std::string, std::string>> attributes;
+  std::vector<MjcfElement> children;
+
+  // The attribute's value, or "" when the element has none.
+  std::string Get(const std::string& key) const;
+  // The first child with this tag, or nullptr.
+  const MjcfElement* Child(const std::string& tag) const;
+};
+
+// The root element of `text`. Throws std::runtime_error naming `source` and
+// the offset when the text is not the well-formed XML MJCF files are
+// (elements, attributes in double or single quotes, comments, an optional
+// declaration).
+MjcfElement ParseMjcf(const std::string& text, const std::string& source);
+
+}  // namespace envpool::locomotion
+
+#endif  // ENVPOOL_LOCOMOTION_MJCF_READER_H_
