@@ -29,6 +29,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/core/random.h"
+#include "envpool/core/snapshot.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/mujoco_common/model.h"
 
@@ -55,6 +56,18 @@ class SoccerEnv : public Env {
 
   // Test hooks: qpos, qvel, act and qacc_warmstart of this episode's model.
   std::vector<double> GetState() const override;
+
+  // Snapshots: the env's RandomState, the episode's pitch (its model is
+  // rebuilt from it when the target env plays another pitch), MuJoCo's
+  // integration state (mujoco_common/state.h), the sensor readings (the
+  // accelerometer and touch sensors are what the last mj_step2 computed,
+  // before its integration), the detectors and the last actions. LoadState
+  // runs mj_step1 to derive positions and velocities (what the observation,
+  // a throw-in and the next mj_step2 read); the rest the next mj_step2
+  // recomputes before anything reads it, also after a reset's forward
+  // pass.
+  void SaveState(StateWriter* writer) const override;
+  void LoadState(StateReader* reader) override;
 
  private:
   // A player's element ids and addresses in the episode's model.

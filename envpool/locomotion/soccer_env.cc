@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -7,6 +8,7 @@
 #include "envpool/core/numpy_kernels.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/mujoco_common/numpy_math.h"
+#include "envpool/mujoco_common/state.h"
 
 namespace envpool::locomotion {
 namespace {
@@ -140,6 +142,7 @@ void SoccerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
         std::to_string(time_limit));
   }
   spec->max_num_players = static_cast<int>(2 * team_size);
+  spec->snapshots = true;
   fields->obs.clear();
   for (const Key& key : ObservationKeys(static_cast<int>(team_size), walker)) {
     ArraySpec array;
@@ -757,6 +760,81 @@ std::vector<double> SoccerEnv::GetState() const {
   state.insert(state.end(), d->act, d->act + m->na);
   state.insert(state.end(), d->qacc_warmstart, d->qacc_warmstart + m->nv);
   return state;
+}
+
+void SoccerEnv::SaveState(StateWriter* writer) const {
+  const bool has_episode = data_ != nullptr;
+  writer->Put(random_, has_episode);
+  if (!has_episode) {
+    return;
+  }
+  std::vector<mjtNum> state;
+  mujoco_common::GetIntegrationState(model_.get(), data_.get(), &state);
+  const std::vector<mjtNum> sensors(data_->sensordata,
+                                    data_->sensordata + model_->nsensordata);
+  writer->Put(layout_, state, sensors, home_goal_detected_, away_goal_detected_,
+              off_field_, scored_, prev_action_);
+}
+
+void SoccerEnv::LoadState(StateReader* reader) {
+  random::RandomState random{uint32_t{0}};
+  bool has_episode = false;
+  reader->Get(&random, &has_episode);
+  if (!has_episode) {
+    random_ = random;
+    model_.reset();
+    data_.reset();
+    return;
+  }
+  PitchLayout layout;
+  std::vector<mjtNum> state, sensors, prev_action;
+  bool home_goal = false, away_goal = false, off_field = false;
+  Team scored = Team::kNone;
+  reader->Get(&layout, &state, &sensors, &home_goal, &away_goal, &off_field,
+              &scored, &prev_action);
+  if (prev_action.size() != prev_action_.size() ||
+      (scored != Team::kNone && scored != Team::kHome &&
+       scored != Team::kAway)) {
+    throw SnapshotError("the soccer state is not of these options");
+  }
+  // The episode's model: this env's when it plays the same pitch, else
+  // built from the saved one (the model is the options' and the pitch's).
+  const bool same_pitch =
+      model_ != nullptr &&
+      std::memcmp(&layout, &layout_, sizeof(PitchLayout)) == 0;
+  mujoco_common::ModelPtr model;
+  mujoco_common::DataPtr data;
+  if (!same_pitch) {
+    model = SoccerModel(config_, layout);
+    data.reset(mj_makeData(model.get()));
+    if (data == nullptr) {
+      throw std::runtime_error("cannot allocate MuJoCo data");
+    }
+  }
+  const mjModel* m = same_pitch ? model_.get() : model.get();
+  if (static_cast<int>(state.size()) !=
+          mj_stateSize(m, mujoco_common::kIntegrationState) ||
+      static_cast<int>(sensors.size()) != m->nsensordata) {
+    throw SnapshotError("the soccer state is not of this model");
+  }
+  if (!same_pitch) {
+    model_ = std::move(model);
+    data_ = std::move(data);
+    layout_ = layout;
+    BindModel();
+  }
+  random_ = random;
+  home_goal_detected_ = home_goal;
+  away_goal_detected_ = away_goal;
+  off_field_ = off_field;
+  scored_ = scored;
+  prev_action_ = prev_action;
+  mujoco_common::SetIntegrationState(model_.get(), data_.get(), state);
+  mj_step1(model_.get(), data_.get());
+  // The accelerometer and touch sensors as the last mj_step2 (or the
+  // forward pass of a reset or a kick-off) left them; the others are what
+  // mj_step1 recomputed.
+  std::copy(sensors.begin(), sensors.end(), data_->sensordata);
 }
 
 }  // namespace envpool::locomotion

@@ -23,7 +23,7 @@ import numpy as np
 import envpool
 
 # Info entries that name the batch's rows rather than an env's state.
-_LAYOUT_KEYS = ("env_id", "players.env_id")
+_LAYOUT_KEYS = ("info.env_id", "info.players.env_id")
 
 
 # Families whose snapshot check takes a second or more an id (emulators,
@@ -57,7 +57,29 @@ def _rows(out: tuple) -> dict[str, np.ndarray]:
     obs, reward, terminated, truncated, info = out
     rows = {**_flat(obs, "obs."), **_flat(info, "info.")}
     rows.update(reward=np.asarray(reward), terminated=terminated, truncated=truncated)
-    return rows
+    return _in_env_order(rows)
+
+
+def _in_env_order(rows: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The batch's rows sorted by env id, so that two pools compare row by row.
+
+    A multi-player batch's player rows come in the order the envs finished
+    (found through `info["players"]["env_id"]`), which need not be the same in
+    a pool and its twin. Arrays with one row per player are sorted (stably:
+    an env's players keep their order) by `players.env_id`, those with one
+    row per env by `env_id`; where the counts agree every env has one player
+    and both orders are the same.
+    """
+    env_rows, player_rows = (rows.get(key) for key in _LAYOUT_KEYS)
+    if env_rows is None:
+        return rows
+    orders = {len(env_rows): np.argsort(env_rows, kind="stable")}
+    if player_rows is not None:
+        orders[len(player_rows)] = np.argsort(player_rows, kind="stable")
+    return {
+        key: value[orders[len(value)]] if value.ndim and len(value) in orders else value
+        for key, value in rows.items()
+    }
 
 
 def _differences(got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> list[str]:

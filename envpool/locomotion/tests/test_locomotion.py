@@ -35,6 +35,7 @@ import pytest
 
 import envpool
 from envpool.locomotion.registration import ASSET_DIR
+from envpool.testing.snapshots import check_snapshots
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -498,3 +499,61 @@ def test_a_missing_ant_model_names_the_file(
     monkeypatch.setattr(registration, "ASSET_DIR", str(tmp_path))
     with pytest.raises(ValueError, match=r"ant\.xml.*reinstall envpool"):
         envpool.make("DmcSoccerAnt-v1", seed=0)
+
+
+# -- Snapshots (docs/snapshots.md) ---------------------------------------------
+# check_env (test_conformance.py) runs envpool.testing.snapshots'
+# check_snapshots over every id with the default options; these cover the
+# other options and the saves that check does not make.
+
+
+@pytest.mark.parametrize(
+    ("task_id", "options"),
+    [
+        ("DmcSoccerBoxhead-v1", {"team_size": 1, "terminate_on_goal": False}),
+        (
+            "DmcSoccerAnt-v1",
+            {"team_size": 1, "disable_walker_contacts": True, "enable_field_box": True},
+        ),
+    ],
+)
+def test_snapshots_restore_exactly(task_id: str, options: dict[str, Any]) -> None:
+    check_snapshots(task_id, num_envs=2, before=6, after=16, **options)
+
+
+def steps_after(env: Any, actions: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
+    out = []
+    for action in actions:
+        obs, reward, terminated, truncated, _ = env.step(action)
+        out.append({**obs, "reward": reward, "ended": terminated | truncated})
+    return out
+
+
+@pytest.mark.parametrize("task_id", list(WALKERS))
+def test_a_state_saved_at_a_reset_or_a_pending_autoreset_restores_exactly(
+    task_id: str,
+) -> None:
+    # Saved right after the reset (the derived quantities are the reset's
+    # forward pass) and at the step that ends an episode (the autoreset is
+    # pending), then restored into a pool of another seed: another pitch,
+    # whose model the restore rebuilds.
+    env = envpool.make(task_id, num_envs=1, seed=0, time_limit=0.1)
+    twin = envpool.make(task_id, num_envs=1, seed=5, time_limit=0.1)
+    width = env.spec.action_space.shape[-1]
+    rng = np.random.RandomState(0)
+    actions = [rng.uniform(-1, 1, (4, width)) for _ in range(7)]
+    env.reset()
+    twin.reset()
+    at_reset = env.get_state()
+    later = steps_after(env, actions)
+    assert later[3]["ended"].all() and not later[2]["ended"].any()  # 4 steps of 25 ms
+    env.set_state(at_reset)
+    steps_after(env, actions[:4])
+    at_pending_reset = env.get_state()
+    for state, done in ((at_reset, 0), (at_pending_reset, 4)):
+        twin.set_state(state)
+        for got, want in zip(steps_after(twin, actions[done:]), later[done:], strict=True):
+            for key, value in want.items():
+                np.testing.assert_array_equal(got[key], value, err_msg=key)
+    env.close()
+    twin.close()
