@@ -140,7 +140,63 @@ class Reader {
   std::size_t pos_ = 0;
 };
 
+// Attributes whose value names another element of the walker: Composer
+// prefixes them with the walker's namespace as it does the names.
+bool IsReference(const std::string& key) {
+  static const char* const kReferences[] = {
+      "name",    "class",  "childclass", "material", "target", "joint",
+      "site",    "body1",  "body2",      "texture",  "mesh",   "objname",
+      "refname", "tendon", "geom1",      "geom2",    "body"};
+  for (const char* reference : kReferences) {
+    if (key == reference) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool TakesClass(const std::string& tag) {
+  return tag != "body" && tag != "default" && tag != "freejoint" &&
+         tag != "exclude" && tag != "pair";
+}
+
+void AppendElement(const MjcfElement& element, const PrefixRules& rules,
+                   int indent, bool in_childclass, std::string* xml) {
+  auto attributes = element.attributes;
+  if (rules.edit) {
+    rules.edit(element, &attributes);
+  }
+  const std::string pad(indent, ' ');
+  *xml += pad + "<" + element.tag;
+  bool has_class = false;
+  for (const auto& [key, value] : attributes) {
+    has_class = has_class || key == "class";
+    *xml += " " + key + "=\"" +
+            (IsReference(key) ? rules.prefix + value : value) + "\"";
+  }
+  if (rules.add_class && !has_class && !in_childclass &&
+      TakesClass(element.tag)) {
+    *xml += " class=\"" + rules.prefix + "\"";
+  }
+  if (element.children.empty()) {
+    *xml += "/>\n";
+    return;
+  }
+  *xml += ">\n";
+  const bool below_childclass =
+      in_childclass || !element.Get("childclass").empty();
+  for (const MjcfElement& child : element.children) {
+    AppendElement(child, rules, indent + 2, below_childclass, xml);
+  }
+  *xml += pad + "</" + element.tag + ">\n";
+}
+
 }  // namespace
+
+void AppendPrefixed(const MjcfElement& element, const PrefixRules& rules,
+                    int indent, std::string* xml) {
+  AppendElement(element, rules, indent, false, xml);
+}
 
 std::string MjcfElement::Get(const std::string& key) const {
   for (const auto& [name, value] : attributes) {

@@ -6,6 +6,7 @@
 #ifndef ENVPOOL_LOCOMOTION_MJCF_READER_H_
 #define ENVPOOL_LOCOMOTION_MJCF_READER_H_
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +29,25 @@ struct MjcfElement {
 // (elements, attributes in double or single quotes, comments, an optional
 // declaration).
 MjcfElement ParseMjcf(const std::string& text, const std::string& source);
+
+// How an element of a walker's file is written into an episode's model, as
+// Composer attaches the walker under its namespace ("home0/", "walker/").
+struct PrefixRules {
+  std::string prefix;
+  // Composer writes class="<prefix>" on every element that takes a class
+  // and has none, unless a body above it has a childclass.
+  bool add_class = false;
+  // Changes an element's attributes (unprefixed) before it is written:
+  // a team colour, contacts turned off.
+  std::function<void(const MjcfElement& element,
+                     std::vector<std::pair<std::string, std::string>>*)>
+      edit;
+};
+
+// Appends `element` and its children at `indent` spaces, every name and
+// reference to another element prefixed.
+void AppendPrefixed(const MjcfElement& element, const PrefixRules& rules,
+                    int indent, std::string* xml);
 
 }  // namespace envpool::locomotion
 

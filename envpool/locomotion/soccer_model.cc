@@ -14,6 +14,20 @@
 #include "envpool/locomotion/mjcf_reader.h"
 
 namespace envpool::locomotion {
+
+const mujoco_common::ModelFolder& LocomotionAssets() {
+  static const mujoco_common::ModelFolder folder{
+      "locomotion", /*accepts_paths=*/false,
+      [](const std::string& name, const std::string& path) {
+        return "locomotion asset '" + name + "' not found" +
+               (path.empty() ? std::string() : " at " + path) +
+               ": envpool's wheel ships dm_control's locomotion assets in "
+               "envpool/locomotion/assets; reinstall envpool (pip install "
+               "--force-reinstall envpool)";
+      }};
+  return folder;
+}
+
 namespace {
 
 // dm_control/locomotion/soccer/pitch.py's constants.
@@ -282,18 +296,7 @@ std::string DigitFile(int walker_id) {
   return std::string(kDigitsDir) + name;
 }
 
-const mujoco_common::ModelFolder& Assets() {
-  static const mujoco_common::ModelFolder folder{
-      "locomotion", /*accepts_paths=*/false,
-      [](const std::string& name, const std::string& path) {
-        return "locomotion asset '" + name + "' not found" +
-               (path.empty() ? std::string() : " at " + path) +
-               ": envpool's wheel ships dm_control's soccer assets in "
-               "envpool/locomotion/assets; reinstall envpool (pip install "
-               "--force-reinstall envpool)";
-      }};
-  return folder;
-}
+const mujoco_common::ModelFolder& Assets() { return LocomotionAssets(); }
 
 // The digit image as RGBA bytes (64x64x4), read by MuJoCo once per process.
 const std::vector<uint8_t>& DigitRgba(int walker_id) {
@@ -326,21 +329,6 @@ const std::vector<uint8_t>& DigitRgba(int walker_id) {
 // --- The Ant walker, read from the wheel's ant.xml -------------------------
 
 const char* const kAntModel = "ant/ant.xml";
-
-// Attributes whose value names another element of the walker: Composer
-// prefixes them with the walker's namespace as it does the names.
-bool IsReference(const std::string& key) {
-  static const char* const kReferences[] = {
-      "name",    "class",  "childclass", "material", "target", "joint",
-      "site",    "body1",  "body2",      "texture",  "mesh",   "objname",
-      "refname", "tendon", "geom1",      "geom2",    "body"};
-  for (const char* reference : kReferences) {
-    if (key == reference) {
-      return true;
-    }
-  }
-  return false;
-}
 
 struct AntDescription {
   MjcfElement root;
@@ -387,60 +375,34 @@ const AntDescription& Ant() {
   return ant;
 }
 
-// How an element of the walker's file is written into the episode's model.
-struct PrefixRules {
-  std::string prefix;  // "home0/"
-  // Elements without a class get the walker's root default class (Composer
-  // writes class="home0/" on every element that takes one).
-  bool add_class = false;
-  bool disable_contacts = false;  // contype="0" on every geom
-  const std::array<double, 4>* marker = nullptr;
-  const std::vector<std::string>* marker_geoms = nullptr;
-};
-
-bool TakesClass(const std::string& tag) {
-  return tag != "body" && tag != "default" && tag != "freejoint" &&
-         tag != "exclude" && tag != "pair";
-}
-
-void AppendPrefixed(const MjcfElement& element, const PrefixRules& rules,
-                    int indent, std::string* xml) {
-  const std::string pad(indent, ' ');
-  *xml += pad + "<" + element.tag;
-  bool has_class = false;
-  for (const auto& [key, value] : element.attributes) {
-    if (key == "class") {
-      has_class = true;
+// Ant's geoms: contacts off (contype 0) with disable_walker_contacts, the
+// marker geoms in the team colour.
+PrefixRules AntBodyRules(const std::string& p,
+                         const std::array<double, 4>& marker,
+                         bool disable_contacts) {
+  PrefixRules rules{p};
+  rules.add_class = true;
+  rules.edit = [marker, disable_contacts](
+                   const MjcfElement& element,
+                   std::vector<std::pair<std::string, std::string>>* attrs) {
+    if (element.tag != "geom") {
+      return;
     }
-    if (rules.disable_contacts && element.tag == "geom" && key == "contype") {
-      continue;
+    if (disable_contacts) {
+      attrs->erase(std::remove_if(attrs->begin(), attrs->end(),
+                                  [](const auto& attribute) {
+                                    return attribute.first == "contype";
+                                  }),
+                   attrs->end());
+      attrs->emplace_back("contype", "0");
     }
-    *xml += " " + key + "=\"" +
-            (IsReference(key) ? rules.prefix + value : value) + "\"";
-  }
-  if (rules.add_class && !has_class && TakesClass(element.tag)) {
-    *xml += " class=\"" + rules.prefix + "\"";
-  }
-  if (element.tag == "geom") {
-    if (rules.disable_contacts) {
-      *xml += " contype=\"0\"";
+    const auto& markers = Ant().info.marker_geoms;
+    if (std::find(markers.begin(), markers.end(), element.Get("name")) !=
+        markers.end()) {
+      attrs->emplace_back("rgba", Join(marker));
     }
-    const std::string name = element.Get("name");
-    if (rules.marker != nullptr &&
-        std::find(rules.marker_geoms->begin(), rules.marker_geoms->end(),
-                  name) != rules.marker_geoms->end()) {
-      *xml += " rgba=\"" + Join(*rules.marker) + "\"";
-    }
-  }
-  if (element.children.empty()) {
-    *xml += "/>\n";
-    return;
-  }
-  *xml += ">\n";
-  for (const MjcfElement& child : element.children) {
-    AppendPrefixed(child, rules, indent + 2, xml);
-  }
-  *xml += pad + "</" + element.tag + ">\n";
+  };
+  return rules;
 }
 
 // The walker's defaults as one class named after it ("home0/"), its nested
@@ -470,11 +432,7 @@ void AppendAntAssets(const std::string& p, std::string* xml) {
 // The attachment frame: a free joint, then the walker's world body.
 void AppendAntBody(const std::string& p, const std::array<double, 4>& marker,
                    bool disable_contacts, std::string* xml) {
-  PrefixRules rules{p};
-  rules.add_class = true;
-  rules.disable_contacts = disable_contacts;
-  rules.marker = &marker;
-  rules.marker_geoms = &Ant().info.marker_geoms;
+  const PrefixRules rules = AntBodyRules(p, marker, disable_contacts);
   *xml +=
       "    <body name=\"" + p + "\">\n      <freejoint name=\"" + p + "\"/>\n";
   for (const MjcfElement& child : Ant().root.Child("worldbody")->children) {

@@ -19,6 +19,10 @@
 
 namespace envpool::locomotion {
 
+// The family's asset folder (the wheel's dm_control files): a missing file
+// is a std::invalid_argument naming it and the fix.
+const mujoco_common::ModelFolder& LocomotionAssets();
+
 // soccer.WalkerType: BOXHEAD (written here element for element) and ANT
 // (read from the wheel's ant.xml and prefixed as Composer attaches it).
 enum class WalkerType { kBoxHead, kAnt };
