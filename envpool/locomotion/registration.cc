@@ -8,6 +8,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/core/numpy_kernels_loader.h"
+#include "envpool/locomotion/go_to_target.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/mujoco_common/message_handlers.h"
@@ -18,15 +19,25 @@ PYBIND11_MODULE(_locomotion, m) {
   envpool::mujoco_common::LearnNumpyNorm();
   envpool::numpy_kernels::LoadNumpyKernels();
   envpool::RegisterEnv<envpool::locomotion::SoccerEnv>("DmcSoccer");
+  envpool::RegisterEnv<envpool::locomotion::GoToTargetEnv>(
+      "DmcCmuHumanoidGoToTarget");
   // For the tests: the MJCF text of a soccer episode and its compiled
   // textures, to compare with what dm_control compiles.
   namespace loco = envpool::locomotion;
-  m.def("soccer_xml", [](int team_size, bool disable_walker_contacts,
-                         bool enable_field_box, double length, double width) {
-    loco::SoccerConfig config{team_size, disable_walker_contacts,
-                              enable_field_box};
-    return loco::SoccerXml(config, loco::MakePitchLayout(length, width));
-  });
+  m.def(
+      "soccer_xml",
+      [](int team_size, bool disable_walker_contacts, bool enable_field_box,
+         double length, double width, bool ant) {
+        loco::SoccerConfig config{team_size, disable_walker_contacts,
+                                  enable_field_box};
+        config.walker =
+            ant ? loco::WalkerType::kAnt : loco::WalkerType::kBoxHead;
+        return loco::SoccerXml(config, loco::MakePitchLayout(length, width));
+      },
+      pybind11::arg("team_size"), pybind11::arg("disable_walker_contacts"),
+      pybind11::arg("enable_field_box"), pybind11::arg("length"),
+      pybind11::arg("width"), pybind11::arg("ant") = false);
+  m.def("go_to_target_xml", &loco::GoToTargetXml);
   m.def("soccer_tex_data", [](int team_size, double length, double width) {
     loco::SoccerConfig config;
     config.team_size = team_size;

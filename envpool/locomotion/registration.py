@@ -8,10 +8,12 @@ import os
 
 from envpool.python.registry import register
 
-# (id, env class, task_name). The CMU humanoid, rodent and the other soccer
+# (id, env class, task_name). The CMU humanoid, rodent and the humanoid soccer
 # walkers are not here yet (docs/locomotion.md, "What is left").
 TASKS: list[tuple[str, str, str]] = [
     ("DmcSoccerBoxhead-v1", "DmcSoccer", "soccer_boxhead"),
+    ("DmcSoccerAnt-v1", "DmcSoccer", "soccer_ant"),
+    ("DmcCmuHumanoidGoToTarget-v1", "DmcCmuHumanoidGoToTarget", "cmu_humanoid_go_to_target"),
 ]
 
 for _task_id, _env_class, _task_name in TASKS:
@@ -23,9 +25,9 @@ for _task_id, _env_class, _task_name in TASKS:
 
 # The id tools/smoke_test.py makes and steps in every wheel.
 SMOKE_TEST_ID = "DmcSoccerBoxhead-v1"
-# dm_control's soccer textures (pitch, ball, the walkers' digits), shipped
-# in the wheel beside this file (taken from the pinned dm-control wheel at
-# build time).
+# dm_control's soccer textures (pitch, ball, the walkers' digits) and the
+# Ant walker's ant.xml, shipped in the wheel beside this file (taken from the
+# pinned dm-control wheel at build time).
 ASSET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
 # pip packages the family reads files from at run time (pinned in
 # requirements-dev.txt): the MuJoCo library.

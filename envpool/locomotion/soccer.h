@@ -29,6 +29,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/core/random.h"
+#include "envpool/core/snapshot.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/mujoco_common/model.h"
 
@@ -56,23 +57,47 @@ class SoccerEnv : public Env {
   // Test hooks: qpos, qvel, act and qacc_warmstart of this episode's model.
   std::vector<double> GetState() const override;
 
+  // Snapshots: the env's RandomState, the episode's pitch (its model is
+  // rebuilt from it when the target env plays another pitch), MuJoCo's
+  // integration state (mujoco_common/state.h), the sensor readings (the
+  // accelerometer and touch sensors are what the last mj_step2 computed,
+  // before its integration), the detectors and the last actions. LoadState
+  // runs mj_step1 to derive positions and velocities (what the observation,
+  // a throw-in and the next mj_step2 read); the rest the next mj_step2
+  // recomputes before anything reads it, also after a reset's forward
+  // pass.
+  void SaveState(StateWriter* writer) const override;
+  void LoadState(StateReader* reader) override;
+
  private:
   // A player's element ids and addresses in the episode's model.
   struct Player {
     bool home = true;
-    int head_body = -1;
-    int root_qpos = -1;  // root_x, root_y, root_z
+    int root_body = -1;  // the egocentric frame (head_body, torso)
+    // BoxHead: root slide joints (x, y, z), steer, kick and roll.
+    int root_qpos = -1;
     int root_qvel = -1;
     int steer_qpos = -1, steer_qvel = -1;
     int kick_qpos = -1, kick_qvel = -1;
     int roll_qpos = -1, roll_qvel = -1;
-    int ctrl = -1;  // roll, steer, kick
+    // Ant: the attachment frame's free joint.
+    int free_qpos = -1, free_qvel = -1;
+    // The observable joints (joints_pos, joints_vel), their qpos0.
+    std::vector<int> joint_qpos, joint_qvel;
+    int ctrl = -1;  // the first actuator; the walker's are consecutive
     std::vector<int> geoms;
-    int velocimeter = -1, gyro = -1, accelerometer = -1, end_effector = -1;
+    int velocimeter = -1, gyro = -1, accelerometer = -1;
+    std::vector<int> end_effectors;  // sensors, 3 each
+    // The Ant's appendages_pos, bodies_pos (3 each), bodies_quats (4 each).
+    std::vector<int> appendages, body_pos, body_quat;
     int ball_angvel = -1, ball_pos = -1, ball_linvel = -1;
-    // Per other player, in dm_control's order: ego end effector, linear
-    // velocity, position, orientation x, y, z sensors.
-    std::vector<std::array<int, 6>> others;
+    // Per other player, in dm_control's order: its end effectors, linear
+    // velocity, position, orientation x, y, z in this player's frame.
+    struct Other {
+      std::vector<int> end_effectors;
+      int linvel = -1, pos = -1, x = -1, y = -1, z = -1;
+    };
+    std::vector<Other> others;
     std::vector<int> other_index;
   };
   enum class Team { kNone, kHome, kAway };
@@ -81,6 +106,7 @@ class SoccerEnv : public Env {
   void BindModel();
   void AfterReset();          // mj_forward with actuation disabled
   void InitializeEntities();  // UniformInitializer
+  void InitializeWalker(const Player& pl, double x, double y, double rotation);
   void UpdateDetectors();
   Team DetectedGoal() const;
   void WritePlayer(const Output& out, int p) const;
@@ -109,7 +135,9 @@ class SoccerEnv : public Env {
   bool home_goal_detected_ = false;
   bool away_goal_detected_ = false;
   bool off_field_ = false;
-  std::vector<std::array<double, 3>> prev_action_;
+  // Each player's last action (action_dim_ values per player).
+  std::vector<double> prev_action_;
+  int action_dim_ = 3;
   Team scored_ = Team::kNone;
 };
 

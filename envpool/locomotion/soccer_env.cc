@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -7,6 +8,7 @@
 #include "envpool/core/numpy_kernels.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/mujoco_common/numpy_math.h"
+#include "envpool/mujoco_common/state.h"
 
 namespace envpool::locomotion {
 namespace {
@@ -44,21 +46,33 @@ std::vector<std::string> OtherPrefixes(int team_size) {
 // dm_control's per-player observation keys and shapes (its buffer of one
 // step is the leading 1), in the order of a home player's dict; the bool
 // stats_teammate_spread_out is declared apart.
-std::vector<Key> ObservationKeys(int team_size) {
-  std::vector<Key> keys = {
-      {"body_height", {1}},          {"end_effectors_pos", {1, 3}},
-      {"joints_pos", {1, 1}},        {"joints_vel", {1, 1}},
-      {"prev_action", {1, 3}},       {"sensors_accelerometer", {1, 3}},
+std::vector<Key> ObservationKeys(int team_size, WalkerType walker) {
+  const WalkerInfo& info = GetWalkerInfo(walker);
+  const auto effectors = static_cast<int64_t>(3 * info.end_effectors.size());
+  const auto bodies = static_cast<int64_t>(info.bodies.size());
+  const auto joints = static_cast<int64_t>(info.joints.size());
+  const auto actions = static_cast<int64_t>(info.actuators.size());
+  std::vector<Key> keys;
+  if (walker == WalkerType::kAnt) {
+    keys = {{"appendages_pos", {1, effectors}},
+            {"bodies_pos", {1, 3 * bodies}},
+            {"bodies_quats", {1, 4 * bodies}}};
+  }
+  const std::vector<Key> proprioception = {
+      {"body_height", {1}},          {"end_effectors_pos", {1, effectors}},
+      {"joints_pos", {1, joints}},   {"joints_vel", {1, joints}},
+      {"prev_action", {1, actions}}, {"sensors_accelerometer", {1, 3}},
       {"sensors_gyro", {1, 3}},      {"sensors_velocimeter", {1, 3}},
       {"world_zaxis", {1, 3}},       {"ball_ego_angular_velocity", {1, 3}},
       {"ball_ego_position", {1, 3}}, {"ball_ego_linear_velocity", {1, 3}},
   };
+  keys.insert(keys.end(), proprioception.begin(), proprioception.end());
   for (const std::string& prefix : OtherPrefixes(team_size)) {
-    keys.push_back({prefix + "_ego_end_effectors_pos", {1, 3}});
+    keys.push_back({prefix + "_ego_end_effectors_pos", {1, effectors}});
     keys.push_back({prefix + "_ego_linear_velocity", {1, 3}});
     keys.push_back({prefix + "_ego_position", {1, 3}});
     keys.push_back({prefix + "_ego_orientation", {1, 9}});
-    keys.push_back({prefix + "_end_effectors_pos", {1, 3}});
+    keys.push_back({prefix + "_end_effectors_pos", {1, effectors}});
   }
   const std::vector<Key> tail = {
       {"team_goal_back_right", {1, 2}},
@@ -81,13 +95,18 @@ std::vector<Key> ObservationKeys(int team_size) {
   return keys;
 }
 
-void CheckTaskName(const std::string& task) {
-  if (task != "soccer_boxhead") {
-    throw std::invalid_argument(
-        "option 'task_name' of the soccer envs must be 'soccer_boxhead', got "
-        "'" +
-        task + "'");
+// The walker of task_name soccer_<walker>.
+WalkerType WalkerOf(const std::string& task) {
+  if (task == "soccer_boxhead") {
+    return WalkerType::kBoxHead;
   }
+  if (task == "soccer_ant") {
+    return WalkerType::kAnt;
+  }
+  throw std::invalid_argument(
+      "option 'task_name' of the soccer envs must be 'soccer_boxhead' or "
+      "'soccer_ant', got '" +
+      task + "'");
 }
 
 double Norm(const double* x, int n) { return mujoco_common::NumpyNorm(x, n); }
@@ -108,7 +127,7 @@ Options SoccerEnv::DefaultOptions() {
 }
 
 void SoccerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
-  CheckTaskName(options.Get<std::string>("task_name"));
+  const WalkerType walker = WalkerOf(options.Get<std::string>("task_name"));
   const int64_t team_size = options.Get<int64_t>("team_size");
   if (team_size < 1 || team_size > 11) {
     throw std::invalid_argument(
@@ -123,8 +142,9 @@ void SoccerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
         std::to_string(time_limit));
   }
   spec->max_num_players = static_cast<int>(2 * team_size);
+  spec->snapshots = true;
   fields->obs.clear();
-  for (const Key& key : ObservationKeys(static_cast<int>(team_size))) {
+  for (const Key& key : ObservationKeys(static_cast<int>(team_size), walker)) {
     ArraySpec array;
     array.name = "obs:" + key.name;
     array.dtype = DType::kFloat64;
@@ -145,7 +165,7 @@ void SoccerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
   ArraySpec action;
   action.name = "action";
   action.dtype = DType::kFloat64;
-  action.shape = {3};
+  action.shape = {static_cast<int64_t>(GetWalkerInfo(walker).actuators.size())};
   action.low = {-1.0};
   action.high = {1.0};
   action.per_player = true;
@@ -161,10 +181,15 @@ SoccerEnv::SoccerEnv(const Options& options, const Fields& fields)
   config_.disable_walker_contacts =
       options.Get<bool>("disable_walker_contacts");
   config_.enable_field_box = options.Get<bool>("enable_field_box");
+  config_.walker = WalkerOf(options.Get<std::string>("task_name"));
   num_players_ = 2 * config_.team_size;
   CheckSoccerAssets(config_);
-  prev_action_.assign(num_players_, {0.0, 0.0, 0.0});
-  const std::vector<Key> keys = ObservationKeys(config_.team_size);
+  action_dim_ =
+      static_cast<int>(GetWalkerInfo(config_.walker).actuators.size());
+  prev_action_.assign(static_cast<std::size_t>(num_players_) * action_dim_,
+                      0.0);
+  const std::vector<Key> keys =
+      ObservationKeys(config_.team_size, config_.walker);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     obs_index_[keys[i].name] = static_cast<int>(i);
   }
@@ -195,25 +220,47 @@ void SoccerEnv::BindModel() {
   ball_geom_ = id(mjOBJ_GEOM, "soccer_ball/geom");
   ball_linvel_sensor_ = sensor("soccer_ball/linear_velocity");
   const std::vector<std::string> names = PlayerNames(config_.team_size);
+  const WalkerInfo& info = GetWalkerInfo(config_.walker);
+  const bool ant = config_.walker == WalkerType::kAnt;
   players_.assign(names.size(), Player{});
   for (std::size_t i = 0; i < names.size(); ++i) {
     Player& pl = players_[i];
     const std::string p = names[i] + "/";
     pl.home = names[i].rfind("home", 0) == 0;
-    pl.head_body = id(mjOBJ_BODY, p + "head_body");
-    const int root_x = id(mjOBJ_JOINT, p + "root_x/");
-    pl.root_qpos = m->jnt_qposadr[root_x];
-    pl.root_qvel = m->jnt_dofadr[root_x];
-    const int steer = id(mjOBJ_JOINT, p + "steer");
-    const int kick = id(mjOBJ_JOINT, p + "kick");
-    const int roll = id(mjOBJ_JOINT, p + "roll");
-    pl.steer_qpos = m->jnt_qposadr[steer];
-    pl.steer_qvel = m->jnt_dofadr[steer];
-    pl.kick_qpos = m->jnt_qposadr[kick];
-    pl.kick_qvel = m->jnt_dofadr[kick];
-    pl.roll_qpos = m->jnt_qposadr[roll];
-    pl.roll_qvel = m->jnt_dofadr[roll];
-    pl.ctrl = id(mjOBJ_ACTUATOR, p + "roll");
+    pl.root_body = id(mjOBJ_BODY, p + info.root_body);
+    if (ant) {
+      const int free = id(mjOBJ_JOINT, p);
+      pl.free_qpos = m->jnt_qposadr[free];
+      pl.free_qvel = m->jnt_dofadr[free];
+    } else {
+      const int root_x = id(mjOBJ_JOINT, p + "root_x/");
+      pl.root_qpos = m->jnt_qposadr[root_x];
+      pl.root_qvel = m->jnt_dofadr[root_x];
+      const int steer = id(mjOBJ_JOINT, p + "steer");
+      const int kick = id(mjOBJ_JOINT, p + "kick");
+      const int roll = id(mjOBJ_JOINT, p + "roll");
+      pl.steer_qpos = m->jnt_qposadr[steer];
+      pl.steer_qvel = m->jnt_dofadr[steer];
+      pl.kick_qpos = m->jnt_qposadr[kick];
+      pl.kick_qvel = m->jnt_dofadr[kick];
+      pl.roll_qpos = m->jnt_qposadr[roll];
+      pl.roll_qvel = m->jnt_dofadr[roll];
+    }
+    pl.joint_qpos.clear();
+    pl.joint_qvel.clear();
+    for (const std::string& joint : info.joints) {
+      const int j = id(mjOBJ_JOINT, p + joint);
+      pl.joint_qpos.push_back(m->jnt_qposadr[j]);
+      pl.joint_qvel.push_back(m->jnt_dofadr[j]);
+    }
+    pl.ctrl = id(mjOBJ_ACTUATOR, p + info.actuators[0]);
+    for (std::size_t a = 0; a < info.actuators.size(); ++a) {
+      if (id(mjOBJ_ACTUATOR, p + info.actuators[a]) !=
+          pl.ctrl + static_cast<int>(a)) {
+        throw std::runtime_error("soccer model: the actuators of " + p +
+                                 " are not consecutive");
+      }
+    }
     // The walker's geoms: those of its bodies (the attachment frame and
     // below).
     const int frame = id(mjOBJ_BODY, p);
@@ -227,10 +274,25 @@ void SoccerEnv::BindModel() {
         pl.geoms.push_back(g);
       }
     }
-    pl.velocimeter = sensor(p + "sensor_torso_vel");
-    pl.gyro = sensor(p + "sensor_torso_gyro");
-    pl.accelerometer = sensor(p + "sensor_torso_accel");
-    pl.end_effector = sensor(p + "head_body_end_effector");
+    pl.velocimeter = sensor(p + info.velocimeter);
+    pl.gyro = sensor(p + info.gyro);
+    pl.accelerometer = sensor(p + info.accelerometer);
+    pl.end_effectors.clear();
+    pl.appendages.clear();
+    for (const std::string& effector : info.end_effectors) {
+      pl.end_effectors.push_back(sensor(p + effector + "_end_effector"));
+      if (ant) {
+        pl.appendages.push_back(sensor(p + effector + "_appendage"));
+      }
+    }
+    pl.body_pos.clear();
+    pl.body_quat.clear();
+    if (ant) {
+      for (const std::string& body : info.bodies) {
+        pl.body_pos.push_back(sensor(p + body + "_ego_body_pos"));
+        pl.body_quat.push_back(sensor(p + body + "_ego_body_quat"));
+      }
+    }
     pl.ball_angvel = sensor(p + "ball_ego_angvel");
     pl.ball_pos = sensor(p + "ball_ego_pos");
     pl.ball_linvel = sensor(p + "ball_ego_linvel");
@@ -247,12 +309,17 @@ void SoccerEnv::BindModel() {
       const std::string prefix = other_home != home
                                      ? "opponent_" + std::to_string(opponent++)
                                      : "teammate_" + std::to_string(teammate++);
-      pl.others.push_back({sensor(p + "head_body_" + prefix + "_end_effector"),
-                           sensor(p + prefix + "_ego_linear_velocity"),
-                           sensor(p + prefix + "_ego_position"),
-                           sensor(p + prefix + "_ego_orientation_x"),
-                           sensor(p + prefix + "_ego_orientation_y"),
-                           sensor(p + prefix + "_ego_orientation_z")});
+      Player::Other other;
+      for (const std::string& effector : info.end_effectors) {
+        other.end_effectors.push_back(
+            sensor(p + effector + "_" + prefix + "_end_effector"));
+      }
+      other.linvel = sensor(p + prefix + "_ego_linear_velocity");
+      other.pos = sensor(p + prefix + "_ego_position");
+      other.x = sensor(p + prefix + "_ego_orientation_x");
+      other.y = sensor(p + prefix + "_ego_orientation_y");
+      other.z = sensor(p + prefix + "_ego_orientation_z");
+      pl.others.push_back(std::move(other));
       pl.other_index.push_back(static_cast<int>(j));
     }
   }
@@ -278,37 +345,12 @@ void SoccerEnv::InitializeEntities() {
     d->qpos[ball_qpos_ + 1] = by;
     d->qpos[ball_qpos_ + 2] = kInitBallZ;
     std::fill(d->qvel + ball_qvel_, d->qvel + ball_qvel_ + 6, 0.0);
-    for (Player& pl : players_) {
-      // reinitialize_pose (the upright pose: every joint at 0), then a
-      // uniform position and a uniform heading.
-      std::fill(d->qpos + pl.root_qpos, d->qpos + pl.root_qpos + 3, 0.0);
-      d->qpos[pl.steer_qpos] = 0.0;
-      d->qpos[pl.kick_qpos] = 0.0;
-      d->qpos[pl.roll_qpos] = 0.0;
-      std::fill(d->qvel + pl.root_qvel, d->qvel + pl.root_qvel + 3, 0.0);
-      d->qvel[pl.steer_qvel] = 0.0;
+    for (const Player& pl : players_) {
+      // reinitialize_pose, then a uniform position and a uniform heading.
       const double x = random_.Uniform(-spawn[0], spawn[0]);
       const double y = random_.Uniform(-spawn[1], spawn[1]);
-      // get_pose: the attachment frame's pos and quat in the model.
-      const int frame = m->body_parentid[pl.head_body];
-      const double z = m->body_pos[3 * frame + 2];
-      d->qpos[pl.root_qpos] = x;
-      d->qpos[pl.root_qpos + 1] = y;
-      d->qpos[pl.root_qpos + 2] = z;
-      const double* frame_quat = m->body_quat + 4 * frame;
       const double rotation = random_.Uniform(-M_PI, M_PI);
-      const double turn[4] = {numpy_kernels::Cos(rotation / 2), 0, 0,
-                              numpy_kernels::Sin(rotation / 2)};
-      double quat[4];
-      mju_mulQuat(quat, turn, frame_quat);
-      // BoxHead.set_pose: joints to 0, the heading to the steer joint.
-      d->qpos[pl.kick_qpos] = 0.0;
-      d->qpos[pl.roll_qpos] = 0.0;
-      d->qpos[pl.steer_qpos] = numpy_kernels::Arctan2(
-          2 * (quat[0] * quat[3] + quat[1] * quat[2]),
-          1 - 2 * (quat[2] * quat[2] + quat[3] * quat[3]));
-      std::fill(d->qvel + pl.root_qvel, d->qvel + pl.root_qvel + 3, 0.0);
-      d->qvel[pl.steer_qvel] = 0.0;
+      InitializeWalker(pl, x, y, rotation);
     }
     mj_forward(m, d);
     // Retry while the ball or a walker touches another of them.
@@ -338,6 +380,67 @@ void SoccerEnv::InitializeEntities() {
           "UniformInitializer: `max_retries` (100) exceeded.");
     }
   }
+}
+
+void SoccerEnv::InitializeWalker(const Player& pl, double x, double y,
+                                 double rotation) {
+  const mjModel* m = model_.get();
+  mjData* d = data_.get();
+  const double turn[4] = {numpy_kernels::Cos(rotation / 2), 0, 0,
+                          numpy_kernels::Sin(rotation / 2)};
+  if (config_.walker == WalkerType::kAnt) {
+    // UprightInitializer: the joints at qpos0, the free joint at the
+    // origin, upright, at rest (the joints keep their velocities).
+    for (int adr : pl.joint_qpos) {
+      d->qpos[adr] = m->qpos0[adr];
+    }
+    double* root = d->qpos + pl.free_qpos;
+    std::fill(root, root + 7, 0.0);
+    root[3] = 1.0;
+    std::fill(d->qvel + pl.free_qvel, d->qvel + pl.free_qvel + 6, 0.0);
+    // set_pose([x, y, z], quat) with get_pose's z and quat, then
+    // shift_pose: the heading premultiplied, divided by its norm.
+    root[0] = x;
+    root[1] = y;
+    const double current[4] = {root[3], root[4], root[5], root[6]};
+    const double current_norm = mujoco_common::NumpyNorm(current, 4);
+    for (int k = 0; k < 4; ++k) {
+      root[3 + k] = current[k] / current_norm;
+    }
+    const double from[4] = {root[3], root[4], root[5], root[6]};
+    double quat[4];
+    mju_mulQuat(quat, turn, from);
+    const double norm = mujoco_common::NumpyNorm(quat, 4);
+    for (int k = 0; k < 4; ++k) {
+      root[3 + k] = quat[k] / norm;
+    }
+    std::fill(d->qvel + pl.free_qvel, d->qvel + pl.free_qvel + 6, 0.0);
+    return;
+  }
+  // BoxHead: reinitialize_pose (the upright pose: every joint at 0).
+  std::fill(d->qpos + pl.root_qpos, d->qpos + pl.root_qpos + 3, 0.0);
+  d->qpos[pl.steer_qpos] = 0.0;
+  d->qpos[pl.kick_qpos] = 0.0;
+  d->qpos[pl.roll_qpos] = 0.0;
+  std::fill(d->qvel + pl.root_qvel, d->qvel + pl.root_qvel + 3, 0.0);
+  d->qvel[pl.steer_qvel] = 0.0;
+  // get_pose: the attachment frame's pos and quat in the model.
+  const int frame = m->body_parentid[pl.root_body];
+  const double z = m->body_pos[3 * frame + 2];
+  d->qpos[pl.root_qpos] = x;
+  d->qpos[pl.root_qpos + 1] = y;
+  d->qpos[pl.root_qpos + 2] = z;
+  const double* frame_quat = m->body_quat + 4 * frame;
+  double quat[4];
+  mju_mulQuat(quat, turn, frame_quat);
+  // BoxHead.set_pose: joints to 0, the heading to the steer joint.
+  d->qpos[pl.kick_qpos] = 0.0;
+  d->qpos[pl.roll_qpos] = 0.0;
+  d->qpos[pl.steer_qpos] =
+      numpy_kernels::Arctan2(2 * (quat[0] * quat[3] + quat[1] * quat[2]),
+                             1 - 2 * (quat[2] * quat[2] + quat[3] * quat[3]));
+  std::fill(d->qvel + pl.root_qvel, d->qvel + pl.root_qvel + 3, 0.0);
+  d->qvel[pl.steer_qvel] = 0.0;
 }
 
 void SoccerEnv::UpdateDetectors() {
@@ -402,9 +505,7 @@ void SoccerEnv::Reset() {
   InitializeEntities();
   off_field_ = false;
   UpdateDetectors();
-  for (auto& action : prev_action_) {
-    action = {0.0, 0.0, 0.0};
-  }
+  std::fill(prev_action_.begin(), prev_action_.end(), 0.0);
   AfterReset();
   scored_ = Team::kNone;
   reward_ = 0.0;
@@ -419,8 +520,10 @@ void SoccerEnv::Step(const ActionView& action) {
   mjData* d = data_.get();
   for (int p = 0; p < num_players_; ++p) {
     const double* a = action.Get(fields_.action, p);
-    std::copy(a, a + 3, d->ctrl + players_[p].ctrl);
-    std::copy(a, a + 3, prev_action_[p].begin());
+    std::copy(a, a + action_dim_, d->ctrl + players_[p].ctrl);
+    std::copy(
+        a, a + action_dim_,
+        prev_action_.begin() + static_cast<std::ptrdiff_t>(p) * action_dim_);
   }
   if (off_field_) {
     // Task._throw_in: the ball back in, nearer the centre, at rest.
@@ -482,16 +585,37 @@ void SoccerEnv::Write(const Output& out) {
 void SoccerEnv::WritePlayer(const Output& out, int p) const {
   const mjData* d = data_.get();
   const Player& pl = players_[p];
-  const double* xpos = d->xpos + 3 * pl.head_body;
-  const double* xmat = d->xmat + 9 * pl.head_body;
+  const double* xpos = d->xpos + 3 * pl.root_body;
+  const double* xmat = d->xmat + 9 * pl.root_body;
   auto copy = [&](const char* key, const double* from, int n) {
     std::copy(from, from + n, Obs(out, key, p));
   };
+  // Sensors of `n` values each, one after another into the key's row.
+  auto copy_sensors = [&](const std::string& key, const std::vector<int>& adrs,
+                          int n) {
+    double* to = Obs(out, key.c_str(), p);
+    for (int adr : adrs) {
+      to = std::copy(Sensor(adr), Sensor(adr) + n, to);
+    }
+  };
+  if (config_.walker == WalkerType::kAnt) {
+    copy_sensors("appendages_pos", pl.appendages, 3);
+    copy_sensors("bodies_pos", pl.body_pos, 3);
+    copy_sensors("bodies_quats", pl.body_quat, 4);
+  }
   Obs(out, "body_height", p)[0] = xpos[2];
-  copy("end_effectors_pos", Sensor(pl.end_effector), 3);
-  Obs(out, "joints_pos", p)[0] = d->qpos[pl.kick_qpos];
-  Obs(out, "joints_vel", p)[0] = d->qvel[pl.kick_qvel];
-  copy("prev_action", prev_action_[p].data(), 3);
+  copy_sensors("end_effectors_pos", pl.end_effectors, 3);
+  {
+    double* qpos = Obs(out, "joints_pos", p);
+    double* qvel = Obs(out, "joints_vel", p);
+    for (std::size_t j = 0; j < pl.joint_qpos.size(); ++j) {
+      qpos[j] = d->qpos[pl.joint_qpos[j]];
+      qvel[j] = d->qvel[pl.joint_qvel[j]];
+    }
+  }
+  copy("prev_action",
+       prev_action_.data() + static_cast<std::ptrdiff_t>(p) * action_dim_,
+       action_dim_);
   copy("sensors_accelerometer", Sensor(pl.accelerometer), 3);
   copy("sensors_gyro", Sensor(pl.gyro), 3);
   copy("sensors_velocimeter", Sensor(pl.velocimeter), 3);
@@ -506,16 +630,16 @@ void SoccerEnv::WritePlayer(const Output& out, int p) const {
     const std::string prefix = other.home != pl.home
                                    ? "opponent_" + std::to_string(opponent++)
                                    : "teammate_" + std::to_string(teammate++);
-    const auto& s = pl.others[k];
-    copy((prefix + "_ego_end_effectors_pos").c_str(), Sensor(s[0]), 3);
-    copy((prefix + "_ego_linear_velocity").c_str(), Sensor(s[1]), 3);
-    copy((prefix + "_ego_position").c_str(), Sensor(s[2]), 3);
+    const Player::Other& s = pl.others[k];
+    copy_sensors(prefix + "_ego_end_effectors_pos", s.end_effectors, 3);
+    copy((prefix + "_ego_linear_velocity").c_str(), Sensor(s.linvel), 3);
+    copy((prefix + "_ego_position").c_str(), Sensor(s.pos), 3);
     double* orientation = Obs(out, (prefix + "_ego_orientation").c_str(), p);
-    for (int a = 0; a < 3; ++a) {
-      std::copy(Sensor(s[3 + a]), Sensor(s[3 + a]) + 3, orientation + 3 * a);
+    int a = 0;
+    for (int axis : {s.x, s.y, s.z}) {
+      std::copy(Sensor(axis), Sensor(axis) + 3, orientation + 3 * a++);
     }
-    copy((prefix + "_end_effectors_pos").c_str(), Sensor(other.end_effector),
-         3);
+    copy_sensors(prefix + "_end_effectors_pos", other.end_effectors, 3);
   }
   // The goals and the field's corners, egocentric (walker frame), named as
   // the player faces the opponent goal.
@@ -564,10 +688,10 @@ void SoccerEnv::WritePlayer(const Output& out, int p) const {
   // Statistics.
   const double* ball = d->geom_xpos + 3 * ball_geom_;
   auto vel_to_ball = [&](const Player& who) {
-    const double* at = d->xpos + 3 * who.head_body;
+    const double* at = d->xpos + 3 * who.root_body;
     const double dir[2] = {ball[0] - at[0], ball[1] - at[1]};
     const double norm = Norm(dir, 2) + 1e-7;
-    const double* cvel = d->cvel + 6 * who.head_body;
+    const double* cvel = d->cvel + 6 * who.root_body;
     return dir[0] / norm * cvel[3] + dir[1] / norm * cvel[4];
   };
   auto dist = [&](const double* a, const double* b) {
@@ -581,7 +705,7 @@ void SoccerEnv::WritePlayer(const Output& out, int p) const {
     if (players_[q].home != pl.home) {
       continue;
     }
-    const double to_ball = dist(ball, d->xpos + 3 * players_[q].head_body);
+    const double to_ball = dist(ball, d->xpos + 3 * players_[q].root_body);
     if (to_ball < min_dist) {
       min_dist = to_ball;
       closest = q;
@@ -611,7 +735,7 @@ void SoccerEnv::WritePlayer(const Output& out, int p) const {
     if (q == p || players_[q].home != pl.home) {
       continue;
     }
-    dist_sum += dist(xpos, d->xpos + 3 * players_[q].head_body);
+    dist_sum += dist(xpos, d->xpos + 3 * players_[q].root_body);
     ++teammates;
   }
   const double avg = teammates > 0 ? dist_sum / teammates : 0.0;
@@ -636,6 +760,81 @@ std::vector<double> SoccerEnv::GetState() const {
   state.insert(state.end(), d->act, d->act + m->na);
   state.insert(state.end(), d->qacc_warmstart, d->qacc_warmstart + m->nv);
   return state;
+}
+
+void SoccerEnv::SaveState(StateWriter* writer) const {
+  const bool has_episode = data_ != nullptr;
+  writer->Put(random_, has_episode);
+  if (!has_episode) {
+    return;
+  }
+  std::vector<mjtNum> state;
+  mujoco_common::GetIntegrationState(model_.get(), data_.get(), &state);
+  const std::vector<mjtNum> sensors(data_->sensordata,
+                                    data_->sensordata + model_->nsensordata);
+  writer->Put(layout_, state, sensors, home_goal_detected_, away_goal_detected_,
+              off_field_, scored_, prev_action_);
+}
+
+void SoccerEnv::LoadState(StateReader* reader) {
+  random::RandomState random{uint32_t{0}};
+  bool has_episode = false;
+  reader->Get(&random, &has_episode);
+  if (!has_episode) {
+    random_ = random;
+    model_.reset();
+    data_.reset();
+    return;
+  }
+  PitchLayout layout;
+  std::vector<mjtNum> state, sensors, prev_action;
+  bool home_goal = false, away_goal = false, off_field = false;
+  Team scored = Team::kNone;
+  reader->Get(&layout, &state, &sensors, &home_goal, &away_goal, &off_field,
+              &scored, &prev_action);
+  if (prev_action.size() != prev_action_.size() ||
+      (scored != Team::kNone && scored != Team::kHome &&
+       scored != Team::kAway)) {
+    throw SnapshotError("the soccer state is not of these options");
+  }
+  // The episode's model: this env's when it plays the same pitch, else
+  // built from the saved one (the model is the options' and the pitch's).
+  const bool same_pitch =
+      model_ != nullptr &&
+      std::memcmp(&layout, &layout_, sizeof(PitchLayout)) == 0;
+  mujoco_common::ModelPtr model;
+  mujoco_common::DataPtr data;
+  if (!same_pitch) {
+    model = SoccerModel(config_, layout);
+    data.reset(mj_makeData(model.get()));
+    if (data == nullptr) {
+      throw std::runtime_error("cannot allocate MuJoCo data");
+    }
+  }
+  const mjModel* m = same_pitch ? model_.get() : model.get();
+  if (static_cast<int>(state.size()) !=
+          mj_stateSize(m, mujoco_common::kIntegrationState) ||
+      static_cast<int>(sensors.size()) != m->nsensordata) {
+    throw SnapshotError("the soccer state is not of this model");
+  }
+  if (!same_pitch) {
+    model_ = std::move(model);
+    data_ = std::move(data);
+    layout_ = layout;
+    BindModel();
+  }
+  random_ = random;
+  home_goal_detected_ = home_goal;
+  away_goal_detected_ = away_goal;
+  off_field_ = off_field;
+  scored_ = scored;
+  prev_action_ = prev_action;
+  mujoco_common::SetIntegrationState(model_.get(), data_.get(), state);
+  mj_step1(model_.get(), data_.get());
+  // The accelerometer and touch sensors as the last mj_step2 (or the
+  // forward pass of a reset or a kick-off) left them; the others are what
+  // mj_step1 recomputed.
+  std::copy(sensors.begin(), sensors.end(), data_->sensordata);
 }
 
 }  // namespace envpool::locomotion

@@ -11,8 +11,23 @@
 
 #include "envpool/core/env.h"
 #include "envpool/core/numpy_kernels.h"
+#include "envpool/locomotion/mjcf_reader.h"
 
 namespace envpool::locomotion {
+
+const mujoco_common::ModelFolder& LocomotionAssets() {
+  static const mujoco_common::ModelFolder folder{
+      "locomotion", /*accepts_paths=*/false,
+      [](const std::string& name, const std::string& path) {
+        return "locomotion asset '" + name + "' not found" +
+               (path.empty() ? std::string() : " at " + path) +
+               ": envpool's wheel ships dm_control's locomotion assets in "
+               "envpool/locomotion/assets; reinstall envpool (pip install "
+               "--force-reinstall envpool)";
+      }};
+  return folder;
+}
+
 namespace {
 
 // dm_control/locomotion/soccer/pitch.py's constants.
@@ -281,18 +296,7 @@ std::string DigitFile(int walker_id) {
   return std::string(kDigitsDir) + name;
 }
 
-const mujoco_common::ModelFolder& Assets() {
-  static const mujoco_common::ModelFolder folder{
-      "locomotion", /*accepts_paths=*/false,
-      [](const std::string& name, const std::string& path) {
-        return "locomotion asset '" + name + "' not found" +
-               (path.empty() ? std::string() : " at " + path) +
-               ": envpool's wheel ships dm_control's soccer assets in "
-               "envpool/locomotion/assets; reinstall envpool (pip install "
-               "--force-reinstall envpool)";
-      }};
-  return folder;
-}
+const mujoco_common::ModelFolder& Assets() { return LocomotionAssets(); }
 
 // The digit image as RGBA bytes (64x64x4), read by MuJoCo once per process.
 const std::vector<uint8_t>& DigitRgba(int walker_id) {
@@ -322,7 +326,192 @@ const std::vector<uint8_t>& DigitRgba(int walker_id) {
   return cache.emplace(walker_id, std::move(rgba)).first->second;
 }
 
+// --- The Ant walker, read from the wheel's ant.xml -------------------------
+
+const char* const kAntModel = "ant/ant.xml";
+
+struct AntDescription {
+  MjcfElement root;
+  WalkerInfo info;
+};
+
+void CollectBodies(const MjcfElement& element, std::vector<std::string>* out) {
+  for (const MjcfElement& child : element.children) {
+    if (child.tag == "body") {
+      out->push_back(child.Get("name"));
+      CollectBodies(child, out);
+    }
+  }
+}
+
+const AntDescription& Ant() {
+  static const AntDescription ant = [] {
+    AntDescription out;
+    out.root =
+        ParseMjcf(mujoco_common::ReadModelText(Assets(), kAntModel), kAntModel);
+    const MjcfElement* worldbody = out.root.Child("worldbody");
+    const MjcfElement* actuator = out.root.Child("actuator");
+    if (worldbody == nullptr || actuator == nullptr ||
+        out.root.Child("sensor") == nullptr ||
+        out.root.Child("default") == nullptr) {
+      throw std::runtime_error(std::string(kAntModel) +
+                               " is not dm_control's Ant model");
+    }
+    WalkerInfo& info = out.info;
+    info.root_body = "torso";
+    info.end_effectors = {"front_left_foot", "front_right_foot",
+                          "back_right_foot", "back_left_foot"};
+    CollectBodies(*worldbody, &info.bodies);
+    for (const MjcfElement& motor : actuator->children) {
+      info.actuators.push_back(motor.Get("name"));
+      info.joints.push_back(motor.Get("joint"));
+    }
+    info.velocimeter = "torso_vel";
+    info.gyro = "torso_gyro";
+    info.accelerometer = "torso_accel";
+    info.marker_geoms = {"front_left_leg_geom", "front_right_leg_geom"};
+    return out;
+  }();
+  return ant;
+}
+
+// Ant's geoms: contacts off (contype 0) with disable_walker_contacts, the
+// marker geoms in the team colour.
+PrefixRules AntBodyRules(const std::string& p,
+                         const std::array<double, 4>& marker,
+                         bool disable_contacts) {
+  PrefixRules rules{p};
+  rules.add_class = true;
+  rules.edit = [marker, disable_contacts](
+                   const MjcfElement& element,
+                   std::vector<std::pair<std::string, std::string>>* attrs) {
+    if (element.tag != "geom") {
+      return;
+    }
+    if (disable_contacts) {
+      attrs->erase(std::remove_if(attrs->begin(), attrs->end(),
+                                  [](const auto& attribute) {
+                                    return attribute.first == "contype";
+                                  }),
+                   attrs->end());
+      attrs->emplace_back("contype", "0");
+    }
+    const auto& markers = Ant().info.marker_geoms;
+    if (std::find(markers.begin(), markers.end(), element.Get("name")) !=
+        markers.end()) {
+      attrs->emplace_back("rgba", Join(marker));
+    }
+  };
+  return rules;
+}
+
+// The walker's defaults as one class named after it ("home0/"), its nested
+// classes under it.
+void AppendAntDefaults(const std::string& p, std::string* xml) {
+  const MjcfElement* defaults = Ant().root.Child("default");
+  PrefixRules rules{p};
+  *xml += "    <default class=\"" + p + "\">\n";
+  for (const MjcfElement& child : defaults->children) {
+    AppendPrefixed(child, rules, 6, xml);
+  }
+  *xml += "    </default>\n";
+}
+
+void AppendAntAssets(const std::string& p, std::string* xml) {
+  const MjcfElement* assets = Ant().root.Child("asset");
+  if (assets == nullptr) {
+    return;
+  }
+  PrefixRules rules{p};
+  rules.add_class = true;
+  for (const MjcfElement& child : assets->children) {
+    AppendPrefixed(child, rules, 4, xml);
+  }
+}
+
+// The attachment frame: a free joint, then the walker's world body.
+void AppendAntBody(const std::string& p, const std::array<double, 4>& marker,
+                   bool disable_contacts, std::string* xml) {
+  const PrefixRules rules = AntBodyRules(p, marker, disable_contacts);
+  *xml +=
+      "    <body name=\"" + p + "\">\n      <freejoint name=\"" + p + "\"/>\n";
+  for (const MjcfElement& child : Ant().root.Child("worldbody")->children) {
+    AppendPrefixed(child, rules, 6, xml);
+  }
+  *xml += "    </body>\n";
+}
+
+void AppendAntContacts(const std::string& p, std::string* xml) {
+  const MjcfElement* contact = Ant().root.Child("contact");
+  if (contact == nullptr) {
+    return;
+  }
+  int counter = 0;
+  for (const MjcfElement& child : contact->children) {
+    MjcfElement named = child;
+    if (named.Get("name").empty()) {
+      // Composer names an unnamed element "/unnamed_<tag>_<k>".
+      named.attributes.insert(
+          named.attributes.begin(),
+          {"name", "/unnamed_contact_" + std::to_string(counter++)});
+    }
+    AppendPrefixed(named, PrefixRules{p}, 4, xml);
+  }
+}
+
+void AppendAntActuators(const std::string& p, std::string* xml) {
+  PrefixRules rules{p};
+  rules.add_class = true;
+  for (const MjcfElement& child : Ant().root.Child("actuator")->children) {
+    AppendPrefixed(child, rules, 4, xml);
+  }
+}
+
+// ant.xml's sensors, then those its observables add (appendages_pos,
+// bodies_pos, bodies_quats: in the torso's frame).
+void AppendAntSensors(const std::string& p, std::string* xml) {
+  for (const MjcfElement& child : Ant().root.Child("sensor")->children) {
+    AppendPrefixed(child, PrefixRules{p}, 4, xml);
+  }
+  const WalkerInfo& info = Ant().info;
+  const std::string root = p + info.root_body;
+  auto sensor = [&](const char* type, const std::string& body,
+                    const char* suffix) {
+    *xml += std::string("    <") + type + " name=\"" + p + body + suffix +
+            "\" objtype=\"xbody\" objname=\"" + p + body +
+            "\" reftype=\"xbody\" refname=\"" + root + "\"/>\n";
+  };
+  for (const std::string& foot : info.end_effectors) {
+    sensor("framepos", foot, "_appendage");
+  }
+  for (const std::string& body : info.bodies) {
+    sensor("framepos", body, "_ego_body_pos");
+  }
+  for (const std::string& body : info.bodies) {
+    sensor("framequat", body, "_ego_body_quat");
+  }
+}
+
+const WalkerInfo& BoxHeadInfo() {
+  static const WalkerInfo info = [] {
+    WalkerInfo out;
+    out.root_body = "head_body";
+    out.end_effectors = {"head_body"};
+    out.joints = {"kick"};
+    out.actuators = {"roll", "steer", "kick"};
+    out.velocimeter = "sensor_torso_vel";
+    out.gyro = "sensor_torso_gyro";
+    out.accelerometer = "sensor_torso_accel";
+    return out;
+  }();
+  return info;
+}
+
 }  // namespace
+
+const WalkerInfo& GetWalkerInfo(WalkerType walker) {
+  return walker == WalkerType::kAnt ? Ant().info : BoxHeadInfo();
+}
 
 std::string MjcfNumber(double x) {
   char text[32];
@@ -405,8 +594,13 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
          "    <default class=\"away_goal/\"/>\n"
          "    <default class=\"field/\"/>\n"
          "    <default class=\"soccer_ball/\"/>\n";
+  const bool ant = config.walker == WalkerType::kAnt;
   for (const std::string& player : players) {
     const std::string p = player + "/";
+    if (ant) {
+      AppendAntDefaults(p, &xml);
+      continue;
+    }
     xml += "    <default class=\"" + p +
            "\">\n"
            "      <mesh scale=\"0.01 0.01 0.01\"/>\n"
@@ -444,6 +638,10 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
       "class=\"soccer_ball/\" texture=\"soccer_ball/soccer_ball\"/>\n";
   for (int i = 0; i < n; ++i) {
     const std::string p = players[i] + "/";
+    if (ant) {
+      AppendAntAssets(p, &xml);
+      continue;
+    }
     const int walker_id = i % config.team_size;
     const auto& marker = IsHome(players[i]) ? kBlue : kRed;
     xml += "    <texture name=\"" + p + "head_texture\" class=\"" + p +
@@ -649,12 +847,29 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
   }
   xml += "    </body>\n";
   for (const std::string& player : players) {
-    AppendWalkerBody(player, IsHome(player) ? kBlue : kRed,
-                     config.disable_walker_contacts, &xml);
+    if (ant) {
+      AppendAntBody(player + "/", IsHome(player) ? kBlue : kRed,
+                    config.disable_walker_contacts, &xml);
+    } else {
+      AppendWalkerBody(player, IsHome(player) ? kBlue : kRed,
+                       config.disable_walker_contacts, &xml);
+    }
   }
-  xml += "  </worldbody>\n  <actuator>\n";
+  xml += "  </worldbody>\n";
+  if (ant) {
+    xml += "  <contact>\n";
+    for (const std::string& player : players) {
+      AppendAntContacts(player + "/", &xml);
+    }
+    xml += "  </contact>\n";
+  }
+  xml += "  <actuator>\n";
   for (const std::string& player : players) {
     const std::string p = player + "/";
+    if (ant) {
+      AppendAntActuators(p, &xml);
+      continue;
+    }
     xml +=
         "    <general name=\"" + p + "roll\" class=\"" + p +
         "\" ctrlrange=\"-1 1\" ctrllimited=\"true\" gear=\"-60\" joint=\"" + p +
@@ -686,25 +901,32 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
       "objname=\"soccer_ball/geom\"/>\n"
       "    <frameangvel name=\"soccer_ball/angular_velocity\" "
       "objtype=\"geom\" objname=\"soccer_ball/geom\"/>\n";
+  const WalkerInfo& walker = GetWalkerInfo(config.walker);
   for (int i = 0; i < n; ++i) {
     const std::string p = players[i] + "/";
-    const std::string head = p + "head_body";
-    xml += "    <velocimeter name=\"" + p + "sensor_torso_vel\" site=\"" + p +
-           "torso_site\"/>\n"
-           "    <gyro name=\"" +
-           p + "sensor_torso_gyro\" site=\"" + p +
-           "torso_site\"/>\n"
-           "    <accelerometer name=\"" +
-           p + "sensor_torso_accel\" site=\"" + p +
-           "torso_site\"/>\n"
-           "    <framepos name=\"" +
-           p + "head_body_end_effector\" objtype=\"xbody\" objname=\"" + head +
-           "\" reftype=\"xbody\" refname=\"" + head + "\"/>\n";
+    const std::string root = p + walker.root_body;
+    if (ant) {
+      AppendAntSensors(p, &xml);
+    } else {
+      xml += "    <velocimeter name=\"" + p + "sensor_torso_vel\" site=\"" + p +
+             "torso_site\"/>\n"
+             "    <gyro name=\"" +
+             p + "sensor_torso_gyro\" site=\"" + p +
+             "torso_site\"/>\n"
+             "    <accelerometer name=\"" +
+             p + "sensor_torso_accel\" site=\"" + p + "torso_site\"/>\n";
+    }
+    // end_effectors_pos: each end effector in the root body's frame.
+    for (const std::string& effector : walker.end_effectors) {
+      xml += "    <framepos name=\"" + p + effector +
+             "_end_effector\" objtype=\"xbody\" objname=\"" + p + effector +
+             "\" reftype=\"xbody\" refname=\"" + root + "\"/>\n";
+    }
     xml += BodyPairSensor("frameangvel", p + "ball_ego_angvel", "soccer_ball/",
-                          head);
-    xml += BodyPairSensor("framepos", p + "ball_ego_pos", "soccer_ball/", head);
+                          root);
+    xml += BodyPairSensor("framepos", p + "ball_ego_pos", "soccer_ball/", root);
     xml += BodyPairSensor("framelinvel", p + "ball_ego_linvel", "soccer_ball/",
-                          head);
+                          root);
     int teammate = 0;
     int opponent = 0;
     for (int j = 0; j < n; ++j) {
@@ -714,17 +936,21 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
       const std::string prefix = IsHome(players[j]) != IsHome(players[i])
                                      ? "opponent_" + std::to_string(opponent++)
                                      : "teammate_" + std::to_string(teammate++);
-      const std::string other = players[j] + "/head_body";
-      xml += BodyPairSensor(
-          "framepos", p + "head_body_" + prefix + "_end_effector", other, head);
+      const std::string other_p = players[j] + "/";
+      const std::string other = other_p + walker.root_body;
+      for (const std::string& effector : walker.end_effectors) {
+        xml += BodyPairSensor("framepos",
+                              p + effector + "_" + prefix + "_end_effector",
+                              other_p + effector, root);
+      }
       xml += BodyPairSensor("framelinvel", p + prefix + "_ego_linear_velocity",
-                            other, head);
+                            other, root);
       xml +=
-          BodyPairSensor("framepos", p + prefix + "_ego_position", other, head);
+          BodyPairSensor("framepos", p + prefix + "_ego_position", other, root);
       for (const char* axis : {"x", "y", "z"}) {
         xml += BodyPairSensor(std::string("frame") + axis + "axis",
                               p + prefix + "_ego_orientation_" + axis, other,
-                              head);
+                              root);
       }
     }
   }
@@ -737,6 +963,13 @@ void CheckSoccerAssets(const SoccerConfig& config) {
   for (const char* side : {"right", "left", "up", "down", "front", "back"}) {
     mujoco_common::ResolveModelPath(
         Assets(), std::string(kBallTextureDir) + side + ".png");
+  }
+  if (config.walker == WalkerType::kAnt) {
+    // There in this asset folder (the folder is an option of the family),
+    // then read and checked once per process.
+    mujoco_common::ResolveModelPath(Assets(), kAntModel);
+    Ant();
+    return;
   }
   for (int id = 0; id < config.team_size; ++id) {
     mujoco_common::ResolveModelPath(Assets(), DigitFile(id));
@@ -762,6 +995,9 @@ mujoco_common::ModelPtr SoccerModel(const SoccerConfig& config,
   if (model == nullptr) {
     throw std::runtime_error(std::string("cannot build the soccer model: ") +
                              error);
+  }
+  if (config.walker == WalkerType::kAnt) {
+    return model;  // the Ant has no textures of its own
   }
   // The head textures: the digit alpha-blended over the team colour
   // (boxhead.py's _alpha_blend in float64, then truncated to uint8).

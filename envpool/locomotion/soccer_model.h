@@ -19,11 +19,35 @@
 
 namespace envpool::locomotion {
 
+// The family's asset folder (the wheel's dm_control files): a missing file
+// is a std::invalid_argument naming it and the fix.
+const mujoco_common::ModelFolder& LocomotionAssets();
+
+// soccer.WalkerType: BOXHEAD (written here element for element) and ANT
+// (read from the wheel's ant.xml and prefixed as Composer attaches it).
+enum class WalkerType { kBoxHead, kAnt };
+
+// What the env needs to know of a walker's model, the names unprefixed.
+struct WalkerInfo {
+  std::string root_body;                   // the observations' egocentric frame
+  std::vector<std::string> end_effectors;  // bodies, in dm_control's order
+  std::vector<std::string> bodies;         // all bodies (the Ant's bodies_*)
+  std::vector<std::string> joints;         // observable joints (joints_pos)
+  std::vector<std::string> actuators;      // in action order
+  std::string velocimeter, gyro, accelerometer;  // sensor names
+  std::vector<std::string> marker_geoms;  // coloured in the team's colour
+};
+
+// The walker's description (the Ant's read from its file: throws
+// std::invalid_argument naming the file when it is not there).
+const WalkerInfo& GetWalkerInfo(WalkerType walker);
+
 // What soccer.load's options change in the model.
 struct SoccerConfig {
   int team_size = 2;
   bool disable_walker_contacts = false;
   bool enable_field_box = false;
+  WalkerType walker = WalkerType::kBoxHead;
 };
 
 // The pitch of one episode, as RandomizedPitch computes it from its size

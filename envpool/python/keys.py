@@ -7,6 +7,8 @@ An env declares its observation as "obs" (a single array) or "obs:<key>"
 
 from __future__ import annotations
 
+import re
+
 # info keys the API consumes rather than shows: Atari's discount becomes the
 # dm TimeStep's discount.
 DM_HIDDEN_INFO = ("discount",)
@@ -16,6 +18,14 @@ def state_key(name: str) -> str:
     """The key of a state array: "obs:image" -> "image", "info:lives" ->
     "lives"; "obs", a single observation, stays "obs"."""
     return name.partition(":")[2] or name
+
+
+def dm_field(key: str) -> str:
+    """The dm observation's field of a state key: the key, its characters that
+    cannot be in a Python name replaced by "_" (dm_control's
+    "walker/joints_pos" -> "walker_joints_pos"), since the fields are a
+    namedtuple's."""
+    return re.sub(r"\W", "_", key)
 
 
 def is_obs(name: str) -> bool:

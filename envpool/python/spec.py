@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from envpool.python import human_render, plugins
-from envpool.python.keys import is_hidden_info, is_info, state_key
+from envpool.python.keys import dm_field, is_hidden_info, is_info, state_key
 from envpool.python.registry import TaskEntry, family_declaration
 
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
@@ -447,7 +447,8 @@ class EnvSpec:
                 else:
                     obs_keys.append(state_key(name))
             state = collections.namedtuple(  # type: ignore[misc]
-                "State", ["env_id", "players", *obs_keys, *info_keys]
+                "State",
+                ["env_id", "players", *map(dm_field, obs_keys), *map(dm_field, info_keys)],
             )
             # Multi-player envs: each row's player index too (pgx's games).
             player_fields = (
@@ -469,7 +470,7 @@ class EnvSpec:
         fields["env_id"] = int32_spec("env_id")
         fields["players"] = players(**{name: int32_spec(name) for name in players._fields})
         for desc in self.description["state"]:
-            name = desc["name"].split(":", 1)[-1]
+            name = dm_field(desc["name"].split(":", 1)[-1])
             if name in state._fields and name not in fields:
                 fields[name] = _dm_array_spec(desc, name)
         return state(**fields)

@@ -10,6 +10,7 @@ from typing import Any
 import dm_env
 import numpy as np
 
+from envpool.python.keys import dm_field
 from envpool.python.spec import EnvSpec
 
 _FIRST = np.int32(dm_env.StepType.FIRST)
@@ -34,8 +35,8 @@ def dm_timestep(
     elapsed_step 0 is FIRST.
     """
     state_type, players_type, obs_keys, info_keys = spec.dm_state_types()
-    fields = {k: obs[k] for k in obs_keys} if isinstance(obs, dict) else {"obs": obs}
-    fields.update({k: info[k] for k in info_keys})
+    fields = {dm_field(k): obs[k] for k in obs_keys} if isinstance(obs, dict) else {"obs": obs}
+    fields.update({dm_field(k): info[k] for k in info_keys})
     players = players_type(**{k: info["players"][k] for k in players_type._fields})
     state = state_type(env_id=info["env_id"], players=players, **fields)
     if first:

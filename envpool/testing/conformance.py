@@ -65,6 +65,7 @@ import numpy as np
 from gymnasium.vector.utils import batch_space
 
 import envpool
+from envpool.python.keys import dm_field
 from envpool.python.registry import all_families, family_declaration
 from envpool.testing.snapshots import check_snapshots, snapshot_check_sampled
 
@@ -1054,13 +1055,15 @@ def _dm_batch(ctx: Context, timestep: Any, obs_keys: Sequence[str]) -> Batch:
         list(fields)[:2] == ["env_id", "players"],
         f"dm State fields {list(fields)} do not start with env_id, players",
     )
-    missing = [k for k in obs_keys if k not in fields]
+    # A key that is no Python name is its dm_field (walker/target -> walker_target).
+    obs_fields = {k: dm_field(k) for k in obs_keys}
+    missing = [k for k, field in obs_fields.items() if field not in fields]
     ctx.require(not missing, f"dm State fields {list(fields)} lack the observation {missing}")
-    obs = {k: np.array(fields[k]) for k in obs_keys}
+    obs = {k: np.array(fields[field]) for k, field in obs_fields.items()}
     info = {"env_id": np.array(fields["env_id"])}
     info.update({f"players.{k}": np.array(v) for k, v in fields["players"]._asdict().items()})
     for key, value in fields.items():
-        if key not in ("env_id", "players") and key not in obs_keys:
+        if key not in ("env_id", "players") and key not in obs_fields.values():
             info[key] = np.array(value)
     batch = Batch(obs=obs, info=info, reward=np.array(timestep.reward), player_keys=ctx.player_keys)
     return batch.in_env_order()

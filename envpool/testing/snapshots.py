@@ -23,10 +23,6 @@ import numpy as np
 import envpool
 from envpool.python.registry import family_declaration
 
-# Info entries that name the batch's rows rather than an env's state.
-_LAYOUT_KEYS = ("env_id", "players.env_id")
-
-
 # A family whose snapshot check takes a second or more an id (emulators,
 # physics with big models, procedurally generated games) declares
 # SNAPSHOT_CHECK_SAMPLED = True in its registration.py: check_env checks one

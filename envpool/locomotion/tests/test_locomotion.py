@@ -35,6 +35,7 @@ import pytest
 
 import envpool
 from envpool.locomotion.registration import ASSET_DIR
+from envpool.testing.snapshots import check_snapshots
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -56,7 +57,13 @@ OPTIONS = (
 )
 
 
-def reference(seed: int, **options: Any) -> Any:
+WALKERS = {
+    "DmcSoccerBoxhead-v1": "BOXHEAD",
+    "DmcSoccerAnt-v1": "ANT",
+}
+
+
+def reference(seed: int, task_id: str = "DmcSoccerBoxhead-v1", **options: Any) -> Any:
     """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
     np.random.seed(seed)
     kwargs = {k: v for k, v in options.items() if k in OPTIONS}
@@ -64,7 +71,7 @@ def reference(seed: int, **options: Any) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return soccer.load(
-            walker_type=soccer.WalkerType.BOXHEAD,
+            walker_type=soccer.WalkerType[WALKERS[task_id]],
             random_state=np.random.RandomState(seed),
             **kwargs,
         )
@@ -80,12 +87,18 @@ def chase(obs: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def play(
-    seed: int, steps: int, num_envs: int = 1, policy: str = "random", **options: Any
+    seed: int,
+    steps: int,
+    num_envs: int = 1,
+    policy: str = "random",
+    task_id: str = "DmcSoccerBoxhead-v1",
+    **options: Any,
 ) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts what happened."""
-    env = envpool.make("DmcSoccerBoxhead-v1", num_envs=num_envs, seed=seed, **options)
-    refs = [reference(seed + i, **options) for i in range(num_envs)]
+    env = envpool.make(task_id, num_envs=num_envs, seed=seed, **options)
+    refs = [reference(seed + i, task_id, **options) for i in range(num_envs)]
     players = env.spec.config.max_num_players
+    action_dim = env.spec.action_space.shape[-1]
     obs, info = env.reset()
     steps_ref = [ref.reset() for ref in refs]
     rng = np.random.RandomState(seed)
@@ -114,13 +127,13 @@ def play(
             order = np.argsort(info["players"]["env_id"], kind="stable")
             action = chase(obs)[order].reshape(num_envs, players, 3)
         else:
-            action = rng.uniform(-1.2, 1.2, size=(num_envs, players, 3))
+            action = rng.uniform(-1.2, 1.2, size=(num_envs, players, action_dim))
         for ref in refs:
             counts["throw_ins"] += bool(ref.task.arena.detected_off_court()) and not (
                 # A throw-in happens in a step, not in a reset.
                 ref._reset_next_step
             )
-        obs, reward, terminated, truncated, info = env.step(action.reshape(-1, 3))
+        obs, reward, terminated, truncated, info = env.step(action.reshape(-1, action_dim))
         steps_ref = [ref.step(list(action[i])) for i, ref in enumerate(refs)]
         compare(step)
         for i, ts in enumerate(steps_ref):
@@ -142,14 +155,35 @@ def play(
     return counts
 
 
+def assert_same_model(model: Any, expected: Any, tex_data: bytes | None = None) -> None:
+    """Every array of mjModel equal (but tex_pathadr, see the docstring)."""
+    compared = 0
+    for name in dir(expected):
+        value = getattr(expected, name, None)
+        if name.startswith("_") or name == "tex_pathadr" or not isinstance(value, np.ndarray):
+            continue
+        if name == "tex_data" and tex_data is not None:
+            value_ours = np.frombuffer(tex_data, np.uint8)
+        else:
+            value_ours = getattr(model, name)
+        assert value_ours.shape == value.shape, name
+        np.testing.assert_array_equal(value_ours, value, err_msg=name)
+        compared += 1
+    assert compared > 200
+
+
+def soccer_assets() -> dict[str, bytes]:
+    return {
+        str(path.relative_to(ASSET_DIR)): path.read_bytes()
+        for path in Path(ASSET_DIR).rglob("*.png")
+    }
+
+
 def test_model_text_and_arrays_are_dm_controls() -> None:
     envpool.make_spec("DmcSoccerBoxhead-v1")  # loads the family
     from envpool.locomotion import _locomotion
 
-    assets = {
-        str(path.relative_to(ASSET_DIR)): path.read_bytes()
-        for path in Path(ASSET_DIR).rglob("*.png")
-    }
+    assets = soccer_assets()
     cases = [
         (0, {}),
         (5, {"team_size": 1}),
@@ -183,22 +217,40 @@ def test_model_text_and_arrays_are_dm_controls() -> None:
         for ref_line, our_line in zip(ref_lines, our_lines, strict=True):
             assert files.sub("file", our_line) == files.sub("file", ref_line)
         model = mujoco.MjModel.from_xml_string(ours, assets)
-        expected = ref.physics.model._model
-        compared = 0
-        for name in dir(expected):
-            value = getattr(expected, name, None)
-            if name.startswith("_") or name == "tex_pathadr" or not isinstance(value, np.ndarray):
-                continue
-            if name == "tex_data":
-                value_ours = np.frombuffer(
-                    _locomotion.soccer_tex_data(team_size, length, width), np.uint8
-                )
-            else:
-                value_ours = getattr(model, name)
-            assert value_ours.shape == value.shape, name
-            np.testing.assert_array_equal(value_ours, value, err_msg=name)
-            compared += 1
-        assert compared > 200
+        assert_same_model(
+            model,
+            ref.physics.model._model,
+            _locomotion.soccer_tex_data(team_size, length, width),
+        )
+
+
+@pytest.mark.parametrize(
+    ("seed", "options"),
+    [
+        (0, {}),
+        (7, {"team_size": 3, "disable_walker_contacts": True, "enable_field_box": True}),
+    ],
+)
+def test_ant_model_is_dm_controls(seed: int, options: dict[str, Any]) -> None:
+    # The Ant is ant.xml of the wheel, prefixed per player: its text keeps
+    # the file's own spelling of numbers and order of attributes, so the
+    # compiled models are compared, names and every array.
+    envpool.make_spec("DmcSoccerAnt-v1")
+    from envpool.locomotion import _locomotion
+
+    ref = reference(seed, "DmcSoccerAnt-v1", **options)
+    ref.reset()
+    length, width = ref.task.arena.size
+    ours = _locomotion.soccer_xml(
+        options.get("team_size", 2),
+        options.get("disable_walker_contacts", False),
+        options.get("enable_field_box", False),
+        length,
+        width,
+        ant=True,
+    )
+    model = mujoco.MjModel.from_xml_string(ours, soccer_assets())
+    assert_same_model(model, ref.physics.model._model)
 
 
 @pytest.mark.parametrize(
@@ -223,6 +275,31 @@ def test_episodes_play_dm_controls_across_autoresets(
     seed: int, num_envs: int, options: dict[str, Any]
 ) -> None:
     counts = play(seed, 45, num_envs, **options)
+    assert counts["time_limits"] >= 2 * num_envs
+
+
+@pytest.mark.parametrize(
+    ("seed", "num_envs", "options"),
+    [
+        (0, 2, {"time_limit": 0.25}),
+        (
+            3,
+            1,
+            {
+                "time_limit": 0.25,
+                "team_size": 3,
+                "enable_field_box": True,
+                "disable_walker_contacts": True,
+                "terminate_on_goal": False,
+                "keep_aspect_ratio": True,
+            },
+        ),
+    ],
+)
+def test_ant_episodes_play_dm_controls_across_autoresets(
+    seed: int, num_envs: int, options: dict[str, Any]
+) -> None:
+    counts = play(seed, 24, num_envs, task_id="DmcSoccerAnt-v1", **options)
     assert counts["time_limits"] >= 2 * num_envs
 
 
@@ -264,10 +341,34 @@ def test_reset_states_are_dm_controls_bit_for_bit() -> None:
     env.close()
 
 
-def test_spaces_and_options_are_envpool_127s() -> None:
-    for task_id in ("DmcSoccerBoxhead-v1", "dm_control/locomotion/soccer_boxhead"):
+def test_ant_reset_states_are_dm_controls_bit_for_bit() -> None:
+    # The free joint's heading quaternion is divided by np.linalg.norm.
+    seeds = range(1000, 1003)
+    env = envpool.make("DmcSoccerAnt-v1", num_envs=len(seeds), seed=seeds[0])
+    env.reset()
+    for i, seed in enumerate(seeds):
+        ref = reference(seed, "DmcSoccerAnt-v1")
+        ref.reset()
+        state = np.array(env._pool.get_state(i))
+        qpos, qvel = ref.physics.data.qpos, ref.physics.data.qvel
+        np.testing.assert_array_equal(state[: qpos.size], qpos, err_msg=f"seed {seed}")
+        np.testing.assert_array_equal(
+            state[qpos.size : qpos.size + qvel.size], qvel, err_msg=f"seed {seed}"
+        )
+    env.close()
+
+
+ALIASES = {
+    "DmcSoccerBoxhead-v1": "dm_control/locomotion/soccer_boxhead",
+    "DmcSoccerAnt-v1": "dm_control/locomotion/soccer_ant",
+}
+
+
+@pytest.mark.parametrize("canonical", list(ALIASES))
+def test_spaces_and_options_are_envpool_127s(canonical: str) -> None:
+    for task_id in (canonical, ALIASES[canonical]):
         spec = envpool.make_spec(task_id)
-        expected = SPECS["DmcSoccerBoxhead-v1"]
+        expected = SPECS[canonical]
         config = spec.config._asdict()
         for key, value in expected["config"].items():
             if key in ("env_seed",):
@@ -300,7 +401,7 @@ def test_team_size_sets_the_players_and_their_keys() -> None:
         ({"team_size": 0}, ("team_size", "between 1 and 11")),
         ({"team_size": 12}, ("team_size", "between 1 and 11")),
         ({"time_limit": 0.0}, ("time_limit", "positive")),
-        ({"task_name": "soccer_cat"}, ("task_name", "soccer_boxhead")),
+        ({"task_name": "soccer_cat"}, ("task_name", "soccer_boxhead", "soccer_ant")),
     ],
 )
 def test_bad_option_values_are_value_errors(
@@ -332,6 +433,34 @@ def test_bad_actions_are_errors_and_the_pool_goes_on(action: np.ndarray) -> None
     env.close()
 
 
+@pytest.mark.parametrize(
+    "action",
+    [np.zeros((8, 3)), np.zeros((2, 8)), np.full((8, 8), np.inf)],
+    ids=["boxhead-width", "one-row-per-env", "inf"],
+)
+def test_bad_ant_actions_are_errors_and_the_pool_goes_on(action: np.ndarray) -> None:
+    env = envpool.make("DmcSoccerAnt-v1", num_envs=2, seed=0)
+    env.reset()
+    with pytest.raises(ValueError, match="action"):
+        env.step(action)
+    obs, reward, terminated, _, _ = env.step(np.zeros((8, 8)))
+    assert reward.shape == (8,) and not terminated.any()
+    assert obs["bodies_quats"].shape == (8, 1, 52)
+    env.close()
+
+
+def test_ant_pettingzoo_parallel_api() -> None:
+    from pettingzoo.test import parallel_api_test
+
+    par = envpool.make("DmcSoccerAnt-v1", env_type="pettingzoo", seed=0, time_limit=0.25)
+    observations, _ = par.reset()
+    assert par.agents == ["player_0", "player_1", "player_2", "player_3"]
+    assert observations["player_3"]["appendages_pos"].shape == (1, 12)
+    assert par.action_space("player_1").shape == (8,)
+    parallel_api_test(par, num_cycles=30)
+    par.close()
+
+
 def test_pettingzoo_parallel_api() -> None:
     from pettingzoo.test import parallel_api_test
 
@@ -358,3 +487,73 @@ def test_missing_assets_name_the_file_and_the_fix(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(registration, "ASSET_DIR", os.path.join(ASSET_DIR, "nowhere"))
     with pytest.raises(ValueError, match=r"pitch_nologo_l\.png.*reinstall envpool"):
         envpool.make("DmcSoccerBoxhead-v1", seed=0)
+
+
+def test_a_missing_ant_model_names_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from envpool.locomotion import registration
+
+    # The soccer textures are there, the Ant's model is not.
+    (tmp_path / "soccer").symlink_to(Path(ASSET_DIR) / "soccer")
+    monkeypatch.setattr(registration, "ASSET_DIR", str(tmp_path))
+    with pytest.raises(ValueError, match=r"ant\.xml.*reinstall envpool"):
+        envpool.make("DmcSoccerAnt-v1", seed=0)
+
+
+# -- Snapshots (docs/snapshots.md) ---------------------------------------------
+# check_env (test_conformance.py) runs envpool.testing.snapshots'
+# check_snapshots over every id with the default options; these cover the
+# other options and the saves that check does not make.
+
+
+@pytest.mark.parametrize(
+    ("task_id", "options"),
+    [
+        ("DmcSoccerBoxhead-v1", {"team_size": 1, "terminate_on_goal": False}),
+        (
+            "DmcSoccerAnt-v1",
+            {"team_size": 1, "disable_walker_contacts": True, "enable_field_box": True},
+        ),
+    ],
+)
+def test_snapshots_restore_exactly(task_id: str, options: dict[str, Any]) -> None:
+    check_snapshots(task_id, num_envs=2, before=6, after=16, **options)
+
+
+def steps_after(env: Any, actions: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
+    out = []
+    for action in actions:
+        obs, reward, terminated, truncated, _ = env.step(action)
+        out.append({**obs, "reward": reward, "ended": terminated | truncated})
+    return out
+
+
+@pytest.mark.parametrize("task_id", list(WALKERS))
+def test_a_state_saved_at_a_reset_or_a_pending_autoreset_restores_exactly(
+    task_id: str,
+) -> None:
+    # Saved right after the reset (the derived quantities are the reset's
+    # forward pass) and at the step that ends an episode (the autoreset is
+    # pending), then restored into a pool of another seed: another pitch,
+    # whose model the restore rebuilds.
+    env = envpool.make(task_id, num_envs=1, seed=0, time_limit=0.1)
+    twin = envpool.make(task_id, num_envs=1, seed=5, time_limit=0.1)
+    width = env.spec.action_space.shape[-1]
+    rng = np.random.RandomState(0)
+    actions = [rng.uniform(-1, 1, (4, width)) for _ in range(7)]
+    env.reset()
+    twin.reset()
+    at_reset = env.get_state()
+    later = steps_after(env, actions)
+    assert later[3]["ended"].all() and not later[2]["ended"].any()  # 4 steps of 25 ms
+    env.set_state(at_reset)
+    steps_after(env, actions[:4])
+    at_pending_reset = env.get_state()
+    for state, done in ((at_reset, 0), (at_pending_reset, 4)):
+        twin.set_state(state)
+        for got, want in zip(steps_after(twin, actions[done:]), later[done:], strict=True):
+            for key, value in want.items():
+                np.testing.assert_array_equal(got[key], value, err_msg=key)
+    env.close()
+    twin.close()

@@ -1,0 +1,597 @@
+#include "envpool/locomotion/go_to_target.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+
+#include "envpool/core/numpy_kernels.h"
+#include "envpool/locomotion/mjcf_reader.h"
+#include "envpool/locomotion/soccer_model.h"
+#include "envpool/mujoco_common/numpy_math.h"
+#include "envpool/mujoco_common/state.h"
+
+namespace envpool::locomotion {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const char* const kWalkerModel = "walkers/humanoid_CMU_V2019.xml";
+const char* const kPrefix = "walker/";
+// floors.Floor's defaults (its size: the plane's half extents) and
+// go_to_target.py's.
+constexpr double kFloorSize = 8.0;
+constexpr double kTopCameraPadding = 1.1;
+constexpr double kTopCameraDistance = 100.0;
+constexpr double kDistanceTolerance = 1.0;
+constexpr int kSubSteps = 6;  // control 0.03 s / physics 0.005 s
+// cmu_humanoid.py's _UPRIGHT_POS, _UPRIGHT_QUAT and _TORQUE_THRESHOLD;
+// legacy_base.py's _TOUCH_THRESHOLD.
+constexpr double kUprightPos[3] = {0.0, 0.0, 0.94};
+constexpr double kUprightQuat[4] = {0.859, 1.0, 1.0, 0.859};
+constexpr double kTorqueThreshold = 60;
+constexpr double kTouchThreshold = 1e-3;
+
+// cmu_humanoid.py's _POSITION_ACTUATORS: joint, force range +-, kp.
+struct PositionActuator {
+  const char* joint;
+  double force;
+  double kp;
+};
+constexpr PositionActuator kActuators[] = {
+    {"headrx", 20, 20},        {"headry", 20, 20},
+    {"headrz", 20, 20},        {"lclaviclery", 20, 20},
+    {"lclaviclerz", 20, 20},   {"lfemurrx", 120, 120},
+    {"lfemurry", 80, 80},      {"lfemurrz", 80, 80},
+    {"lfingersrx", 20, 20},    {"lfootrx", 50, 50},
+    {"lfootrz", 50, 50},       {"lhandrx", 20, 20},
+    {"lhandrz", 20, 20},       {"lhumerusrx", 60, 60},
+    {"lhumerusry", 60, 60},    {"lhumerusrz", 60, 60},
+    {"lowerbackrx", 120, 150}, {"lowerbackry", 120, 150},
+    {"lowerbackrz", 120, 150}, {"lowerneckrx", 20, 20},
+    {"lowerneckry", 20, 20},   {"lowerneckrz", 20, 20},
+    {"lradiusrx", 60, 60},     {"lthumbrx", 20, 20},
+    {"lthumbrz", 20, 20},      {"ltibiarx", 80, 80},
+    {"ltoesrx", 20, 20},       {"lwristry", 20, 20},
+    {"rclaviclery", 20, 20},   {"rclaviclerz", 20, 20},
+    {"rfemurrx", 120, 120},    {"rfemurry", 80, 80},
+    {"rfemurrz", 80, 80},      {"rfingersrx", 20, 20},
+    {"rfootrx", 50, 50},       {"rfootrz", 50, 50},
+    {"rhandrx", 20, 20},       {"rhandrz", 20, 20},
+    {"rhumerusrx", 60, 60},    {"rhumerusry", 60, 60},
+    {"rhumerusrz", 60, 60},    {"rradiusrx", 60, 60},
+    {"rthumbrx", 20, 20},      {"rthumbrz", 20, 20},
+    {"rtibiarx", 80, 80},      {"rtoesrx", 20, 20},
+    {"rwristry", 20, 20},      {"thoraxrx", 80, 100},
+    {"thoraxry", 80, 100},     {"thoraxrz", 80, 100},
+    {"upperbackrx", 80, 80},   {"upperbackry", 80, 80},
+    {"upperbackrz", 80, 80},   {"upperneckrx", 20, 20},
+    {"upperneckry", 20, 20},   {"upperneckrz", 20, 20},
+};
+constexpr int kNumActuators = sizeof(kActuators) / sizeof(kActuators[0]);
+const char* const kEndEffectors[] = {"rradius", "lradius", "rfoot", "lfoot"};
+
+const MjcfElement& Walker() {
+  static const MjcfElement walker =
+      ParseMjcf(mujoco_common::ReadModelText(LocomotionAssets(), kWalkerModel),
+                kWalkerModel);
+  return walker;
+}
+
+const MjcfElement& Section(const char* tag) {
+  const MjcfElement* section = Walker().Child(tag);
+  if (section == nullptr) {
+    throw std::runtime_error(std::string(kWalkerModel) + " has no <" + tag +
+                             ">: not dm_control's CMU humanoid");
+  }
+  return *section;
+}
+
+const MjcfElement* FindJoint(const MjcfElement& element,
+                             const std::string& name) {
+  for (const MjcfElement& child : element.children) {
+    if (child.tag == "joint" && child.Get("name") == name) {
+      return &child;
+    }
+    if (const MjcfElement* found = FindJoint(child, name)) {
+      return found;
+    }
+  }
+  return nullptr;
+}
+
+std::string Number(double x) { return MjcfNumber(x); }
+
+// scaled_actuators.add_position_actuator's gain and bias, ctrlrange (-1, 1).
+std::string PositionActuatorXml(const PositionActuator& actuator) {
+  const MjcfElement* joint = FindJoint(Section("worldbody"), actuator.joint);
+  if (joint == nullptr) {
+    throw std::runtime_error(std::string(kWalkerModel) + " has no joint " +
+                             actuator.joint);
+  }
+  const std::string range = joint->Get("range");
+  char* end = nullptr;
+  const double low = std::strtod(range.c_str(), &end);
+  const double high = std::strtod(end, nullptr);
+  const double kp = actuator.kp;
+  const double slope = (high - low) / (1.0 - -1.0);
+  const double g0 = kp * slope;
+  const double b0 = kp * (low - slope * -1.0);
+  const double b1 = -kp;
+  const std::string p = kPrefix;
+  return "    <general name=\"" + p + actuator.joint + "\" class=\"" + p +
+         "\" ctrlrange=\"-1 1\" ctrllimited=\"true\" forcerange=\"" +
+         Number(-actuator.force) + " " + Number(actuator.force) +
+         "\" joint=\"" + p + actuator.joint +
+         "\" biastype=\"affine\" gainprm=\"" + Number(g0) + "\" biasprm=\"" +
+         Number(b0) + " " + Number(b1) + " 0\"/>\n";
+}
+
+}  // namespace
+
+std::string GoToTargetXml(double target_x, double target_y) {
+  const std::string p = kPrefix;
+  const PrefixRules walker_rules{p, /*add_class=*/true};
+  std::string xml =
+      "<mujoco model=\"floor\">\n"
+      "  <compiler boundmass=\"1.0000000000000001e-05\" "
+      "boundinertia=\"9.9999999999999994e-12\" coordinate=\"local\" "
+      "angle=\"radian\" eulerseq=\"xyz\"/>\n"
+      "  <option timestep=\"0.0050000000000000001\" noslip_tolerance=\"0\" "
+      "cone=\"elliptic\" noslip_iterations=\"5\"/>\n"
+      "  <size njmax=\"500\" nconmax=\"500\"/>\n"
+      "  <visual>\n"
+      "    <headlight ambient=\"0.4 0.4 0.4\" diffuse=\"0.8 0.8 0.8\" "
+      "specular=\"0.1 0.1 0.1\"/>\n"
+      "    <map znear=\"0.01\"/>\n"
+      "    <scale forcewidth=\"0.01\" contactwidth=\"0.059999999999999998\" "
+      "contactheight=\"0.01\" jointwidth=\"0.01\" "
+      "framelength=\"0.29999999999999999\" framewidth=\"0.01\"/>\n"
+      "  </visual>\n"
+      "  <default>\n"
+      "    <default class=\"/\"/>\n"
+      "    <default class=\"" +
+      p + "\">\n";
+  // The walker's defaults; CMUHumanoidPositionControlled limits the force
+  // of every general actuator.
+  PrefixRules default_rules{p};
+  default_rules.edit = [](const MjcfElement& element, auto* attributes) {
+    if (element.tag == "general") {
+      attributes->emplace_back("forcelimited", "true");
+    }
+  };
+  for (const MjcfElement& child : Section("default").children) {
+    AppendPrefixed(child, default_rules, 6, &xml);
+  }
+  xml +=
+      "    </default>\n"
+      "  </default>\n"
+      "  <asset>\n"
+      "    <texture name=\"groundplane\" class=\"/\" type=\"2d\" "
+      "builtin=\"checker\" rgb1=\"0.2 0.3 0.4\" rgb2=\"0.1 0.2 0.3\" "
+      "mark=\"edge\" markrgb=\"0.8 0.8 0.8\" width=\"200\" height=\"200\"/>\n"
+      "    <material name=\"groundplane\" class=\"/\" texture=\"groundplane\" "
+      "texrepeat=\"2 2\" texuniform=\"true\" reflectance=\"0.2\"/>\n";
+  for (const MjcfElement& child : Section("asset").children) {
+    AppendPrefixed(child, walker_rules, 4, &xml);
+  }
+  const double fovy = 2 *
+                      numpy_kernels::Arctan2(kTopCameraPadding * kFloorSize,
+                                             kTopCameraDistance) *
+                      (180.0 / M_PI);
+  xml +=
+      "  </asset>\n  <worldbody>\n"
+      "    <geom name=\"groundplane\" class=\"/\" type=\"plane\" size=\"8 "
+      "8 0.25\" material=\"groundplane\"/>\n"
+      "    <camera name=\"top_camera\" class=\"/\" fovy=\"" +
+      Number(fovy) +
+      "\" pos=\"0 0 100\" quat=\"1 0 0 0\"/>\n"
+      "    <body name=\"" +
+      p + "\">\n      <freejoint name=\"" + p + "\"/>\n";
+  for (const MjcfElement& child : Section("worldbody").children) {
+    AppendPrefixed(child, walker_rules, 6, &xml);
+  }
+  xml +=
+      "    </body>\n    <site name=\"target\" class=\"/\" type=\"sphere\" "
+      "pos=\"" +
+      Number(target_x) + " " + Number(target_y) +
+      " 0\" size=\"0.10000000000000001\" rgba=\"0.90000000000000002 "
+      "0.59999999999999998 0.59999999999999998 1\"/>\n"
+      "  </worldbody>\n  <contact>\n";
+  int counter = 0;
+  for (const MjcfElement& child : Section("contact").children) {
+    MjcfElement named = child;
+    if (named.Get("name").empty()) {
+      named.attributes.insert(
+          named.attributes.begin(),
+          {"name", "/unnamed_contact_" + std::to_string(counter++)});
+    }
+    AppendPrefixed(named, PrefixRules{p}, 4, &xml);
+  }
+  xml += "  </contact>\n  <actuator>\n";
+  for (const PositionActuator& actuator : kActuators) {
+    xml += PositionActuatorXml(actuator);
+  }
+  xml += "  </actuator>\n  <sensor>\n";
+  for (const MjcfElement& child : Section("sensor").children) {
+    AppendPrefixed(child, PrefixRules{p}, 4, &xml);
+  }
+  for (const char* body : kEndEffectors) {
+    xml += "    <framepos name=\"" + p + body +
+           "_end_effector\" objtype=\"xbody\" objname=\"" + p + body +
+           "\" reftype=\"xbody\" refname=\"" + p + "root\"/>\n";
+  }
+  xml += "  </sensor>\n</mujoco>\n";
+  return xml;
+}
+
+namespace {
+
+struct Key {
+  std::string name;
+  std::vector<int64_t> shape;
+};
+
+// dm_control's observation keys (strip_singleton_obs_buffer_dim: no
+// leading 1).
+std::vector<Key> ObservationKeys() {
+  return {
+      {"walker/actuator_activation", {0}},
+      {"walker/appendages_pos", {15}},
+      {"walker/body_height", {}},
+      {"walker/end_effectors_pos", {12}},
+      {"walker/joints_pos", {kNumActuators}},
+      {"walker/joints_vel", {kNumActuators}},
+      {"walker/sensors_accelerometer", {3}},
+      {"walker/sensors_force", {0}},
+      {"walker/sensors_gyro", {3}},
+      {"walker/sensors_torque", {6}},
+      {"walker/sensors_touch", {10}},
+      {"walker/sensors_velocimeter", {3}},
+      {"walker/world_zaxis", {3}},
+      {"walker/target", {3}},
+  };
+}
+
+// The compiled model with the target at the origin, once per process; each
+// env copies it.
+const mjModel& BaseModel() {
+  static const mujoco_common::SharedModel model =
+      mujoco_common::LoadModelFromText(LocomotionAssets(), "go_to_target",
+                                       GoToTargetXml(0.0, 0.0));
+  return *model;
+}
+
+}  // namespace
+
+Options GoToTargetEnv::DefaultOptions() {
+  // EnvPool 1.2.7's locomotion options; those of soccer only accept their
+  // defaults here.
+  return Options{
+      {"max_episode_steps", int64_t{2147483647}},
+      {"task_name", std::string("cmu_humanoid_go_to_target")},
+      {"team_size", int64_t{2}},
+      {"time_limit", 30.0},
+      {"disable_walker_contacts", false},
+      {"enable_field_box", false},
+      {"terminate_on_goal", true},
+      {"keep_aspect_ratio", false},
+  };
+}
+
+void GoToTargetEnv::Declare(const Options& options, EnvSpec* spec,
+                            Fields* fields) {
+  const std::string task = options.Get<std::string>("task_name");
+  if (task != "cmu_humanoid_go_to_target") {
+    throw std::invalid_argument(
+        "option 'task_name' of DmcCmuHumanoidGoToTarget must be "
+        "'cmu_humanoid_go_to_target', got '" +
+        task + "'");
+  }
+  const double time_limit = options.Get<double>("time_limit");
+  if (!(time_limit > 0.0)) {
+    throw std::invalid_argument(
+        "option 'time_limit' must be a positive number of seconds, got " +
+        std::to_string(time_limit));
+  }
+  if (options.Get<int64_t>("team_size") != 2 ||
+      options.Get<bool>("disable_walker_contacts") ||
+      options.Get<bool>("enable_field_box") ||
+      !options.Get<bool>("terminate_on_goal") ||
+      options.Get<bool>("keep_aspect_ratio")) {
+    throw std::invalid_argument(
+        "options 'team_size', 'disable_walker_contacts', 'enable_field_box', "
+        "'terminate_on_goal' and 'keep_aspect_ratio' are soccer's: "
+        "cmu_humanoid_go_to_target takes only their defaults");
+  }
+  spec->snapshots = true;
+  fields->obs.clear();
+  for (const Key& key : ObservationKeys()) {
+    ArraySpec array;
+    array.name = "obs:" + key.name;
+    array.dtype = DType::kFloat64;
+    array.shape = key.shape;
+    array.low = {-kInf};
+    array.high = {kInf};
+    fields->obs.push_back(spec->state.Add<double>(array));
+  }
+  ArraySpec action;
+  action.name = "action";
+  action.dtype = DType::kFloat64;
+  action.shape = {kNumActuators};
+  action.low = {-1.0};
+  action.high = {1.0};
+  fields->action = spec->action.Add<double>(action);
+}
+
+GoToTargetEnv::GoToTargetEnv(const Options& options, const Fields& fields)
+    : time_limit_(options.Get<double>("time_limit")), fields_(fields) {
+  const std::vector<Key> keys = ObservationKeys();
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    obs_index_[keys[i].name] = static_cast<int>(i);
+  }
+  // The walker's file is there in this asset folder (an option of the
+  // family), then its model is compiled once per process.
+  mujoco_common::ResolveModelPath(LocomotionAssets(), kWalkerModel);
+  model_.reset(mj_copyModel(nullptr, &BaseModel()));
+  data_.reset(mj_makeData(model_.get()));
+  if (model_ == nullptr || data_ == nullptr) {
+    throw std::runtime_error("cannot allocate the MuJoCo model");
+  }
+  const mjModel* m = model_.get();
+  const std::string p = kPrefix;
+  auto id = [m](mjtObj type, const std::string& name) {
+    return mujoco_common::ObjectId(m, type, name.c_str());
+  };
+  auto sensor = [m, &id](const std::string& name) {
+    return m->sensor_adr[id(mjOBJ_SENSOR, name)];
+  };
+  target_site_ = id(mjOBJ_SITE, "target");
+  root_body_ = id(mjOBJ_BODY, p + "root");
+  head_body_ = id(mjOBJ_BODY, p + "head");
+  const int free = id(mjOBJ_JOINT, p);
+  free_qpos_ = m->jnt_qposadr[free];
+  free_qvel_ = m->jnt_dofadr[free];
+  for (const PositionActuator& actuator : kActuators) {
+    const int joint = id(mjOBJ_JOINT, p + actuator.joint);
+    joint_qpos_.push_back(m->jnt_qposadr[joint]);
+    joint_qvel_.push_back(m->jnt_dofadr[joint]);
+  }
+  const int frame = id(mjOBJ_BODY, p);
+  auto below = [m](int body, int ancestor) {
+    while (body > 0 && body != ancestor) {
+      body = m->body_parentid[body];
+    }
+    return body == ancestor;
+  };
+  for (int j = 0; j < m->njnt; ++j) {
+    if (j != free && below(m->jnt_bodyid[j], frame)) {
+      walker_joint_qpos_.push_back(m->jnt_qposadr[j]);
+    }
+  }
+  for (const char* body : kEndEffectors) {
+    end_effector_bodies_.push_back(id(mjOBJ_BODY, p + body));
+    end_effector_sensors_.push_back(sensor(p + body + "_end_effector"));
+  }
+  for (int s = 0; s < m->nsensor; ++s) {
+    if (m->sensor_type[s] == mjSENS_TOUCH) {
+      touch_sensors_.push_back(m->sensor_adr[s]);
+    } else if (m->sensor_type[s] == mjSENS_TORQUE) {
+      for (int k = 0; k < 3; ++k) {
+        torque_sensors_.push_back(m->sensor_adr[s] + k);
+      }
+    }
+  }
+  velocimeter_ = sensor(p + "sensor_root_veloc");
+  gyro_ = sensor(p + "sensor_root_gyro");
+  accelerometer_ = sensor(p + "sensor_root_accel");
+  const int lfoot = id(mjOBJ_BODY, p + "lfoot");
+  const int rfoot = id(mjOBJ_BODY, p + "rfoot");
+  nonfoot_geom_.assign(m->ngeom, false);
+  ground_geom_.assign(m->ngeom, false);
+  for (int g = 0; g < m->ngeom; ++g) {
+    const int body = m->geom_bodyid[g];
+    nonfoot_geom_[g] =
+        below(body, frame) && !below(body, lfoot) && !below(body, rfoot);
+  }
+  ground_geom_[id(mjOBJ_GEOM, "groundplane")] = true;
+  // go_to_target.py adds the target site's element id to its set of ground
+  // geom ids: the geom with that id counts as ground.
+  if (target_site_ < m->ngeom) {
+    ground_geom_[target_site_] = true;
+  }
+}
+
+void GoToTargetEnv::OnSeed(uint64_t seed) {
+  if (seed >> 32 == 0) {
+    random_ = random::RandomState(static_cast<uint32_t>(seed));
+  } else {
+    random_ = random::RandomState(std::vector<uint32_t>{
+        static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)});
+  }
+}
+
+void GoToTargetEnv::AfterReset() {
+  const int flags = model_->opt.disableflags;
+  model_->opt.disableflags = flags | mjDSBL_ACTUATION;
+  mj_forward(model_.get(), data_.get());
+  model_->opt.disableflags = flags;
+}
+
+void GoToTargetEnv::Reset() {
+  mjModel* m = model_.get();
+  mjData* d = data_.get();
+  // initialize_episode_mjcf: the target, anywhere on the floor
+  // (Uniform(-size / 2, size / 2)).
+  const double half = kFloorSize / 2;
+  const double target_x = random_.Uniform(-half, half);
+  const double target_y = random_.Uniform(-half, half);
+  double* site = m->site_pos + 3 * target_site_;
+  site[0] = target_x;
+  site[1] = target_y;
+  site[2] = 0.0;
+  mj_resetData(m, d);
+  AfterReset();
+  // UprightInitializer: the joints at qpos0, the free joint at the upright
+  // pose (its quaternion divided by numpy's norm), at rest.
+  for (int adr : walker_joint_qpos_) {
+    d->qpos[adr] = m->qpos0[adr];
+  }
+  double* root = d->qpos + free_qpos_;
+  std::copy(kUprightPos, kUprightPos + 3, root);
+  const double norm = mujoco_common::NumpyNorm(kUprightQuat, 4);
+  for (int k = 0; k < 4; ++k) {
+    root[3 + k] = kUprightQuat[k] / norm;
+  }
+  std::fill(d->qvel + free_qvel_, d->qvel + free_qvel_ + 6, 0.0);
+  // shift_pose by the walker's spawn position.
+  const double x = random_.Uniform(-half, half);
+  const double y = random_.Uniform(-half, half);
+  root[0] = root[0] + x;
+  root[1] = root[1] + y;
+  root[2] = root[2] + 0.0;
+  AfterReset();
+  has_episode_ = true;
+  failed_ = false;
+  reward_ = 0.0;
+  terminated_ = false;
+  truncated_ = false;
+}
+
+bool GoToTargetEnv::DisallowedContact() const {
+  const mjData* d = data_.get();
+  for (int c = 0; c < d->ncon; ++c) {
+    const int g1 = d->contact[c].geom[0];
+    const int g2 = d->contact[c].geom[1];
+    if ((nonfoot_geom_[g1] && ground_geom_[g2]) ||
+        (ground_geom_[g1] && nonfoot_geom_[g2])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void GoToTargetEnv::Step(const ActionView& action) {
+  mjData* d = data_.get();
+  const double* a = action.Get(fields_.action);
+  for (int i = 0; i < kNumActuators; ++i) {
+    d->ctrl[i] = a[i];
+  }
+  for (int i = 0; i < kSubSteps; ++i) {
+    mj_step2(model_.get(), d);
+    mj_step1(model_.get(), d);
+  }
+  failed_ = DisallowedContact();
+  // dm_control's mjcf Physics marks itself dirty when the action is written
+  // through a binding, and the first observable read through one after the
+  // substeps runs mj_forward: the accelerometer and touch sensors are then
+  // those of the new state, not of the last mj_step2. (Soccer reads the
+  // ball through a binding before its substeps, so its forward comes
+  // first and changes nothing.)
+  mj_forward(model_.get(), d);
+  const double* target = model_->site_pos + 3 * target_site_;
+  const double* xpos = d->xpos + 3 * root_body_;
+  const double delta[2] = {target[0] - xpos[0], target[1] - xpos[1]};
+  reward_ = mujoco_common::NumpyNorm(delta, 2) < kDistanceTolerance ? 1.0 : 0.0;
+  terminated_ = failed_;
+  truncated_ = !failed_ && d->time >= time_limit_;
+}
+
+double* GoToTargetEnv::Obs(const Output& out, const char* key) const {
+  return out.Get(fields_.obs[obs_index_.at(key)]);
+}
+
+void GoToTargetEnv::Write(const Output& out) {
+  const mjData* d = data_.get();
+  const double* xpos = d->xpos + 3 * root_body_;
+  const double* xmat = d->xmat + 9 * root_body_;
+  auto egocentric = [&](const double* vec, double* to) {
+    const double delta[3] = {vec[0] - xpos[0], vec[1] - xpos[1],
+                             vec[2] - xpos[2]};
+    for (int j = 0; j < 3; ++j) {
+      to[j] =
+          delta[0] * xmat[j] + delta[1] * xmat[3 + j] + delta[2] * xmat[6 + j];
+    }
+  };
+  double* appendages = Obs(out, "walker/appendages_pos");
+  int k = 0;
+  for (int body : end_effector_bodies_) {
+    egocentric(d->xpos + 3 * body, appendages + 3 * k++);
+  }
+  egocentric(d->xpos + 3 * head_body_, appendages + 3 * k);
+  Obs(out, "walker/body_height")[0] = xpos[2];
+  double* effectors = Obs(out, "walker/end_effectors_pos");
+  for (int adr : end_effector_sensors_) {
+    effectors =
+        std::copy(d->sensordata + adr, d->sensordata + adr + 3, effectors);
+  }
+  double* qpos = Obs(out, "walker/joints_pos");
+  double* qvel = Obs(out, "walker/joints_vel");
+  for (int i = 0; i < kNumActuators; ++i) {
+    qpos[i] = d->qpos[joint_qpos_[i]];
+    qvel[i] = d->qvel[joint_qvel_[i]];
+  }
+  std::copy(d->sensordata + accelerometer_, d->sensordata + accelerometer_ + 3,
+            Obs(out, "walker/sensors_accelerometer"));
+  std::copy(d->sensordata + gyro_, d->sensordata + gyro_ + 3,
+            Obs(out, "walker/sensors_gyro"));
+  std::copy(d->sensordata + velocimeter_, d->sensordata + velocimeter_ + 3,
+            Obs(out, "walker/sensors_velocimeter"));
+  double* torque = Obs(out, "walker/sensors_torque");
+  for (std::size_t i = 0; i < torque_sensors_.size(); ++i) {
+    torque[i] =
+        std::tanh(2 * d->sensordata[torque_sensors_[i]] / kTorqueThreshold);
+  }
+  double* touch = Obs(out, "walker/sensors_touch");
+  for (std::size_t i = 0; i < touch_sensors_.size(); ++i) {
+    touch[i] = d->sensordata[touch_sensors_[i]] > kTouchThreshold ? 1.0 : 0.0;
+  }
+  std::copy(xmat + 6, xmat + 9, Obs(out, "walker/world_zaxis"));
+  egocentric(model_->site_pos + 3 * target_site_, Obs(out, "walker/target"));
+}
+
+std::vector<double> GoToTargetEnv::GetState() const {
+  const mjModel* m = model_.get();
+  const mjData* d = data_.get();
+  std::vector<double> state(d->qpos, d->qpos + m->nq);
+  state.insert(state.end(), d->qvel, d->qvel + m->nv);
+  state.insert(state.end(), d->act, d->act + m->na);
+  state.insert(state.end(), d->qacc_warmstart, d->qacc_warmstart + m->nv);
+  return state;
+}
+
+void GoToTargetEnv::SaveState(StateWriter* writer) const {
+  std::vector<mjtNum> state;
+  mujoco_common::GetIntegrationState(model_.get(), data_.get(), &state);
+  const std::vector<mjtNum> sensors(data_->sensordata,
+                                    data_->sensordata + model_->nsensordata);
+  const double* target = model_->site_pos + 3 * target_site_;
+  const std::array<double, 3> target_pos{target[0], target[1], target[2]};
+  writer->Put(random_, has_episode_, failed_, target_pos, state, sensors);
+}
+
+void GoToTargetEnv::LoadState(StateReader* reader) {
+  random::RandomState random{uint32_t{0}};
+  bool has_episode = false;
+  bool failed = false;
+  std::array<double, 3> target_pos{};
+  std::vector<mjtNum> state, sensors;
+  reader->Get(&random, &has_episode, &failed, &target_pos, &state, &sensors);
+  if (static_cast<int>(state.size()) !=
+          mj_stateSize(model_.get(), mujoco_common::kIntegrationState) ||
+      static_cast<int>(sensors.size()) != model_->nsensordata) {
+    throw SnapshotError("the go-to-target state is not of this model");
+  }
+  random_ = random;
+  has_episode_ = has_episode;
+  failed_ = failed;
+  std::copy(target_pos.begin(), target_pos.end(),
+            model_->site_pos + 3 * target_site_);
+  mujoco_common::SetIntegrationState(model_.get(), data_.get(), state);
+  mj_step1(model_.get(), data_.get());
+  std::copy(sensors.begin(), sensors.end(), data_->sensordata);
+}
+
+}  // namespace envpool::locomotion
