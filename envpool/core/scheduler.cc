@@ -104,20 +104,16 @@ int64_t Scheduler::SpinNs() const {
 void Scheduler::Enqueue(const int* env_ids, int n, const Task& like) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    // In runs of consecutive envs of one home, one queue entry each: a sync
-    // step's envs are such runs (see the constructor), so that the calling
-    // thread, whose work here the stepping threads wait for, writes a task
-    // per run rather than per env.
+    // In runs of envs of one home (a sync step's envs are runs: see the
+    // constructor).
     const int* const homes = home_.data();
     for (int k = 0; k < n;) {
-      const int first = env_ids[k];
-      const int home = homes[first];
+      const int home = homes[env_ids[k]];
       int end = k + 1;
-      while (end < n && env_ids[end] == first + (end - k) &&
-             homes[env_ids[end]] == home) {
+      while (end < n && homes[env_ids[end]] == home) {
         ++end;
       }
-      queues_[home].AppendRun(first, end - k, k, like, &queued_tasks_);
+      queues_[home].AppendRun(env_ids + k, end - k, k, like, &queued_tasks_);
       k = end;
     }
     num_tasks_.fetch_add(n);

@@ -73,23 +73,39 @@ class TaskRing {
   std::size_t size() const { return envs_; }
   // The order of the oldest env queued (not empty()).
   uint32_t front_order() const { return slots_[head_].order; }
-  // Queues a task like `like` for each of the envs first_env..first_env+n-1
-  // (one entry, or one per kMaxRun of them), with slots first_slot.. and
-  // orders *order.. (advanced by n).
-  void AppendRun(int first_env, int n, int first_slot, const Task& like,
+  // Queues a task like `like` for each of envs[0..n), with slots
+  // first_slot.. and orders *order.. (advanced by n); a run of consecutive
+  // ids is one entry. One capacity check and a tight loop, since a sync send
+  // of cheap envs queues its envs on the calling thread while the other
+  // threads wait for them.
+  void AppendRun(const int* envs, int n, int first_slot, const Task& like,
                  uint32_t* order) {
     if (envs_ + static_cast<std::size_t>(n) > slots_.size()) {
       throw std::logic_error("more tasks queued than envs");
     }
-    for (int k = 0; k < n; k += static_cast<int>(kMaxRun)) {
-      const auto run =
-          static_cast<uint16_t>(std::min<std::size_t>(n - k, kMaxRun));
-      slots_[Index(tasks_)] =
-          Task{first_env + k, first_slot + k, like.block, *order,
-               like.kind,     like.has_seed,  run};
-      *order += run;
+    // Locals, which the stores into the slots cannot alias.
+    Task* const slots = slots_.data();
+    const std::size_t capacity = slots_.size();
+    Block* const block = like.block;
+    const Task::Kind kind = like.kind;
+    const bool has_seed = like.has_seed;
+    uint32_t next = *order;
+    std::size_t i = Index(tasks_);
+    for (int k = 0; k < n;) {
+      int end = k + 1;
+      while (end < n && envs[end] == envs[end - 1] + 1 &&
+             static_cast<std::size_t>(end - k) < kMaxRun) {
+        ++end;
+      }
+      const auto run = static_cast<uint16_t>(end - k);
+      slots[i] =
+          Task{envs[k], first_slot + k, block, next, kind, has_seed, run};
+      next += run;
+      i = i + 1 == capacity ? 0 : i + 1;
       ++tasks_;
+      k = end;
     }
+    *order = next;
     envs_ += static_cast<std::size_t>(n);
   }
   // Moves the oldest envs, at most n, into `out` as tasks of one env each,

@@ -58,10 +58,10 @@ TEST(TaskRingTest, KeepsOrderAcrossTheEndAndRefusesMoreThanItsCapacity) {
   const Task like{0, 0, nullptr, 0, Task::Kind::kReset, true};
   std::vector<Task> out;
   for (int round = 0; round < 5; ++round) {
-    // Two entries in a ring of three: every other round wraps around the
-    // end.
-    ring.AppendRun(4 * round, 1, 10, like, &order);
-    ring.AppendRun(4 * round + 2, 1, 11, like, &order);
+    // Two envs apart, so two entries, in a ring of three: every other round
+    // wraps around the end.
+    const int envs[2] = {4 * round, 4 * round + 2};
+    ring.AppendRun(envs, 2, 10, like, &order);
     EXPECT_EQ(ring.size(), 2u);
     out.clear();
     EXPECT_EQ(ring.TakeFront(1, &out), 1u);
@@ -77,10 +77,11 @@ TEST(TaskRingTest, KeepsOrderAcrossTheEndAndRefusesMoreThanItsCapacity) {
     EXPECT_TRUE(ring.empty());
   }
   EXPECT_EQ(order, 7u + 10u);
-  ring.AppendRun(0, 2, 0, like, &order);
-  EXPECT_THROW(ring.AppendRun(0, 2, 0, like, &order), std::logic_error);
+  const int three[3] = {0, 1, 2};
+  ring.AppendRun(three, 2, 0, like, &order);
+  EXPECT_THROW(ring.AppendRun(three, 2, 0, like, &order), std::logic_error);
   EXPECT_EQ(ring.size(), 2u);  // nothing of a refused run is queued
-  ring.AppendRun(2, 1, 2, like, &order);
+  ring.AppendRun(three + 2, 1, 2, like, &order);
   EXPECT_EQ(ring.size(), 3u);
   ring.clear();
   EXPECT_TRUE(ring.empty());
@@ -91,9 +92,9 @@ TEST(TaskRingTest, ConsecutiveEnvsShareAnEntryAndAreTakenOneByOne) {
   ring.Reserve(8);
   uint32_t order = 0;
   const Task like{0, 0, nullptr, 0, Task::Kind::kStep, false};
-  // 3, 4, 5, 6 is one entry; 0 and 1 another.
-  ring.AppendRun(3, 4, 0, like, &order);
-  ring.AppendRun(0, 2, 4, like, &order);
+  // 3, 4, 5, 6 is one run; 0 and 1 another.
+  const int envs[6] = {3, 4, 5, 6, 0, 1};
+  ring.AppendRun(envs, 6, 0, like, &order);
   EXPECT_EQ(ring.size(), 6u);
   EXPECT_EQ(order, 6u);
   std::vector<Task> out;
@@ -114,25 +115,6 @@ TEST(TaskRingTest, ConsecutiveEnvsShareAnEntryAndAreTakenOneByOne) {
     EXPECT_EQ(out[k].order, static_cast<uint32_t>(want_slot[k])) << k;
     EXPECT_EQ(out[k].run, 1) << k;
   }
-}
-
-TEST(TaskRingTest, ARunLongerThanAnEntryHoldsIsSplitIntoEntries) {
-  TaskRing ring;
-  const int n = static_cast<int>(TaskRing::kMaxRun) + 5;
-  ring.Reserve(static_cast<std::size_t>(n));
-  uint32_t order = 0;
-  ring.AppendRun(0, n, 0, Task{0, 0, nullptr, 0}, &order);
-  EXPECT_EQ(ring.size(), static_cast<std::size_t>(n));
-  std::vector<Task> out;
-  EXPECT_EQ(ring.TakeBack(6, &out), 6u);
-  EXPECT_EQ(out[0].env_id, n - 1);
-  EXPECT_EQ(out[5].env_id, n - 6);  // across the two entries
-  EXPECT_EQ(out[5].order, static_cast<uint32_t>(n - 6));
-  out.clear();
-  EXPECT_EQ(ring.TakeFront(static_cast<std::size_t>(n), &out),
-            static_cast<std::size_t>(n - 6));
-  EXPECT_EQ(out.back().env_id, n - 7);
-  EXPECT_TRUE(ring.empty());
 }
 
 TEST(SchedulerTest, ThreadsPerMode) {
