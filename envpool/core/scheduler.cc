@@ -157,8 +157,8 @@ bool Scheduler::Take(int self, bool wait, std::vector<Task>* chunk) {
   TaskRing* fullest = own;
   for (auto& queue : queues_) {
     if (!queue.empty() && (oldest == nullptr ||
-                           static_cast<int32_t>(queue.front_order() -
-                                                oldest->front_order()) < 0)) {
+                           static_cast<int32_t>(queue.front().order -
+                                                oldest->front().order) < 0)) {
       oldest = &queue;
     }
     if (queue.size() > fullest->size()) {
@@ -180,7 +180,7 @@ bool Scheduler::Take(int self, bool wait, std::vector<Task>* chunk) {
   } else if (own->empty()) {
     source = sync_ ? fullest : oldest;
     front = !sync_;
-  } else if (static_cast<uint32_t>(own->front_order() - oldest->front_order()) >
+  } else if (static_cast<uint32_t>(own->front().order - oldest->front().order) >
              static_cast<uint32_t>(num_envs_)) {
     source = oldest;
   }
@@ -197,14 +197,19 @@ bool Scheduler::Take(int self, bool wait, std::vector<Task>* chunk) {
       source == own ? source->size() : (source->size() + 1) / 2;
   const std::size_t take = std::clamp<std::size_t>(
       static_cast<std::size_t>(kChunkNs / cost), 1, std::min(share, most));
-  const std::size_t taken =
-      front ? source->TakeFront(take, chunk) : source->TakeBack(take, chunk);
-  if (keeps) {
-    for (const Task& task : *chunk) {
-      home_[task.env_id] = self;
+  for (std::size_t i = 0; i < take; ++i) {
+    if (front) {
+      chunk->push_back(source->front());
+      source->pop_front();
+    } else {
+      chunk->push_back(source->back());
+      source->pop_back();
+    }
+    if (keeps) {
+      home_[chunk->back().env_id] = self;
     }
   }
-  num_tasks_.fetch_sub(static_cast<int>(taken));
+  num_tasks_.fetch_sub(static_cast<int>(take));
   return true;
 }
 

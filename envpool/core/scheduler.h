@@ -34,14 +34,11 @@ namespace envpool {
 
 class Block;  // a batch of results (pool.h); the scheduler only carries it
 
-// One queued unit of work: an env's turn (a step or a reset) whose result
-// goes to a row of a batch, or one frame of a render job. In a queue one
-// task may stand for a run of consecutive envs (`run` of them, with
-// consecutive slots and orders), as a sync send of cheap envs queues them:
-// a taker gets tasks of one env each (TaskRing::TakeFront/TakeBack).
+// One queued unit of work for one env: a turn (a step or a reset) whose
+// result goes to a row of a batch, or one frame of a render job.
 //
-// 24 bytes: a send of cheap envs writes them into the queues and the thread
-// that steps them reads them back, so their size is cache traffic between
+// 24 bytes: a send of cheap envs writes one per env into the queues and the
+// thread that steps it reads it back, so its size is cache traffic between
 // cores (the seed of a reset is kept by the pool, per env).
 struct Task {
   enum class Kind : uint8_t { kStep, kReset, kFrame };
@@ -53,34 +50,26 @@ struct Task {
   uint32_t order = 0;  // when it was queued (see Enqueue), mod 2^32
   Kind kind = Kind::kStep;
   bool has_seed = false;  // a reset with a seed the pool keeps for the env
-  uint16_t run = 1;       // in a queue: the envs env_id.. it stands for
 };
 static_assert(sizeof(Task) <= 24, "a task is cache traffic: keep it small");
 
 // The tasks of one queue, in a ring of fixed capacity, so that queueing a
 // task never allocates (a std::deque allocates a node every few tasks, and
-// frees it when they are taken). Consecutive envs of one append share one
-// entry, so that a sync send of cheap envs writes (and its takers read) a
-// task per run of envs rather than per env.
+// frees it when they are taken).
 class TaskRing {
  public:
-  static constexpr std::size_t kMaxRun = UINT16_MAX;
-
-  // Room for `capacity` envs.
   void Reserve(std::size_t capacity) { slots_.resize(capacity); }
-  bool empty() const { return envs_ == 0; }
-  // The envs queued.
-  std::size_t size() const { return envs_; }
-  // The order of the oldest env queued (not empty()).
-  uint32_t front_order() const { return slots_[head_].order; }
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  Task& front() { return slots_[head_]; }
+  Task& back() { return slots_[Index(size_ - 1)]; }
   // Queues a task like `like` for each of envs[0..n), with slots
-  // first_slot.. and orders *order.. (advanced by n); a run of consecutive
-  // ids is one entry. One capacity check and a tight loop, since a sync send
-  // of cheap envs queues its envs on the calling thread while the other
-  // threads wait for them.
+  // first_slot.. and orders *order.. (advanced by n): one capacity check and
+  // a tight loop, since a sync send of cheap envs queues a task per env on
+  // the calling thread while the other threads wait for them.
   void AppendRun(const int* envs, int n, int first_slot, const Task& like,
                  uint32_t* order) {
-    if (envs_ + static_cast<std::size_t>(n) > slots_.size()) {
+    if (size_ + static_cast<std::size_t>(n) > slots_.size()) {
       throw std::logic_error("more tasks queued than envs");
     }
     // Locals, which the stores into the slots cannot alias.
@@ -90,92 +79,32 @@ class TaskRing {
     const Task::Kind kind = like.kind;
     const bool has_seed = like.has_seed;
     uint32_t next = *order;
-    std::size_t i = Index(tasks_);
-    for (int k = 0; k < n;) {
-      int end = k + 1;
-      while (end < n && envs[end] == envs[end - 1] + 1 &&
-             static_cast<std::size_t>(end - k) < kMaxRun) {
-        ++end;
-      }
-      const auto run = static_cast<uint16_t>(end - k);
-      slots[i] =
-          Task{envs[k], first_slot + k, block, next, kind, has_seed, run};
-      next += run;
+    std::size_t i = Index(size_);
+    for (int k = 0; k < n; ++k) {
+      slots[i] = Task{envs[k], first_slot + k, block, next++, kind, has_seed};
       i = i + 1 == capacity ? 0 : i + 1;
-      ++tasks_;
-      k = end;
     }
     *order = next;
-    envs_ += static_cast<std::size_t>(n);
+    size_ += static_cast<std::size_t>(n);
   }
-  // Moves the oldest envs, at most n, into `out` as tasks of one env each,
-  // oldest first; returns how many.
-  std::size_t TakeFront(std::size_t n, std::vector<Task>* out) {
-    std::size_t taken = 0;
-    while (taken < n && tasks_ > 0) {
-      Task& task = slots_[head_];
-      const std::size_t k = std::min<std::size_t>(task.run, n - taken);
-      for (std::size_t e = 0; e < k; ++e) {
-        out->push_back(Single(task, e));
-      }
-      taken += k;
-      if (k == task.run) {
-        head_ = Index(1);
-        --tasks_;
-      } else {
-        task.env_id += static_cast<int>(k);
-        task.slot += static_cast<int>(k);
-        task.order += static_cast<uint32_t>(k);
-        task.run = static_cast<uint16_t>(task.run - k);
-      }
-    }
-    envs_ -= taken;
-    return taken;
+  void pop_front() {
+    head_ = Index(1);
+    --size_;
   }
-  // Moves the newest envs, at most n, into `out` as tasks of one env each,
-  // newest first; returns how many.
-  std::size_t TakeBack(std::size_t n, std::vector<Task>* out) {
-    std::size_t taken = 0;
-    while (taken < n && tasks_ > 0) {
-      Task& task = slots_[Index(tasks_ - 1)];
-      const std::size_t k = std::min<std::size_t>(task.run, n - taken);
-      for (std::size_t e = 0; e < k; ++e) {
-        out->push_back(Single(task, task.run - 1 - e));
-      }
-      taken += k;
-      if (k == task.run) {
-        --tasks_;
-      } else {
-        task.run = static_cast<uint16_t>(task.run - k);
-      }
-    }
-    envs_ -= taken;
-    return taken;
-  }
+  void pop_back() { --size_; }
   void clear() {
     head_ = 0;
-    tasks_ = 0;
-    envs_ = 0;
+    size_ = 0;
   }
 
  private:
-  // The task of env e of a run.
-  static Task Single(const Task& run, std::size_t e) {
-    Task one = run;
-    one.env_id += static_cast<int>(e);
-    one.slot += static_cast<int>(e);
-    one.order += static_cast<uint32_t>(e);
-    one.run = 1;
-    return one;
-  }
   std::size_t Index(std::size_t offset) const {
     std::size_t i = head_ + offset;
     return i >= slots_.size() ? i - slots_.size() : i;
   }
   std::vector<Task> slots_;
   std::size_t head_ = 0;
-  std::size_t tasks_ = 0;  // entries
-  std::size_t envs_ = 0;   // envs of the entries
+  std::size_t size_ = 0;
 };
 
 // The estimated cost of one env step, from timed runs of steps only: a reset

@@ -56,24 +56,20 @@ TEST(TaskRingTest, KeepsOrderAcrossTheEndAndRefusesMoreThanItsCapacity) {
   ring.Reserve(3);
   uint32_t order = 7;
   const Task like{0, 0, nullptr, 0, Task::Kind::kReset, true};
-  std::vector<Task> out;
   for (int round = 0; round < 5; ++round) {
-    // Two envs apart, so two entries, in a ring of three: every other round
-    // wraps around the end.
-    const int envs[2] = {4 * round, 4 * round + 2};
+    // Runs of two in a ring of three: every other run wraps around the end.
+    const int envs[2] = {2 * round, 2 * round + 1};
     ring.AppendRun(envs, 2, 10, like, &order);
     EXPECT_EQ(ring.size(), 2u);
-    out.clear();
-    EXPECT_EQ(ring.TakeFront(1, &out), 1u);
-    EXPECT_EQ(ring.TakeBack(5, &out), 1u);
-    ASSERT_EQ(out.size(), 2u);
-    EXPECT_EQ(out[0].env_id, 4 * round);
-    EXPECT_EQ(out[1].env_id, 4 * round + 2);
-    EXPECT_EQ(out[0].slot, 10);
-    EXPECT_EQ(out[1].slot, 11);
-    EXPECT_EQ(out[1].order - out[0].order, 1u);
-    EXPECT_EQ(out[1].kind, Task::Kind::kReset);
-    EXPECT_TRUE(out[1].has_seed);
+    EXPECT_EQ(ring.front().env_id, 2 * round);
+    EXPECT_EQ(ring.back().env_id, 2 * round + 1);
+    EXPECT_EQ(ring.front().slot, 10);
+    EXPECT_EQ(ring.back().slot, 11);
+    EXPECT_EQ(ring.back().order - ring.front().order, 1u);
+    EXPECT_EQ(ring.back().kind, Task::Kind::kReset);
+    EXPECT_TRUE(ring.back().has_seed);
+    ring.pop_front();
+    ring.pop_back();
     EXPECT_TRUE(ring.empty());
   }
   EXPECT_EQ(order, 7u + 10u);
@@ -85,36 +81,6 @@ TEST(TaskRingTest, KeepsOrderAcrossTheEndAndRefusesMoreThanItsCapacity) {
   EXPECT_EQ(ring.size(), 3u);
   ring.clear();
   EXPECT_TRUE(ring.empty());
-}
-
-TEST(TaskRingTest, ConsecutiveEnvsShareAnEntryAndAreTakenOneByOne) {
-  TaskRing ring;
-  ring.Reserve(8);
-  uint32_t order = 0;
-  const Task like{0, 0, nullptr, 0, Task::Kind::kStep, false};
-  // 3, 4, 5, 6 is one run; 0 and 1 another.
-  const int envs[6] = {3, 4, 5, 6, 0, 1};
-  ring.AppendRun(envs, 6, 0, like, &order);
-  EXPECT_EQ(ring.size(), 6u);
-  EXPECT_EQ(order, 6u);
-  std::vector<Task> out;
-  // The front of a run, split: the rest stays queued in order.
-  EXPECT_EQ(ring.TakeFront(2, &out), 2u);
-  EXPECT_EQ(ring.front_order(), 2u);
-  // The back: the newest first, across the two runs.
-  EXPECT_EQ(ring.TakeBack(3, &out), 3u);
-  EXPECT_EQ(ring.size(), 1u);
-  EXPECT_EQ(ring.TakeFront(4, &out), 1u);
-  EXPECT_TRUE(ring.empty());
-  const int want_env[6] = {3, 4, 1, 0, 6, 5};
-  const int want_slot[6] = {0, 1, 5, 4, 3, 2};
-  ASSERT_EQ(out.size(), 6u);
-  for (int k = 0; k < 6; ++k) {
-    EXPECT_EQ(out[k].env_id, want_env[k]) << k;
-    EXPECT_EQ(out[k].slot, want_slot[k]) << k;
-    EXPECT_EQ(out[k].order, static_cast<uint32_t>(want_slot[k])) << k;
-    EXPECT_EQ(out[k].run, 1) << k;
-  }
 }
 
 TEST(SchedulerTest, ThreadsPerMode) {
