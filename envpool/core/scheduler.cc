@@ -1,5 +1,7 @@
 #include "envpool/core/scheduler.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 
 namespace envpool {
@@ -72,13 +74,31 @@ int Scheduler::home(int env_id) {
   return home_.at(static_cast<std::size_t>(env_id));
 }
 
+bool PreemptionWatch::ContendedNow(int64_t now_ns) {
+#ifdef RUSAGE_THREAD
+  if (seen_ < 0 || now_ns - read_at_ns_ >= kReadEveryNs) {
+    struct rusage usage {};
+    if (getrusage(RUSAGE_THREAD, &usage) == 0) {
+      Observe(now_ns, usage.ru_nivcsw);
+    }
+    read_at_ns_ = now_ns;
+  }
+  return Contended(now_ns);
+#else
+  return false;
+#endif
+}
+
 int64_t Scheduler::SpinNs() const {
   // Waking a sleeping thread costs far more than a cheap step (about 100 us
   // on a virtual machine). In a sync batch of expensive envs the threads
   // that finish first wait for the others' last envs (up to one step), so
   // the spin grows with the step: a fixed spin shorter than a step would
-  // put them to sleep in every batch.
-  return std::clamp(kSpinSteps * cost_.ns(), kMinSpinNs, kMaxSpinNs);
+  // put them to sleep in every batch. But a thread that polls while another
+  // process competes for the cores holds a core that a preempted stepping
+  // thread of the pool may be waiting for; a sleep hands it over at once.
+  thread_local PreemptionWatch watch;
+  return SpinNs(watch.ContendedNow(NowNs()));
 }
 
 void Scheduler::Enqueue(const int* env_ids, int n, const Task& like) {

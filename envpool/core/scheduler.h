@@ -20,6 +20,7 @@
 #ifndef ENVPOOL_CORE_SCHEDULER_H_
 #define ENVPOOL_CORE_SCHEDULER_H_
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -155,6 +156,53 @@ bool PollUntil(int64_t until_ns, Done done) {
   }
 }
 
+// Whether another process competes with the pool's threads for the cores,
+// as a learner beside the pool does: seen from one thread as its
+// involuntary context switches (preempted while it could run), fed in by
+// the thread itself now and then (Scheduler::SpinNs). A thread that polls
+// for work then holds a core that a stepping thread of the pool, preempted
+// in its turn, is waiting for; it had better sleep at once. On an idle
+// machine a thread is preempted now and then too (kernel threads), so one
+// preemption is not contention: kPreemptions of them within kWindowNs are.
+class PreemptionWatch {
+ public:
+  static constexpr int kPreemptions = 4;
+  static constexpr int64_t kWindowNs = 20'000'000;
+  // Reads a thread's count at most this often (a system call).
+  static constexpr int64_t kReadEveryNs = 1'000'000;
+
+  // The thread's count of involuntary context switches so far, at now_ns.
+  void Observe(int64_t now_ns, int64_t preemptions) {
+    if (seen_ >= 0) {
+      const int64_t new_ones =
+          std::min<int64_t>(preemptions - seen_, kPreemptions);
+      for (int64_t k = 0; k < new_ones; ++k) {
+        times_[next_] = now_ns;
+        next_ = (next_ + 1) % kPreemptions;
+        count_ = std::min(count_ + 1, kPreemptions);
+      }
+    }
+    seen_ = preemptions;
+  }
+  // Whether the last kPreemptions preemptions all fell within kWindowNs
+  // before now_ns.
+  bool Contended(int64_t now_ns) const {
+    // times_[next_] is the oldest of the last kPreemptions.
+    return count_ == kPreemptions && now_ns - times_[next_] <= kWindowNs;
+  }
+  // Observe()s the calling thread's own count if kReadEveryNs has passed
+  // since its last read, then says whether it is Contended(). Always false
+  // where the system does not count a thread's preemptions.
+  bool ContendedNow(int64_t now_ns);
+
+ private:
+  int64_t seen_ = -1;
+  int64_t read_at_ns_ = 0;
+  int64_t times_[kPreemptions] = {};
+  int next_ = 0;
+  int count_ = 0;
+};
+
 struct SchedulerConfig {
   int num_envs = 1;
   int batch_size = 1;  // == num_envs: sync mode
@@ -174,6 +222,8 @@ class Scheduler {
   static constexpr int64_t kMinSpinNs = 80000;
   static constexpr int64_t kMaxSpinNs = 500000;
   static constexpr int64_t kSpinSteps = 4;
+  // ... but only this long while another process competes for the cores.
+  static constexpr int64_t kContendedSpinNs = 5000;
   // A thread takes at most about this much work from the queues at once.
   static constexpr int64_t kChunkNs = 10000;
   // The calling thread steps an env only while its estimated step costs at
@@ -229,8 +279,16 @@ class Scheduler {
   bool RecvSteps() const {
     return (caller_steps_ && CallerMayStep()) || CheaperInline(batch_size_);
   }
-  // How long an idle thread polls before it sleeps.
+  // How long an idle thread polls before it sleeps: kSpinSteps x the
+  // estimated step, within [kMinSpinNs, kMaxSpinNs], or kContendedSpinNs
+  // while the calling thread is being preempted (PreemptionWatch).
   int64_t SpinNs() const;
+  // SpinNs() for a thread that is (or is not) being preempted.
+  int64_t SpinNs(bool contended) const {
+    return contended
+               ? kContendedSpinNs
+               : std::clamp(kSpinSteps * cost_.ns(), kMinSpinNs, kMaxSpinNs);
+  }
 
   // Queues a task like `like` for each env (`slot` k for the k-th), on the
   // env's home queue, and wakes sleeping workers.

@@ -184,14 +184,43 @@ TEST(SchedulerTest, StepCostWeighsNewSamples) {
   EXPECT_EQ(chunk_cost.ns(), (800 * 15 + 2400) / 16);
 }
 
-TEST(SchedulerTest, SpinGrowsWithTheStepWithinBounds) {
+TEST(SchedulerTest, SpinGrowsWithTheStepWithinBoundsAndIsShortUnderContention) {
   Scheduler scheduler(Config(8, 8, 0, 2));
-  EXPECT_EQ(scheduler.SpinNs(), Scheduler::kMinSpinNs);
+  EXPECT_EQ(scheduler.SpinNs(false), Scheduler::kMinSpinNs);
   scheduler.cost().AddInline(50000);
-  EXPECT_EQ(scheduler.SpinNs(), Scheduler::kSpinSteps * 50000);
+  EXPECT_EQ(scheduler.SpinNs(false), Scheduler::kSpinSteps * 50000);
+  EXPECT_EQ(scheduler.SpinNs(true), Scheduler::kContendedSpinNs);
   Scheduler slow(Config(8, 8, 0, 2));
   slow.cost().AddInline(10000000);
-  EXPECT_EQ(slow.SpinNs(), Scheduler::kMaxSpinNs);
+  EXPECT_EQ(slow.SpinNs(false), Scheduler::kMaxSpinNs);
+  EXPECT_EQ(slow.SpinNs(true), Scheduler::kContendedSpinNs);
+}
+
+TEST(PreemptionWatchTest, ContendedOnlyWhileManyPreemptionsFallInTheWindow) {
+  constexpr int64_t kMs = 1000000;
+  PreemptionWatch watch;
+  // The first reading is a baseline: the switches before it are old.
+  watch.Observe(0, 100);
+  EXPECT_FALSE(watch.Contended(0));
+  // A preemption now and then, as on an idle machine: never contended.
+  for (int k = 1; k <= 20; ++k) {
+    watch.Observe(k * 10 * kMs, 100 + k);
+    EXPECT_FALSE(watch.Contended(k * 10 * kMs)) << k;
+  }
+  // kPreemptions of them within the window: contended ...
+  int64_t t = 300 * kMs;
+  int64_t count = 120;
+  for (int k = 0; k < PreemptionWatch::kPreemptions; ++k) {
+    t += kMs;
+    watch.Observe(t, ++count);
+  }
+  EXPECT_TRUE(watch.Contended(t));
+  EXPECT_TRUE(watch.Contended(t + PreemptionWatch::kWindowNs / 2));
+  // ... until the window has passed the oldest of them.
+  EXPECT_FALSE(watch.Contended(t + PreemptionWatch::kWindowNs));
+  // Several seen in one reading count as several.
+  watch.Observe(t + 100 * kMs, count + PreemptionWatch::kPreemptions);
+  EXPECT_TRUE(watch.Contended(t + 100 * kMs));
 }
 
 TEST(SchedulerTest, EnvsAreDealtToTheSteppingThreadsInRuns) {
