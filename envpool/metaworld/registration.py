@@ -1,0 +1,43 @@
+"""Ids of the metaworld family (Meta-World 3.1.1's Sawyer tasks).
+
+EnvPool 1.2.7's ids `MetaWorld/<Task>-v3` with its option names; an id is
+registered once it plays the reference's episodes step for step (the rest of
+the 50 are listed in docs/metaworld.md). `task_name` is Meta-World's name of
+the task; `partially_observable=False` shows the goal in the observation
+(Meta-World's goal-observable variants).
+"""
+
+from __future__ import annotations
+
+import os
+
+from envpool.python.registry import register
+
+# (id stem, Meta-World's task name), for the tasks implemented.
+TASKS = [
+    ("PickPlace", "pick-place-v3"),
+    ("Push", "push-v3"),
+    ("Reach", "reach-v3"),
+]
+
+for _stem, _task_name in TASKS:
+    register(
+        f"MetaWorld/{_stem}-v3",
+        family="metaworld",
+        env_class="MetaWorld",
+        max_episode_steps=500,
+        reward_threshold=10.0,
+        task_name=_task_name,
+    )
+
+
+# -- What this family declares (docs/adding_a_family.md) --
+
+# The id tools/smoke_test.py makes and steps in every wheel.
+SMOKE_TEST_ID = "MetaWorld/PickPlace-v3"
+# Meta-World's models, shipped in the wheel beside this file (taken from the
+# pinned metaworld wheel at build time).
+ASSET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
+# pip packages the family reads files from at run time (pinned in
+# requirements-dev.txt): the MuJoCo library.
+RUNTIME_PACKAGES = ["mujoco"]

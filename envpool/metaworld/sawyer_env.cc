@@ -1,0 +1,546 @@
+#include "envpool/metaworld/sawyer_env.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "envpool/mujoco_common/numpy_math.h"
+#include "envpool/mujoco_common/spec.h"
+#include "envpool/mujoco_common/state.h"
+
+namespace envpool::metaworld {
+namespace {
+
+// sawyer_xyz_env.py's _HAND_SPACE, the hand's observation bounds.
+constexpr std::array<double, 3> kHandSpaceLow{-0.525, 0.348, -0.0525};
+constexpr std::array<double, 3> kHandSpaceHigh{0.525, 1.025, 0.7};
+constexpr double kTargetRadius = 0.05;
+constexpr double kActionScale = 0.01;
+constexpr int kHandResetSteps = 50;
+
+const mujoco_common::ModelFolder& MetaWorldModels() {
+  static const mujoco_common::ModelFolder folder{
+      "metaworld", /*accepts_paths=*/false,
+      [](const std::string& name, const std::string& path) {
+        if (path.empty()) {
+          return "Meta-World model '" + name +
+                 "' not found: the metaworld family's asset folder is "
+                 "missing (reinstall envpool, or pip install --no-deps "
+                 "metaworld==3.1.1 and point ASSET_DIR at its assets folder)";
+        }
+        return "Meta-World model '" + name + "' not found at " + path +
+               " (the models ship with envpool in metaworld/assets; "
+               "reinstall envpool, or pip install --no-deps metaworld==3.1.1)";
+      }};
+  return folder;
+}
+
+mujoco_common::ModelPtr CopyModel(const mjModel* model) {
+  mujoco_common::ModelPtr copy(mj_copyModel(nullptr, model));
+  if (copy == nullptr) {
+    throw std::runtime_error("cannot copy the MuJoCo model");
+  }
+  return copy;
+}
+
+double Clip(double x, double low, double high) {
+  // np.clip: NaN stays NaN.
+  return x < low ? low : (x > high ? high : x);
+}
+
+float ClipAction(float x) { return x < -1.0F ? -1.0F : (x > 1.0F ? 1.0F : x); }
+
+double Norm3(const double* a, const double* b) {
+  const double diff[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+  return mujoco_common::NumpyNorm(diff, 3);
+}
+
+// The observation's bounds: the hand, the fingers' opening and the
+// objects (unbounded), twice, then the goal.
+void ObservationBounds(const TaskConfig& task, bool partially_observable,
+                       std::vector<double>* low, std::vector<double>* high) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (int frame = 0; frame < 2; ++frame) {
+    low->insert(low->end(), kHandSpaceLow.begin(), kHandSpaceLow.end());
+    high->insert(high->end(), kHandSpaceHigh.begin(), kHandSpaceHigh.end());
+    low->push_back(-1.0);
+    high->push_back(1.0);
+    low->insert(low->end(), 14, -inf);
+    high->insert(high->end(), 14, inf);
+  }
+  for (int k = 0; k < 3; ++k) {
+    low->push_back(partially_observable ? 0.0 : task.goal_low[k]);
+    high->push_back(partially_observable ? 0.0 : task.goal_high[k]);
+  }
+}
+
+}  // namespace
+
+Options SawyerEnv::DefaultOptions() {
+  return Options{
+      {"max_episode_steps", int64_t{500}},
+      {"frame_skip", int64_t{5}},
+      {"frame_stack", int64_t{1}},
+      {"task_name", std::string("pick-place-v3")},
+      {"partially_observable", true},
+  };
+}
+
+void SawyerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+  const TaskConfig& task = FindTask(options.Get<std::string>("task_name"));
+  mujoco_common::FrameSkip(options);
+  const auto frame_stack = options.Get<int64_t>("frame_stack");
+  if (frame_stack != 1) {
+    throw std::invalid_argument(
+        "option 'frame_stack' must be 1 (the observation already holds the "
+        "previous frame), got " +
+        std::to_string(frame_stack));
+  }
+  const auto max_steps = options.Get<int64_t>("max_episode_steps");
+  if (max_steps < 1 || max_steps > 500) {
+    throw std::invalid_argument(
+        "option 'max_episode_steps' must be in [1, 500] (Meta-World's "
+        "max_path_length: its env refuses a 501st step), got " +
+        std::to_string(max_steps));
+  }
+  // Loading checks that the model is there (an error naming it if not).
+  mujoco_common::LoadModel(MetaWorldModels(), task.xml);
+  std::vector<double> low;
+  std::vector<double> high;
+  ObservationBounds(task, options.Get<bool>("partially_observable"), &low,
+                    &high);
+  fields->obs = spec->state.Add<double>("obs", {kObsDim}, low, high);
+  fields->action = spec->action.Add<float>("action", {4}, {-1.0}, {1.0});
+  fields->success = spec->state.Add<double>("info:success", {});
+  fields->near_object = spec->state.Add<double>("info:near_object", {});
+  fields->grasp_success = spec->state.Add<double>("info:grasp_success", {});
+  fields->grasp_reward = spec->state.Add<double>("info:grasp_reward", {});
+  fields->in_place_reward = spec->state.Add<double>("info:in_place_reward", {});
+  fields->obj_to_target = spec->state.Add<double>("info:obj_to_target", {});
+  fields->unscaled_reward = spec->state.Add<double>("info:unscaled_reward", {});
+  fields->task_id = spec->state.Add<int32_t>("info:task_id", {});
+  spec->snapshots = true;
+}
+
+SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
+    : fields_(fields),
+      task_(&FindTask(options.Get<std::string>("task_name"))),
+      shared_model_(mujoco_common::LoadModel(MetaWorldModels(), task_->xml)),
+      model_(CopyModel(shared_model_.get())),
+      data_(mj_makeData(model_.get())),
+      frame_skip_(static_cast<int>(mujoco_common::FrameSkip(options))),
+      partially_observable_(options.Get<bool>("partially_observable")) {
+  if (data_ == nullptr) {
+    throw std::runtime_error(std::string("cannot allocate MuJoCo data for ") +
+                             task_->xml);
+  }
+  mjModel* m = model_.get();
+  using mujoco_common::ObjectId;
+  hand_body_ = ObjectId(m, mjOBJ_BODY, "hand");
+  mocap_ = m->body_mocapid[ObjectId(m, mjOBJ_BODY, "mocap")];
+  right_claw_ = ObjectId(m, mjOBJ_BODY, "rightclaw");
+  left_claw_ = ObjectId(m, mjOBJ_BODY, "leftclaw");
+  right_effector_ = ObjectId(m, mjOBJ_SITE, "rightEndEffector");
+  left_effector_ = ObjectId(m, mjOBJ_SITE, "leftEndEffector");
+  left_pad_ = ObjectId(m, mjOBJ_BODY, "leftpad");
+  right_pad_ = ObjectId(m, mjOBJ_BODY, "rightpad");
+  left_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "leftpad_geom");
+  right_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "rightpad_geom");
+  obj_body_ = ObjectId(m, mjOBJ_BODY, "obj");
+  obj_geom_ = ObjectId(m, mjOBJ_GEOM, "objGeom");
+  goal_site_ = ObjectId(m, mjOBJ_SITE, "goal");
+  if (mocap_ < 0 || m->nu != 2) {
+    throw std::invalid_argument(std::string("the Meta-World model ") +
+                                task_->xml +
+                                " lacks the mocap body or the two finger "
+                                "actuators");
+  }
+  // reset_mocap_welds: the weld holds the hand at the mocap's pose (the
+  // reference writes 11 numbers into each weld's row).
+  const double weld[11] = {0.0,  0.0, 0.0, 0.0, 0.0, 0.0,
+                           -1.0, 0.0, 0.0, 0.0, 5.0};
+  for (int i = 0; i < m->neq; ++i) {
+    if (m->eq_type[i] == mjEQ_WELD) {
+      std::copy(weld, weld + 11,
+                m->eq_data + static_cast<std::size_t>(i) * mjNEQDATA);
+    }
+  }
+  mj_forward(m, data_.get());
+}
+
+std::vector<double> SawyerEnv::DrawTaskVector() {
+  std::vector<double> vec(6);
+  for (int k = 0; k < 6; ++k) {
+    vec[k] = np_random_.Uniform(task_->reset_low[k], task_->reset_high[k]);
+  }
+  return vec;
+}
+
+std::vector<double> SawyerEnv::DrawPlacement() {
+  for (;;) {
+    std::vector<double> vec = DrawTaskVector();
+    const double diff[2] = {vec[0] - vec[3], vec[1] - vec[4]};
+    if (!(mujoco_common::NumpyNorm(diff, 2) < 0.15)) {
+      return vec;
+    }
+  }
+}
+
+std::array<double, 3> SawyerEnv::BodyPos(int body) const {
+  const double* x = data_->xpos + 3 * body;
+  return {x[0], x[1], x[2]};
+}
+
+std::array<double, 3> SawyerEnv::TcpCenter() const {
+  const double* right = data_->site_xpos + 3 * right_effector_;
+  const double* left = data_->site_xpos + 3 * left_effector_;
+  return {(right[0] + left[0]) / 2.0, (right[1] + left[1]) / 2.0,
+          (right[2] + left[2]) / 2.0};
+}
+
+void SawyerEnv::ResetHand() {
+  mjModel* m = model_.get();
+  mjData* d = data_.get();
+  for (int i = 0; i < kHandResetSteps; ++i) {
+    std::copy(task_->hand_init_pos.begin(), task_->hand_init_pos.end(),
+              d->mocap_pos + 3 * mocap_);
+    const double quat[4] = {1.0, 0.0, 1.0, 0.0};
+    std::copy(quat, quat + 4, d->mocap_quat + 4 * mocap_);
+    d->ctrl[0] = -1.0;
+    d->ctrl[1] = 1.0;
+    for (int s = 0; s < frame_skip_; ++s) {
+      mj_step(m, d);
+    }
+  }
+  init_tcp_ = TcpCenter();
+}
+
+void SawyerEnv::SetObjectPosition(const std::array<double, 3>& pos) {
+  // _set_obj_xyz: the free joint's position, its velocity zeroed.
+  mjData* d = data_.get();
+  std::copy(pos.begin(), pos.end(), d->qpos + 9);
+  std::fill(d->qvel + 9, d->qvel + 15, 0.0);
+  mj_forward(model_.get(), d);
+}
+
+void SawyerEnv::Reset() {
+  // The reference's first reset_model(): its physics are discarded, its
+  // draws are not.
+  DrawPlacement();
+  mjModel* m = model_.get();
+  mjData* d = data_.get();
+  mj_resetData(m, d);
+  ResetHand();
+  const std::vector<double> vec = DrawPlacement();
+  switch (task_->kind) {
+    case TaskKind::kPickPlace:
+      init_tcp_ = TcpCenter();
+      [[fallthrough]];
+    case TaskKind::kReach:
+      target_pos_ = {vec[3], vec[4], vec[5]};
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      break;
+    case TaskKind::kPush: {
+      // fix_extreme_obj_pos: the object's height where the hand's reset
+      // left it.
+      const double height = d->xpos[3 * obj_body_ + 2];
+      target_pos_ = {vec[3], vec[4], height};
+      obj_init_pos_ = {vec[0], vec[1], height};
+      break;
+    }
+  }
+  SetObjectPosition(obj_init_pos_);
+  std::copy(target_pos_.begin(), target_pos_.end(),
+            m->site_pos + 3 * goal_site_);
+  // The reset's observation: the frame twice (not clipped).
+  CurrentFrame(obs_.data());
+  std::copy(obs_.begin(), obs_.begin() + kFrameDim, obs_.begin() + kFrameDim);
+  std::copy(obs_.begin(), obs_.begin() + kFrameDim, prev_frame_.begin());
+  for (int k = 0; k < 3; ++k) {
+    obs_[2 * kFrameDim + k] = partially_observable_ ? 0.0 : target_pos_[k];
+  }
+  info_ = TaskInfo{};
+}
+
+void SawyerEnv::ObjectQuaternion(double* quat) const {
+  MatrixToQuaternion(data_->geom_xmat + 9 * obj_geom_, quat);
+}
+
+void SawyerEnv::CurrentFrame(double* frame) const {
+  const mjData* d = data_.get();
+  const double* hand = d->xpos + 3 * hand_body_;
+  std::copy(hand, hand + 3, frame);
+  const double opening =
+      Norm3(d->xpos + 3 * right_claw_, d->xpos + 3 * left_claw_);
+  frame[3] = Clip(opening / 0.1, 0.0, 1.0);
+  std::fill(frame + 4, frame + kFrameDim, 0.0);
+  const double* obj = d->xpos + 3 * obj_body_;
+  std::copy(obj, obj + 3, frame + 4);
+  ObjectQuaternion(frame + 7);
+}
+
+bool SawyerEnv::TouchingObject() const {
+  // touching_object: the contact forces of each pad on the object, summed
+  // in contact order; both positive.
+  const mjData* d = data_.get();
+  double left = 0.0;
+  double right = 0.0;
+  for (int c = 0; c < d->ncon; ++c) {
+    const mjContact& contact = d->contact[c];
+    const bool has_obj =
+        contact.geom[0] == obj_geom_ || contact.geom[1] == obj_geom_;
+    if (!has_obj) {
+      continue;
+    }
+    // A contact outside the constraints (efc_address -1) reads numpy's
+    // last element, as the reference indexes it.
+    const int address =
+        contact.efc_address >= 0 ? contact.efc_address : d->nefc - 1;
+    const double force = address >= 0 ? d->efc_force[address] : 0.0;
+    if (contact.geom[0] == left_pad_geom_ ||
+        contact.geom[1] == left_pad_geom_) {
+      left += force;
+    }
+    if (contact.geom[0] == right_pad_geom_ ||
+        contact.geom[1] == right_pad_geom_) {
+      right += force;
+    }
+  }
+  return 0.0 < left && 0.0 < right;
+}
+
+void SawyerEnv::ClipObservation() {
+  // The hands and the fingers' opening; the objects are unbounded.
+  for (int frame = 0; frame < 2; ++frame) {
+    double* x = obs_.data() + frame * kFrameDim;
+    for (int k = 0; k < 3; ++k) {
+      x[k] = Clip(x[k], kHandSpaceLow[k], kHandSpaceHigh[k]);
+    }
+    x[3] = Clip(x[3], -1.0, 1.0);
+  }
+  for (int k = 0; k < 3; ++k) {
+    double& goal = obs_[2 * kFrameDim + k];
+    goal = partially_observable_
+               ? Clip(goal, 0.0, 0.0)
+               : Clip(goal, task_->goal_low[k], task_->goal_high[k]);
+  }
+}
+
+void SawyerEnv::Step(const ActionView& action) {
+  const float* raw = action.Get(fields_.action);
+  // The pool refuses non-finite actions before they reach an env.
+  mjModel* m = model_.get();
+  mjData* d = data_.get();
+  // set_xyz_action: float32 deltas, float64 mocap position.
+  for (int k = 0; k < 3; ++k) {
+    const float delta = ClipAction(raw[k]) * static_cast<float>(kActionScale);
+    double& pos = d->mocap_pos[3 * mocap_ + k];
+    pos = Clip(pos + static_cast<double>(delta), task_->hand_low[k],
+               task_->hand_high[k]);
+  }
+  const double quat[4] = {1.0, 0.0, 1.0, 0.0};
+  std::copy(quat, quat + 4, d->mocap_quat + 4 * mocap_);
+  d->ctrl[0] = static_cast<double>(raw[3]);
+  d->ctrl[1] = static_cast<double>(-raw[3]);
+  for (int s = 0; s < frame_skip_; ++s) {
+    mj_step(m, d);
+  }
+  mj_forward(m, d);
+  // _get_obs: this frame, the previous one, the goal; then clipped.
+  CurrentFrame(obs_.data());
+  std::copy(prev_frame_.begin(), prev_frame_.end(), obs_.begin() + kFrameDim);
+  std::copy(obs_.begin(), obs_.begin() + kFrameDim, prev_frame_.begin());
+  for (int k = 0; k < 3; ++k) {
+    obs_[2 * kFrameDim + k] = partially_observable_ ? 0.0 : target_pos_[k];
+  }
+  ClipObservation();
+  Evaluate(raw[3]);
+  terminated_ = false;
+}
+
+Number SawyerEnv::GripperCaging(float effort, const double* obj,
+                                double obj_radius, double pad_success_thresh,
+                                double xz_thresh, bool high_density) const {
+  const std::array<double, 3> left_pad = BodyPos(left_pad_);
+  const std::array<double, 3> right_pad = BodyPos(right_pad_);
+  const double pad_y[2] = {left_pad[1], right_pad[1]};
+  double caging_lr[2];
+  for (int i = 0; i < 2; ++i) {
+    const double pad_to_obj = std::abs(pad_y[i] - obj[1]);
+    const double pad_to_obj_init = std::abs(pad_y[i] - obj_init_pos_[1]);
+    const double margin = std::abs(pad_to_obj_init - pad_success_thresh);
+    caging_lr[i] =
+        LongTailTolerance(pad_to_obj, obj_radius, pad_success_thresh, margin);
+  }
+  const Number caging_y = HamacherProduct(Py(caging_lr[0]), Py(caging_lr[1]));
+  const std::array<double, 3> tcp = TcpCenter();
+  const double init_xz[2] = {obj_init_pos_[0] - init_tcp_[0],
+                             obj_init_pos_[2] - init_tcp_[2]};
+  const double xz_margin = mujoco_common::NumpyNorm(init_xz, 2) - xz_thresh;
+  const double tcp_xz[2] = {tcp[0] - obj[0], tcp[2] - obj[2]};
+  const double caging_xz = LongTailTolerance(
+      mujoco_common::NumpyNorm(tcp_xz, 2), 0.0, xz_thresh, xz_margin);
+  const Number gripper_closed = ClampedEffort(effort, 1.0) / Py(1.0);
+  const Number caging = HamacherProduct(caging_y, Py(caging_xz));
+  const Number gripping = caging.value > 0.97 ? gripper_closed : Py(0.0);
+  Number caging_and_gripping = HamacherProduct(caging, gripping);
+  if (high_density) {
+    caging_and_gripping = (caging_and_gripping + caging) / Py(2.0);
+  }
+  return caging_and_gripping;
+}
+
+Number SawyerEnv::PickPlaceCaging(float effort, const double* obj) const {
+  constexpr double kPadSuccessMargin = 0.05;
+  constexpr double kXzSuccessMargin = 0.005;
+  constexpr double kObjRadius = 0.015;
+  const std::array<double, 3> tcp = TcpCenter();
+  // The reference's init_left_pad and init_right_pad are views of the
+  // pads' current positions.
+  const std::array<double, 3> left_pad = BodyPos(left_pad_);
+  const std::array<double, 3> right_pad = BodyPos(right_pad_);
+  const double delta_left = left_pad[1] - obj[1];
+  const double delta_right = obj[1] - right_pad[1];
+  const double right_margin =
+      std::abs(std::abs(obj[1] - right_pad[1]) - kPadSuccessMargin);
+  const double left_margin =
+      std::abs(std::abs(obj[1] - left_pad[1]) - kPadSuccessMargin);
+  const double right_caging = LongTailTolerance(
+      delta_right, kObjRadius, kPadSuccessMargin, right_margin);
+  const double left_caging =
+      LongTailTolerance(delta_left, kObjRadius, kPadSuccessMargin, left_margin);
+  const Number y_caging = HamacherProduct(Py(left_caging), Py(right_caging));
+  // The x-z distances: y zeroed by adding its negation.
+  const double tcp_obj_xz[3] = {(tcp[0] + 0.0) - (obj[0] + 0.0),
+                                (tcp[1] + -tcp[1]) - (obj[1] + -obj[1]),
+                                (tcp[2] + 0.0) - (obj[2] + 0.0)};
+  const double tcp_obj_norm = mujoco_common::NumpyNorm(tcp_obj_xz, 3);
+  const double init_xz[3] = {
+      (obj_init_pos_[0] + 0.0) - (init_tcp_[0] + 0.0),
+      (obj_init_pos_[1] + -obj_init_pos_[1]) - (init_tcp_[1] + -init_tcp_[1]),
+      (obj_init_pos_[2] + 0.0) - (init_tcp_[2] + 0.0)};
+  const double xz_margin =
+      mujoco_common::NumpyNorm(init_xz, 3) - kXzSuccessMargin;
+  const double x_z_caging =
+      LongTailTolerance(tcp_obj_norm, 0.0, kXzSuccessMargin, xz_margin);
+  const Number gripper_closed = ClampedEffort(effort, 1.0);
+  const Number caging = HamacherProduct(y_caging, Py(x_z_caging));
+  const Number gripping = caging.value > 0.97 ? gripper_closed : Py(0.0);
+  const Number caging_and_gripping = HamacherProduct(caging, gripping);
+  return (caging_and_gripping + caging) / Py(2.0);
+}
+
+void SawyerEnv::Evaluate(float effort) {
+  const double* obj = obs_.data() + 4;
+  const double tcp_opened = obs_[3];
+  const std::array<double, 3> tcp = TcpCenter();
+  TaskInfo info;
+  Number reward;
+  switch (task_->kind) {
+    case TaskKind::kReach: {
+      const double tcp_to_target = Norm3(tcp.data(), target_pos_.data());
+      const double margin =
+          Norm3(task_->hand_init_pos.data(), target_pos_.data());
+      const double in_place =
+          LongTailTolerance(tcp_to_target, 0.0, kTargetRadius, margin);
+      reward = Py(10.0 * in_place);
+      info.success = tcp_to_target <= 0.05 ? 1.0 : 0.0;
+      info.near_object = tcp_to_target;
+      info.grasp_success = 1.0;
+      info.grasp_reward = tcp_to_target;
+      info.in_place_reward = in_place;
+      info.obj_to_target = tcp_to_target;
+      break;
+    }
+    case TaskKind::kPush: {
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double target_to_obj = Norm3(obj, target_pos_.data());
+      const double target_to_obj_init =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place = LongTailTolerance(
+          target_to_obj, 0.0, kTargetRadius, target_to_obj_init);
+      const Number object_grasped =
+          GripperCaging(effort, obj, 0.015, 0.05, 0.005, true);
+      reward = Py(2.0) * object_grasped;
+      if (tcp_to_obj < 0.02 && tcp_opened > 0.0) {
+        reward = reward + (Py(1.0) + reward + Py(5.0 * in_place));
+      }
+      if (target_to_obj < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = target_to_obj <= kTargetRadius ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place;
+      info.obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kPickPlace: {
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double margin = Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place =
+          LongTailTolerance(obj_to_target, 0.0, kTargetRadius, margin);
+      const Number object_grasped = PickPlaceCaging(effort, obj);
+      reward = HamacherProduct(object_grasped, Py(in_place));
+      if (tcp_to_obj < 0.02 && tcp_opened > 0.0 &&
+          obj[2] - 0.01 > obj_init_pos_[2]) {
+        reward = reward + Py(1.0 + 5.0 * in_place);
+      }
+      if (obj_to_target < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+  }
+  info.unscaled_reward = reward.value;
+  info_ = info;
+  reward_ = reward.value;
+}
+
+void SawyerEnv::Write(const Output& out) {
+  std::copy(obs_.begin(), obs_.end(), out.Get(fields_.obs));
+  *out.Get(fields_.success) = info_.success;
+  *out.Get(fields_.near_object) = info_.near_object;
+  *out.Get(fields_.grasp_success) = info_.grasp_success;
+  *out.Get(fields_.grasp_reward) = info_.grasp_reward;
+  *out.Get(fields_.in_place_reward) = info_.in_place_reward;
+  *out.Get(fields_.obj_to_target) = info_.obj_to_target;
+  *out.Get(fields_.unscaled_reward) = info_.unscaled_reward;
+  *out.Get(fields_.task_id) = task_->task_id;
+}
+
+void SawyerEnv::SaveState(StateWriter* writer) const {
+  std::vector<double> physics;
+  mujoco_common::GetIntegrationState(model_.get(), data_.get(), &physics);
+  writer->Put(physics, target_pos_, obj_init_pos_, init_tcp_, prev_frame_, obs_,
+              info_);
+}
+
+void SawyerEnv::LoadState(StateReader* reader) {
+  std::vector<double> physics;
+  reader->Get(&physics, &target_pos_, &obj_init_pos_, &init_tcp_, &prev_frame_,
+              &obs_, &info_);
+  mujoco_common::SetIntegrationState(model_.get(), data_.get(), physics);
+  std::copy(target_pos_.begin(), target_pos_.end(),
+            model_->site_pos + 3 * goal_site_);
+  mj_forward(model_.get(), data_.get());
+}
+
+}  // namespace envpool::metaworld
