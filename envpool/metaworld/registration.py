@@ -15,9 +15,18 @@ from envpool.python.registry import register
 
 # (id stem, Meta-World's task name), for the tasks implemented.
 TASKS = [
+    ("ButtonPress", "button-press-v3"),
+    ("ButtonPressTopdown", "button-press-topdown-v3"),
+    ("ButtonPressTopdownWall", "button-press-topdown-wall-v3"),
+    ("ButtonPressWall", "button-press-wall-v3"),
     ("PickPlace", "pick-place-v3"),
+    ("PlateSlide", "plate-slide-v3"),
+    ("PlateSlideBack", "plate-slide-back-v3"),
+    ("PlateSlideBackSide", "plate-slide-back-side-v3"),
+    ("PlateSlideSide", "plate-slide-side-v3"),
     ("Push", "push-v3"),
     ("Reach", "reach-v3"),
+    ("ReachWall", "reach-wall-v3"),
 ]
 
 for _stem, _task_name in TASKS:

@@ -149,9 +149,22 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   right_pad_ = ObjectId(m, mjOBJ_BODY, "rightpad");
   left_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "leftpad_geom");
   right_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "rightpad_geom");
-  obj_body_ = ObjectId(m, mjOBJ_BODY, "obj");
-  obj_geom_ = ObjectId(m, mjOBJ_GEOM, "objGeom");
-  goal_site_ = ObjectId(m, mjOBJ_SITE, "goal");
+  if (IsButton()) {
+    button_body_ = ObjectId(m, mjOBJ_BODY, "button");
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "box");
+    hole_site_ = ObjectId(m, mjOBJ_SITE, "hole");
+    button_start_site_ = ObjectId(m, mjOBJ_SITE, "buttonStart");
+  } else {
+    obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
+  }
+  if (!task_->position_from_geom && !IsButton()) {
+    obj_body_ = ObjectId(m, mjOBJ_BODY, "obj");
+  }
+  if (task_->puck_goal != PuckGoal::kNone) {
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "puck_goal");
+  }
+  // The goal marker site, which the button tasks lack.
+  goal_site_ = mj_name2id(m, mjOBJ_SITE, "goal");
   if (mocap_ < 0 || m->nu != 2) {
     throw std::invalid_argument(std::string("the Meta-World model ") +
                                 task_->xml +
@@ -172,14 +185,18 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
 }
 
 std::vector<double> SawyerEnv::DrawTaskVector() {
-  std::vector<double> vec(6);
-  for (int k = 0; k < 6; ++k) {
+  std::vector<double> vec(task_->vector_size);
+  for (int k = 0; k < task_->vector_size; ++k) {
     vec[k] = np_random_.Uniform(task_->reset_low[k], task_->reset_high[k]);
   }
   return vec;
 }
 
 std::vector<double> SawyerEnv::DrawPlacement() {
+  if (IsPlateSlide() || IsButton()) {
+    // One draw: these tasks' object and goal are apart by construction.
+    return DrawTaskVector();
+  }
   for (;;) {
     std::vector<double> vec = DrawTaskVector();
     const double diff[2] = {vec[0] - vec[3], vec[1] - vec[4]};
@@ -228,8 +245,9 @@ void SawyerEnv::SetObjectPosition(const std::array<double, 3>& pos) {
 
 void SawyerEnv::Reset() {
   // The reference's first reset_model(): its physics are discarded, its
-  // draws are not.
-  DrawPlacement();
+  // draws and its moves of the model's bodies are not (the next hand reset
+  // runs with them).
+  MoveBody(DrawPlacement());
   mjModel* m = model_.get();
   mjData* d = data_.get();
   mj_resetData(m, d);
@@ -240,7 +258,16 @@ void SawyerEnv::Reset() {
       init_tcp_ = TcpCenter();
       [[fallthrough]];
     case TaskKind::kReach:
+    case TaskKind::kReachWall:
+    case TaskKind::kPlateSlide:
+    case TaskKind::kPlateSlideSide:
       target_pos_ = {vec[3], vec[4], vec[5]};
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      break;
+    case TaskKind::kButtonPress:
+    case TaskKind::kButtonPressWall:
+    case TaskKind::kButtonPressTopdown:
+    case TaskKind::kButtonPressTopdownWall:
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       break;
     case TaskKind::kPush: {
@@ -252,9 +279,33 @@ void SawyerEnv::Reset() {
       break;
     }
   }
-  SetObjectPosition(obj_init_pos_);
-  std::copy(target_pos_.begin(), target_pos_.end(),
-            m->site_pos + 3 * goal_site_);
+  if (IsButton()) {
+    // The box at the drawn position, the button at rest (not the topdown
+    // ones'), the goal at the hole.
+    MoveBody(vec);
+    if (task_->button_axis == 1) {
+      d->qpos[9] = 0.0;
+      d->qvel[9] = 0.0;
+    }
+    mj_forward(m, d);
+    const double* hole = d->site_xpos + 3 * hole_site_;
+    target_pos_ = {hole[0], hole[1], hole[2]};
+    const int axis = task_->button_axis;
+    obj_to_target_init_ = std::abs(target_pos_[axis] -
+                                   d->site_xpos[3 * button_start_site_ + axis]);
+  } else if (IsPlateSlide()) {
+    // The goal marker, then the puck's slide joints (their velocity kept).
+    MoveBody(vec);
+    d->qpos[9] = task_->puck_qpos[0];
+    d->qpos[10] = task_->puck_qpos[1];
+    mj_forward(m, d);
+  } else {
+    SetObjectPosition(obj_init_pos_);
+  }
+  if (goal_site_ >= 0) {
+    std::copy(target_pos_.begin(), target_pos_.end(),
+              m->site_pos + 3 * goal_site_);
+  }
   // The reset's observation: the frame twice (not clipped).
   CurrentFrame(obs_.data());
   std::copy(obs_.begin(), obs_.begin() + kFrameDim, obs_.begin() + kFrameDim);
@@ -263,6 +314,19 @@ void SawyerEnv::Reset() {
     obs_[2 * kFrameDim + k] = partially_observable_ ? 0.0 : target_pos_[k];
   }
   info_ = TaskInfo{};
+}
+
+void SawyerEnv::MoveBody(const std::vector<double>& vec) {
+  // Buttons move their box to the object's position; plate-slide tasks
+  // their marker to the goal or to the object's start.
+  if (moved_body_ < 0) {
+    return;
+  }
+  const double* pos = vec.data();
+  if (task_->puck_goal == PuckGoal::kTarget) {
+    pos += 3;
+  }
+  std::copy(pos, pos + 3, model_->body_pos + 3 * moved_body_);
 }
 
 void SawyerEnv::ObjectQuaternion(double* quat) const {
@@ -277,7 +341,17 @@ void SawyerEnv::CurrentFrame(double* frame) const {
       Norm3(d->xpos + 3 * right_claw_, d->xpos + 3 * left_claw_);
   frame[3] = Clip(opening / 0.1, 0.0, 1.0);
   std::fill(frame + 4, frame + kFrameDim, 0.0);
-  const double* obj = d->xpos + 3 * obj_body_;
+  if (IsButton()) {
+    const double* button = d->xpos + 3 * button_body_;
+    for (int k = 0; k < 3; ++k) {
+      frame[4 + k] = button[k] + task_->button_offset[k];
+    }
+    const double* quat = d->xquat + 4 * button_body_;
+    std::copy(quat, quat + 4, frame + 7);
+    return;
+  }
+  const double* obj = task_->position_from_geom ? d->geom_xpos + 3 * obj_geom_
+                                                : d->xpos + 3 * obj_body_;
   std::copy(obj, obj + 3, frame + 4);
   ObjectQuaternion(frame + 7);
 }
@@ -455,6 +529,101 @@ void SawyerEnv::Evaluate(float effort) {
       info.obj_to_target = tcp_to_target;
       break;
     }
+    case TaskKind::kReachWall: {
+      const double tcp_to_target = Norm3(tcp.data(), target_pos_.data());
+      const double margin =
+          Norm3(task_->hand_init_pos.data(), target_pos_.data());
+      const double in_place =
+          LongTailTolerance(tcp_to_target, 0.0, kTargetRadius, margin);
+      reward = Py(10.0 * in_place);
+      info.success = tcp_to_target <= 0.05 ? 1.0 : 0.0;
+      info.in_place_reward = in_place;
+      info.obj_to_target = tcp_to_target;
+      break;
+    }
+    case TaskKind::kButtonPress:
+    case TaskKind::kButtonPressWall:
+    case TaskKind::kButtonPressTopdown:
+    case TaskKind::kButtonPressTopdownWall: {
+      const TaskKind kind = task_->kind;
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double tcp_to_obj_init = Norm3(obj, init_tcp_.data());
+      const int axis = task_->button_axis;
+      const double obj_to_target = std::abs(target_pos_[axis] - obj[axis]);
+      const double near_bound = kind == TaskKind::kButtonPress ? 0.05 : 0.01;
+      const double near_button =
+          LongTailTolerance(tcp_to_obj, 0.0, near_bound, tcp_to_obj_init);
+      const double button_pressed =
+          LongTailTolerance(obj_to_target, 0.0, 0.005, obj_to_target_init_);
+      // max(obs[3], 0.0), as Python's max picks.
+      const double tcp_closed = 0.0 > tcp_opened ? 0.0 : tcp_opened;
+      switch (kind) {
+        case TaskKind::kButtonPress:
+          reward = Py(2.0) * HamacherProduct(Py(tcp_closed), Py(near_button));
+          if (tcp_to_obj <= 0.05) {
+            reward = reward + Py(8.0 * button_pressed);
+          }
+          break;
+        case TaskKind::kButtonPressWall:
+          if (tcp_to_obj > 0.07) {
+            const double tcp_status = (1.0 - tcp_opened) / 2.0;
+            reward = Py(2.0) * HamacherProduct(Py(tcp_status), Py(near_button));
+          } else {
+            reward = Py(2.0 + 2.0 * (1.0 + tcp_opened) +
+                        4.0 * ScalarSquare(button_pressed));
+          }
+          break;
+        default: {
+          const double closed = kind == TaskKind::kButtonPressTopdown
+                                    ? 1.0 - tcp_opened
+                                    : tcp_closed;
+          reward = Py(5.0) * HamacherProduct(Py(closed), Py(near_button));
+          if (tcp_to_obj <= 0.03) {
+            reward = reward + Py(5.0 * button_pressed);
+          }
+          break;
+        }
+      }
+      info.success = obj_to_target <= task_->success_threshold ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
+      info.grasp_success = tcp_opened > 0.0 ? 1.0 : 0.0;
+      info.grasp_reward = near_button;
+      info.in_place_reward = button_pressed;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kPlateSlide:
+    case TaskKind::kPlateSlideSide: {
+      const bool side = task_->kind == TaskKind::kPlateSlideSide;
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      const double in_place_margin =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place = LongTailTolerance(
+          obj_to_target, 0.0, kTargetRadius,
+          side ? in_place_margin - kTargetRadius : in_place_margin);
+      const double tcp_to_obj = Norm3(tcp.data(), obj);
+      const double grasp_margin = Norm3(init_tcp_.data(), obj_init_pos_.data());
+      const double object_grasped =
+          LongTailTolerance(tcp_to_obj, 0.0, kTargetRadius,
+                            side ? grasp_margin - kTargetRadius : grasp_margin);
+      if (side) {
+        reward = Py(1.5 * object_grasped);
+        if (tcp[2] <= 0.03 && tcp_to_obj < 0.07) {
+          reward = Py(2.0 + 7.0 * in_place);
+        }
+      } else {
+        reward = Py(8.0) * HamacherProduct(Py(object_grasped), Py(in_place));
+      }
+      if (obj_to_target < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_reward = object_grasped;
+      info.in_place_reward = in_place;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
     case TaskKind::kPush: {
       const double tcp_to_obj = Norm3(obj, tcp.data());
       const double target_to_obj = Norm3(obj, target_pos_.data());
@@ -529,17 +698,28 @@ void SawyerEnv::Write(const Output& out) {
 void SawyerEnv::SaveState(StateWriter* writer) const {
   std::vector<double> physics;
   mujoco_common::GetIntegrationState(model_.get(), data_.get(), &physics);
+  std::array<double, 3> moved{};
+  if (moved_body_ >= 0) {
+    std::copy(model_->body_pos + 3 * moved_body_,
+              model_->body_pos + 3 * moved_body_ + 3, moved.begin());
+  }
   writer->Put(physics, target_pos_, obj_init_pos_, init_tcp_, prev_frame_, obs_,
-              info_);
+              info_, obj_to_target_init_, moved);
 }
 
 void SawyerEnv::LoadState(StateReader* reader) {
   std::vector<double> physics;
+  std::array<double, 3> moved{};
   reader->Get(&physics, &target_pos_, &obj_init_pos_, &init_tcp_, &prev_frame_,
-              &obs_, &info_);
+              &obs_, &info_, &obj_to_target_init_, &moved);
+  if (moved_body_ >= 0) {
+    std::copy(moved.begin(), moved.end(), model_->body_pos + 3 * moved_body_);
+  }
   mujoco_common::SetIntegrationState(model_.get(), data_.get(), physics);
-  std::copy(target_pos_.begin(), target_pos_.end(),
-            model_->site_pos + 3 * goal_site_);
+  if (goal_site_ >= 0) {
+    std::copy(target_pos_.begin(), target_pos_.end(),
+              model_->site_pos + 3 * goal_site_);
+  }
   mj_forward(model_.get(), data_.get());
 }
 

@@ -70,6 +70,19 @@ class SawyerEnv : public Env {
   // The task vector after the reference's redraws (object and goal at
   // least 0.15 apart in xy).
   std::vector<double> DrawPlacement();
+  bool IsPlateSlide() const {
+    return task_->kind == TaskKind::kPlateSlide ||
+           task_->kind == TaskKind::kPlateSlideSide;
+  }
+  bool IsButton() const {
+    return task_->kind == TaskKind::kButtonPress ||
+           task_->kind == TaskKind::kButtonPressWall ||
+           task_->kind == TaskKind::kButtonPressTopdown ||
+           task_->kind == TaskKind::kButtonPressTopdownWall;
+  }
+  // The model side of a placement: moves moved_body_ as the task vector
+  // says.
+  void MoveBody(const std::vector<double>& vec);
   void ResetHand();
   void SetObjectPosition(const std::array<double, 3>& pos);
   std::array<double, 3> TcpCenter() const;
@@ -106,10 +119,17 @@ class SawyerEnv : public Env {
   int obj_body_ = -1;
   int obj_geom_ = -1;
   int goal_site_ = -1;
+  // The body a reset moves in the model (a button's box, a plate-slide
+  // marker), or -1.
+  int moved_body_ = -1;
+  int button_body_ = -1;
+  int hole_site_ = -1;
+  int button_start_site_ = -1;
   // The episode.
   std::array<double, 3> target_pos_{};
   std::array<double, 3> obj_init_pos_{};
   std::array<double, 3> init_tcp_{};
+  double obj_to_target_init_ = 0.0;  // buttons
   std::array<double, kFrameDim> prev_frame_{};
   std::array<double, kObsDim> obs_{};
   TaskInfo info_{};

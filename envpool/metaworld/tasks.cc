@@ -13,9 +13,94 @@ namespace {
 constexpr std::array<double, 3> kWideHandLow{-0.5, 0.40, 0.05};
 constexpr std::array<double, 3> kWideHandHigh{0.5, 1.0, 0.5};
 constexpr std::array<double, 3> kHandInit{0.0, 0.6, 0.2};
+// The plate-slide tasks give theirs as float32 numbers.
+constexpr std::array<double, 3> kHandInit32{0.0, static_cast<double>(0.6F),
+                                            static_cast<double>(0.2F)};
+
+// The button tasks' hand starts lower in y (float32 numbers); their goal
+// observation is bounded by the hand's bounds.
+constexpr std::array<double, 3> kButtonHandInit{0.0, static_cast<double>(0.4F),
+                                                static_cast<double>(0.2F)};
+
+TaskConfig Button(const char* name, const char* xml, TaskKind kind, int task_id,
+                  std::array<double, 3> low, std::array<double, 3> high,
+                  double success_threshold) {
+  const bool topdown = kind == TaskKind::kButtonPressTopdown ||
+                       kind == TaskKind::kButtonPressTopdownWall;
+  TaskConfig task{name,
+                  xml,
+                  kind,
+                  task_id,
+                  kWideHandLow,
+                  kWideHandHigh,
+                  kButtonHandInit,
+                  {low[0], low[1], low[2], 0.0, 0.0, 0.0},
+                  {high[0], high[1], high[2], 0.0, 0.0, 0.0},
+                  kWideHandLow,
+                  kWideHandHigh};
+  task.vector_size = 3;
+  task.button_axis = topdown ? 2 : 1;
+  task.button_offset = topdown ? std::array<double, 3>{0.0, 0.0, 0.193}
+                               : std::array<double, 3>{0.0, -0.193, 0.0};
+  task.success_threshold = success_threshold;
+  return task;
+}
+
+TaskConfig PlateSlide(const char* name, const char* xml, TaskKind kind,
+                      int task_id, std::array<double, 6> low,
+                      std::array<double, 6> high,
+                      std::array<double, 2> puck_qpos, PuckGoal puck_goal) {
+  TaskConfig task{name,
+                  xml,
+                  kind,
+                  task_id,
+                  kWideHandLow,
+                  kWideHandHigh,
+                  kHandInit32,
+                  low,
+                  high,
+                  {low[3], low[4], low[5]},
+                  {high[3], high[4], high[5]}};
+  task.object_geom = "puck";
+  task.position_from_geom = true;
+  task.puck_qpos = puck_qpos;
+  task.puck_goal = puck_goal;
+  return task;
+}
 
 std::vector<TaskConfig> MakeTasks() {
   return {
+      Button("button-press-topdown-v3",
+             "sawyer_xyz/sawyer_button_press_topdown.xml",
+             TaskKind::kButtonPressTopdown, 4, {-0.1, 0.8, 0.115},
+             {0.1, 0.9, 0.115}, 0.024),
+      Button("button-press-topdown-wall-v3",
+             "sawyer_xyz/sawyer_button_press_topdown_wall.xml",
+             TaskKind::kButtonPressTopdownWall, 5, {-0.1, 0.8, 0.115},
+             {0.1, 0.9, 0.115}, 0.024),
+      Button("button-press-v3", "sawyer_xyz/sawyer_button_press.xml",
+             TaskKind::kButtonPress, 6, {-0.1, 0.85, 0.115}, {0.1, 0.9, 0.115},
+             0.02),
+      Button("button-press-wall-v3", "sawyer_xyz/sawyer_button_press_wall.xml",
+             TaskKind::kButtonPressWall, 7, {-0.05, 0.85, 0.1149},
+             {0.05, 0.9, 0.1151}, 0.03),
+      PlateSlide("plate-slide-v3", "sawyer_xyz/sawyer_plate_slide.xml",
+                 TaskKind::kPlateSlide, 31, {0.0, 0.6, 0.0, -0.1, 0.85, 0.0},
+                 {0.0, 0.6, 0.0, 0.1, 0.9, 0.0}, {0.0, 0.0}, PuckGoal::kTarget),
+      PlateSlide(
+          "plate-slide-side-v3", "sawyer_xyz/sawyer_plate_slide_sideway.xml",
+          TaskKind::kPlateSlideSide, 32, {0.0, 0.6, 0.0, -0.3, 0.54, 0.0},
+          {0.0, 0.6, 0.0, -0.25, 0.66, 0.0}, {0.0, 0.0}, PuckGoal::kNone),
+      PlateSlide(
+          "plate-slide-back-v3", "sawyer_xyz/sawyer_plate_slide.xml",
+          TaskKind::kPlateSlideSide, 33, {0.0, 0.85, 0.0, -0.1, 0.6, 0.015},
+          {0.0, 0.85, 0.0, 0.1, 0.6, 0.015}, {0.0, 0.15}, PuckGoal::kNone),
+      PlateSlide("plate-slide-back-side-v3",
+                 "sawyer_xyz/sawyer_plate_slide_sideway.xml",
+                 TaskKind::kPlateSlideSide, 34,
+                 {-0.25, 0.6, 0.0, -0.05, 0.6, 0.015},
+                 {-0.25, 0.6, 0.0, 0.15, 0.6, 0.015}, {-0.15, 0.0},
+                 PuckGoal::kObjectStart),
       {"pick-place-v3",
        "sawyer_xyz/sawyer_pick_place_v3.xml",
        TaskKind::kPickPlace,
@@ -49,15 +134,18 @@ std::vector<TaskConfig> MakeTasks() {
        {0.1, 0.7, 0.02, 0.1, 0.9, 0.3},
        {-0.1, 0.8, 0.05},
        {0.1, 0.9, 0.3}},
+      {"reach-wall-v3",
+       "sawyer_xyz/sawyer_reach_wall_v3.xml",
+       TaskKind::kReachWall,
+       44,
+       kWideHandLow,
+       kWideHandHigh,
+       kHandInit,
+       {-0.05, 0.6, 0.015, -0.05, 0.85, 0.05},
+       {0.05, 0.65, 0.015, 0.05, 0.9, 0.3},
+       {-0.05, 0.85, 0.05},
+       {0.05, 0.9, 0.3}},
   };
-}
-
-// numpy's float64 scalar `x ** 2` calls libm's pow, which now and then
-// rounds otherwise than x * x; called through a pointer the compiler cannot
-// see through, so that it does not turn pow(x, 2) into x * x.
-double ScalarSquare(double x) {
-  static double (*volatile const libm_pow)(double, double) = &::pow;
-  return libm_pow(x, 2.0);
 }
 
 Number Combine(Number a, Number b, double (*op)(double, double),
@@ -71,6 +159,13 @@ Number Combine(Number a, Number b, double (*op)(double, double),
 }
 
 }  // namespace
+
+double ScalarSquare(double x) {
+  // Called through a pointer the compiler cannot see through, so that it
+  // does not turn pow(x, 2) into x * x.
+  static double (*volatile const libm_pow)(double, double) = &::pow;
+  return libm_pow(x, 2.0);
+}
 
 const std::vector<TaskConfig>& Tasks() {
   static const std::vector<TaskConfig> tasks = MakeTasks();

@@ -12,7 +12,23 @@
 namespace envpool::metaworld {
 
 // How a task turns its task vector into positions, and which reward it has.
-enum class TaskKind { kReach, kPush, kPickPlace };
+enum class TaskKind {
+  kReach,
+  kReachWall,  // reach's reward, other info
+  kPush,
+  kPickPlace,
+  kPlateSlide,      // plate-slide: the Hamacher product of reach and place
+  kPlateSlideSide,  // its -side, -back and -back-side variants' reward
+  kButtonPress,
+  kButtonPressWall,
+  kButtonPressTopdown,
+  kButtonPressTopdownWall,
+};
+
+// Where a plate-slide task moves its goal marker body, puck_goal: to the
+// goal, to the object's start, or nowhere (the reference writes the body's
+// xpos, which the next mj_forward recomputes).
+enum class PuckGoal { kNone, kTarget, kObjectStart };
 
 struct TaskConfig {
   const char* name;  // Meta-World's, e.g. "pick-place-v3"
@@ -29,6 +45,20 @@ struct TaskConfig {
   // goal_space, the goal's observation bounds when it is observable.
   std::array<double, 3> goal_low;
   std::array<double, 3> goal_high;
+  // The observed object: the geom whose orientation is observed, and
+  // whether its position is the geom's (else the body "obj"'s).
+  const char* object_geom = "objGeom";
+  bool position_from_geom = false;
+  // Plate-slide tasks: the puck's two slide joints at reset, the marker.
+  std::array<double, 2> puck_qpos{};
+  PuckGoal puck_goal = PuckGoal::kNone;
+  // The task vector's length: 6 (object, goal) or 3 (the object only).
+  int vector_size = 6;
+  // Button tasks: the axis the button moves along (1: y, 2: z), the
+  // observed point's offset from the body "button", success's threshold.
+  int button_axis = 1;
+  std::array<double, 3> button_offset{};
+  double success_threshold = 0.0;
 };
 
 // The task of Meta-World's name; throws std::invalid_argument naming the
@@ -54,6 +84,9 @@ inline Number Py(double x) { return Number{x, false}; }
 // reward_utils.tolerance(x, bounds=(lower, upper), margin,
 // sigmoid="long_tail") with value_at_margin 0.1.
 double LongTailTolerance(double x, double lower, double upper, double margin);
+// `x ** 2` of a Python float or numpy float64 scalar: libm's pow (which
+// now and then rounds otherwise than x * x).
+double ScalarSquare(double x);
 // reward_utils.hamacher_product(a, b).
 Number HamacherProduct(Number a, Number b);
 // min(max(0, effort), cap) of a float32 effort, as Python's min and max
