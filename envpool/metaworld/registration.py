@@ -19,6 +19,8 @@ TASKS = [
     ("ButtonPressTopdown", "button-press-topdown-v3"),
     ("ButtonPressTopdownWall", "button-press-topdown-wall-v3"),
     ("ButtonPressWall", "button-press-wall-v3"),
+    ("HandlePress", "handle-press-v3"),
+    ("HandlePressSide", "handle-press-side-v3"),
     ("PickPlace", "pick-place-v3"),
     ("PlateSlide", "plate-slide-v3"),
     ("PlateSlideBack", "plate-slide-back-v3"),

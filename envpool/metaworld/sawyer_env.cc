@@ -149,7 +149,11 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   right_pad_ = ObjectId(m, mjOBJ_BODY, "rightpad");
   left_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "leftpad_geom");
   right_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "rightpad_geom");
-  if (IsButton()) {
+  if (IsHandle()) {
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "box");
+    object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+    goal_press_site_ = ObjectId(m, mjOBJ_SITE, "goalPress");
+  } else if (IsButton()) {
     button_body_ = ObjectId(m, mjOBJ_BODY, "button");
     moved_body_ = ObjectId(m, mjOBJ_BODY, "box");
     hole_site_ = ObjectId(m, mjOBJ_SITE, "hole");
@@ -157,7 +161,7 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   } else {
     obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
   }
-  if (!task_->position_from_geom && !IsButton()) {
+  if (!task_->position_from_geom && !IsButton() && !IsHandle()) {
     obj_body_ = ObjectId(m, mjOBJ_BODY, "obj");
   }
   if (task_->puck_goal != PuckGoal::kNone) {
@@ -193,7 +197,7 @@ std::vector<double> SawyerEnv::DrawTaskVector() {
 }
 
 std::vector<double> SawyerEnv::DrawPlacement() {
-  if (IsPlateSlide() || IsButton()) {
+  if (IsPlateSlide() || IsButton() || IsHandle()) {
     // One draw: these tasks' object and goal are apart by construction.
     return DrawTaskVector();
   }
@@ -268,6 +272,7 @@ void SawyerEnv::Reset() {
     case TaskKind::kButtonPressWall:
     case TaskKind::kButtonPressTopdown:
     case TaskKind::kButtonPressTopdownWall:
+    case TaskKind::kHandlePress:
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       break;
     case TaskKind::kPush: {
@@ -279,7 +284,18 @@ void SawyerEnv::Reset() {
       break;
     }
   }
-  if (IsButton()) {
+  if (IsHandle()) {
+    // The box at the drawn position, the handle just below its top; the
+    // goal at goalPress; obj_init_pos_ is where the handle starts.
+    MoveBody(vec);
+    d->qpos[9] = -0.001;
+    d->qvel[9] = 0.0;
+    mj_forward(m, d);
+    const double* goal = d->site_xpos + 3 * goal_press_site_;
+    target_pos_ = {goal[0], goal[1], goal[2]};
+    const double* handle = d->site_xpos + 3 * object_site_;
+    obj_init_pos_ = {handle[0], handle[1], handle[2]};
+  } else if (IsButton()) {
     // The box at the drawn position, the button at rest (not the topdown
     // ones'), the goal at the hole.
     MoveBody(vec);
@@ -341,6 +357,12 @@ void SawyerEnv::CurrentFrame(double* frame) const {
       Norm3(d->xpos + 3 * right_claw_, d->xpos + 3 * left_claw_);
   frame[3] = Clip(opening / 0.1, 0.0, 1.0);
   std::fill(frame + 4, frame + kFrameDim, 0.0);
+  if (IsHandle()) {
+    // The site; its quaternion is observed as zeros.
+    const double* site = d->site_xpos + 3 * object_site_;
+    std::copy(site, site + 3, frame + 4);
+    return;
+  }
   if (IsButton()) {
     const double* button = d->xpos + 3 * button_body_;
     for (int k = 0; k < 3; ++k) {
@@ -590,6 +612,36 @@ void SawyerEnv::Evaluate(float effort) {
       info.grasp_reward = near_button;
       info.in_place_reward = button_pressed;
       info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kHandlePress: {
+      const double radius = task_->target_radius;
+      const double* handle = data_->site_xpos + 3 * object_site_;
+      // np.linalg.norm of one number: the square root of its square.
+      const double height = handle[2] - target_pos_[2];
+      const double target_to_obj = mujoco_common::NumpyNorm(&height, 1);
+      const double init_height = obj_init_pos_[2] - target_pos_[2];
+      const double target_to_obj_init =
+          mujoco_common::NumpyNorm(&init_height, 1);
+      const double in_place = LongTailTolerance(
+          target_to_obj, 0.0, radius, std::abs(target_to_obj_init - radius));
+      constexpr double kHandleRadius = 0.02;
+      const double tcp_to_obj = Norm3(handle, tcp.data());
+      const double tcp_to_obj_init =
+          Norm3(obj_init_pos_.data(), init_tcp_.data());
+      const double reach =
+          LongTailTolerance(tcp_to_obj, 0.0, kHandleRadius,
+                            std::abs(tcp_to_obj_init - kHandleRadius));
+      reward = target_to_obj <= radius
+                   ? Py(1.0)
+                   : HamacherProduct(Py(reach), Py(in_place));
+      reward = reward * Py(10.0);
+      info.success = target_to_obj <= radius ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
+      info.grasp_success = 1.0;
+      info.grasp_reward = reach;
+      info.in_place_reward = in_place;
+      info.obj_to_target = target_to_obj;
       break;
     }
     case TaskKind::kPlateSlide:

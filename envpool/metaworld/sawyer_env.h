@@ -74,6 +74,7 @@ class SawyerEnv : public Env {
     return task_->kind == TaskKind::kPlateSlide ||
            task_->kind == TaskKind::kPlateSlideSide;
   }
+  bool IsHandle() const { return task_->kind == TaskKind::kHandlePress; }
   bool IsButton() const {
     return task_->kind == TaskKind::kButtonPress ||
            task_->kind == TaskKind::kButtonPressWall ||
@@ -125,6 +126,8 @@ class SawyerEnv : public Env {
   int button_body_ = -1;
   int hole_site_ = -1;
   int button_start_site_ = -1;
+  int object_site_ = -1;  // handles: the observed site
+  int goal_press_site_ = -1;
   // The episode.
   std::array<double, 3> target_pos_{};
   std::array<double, 3> obj_init_pos_{};

@@ -46,6 +46,27 @@ TaskConfig Button(const char* name, const char* xml, TaskKind kind, int task_id,
   return task;
 }
 
+TaskConfig HandlePress(const char* name, const char* xml, int task_id,
+                       std::array<double, 3> low, std::array<double, 3> high,
+                       std::array<double, 3> goal_low,
+                       std::array<double, 3> goal_high, double target_radius) {
+  TaskConfig task{name,
+                  xml,
+                  TaskKind::kHandlePress,
+                  task_id,
+                  kWideHandLow,
+                  kWideHandHigh,
+                  kHandInit,
+                  {low[0], low[1], low[2], 0.0, 0.0, 0.0},
+                  {high[0], high[1], high[2], 0.0, 0.0, 0.0},
+                  goal_low,
+                  goal_high};
+  task.vector_size = 3;
+  task.object_site = "handleStart";
+  task.target_radius = target_radius;
+  return task;
+}
+
 TaskConfig PlateSlide(const char* name, const char* xml, TaskKind kind,
                       int task_id, std::array<double, 6> low,
                       std::array<double, 6> high,
@@ -84,6 +105,13 @@ std::vector<TaskConfig> MakeTasks() {
       Button("button-press-wall-v3", "sawyer_xyz/sawyer_button_press_wall.xml",
              TaskKind::kButtonPressWall, 7, {-0.05, 0.85, 0.1149},
              {0.05, 0.9, 0.1151}, 0.03),
+      HandlePress("handle-press-side-v3",
+                  "sawyer_xyz/sawyer_handle_press_sideways.xml", 23,
+                  {-0.35, 0.65, -0.001}, {-0.25, 0.75, 0.001}, kWideHandLow,
+                  kWideHandHigh, 0.02),
+      HandlePress("handle-press-v3", "sawyer_xyz/sawyer_handle_press.xml", 24,
+                  {-0.1, 0.8, -0.001}, {0.1, 0.9, 0.001}, {-0.1, 0.55, 0.04},
+                  {0.1, 0.70, 0.08}, 0.02),
       PlateSlide("plate-slide-v3", "sawyer_xyz/sawyer_plate_slide.xml",
                  TaskKind::kPlateSlide, 31, {0.0, 0.6, 0.0, -0.1, 0.85, 0.0},
                  {0.0, 0.6, 0.0, 0.1, 0.9, 0.0}, {0.0, 0.0}, PuckGoal::kTarget),

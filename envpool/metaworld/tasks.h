@@ -23,6 +23,7 @@ enum class TaskKind {
   kButtonPressWall,
   kButtonPressTopdown,
   kButtonPressTopdownWall,
+  kHandlePress,  // and -side: the handle pressed down to a site
 };
 
 // Where a plate-slide task moves its goal marker body, puck_goal: to the
@@ -59,6 +60,9 @@ struct TaskConfig {
   int button_axis = 1;
   std::array<double, 3> button_offset{};
   double success_threshold = 0.0;
+  // Handle tasks: the observed site, the target radius.
+  const char* object_site = "";
+  double target_radius = 0.05;
 };
 
 // The task of Meta-World's name; throws std::invalid_argument naming the

@@ -53,6 +53,7 @@ OURS = sorted(t for t in envpool.list_all_envs() if find_entry(t).family == "met
 RANDOM_SAMPLE = [
     "MetaWorld/ButtonPressTopdownWall-v3",
     "MetaWorld/ButtonPressWall-v3",
+    "MetaWorld/HandlePress-v3",
     "MetaWorld/PickPlace-v3",
     "MetaWorld/PlateSlideBackSide-v3",
     "MetaWorld/Push-v3",
@@ -61,6 +62,7 @@ RANDOM_SAMPLE = [
 EXPERT_SAMPLE = [
     "MetaWorld/ButtonPress-v3",
     "MetaWorld/ButtonPressTopdown-v3",
+    "MetaWorld/HandlePressSide-v3",
     "MetaWorld/PickPlace-v3",
     "MetaWorld/PlateSlide-v3",
     "MetaWorld/PlateSlideSide-v3",
