@@ -29,6 +29,7 @@ TASKS = [
     ("Push", "push-v3"),
     ("Reach", "reach-v3"),
     ("ReachWall", "reach-wall-v3"),
+    ("WindowOpen", "window-open-v3"),
 ]
 
 for _stem, _task_name in TASKS:
@@ -52,3 +53,12 @@ ASSET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
 # pip packages the family reads files from at run time (pinned in
 # requirements-dev.txt): the MuJoCo library.
 RUNTIME_PACKAGES = ["mujoco"]
+# The plate-slide tasks' puck starts at one place; their seeded draw is the
+# goal, which the observation hides (partially_observable, the default): the
+# reset's observation is the same whatever the seed, the rewards are not.
+SEED_INDEPENDENT_RESET = {
+    f"MetaWorld/{_stem}-v3": (
+        "the puck starts where Meta-World puts it; the seeded goal is hidden from the observation"
+    )
+    for _stem in ("PlateSlide", "PlateSlideBack", "PlateSlideBackSide", "PlateSlideSide")
+}

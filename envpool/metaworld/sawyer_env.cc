@@ -149,7 +149,11 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   right_pad_ = ObjectId(m, mjOBJ_BODY, "rightpad");
   left_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "leftpad_geom");
   right_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "rightpad_geom");
-  if (IsHandle()) {
+  if (IsWindow()) {
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "window");
+    object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+    window_slide_ = ObjectId(m, mjOBJ_JOINT, "window_slide");
+  } else if (IsHandle()) {
     moved_body_ = ObjectId(m, mjOBJ_BODY, "box");
     object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
     goal_press_site_ = ObjectId(m, mjOBJ_SITE, "goalPress");
@@ -161,7 +165,7 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   } else {
     obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
   }
-  if (!task_->position_from_geom && !IsButton() && !IsHandle()) {
+  if (!task_->position_from_geom && !IsButton() && !ObservesSite()) {
     obj_body_ = ObjectId(m, mjOBJ_BODY, "obj");
   }
   if (task_->puck_goal != PuckGoal::kNone) {
@@ -197,7 +201,7 @@ std::vector<double> SawyerEnv::DrawTaskVector() {
 }
 
 std::vector<double> SawyerEnv::DrawPlacement() {
-  if (IsPlateSlide() || IsButton() || IsHandle()) {
+  if (IsPlateSlide() || IsButton() || ObservesSite()) {
     // One draw: these tasks' object and goal are apart by construction.
     return DrawTaskVector();
   }
@@ -275,6 +279,10 @@ void SawyerEnv::Reset() {
     case TaskKind::kHandlePress:
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       break;
+    case TaskKind::kWindowOpen:
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      target_pos_ = {vec[0] + 0.2, vec[1] + 0.0, vec[2] + 0.0};
+      break;
     case TaskKind::kPush: {
       // fix_extreme_obj_pos: the object's height where the hand's reset
       // left it.
@@ -284,7 +292,16 @@ void SawyerEnv::Reset() {
       break;
     }
   }
-  if (IsHandle()) {
+  if (IsWindow()) {
+    // The window moved in the model only: the handle's start and the
+    // reset's observation are what the hand's last step left (the
+    // reference runs no mj_forward), with the window where the first
+    // reset_model() put it; the slide closed.
+    MoveBody(vec);
+    const double* handle = d->site_xpos + 3 * object_site_;
+    handle_init_ = {handle[0], handle[1], handle[2]};
+    d->qpos[m->jnt_qposadr[window_slide_]] = 0.0;
+  } else if (IsHandle()) {
     // The box at the drawn position, the handle just below its top; the
     // goal at goalPress; obj_init_pos_ is where the handle starts.
     MoveBody(vec);
@@ -357,7 +374,7 @@ void SawyerEnv::CurrentFrame(double* frame) const {
       Norm3(d->xpos + 3 * right_claw_, d->xpos + 3 * left_claw_);
   frame[3] = Clip(opening / 0.1, 0.0, 1.0);
   std::fill(frame + 4, frame + kFrameDim, 0.0);
-  if (IsHandle()) {
+  if (ObservesSite()) {
     // The site; its quaternion is observed as zeros.
     const double* site = d->site_xpos + 3 * object_site_;
     std::copy(site, site + 3, frame + 4);
@@ -644,6 +661,31 @@ void SawyerEnv::Evaluate(float effort) {
       info.obj_to_target = target_to_obj;
       break;
     }
+    case TaskKind::kWindowOpen: {
+      const double* handle = data_->site_xpos + 3 * object_site_;
+      const double dx = handle[0] - target_pos_[0];
+      const double target_to_obj = mujoco_common::NumpyNorm(&dx, 1);
+      const double init_dx = obj_init_pos_[0] - target_pos_[0];
+      const double target_to_obj_init = mujoco_common::NumpyNorm(&init_dx, 1);
+      const double in_place =
+          LongTailTolerance(target_to_obj, 0.0, kTargetRadius,
+                            std::abs(target_to_obj_init - kTargetRadius));
+      constexpr double kHandleRadius = 0.02;
+      const double tcp_to_obj = Norm3(handle, tcp.data());
+      const double tcp_to_obj_init =
+          Norm3(handle_init_.data(), init_tcp_.data());
+      const double reach =
+          LongTailTolerance(tcp_to_obj, 0.0, kHandleRadius,
+                            std::abs(tcp_to_obj_init - kHandleRadius));
+      reward = Py(10.0) * HamacherProduct(Py(reach), Py(in_place));
+      info.success = target_to_obj <= kTargetRadius ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
+      info.grasp_success = 1.0;
+      info.grasp_reward = reach;
+      info.in_place_reward = in_place;
+      info.obj_to_target = target_to_obj;
+      break;
+    }
     case TaskKind::kPlateSlide:
     case TaskKind::kPlateSlideSide: {
       const bool side = task_->kind == TaskKind::kPlateSlideSide;
@@ -756,14 +798,14 @@ void SawyerEnv::SaveState(StateWriter* writer) const {
               model_->body_pos + 3 * moved_body_ + 3, moved.begin());
   }
   writer->Put(physics, target_pos_, obj_init_pos_, init_tcp_, prev_frame_, obs_,
-              info_, obj_to_target_init_, moved);
+              info_, obj_to_target_init_, moved, handle_init_);
 }
 
 void SawyerEnv::LoadState(StateReader* reader) {
   std::vector<double> physics;
   std::array<double, 3> moved{};
   reader->Get(&physics, &target_pos_, &obj_init_pos_, &init_tcp_, &prev_frame_,
-              &obs_, &info_, &obj_to_target_init_, &moved);
+              &obs_, &info_, &obj_to_target_init_, &moved, &handle_init_);
   if (moved_body_ >= 0) {
     std::copy(moved.begin(), moved.end(), model_->body_pos + 3 * moved_body_);
   }

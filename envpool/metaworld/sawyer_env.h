@@ -75,6 +75,9 @@ class SawyerEnv : public Env {
            task_->kind == TaskKind::kPlateSlideSide;
   }
   bool IsHandle() const { return task_->kind == TaskKind::kHandlePress; }
+  bool IsWindow() const { return task_->kind == TaskKind::kWindowOpen; }
+  // Tasks that observe a site (and a zero quaternion) as their object.
+  bool ObservesSite() const { return IsHandle() || IsWindow(); }
   bool IsButton() const {
     return task_->kind == TaskKind::kButtonPress ||
            task_->kind == TaskKind::kButtonPressWall ||
@@ -128,11 +131,13 @@ class SawyerEnv : public Env {
   int button_start_site_ = -1;
   int object_site_ = -1;  // handles: the observed site
   int goal_press_site_ = -1;
+  int window_slide_ = -1;
   // The episode.
   std::array<double, 3> target_pos_{};
   std::array<double, 3> obj_init_pos_{};
   std::array<double, 3> init_tcp_{};
-  double obj_to_target_init_ = 0.0;  // buttons
+  double obj_to_target_init_ = 0.0;      // buttons
+  std::array<double, 3> handle_init_{};  // window-open's handle at reset
   std::array<double, kFrameDim> prev_frame_{};
   std::array<double, kObsDim> obs_{};
   TaskInfo info_{};

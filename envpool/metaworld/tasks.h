@@ -24,6 +24,7 @@ enum class TaskKind {
   kButtonPressTopdown,
   kButtonPressTopdownWall,
   kHandlePress,  // and -side: the handle pressed down to a site
+  kWindowOpen,
 };
 
 // Where a plate-slide task moves its goal marker body, puck_goal: to the

@@ -58,6 +58,7 @@ RANDOM_SAMPLE = [
     "MetaWorld/PlateSlideBackSide-v3",
     "MetaWorld/Push-v3",
     "MetaWorld/Reach-v3",
+    "MetaWorld/WindowOpen-v3",
 ]
 EXPERT_SAMPLE = [
     "MetaWorld/ButtonPress-v3",
