@@ -149,7 +149,10 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   right_pad_ = ObjectId(m, mjOBJ_BODY, "rightpad");
   left_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "leftpad_geom");
   right_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "rightpad_geom");
-  if (IsWindow()) {
+  if (IsDrawer()) {
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "drawer");
+    drawer_link_ = ObjectId(m, mjOBJ_BODY, "drawer_link");
+  } else if (IsWindow()) {
     moved_body_ = ObjectId(m, mjOBJ_BODY, "window");
     object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
     window_slide_ = ObjectId(m, mjOBJ_JOINT, "window_slide");
@@ -165,7 +168,8 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   } else {
     obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
   }
-  if (!task_->position_from_geom && !IsButton() && !ObservesSite()) {
+  if (!task_->position_from_geom && !IsButton() && !ObservesSite() &&
+      !IsDrawer()) {
     obj_body_ = ObjectId(m, mjOBJ_BODY, "obj");
   }
   if (task_->puck_goal != PuckGoal::kNone) {
@@ -201,7 +205,7 @@ std::vector<double> SawyerEnv::DrawTaskVector() {
 }
 
 std::vector<double> SawyerEnv::DrawPlacement() {
-  if (IsPlateSlide() || IsButton() || ObservesSite()) {
+  if (IsPlateSlide() || IsButton() || ObservesSite() || IsDrawer()) {
     // One draw: these tasks' object and goal are apart by construction.
     return DrawTaskVector();
   }
@@ -279,6 +283,11 @@ void SawyerEnv::Reset() {
     case TaskKind::kHandlePress:
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       break;
+    case TaskKind::kDrawerOpen:
+      // The drawer's handle, closed, minus maxDist (0.2) in y.
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      target_pos_ = {vec[0] + 0.0, vec[1] + (-0.16 - 0.2), vec[2] + 0.09};
+      break;
     case TaskKind::kWindowOpen:
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       target_pos_ = {vec[0] + 0.2, vec[1] + 0.0, vec[2] + 0.0};
@@ -292,7 +301,11 @@ void SawyerEnv::Reset() {
       break;
     }
   }
-  if (IsWindow()) {
+  if (IsDrawer()) {
+    // The drawer moved in the model only: the reset's observation is what
+    // the hand's last step left (the reference runs no mj_forward).
+    MoveBody(vec);
+  } else if (IsWindow()) {
     // The window moved in the model only: the handle's start and the
     // reset's observation are what the hand's last step left (the
     // reference runs no mj_forward), with the window where the first
@@ -374,6 +387,17 @@ void SawyerEnv::CurrentFrame(double* frame) const {
       Norm3(d->xpos + 3 * right_claw_, d->xpos + 3 * left_claw_);
   frame[3] = Clip(opening / 0.1, 0.0, 1.0);
   std::fill(frame + 4, frame + kFrameDim, 0.0);
+  if (IsDrawer()) {
+    // The handle: the drawer link's position moved by (0, -0.16, 0), and
+    // the link's quaternion.
+    const double* link = d->xpos + 3 * drawer_link_;
+    frame[4] = link[0] + 0.0;
+    frame[5] = link[1] + -0.16;
+    frame[6] = link[2] + 0.0;
+    const double* quat = d->xquat + 4 * drawer_link_;
+    std::copy(quat, quat + 4, frame + 7);
+    return;
+  }
   if (ObservesSite()) {
     // The site; its quaternion is observed as zeros.
     const double* site = d->site_xpos + 3 * object_site_;
@@ -659,6 +683,35 @@ void SawyerEnv::Evaluate(float effort) {
       info.grasp_reward = reach;
       info.in_place_reward = in_place;
       info.obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kDrawerOpen: {
+      constexpr double kMaxDist = 0.2;
+      const double* gripper = obs_.data();
+      const double* handle = obj;
+      const double handle_error = Norm3(handle, target_pos_.data());
+      const double opening =
+          LongTailTolerance(handle_error, 0.0, 0.02, kMaxDist);
+      const double handle_init[3] = {target_pos_[0] + 0.0,
+                                     target_pos_[1] + kMaxDist,
+                                     target_pos_[2] + 0.0};
+      const double scale[3] = {3.0, 3.0, 1.0};
+      double gripper_error[3];
+      double gripper_error_init[3];
+      for (int k = 0; k < 3; ++k) {
+        gripper_error[k] = (handle[k] - gripper[k]) * scale[k];
+        gripper_error_init[k] = (handle_init[k] - init_tcp_[k]) * scale[k];
+      }
+      const double caging = LongTailTolerance(
+          mujoco_common::NumpyNorm(gripper_error, 3), 0.0, 0.01,
+          mujoco_common::NumpyNorm(gripper_error_init, 3));
+      reward = Py((caging + opening) * 5.0);
+      info.success = handle_error <= 0.03 ? 1.0 : 0.0;
+      info.near_object = Norm3(handle, gripper) <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = tcp_opened > 0.0 ? 1.0 : 0.0;
+      info.grasp_reward = caging;
+      info.in_place_reward = opening;
+      info.obj_to_target = handle_error;
       break;
     }
     case TaskKind::kWindowOpen: {

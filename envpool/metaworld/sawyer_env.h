@@ -76,6 +76,7 @@ class SawyerEnv : public Env {
   }
   bool IsHandle() const { return task_->kind == TaskKind::kHandlePress; }
   bool IsWindow() const { return task_->kind == TaskKind::kWindowOpen; }
+  bool IsDrawer() const { return task_->kind == TaskKind::kDrawerOpen; }
   // Tasks that observe a site (and a zero quaternion) as their object.
   bool ObservesSite() const { return IsHandle() || IsWindow(); }
   bool IsButton() const {
@@ -132,6 +133,7 @@ class SawyerEnv : public Env {
   int object_site_ = -1;  // handles: the observed site
   int goal_press_site_ = -1;
   int window_slide_ = -1;
+  int drawer_link_ = -1;
   // The episode.
   std::array<double, 3> target_pos_{};
   std::array<double, 3> obj_init_pos_{};

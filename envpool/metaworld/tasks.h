@@ -25,6 +25,7 @@ enum class TaskKind {
   kButtonPressTopdownWall,
   kHandlePress,  // and -side: the handle pressed down to a site
   kWindowOpen,
+  kDrawerOpen,
 };
 
 // Where a plate-slide task moves its goal marker body, puck_goal: to the

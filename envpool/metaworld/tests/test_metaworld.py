@@ -62,6 +62,7 @@ RANDOM_SAMPLE = [
 ]
 EXPERT_SAMPLE = [
     "MetaWorld/ButtonPress-v3",
+    "MetaWorld/DrawerOpen-v3",
     "MetaWorld/ButtonPressTopdown-v3",
     "MetaWorld/HandlePressSide-v3",
     "MetaWorld/PickPlace-v3",
