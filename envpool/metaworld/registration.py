@@ -19,6 +19,7 @@ TASKS = [
     ("ButtonPressTopdown", "button-press-topdown-v3"),
     ("ButtonPressTopdownWall", "button-press-topdown-wall-v3"),
     ("ButtonPressWall", "button-press-wall-v3"),
+    ("CoffeeButton", "coffee-button-v3"),
     ("DrawerOpen", "drawer-open-v3"),
     ("HandlePress", "handle-press-v3"),
     ("HandlePressSide", "handle-press-side-v3"),

@@ -149,7 +149,10 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   right_pad_ = ObjectId(m, mjOBJ_BODY, "rightpad");
   left_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "leftpad_geom");
   right_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "rightpad_geom");
-  if (IsDrawer()) {
+  if (IsCoffee()) {
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "coffee_machine");
+    object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+  } else if (IsDrawer()) {
     moved_body_ = ObjectId(m, mjOBJ_BODY, "drawer");
     drawer_link_ = ObjectId(m, mjOBJ_BODY, "drawer_link");
   } else if (IsWindow()) {
@@ -283,6 +286,12 @@ void SawyerEnv::Reset() {
     case TaskKind::kHandlePress:
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       break;
+    case TaskKind::kCoffeeButton:
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      // The button (0, -0.22, 0.3) from the machine, pressed by max_dist.
+      target_pos_ = {(vec[0] + 0.0) + 0.0, (vec[1] + -0.22) + 0.03,
+                     (vec[2] + 0.3) + 0.0};
+      break;
     case TaskKind::kDrawerOpen:
       // The drawer's handle, closed, minus maxDist (0.2) in y.
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
@@ -301,7 +310,17 @@ void SawyerEnv::Reset() {
       break;
     }
   }
-  if (IsDrawer()) {
+  if (IsCoffee()) {
+    // The machine moved; the reference's _set_obj_xyz writes the mug's
+    // place into qpos[0:3] (the arm's first joints) and zeroes qvel[9:15].
+    MoveBody(vec);
+    d->qpos[0] = vec[0] + 0.0;
+    d->qpos[1] = vec[1] + -0.22;
+    d->qpos[2] = vec[2] + 0.0;
+    std::fill(d->qvel + 9, d->qvel + 15, 0.0);
+    mj_forward(m, d);
+    obj_to_target_init_ = 0.03;  // button_pressed's margin, max_dist
+  } else if (IsDrawer()) {
     // The drawer moved in the model only: the reset's observation is what
     // the hand's last step left (the reference runs no mj_forward).
     MoveBody(vec);
@@ -399,9 +418,13 @@ void SawyerEnv::CurrentFrame(double* frame) const {
     return;
   }
   if (ObservesSite()) {
-    // The site; its quaternion is observed as zeros.
+    // The site; its quaternion is observed as zeros (the coffee button's
+    // as the identity).
     const double* site = d->site_xpos + 3 * object_site_;
     std::copy(site, site + 3, frame + 4);
+    if (IsCoffee()) {
+      frame[7] = 1.0;
+    }
     return;
   }
   if (IsButton()) {
@@ -607,8 +630,11 @@ void SawyerEnv::Evaluate(float effort) {
     case TaskKind::kButtonPress:
     case TaskKind::kButtonPressWall:
     case TaskKind::kButtonPressTopdown:
-    case TaskKind::kButtonPressTopdownWall: {
-      const TaskKind kind = task_->kind;
+    case TaskKind::kButtonPressTopdownWall:
+    case TaskKind::kCoffeeButton: {
+      const TaskKind kind = task_->kind == TaskKind::kCoffeeButton
+                                ? TaskKind::kButtonPress
+                                : task_->kind;
       const double tcp_to_obj = Norm3(obj, tcp.data());
       const double tcp_to_obj_init = Norm3(obj, init_tcp_.data());
       const int axis = task_->button_axis;

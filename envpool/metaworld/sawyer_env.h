@@ -77,8 +77,9 @@ class SawyerEnv : public Env {
   bool IsHandle() const { return task_->kind == TaskKind::kHandlePress; }
   bool IsWindow() const { return task_->kind == TaskKind::kWindowOpen; }
   bool IsDrawer() const { return task_->kind == TaskKind::kDrawerOpen; }
+  bool IsCoffee() const { return task_->kind == TaskKind::kCoffeeButton; }
   // Tasks that observe a site (and a zero quaternion) as their object.
-  bool ObservesSite() const { return IsHandle() || IsWindow(); }
+  bool ObservesSite() const { return IsHandle() || IsWindow() || IsCoffee(); }
   bool IsButton() const {
     return task_->kind == TaskKind::kButtonPress ||
            task_->kind == TaskKind::kButtonPressWall ||

@@ -26,6 +26,7 @@ enum class TaskKind {
   kHandlePress,  // and -side: the handle pressed down to a site
   kWindowOpen,
   kDrawerOpen,
+  kCoffeeButton,  // button-press's reward, the coffee machine's placement
 };
 
 // Where a plate-slide task moves its goal marker body, puck_goal: to the

@@ -47,11 +47,12 @@ INFO_KEYS = (
     "unscaled_reward",
 )
 OURS = sorted(t for t in envpool.list_all_envs() if find_entry(t).family == "metaworld")
-# make test's sample: every reward function of envpool/metaworld/tasks.h's
-# TaskKind once across the two lockstep tests (every id under
-# ENVPOOL_TEST_ALL).
+# make test's sample: every TaskKind of envpool/metaworld/tasks.h (each a
+# placement and a reward function) once across the two lockstep tests
+# (every id under ENVPOOL_TEST_ALL).
 RANDOM_SAMPLE = [
     "MetaWorld/ButtonPressTopdownWall-v3",
+    "MetaWorld/CoffeeButton-v3",
     "MetaWorld/ButtonPressWall-v3",
     "MetaWorld/HandlePress-v3",
     "MetaWorld/PickPlace-v3",
