@@ -149,7 +149,12 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   right_pad_ = ObjectId(m, mjOBJ_BODY, "rightpad");
   left_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "leftpad_geom");
   right_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "rightpad_geom");
-  if (IsCoffee()) {
+  if (IsDoorLock()) {
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "door");
+    object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+    door_link_ = ObjectId(m, mjOBJ_BODY, "door_link");
+    lock_link_ = ObjectId(m, mjOBJ_BODY, "lock_link");
+  } else if (IsCoffee()) {
     moved_body_ = ObjectId(m, mjOBJ_BODY, "coffee_machine");
     object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
   } else if (IsDrawer()) {
@@ -286,6 +291,9 @@ void SawyerEnv::Reset() {
     case TaskKind::kHandlePress:
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       break;
+    case TaskKind::kDoorLock:
+    case TaskKind::kDoorUnlock:
+      break;  // below, from the lock's place
     case TaskKind::kCoffeeButton:
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       // The button (0, -0.22, 0.3) from the machine, pressed by max_dist.
@@ -310,7 +318,28 @@ void SawyerEnv::Reset() {
       break;
     }
   }
-  if (IsCoffee()) {
+  if (IsDoorLock()) {
+    // The door moved; door-lock lets frame_skip physics steps settle it
+    // (no mj_forward after), door-unlock turns the lock open (1.5708) and
+    // runs mj_forward. The goal is from the lock's place.
+    MoveBody(vec);
+    if (task_->kind == TaskKind::kDoorLock) {
+      for (int s = 0; s < frame_skip_; ++s) {
+        mj_step(m, d);
+      }
+    } else {
+      d->qpos[9] = 1.5708;
+      d->qvel[9] = 0.0;
+      mj_forward(m, d);
+    }
+    const double* lock = d->xpos + 3 * lock_link_;
+    obj_init_pos_ = {lock[0], lock[1], lock[2]};
+    target_pos_ = task_->kind == TaskKind::kDoorLock
+                      ? std::array<double, 3>{lock[0] + 0.0, lock[1] + -0.04,
+                                              lock[2] + -0.1}
+                      : std::array<double, 3>{lock[0] + 0.1, lock[1] + -0.04,
+                                              lock[2] + 0.0};
+  } else if (IsCoffee()) {
     // The machine moved; the reference's _set_obj_xyz writes the mug's
     // place into qpos[0:3] (the arm's first joints) and zeroes qvel[9:15].
     MoveBody(vec);
@@ -424,6 +453,10 @@ void SawyerEnv::CurrentFrame(double* frame) const {
     std::copy(site, site + 3, frame + 4);
     if (IsCoffee()) {
       frame[7] = 1.0;
+    }
+    if (IsDoorLock()) {
+      const double* quat = d->xquat + 4 * door_link_;
+      std::copy(quat, quat + 4, frame + 7);
     }
     return;
   }
@@ -709,6 +742,63 @@ void SawyerEnv::Evaluate(float effort) {
       info.grasp_reward = reach;
       info.in_place_reward = in_place;
       info.obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kDoorLock: {
+      // The left pad's distance, scaled; the reference's init_left_pad is
+      // a view of the pad's current position, so the margin is the
+      // distance itself.
+      constexpr double kLockLength = 0.1;
+      const double scale[3] = {0.25, 1.0, 0.5};
+      const double* pad = data_->xpos + 3 * left_pad_;
+      double scaled[3];
+      for (int k = 0; k < 3; ++k) {
+        scaled[k] = (obj[k] - pad[k]) * scale[k];
+      }
+      const double tcp_to_obj = mujoco_common::NumpyNorm(scaled, 3);
+      const double obj_to_target = std::abs(target_pos_[2] - obj[2]);
+      const double opened = 0.0 > tcp_opened ? 0.0 : tcp_opened;
+      const double near_lock =
+          LongTailTolerance(tcp_to_obj, 0.0, 0.01, tcp_to_obj);
+      const double lock_pressed =
+          LongTailTolerance(obj_to_target, 0.0, 0.005, kLockLength);
+      reward = Py(2.0) * HamacherProduct(Py(opened), Py(near_lock));
+      reward = reward + Py(8.0 * lock_pressed);
+      info.success = obj_to_target <= 0.02 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
+      info.grasp_success = tcp_opened > 0.0 ? 1.0 : 0.0;
+      info.grasp_reward = near_lock;
+      info.in_place_reward = lock_pressed;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kDoorUnlock: {
+      // The reference's obj_init_pos is a view of the lock's current
+      // position.
+      constexpr double kLockLength = 0.1;
+      const double scale[3] = {0.25, 1.0, 0.5};
+      const double offset[3] = {0.0, 0.055, 0.07};
+      const double* gripper = obs_.data();
+      const double* lock_now = data_->xpos + 3 * lock_link_;
+      double shoulder[3];
+      double shoulder_init[3];
+      for (int k = 0; k < 3; ++k) {
+        shoulder[k] = (gripper[k] + offset[k] - obj[k]) * scale[k];
+        shoulder_init[k] = (init_tcp_[k] + offset[k] - lock_now[k]) * scale[k];
+      }
+      const double tcp_to_obj = mujoco_common::NumpyNorm(shoulder, 3);
+      const double ready = LongTailTolerance(
+          tcp_to_obj, 0.0, 0.02, mujoco_common::NumpyNorm(shoulder_init, 3));
+      const double obj_to_target = std::abs(target_pos_[0] - obj[0]);
+      const double pushed =
+          LongTailTolerance(obj_to_target, 0.0, 0.005, kLockLength);
+      reward = Py(2.0 * ready + 8.0 * pushed);
+      info.success = obj_to_target <= 0.02 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
+      info.grasp_success = tcp_opened > 0.0 ? 1.0 : 0.0;
+      info.grasp_reward = ready;
+      info.in_place_reward = pushed;
+      info.obj_to_target = obj_to_target;
       break;
     }
     case TaskKind::kDrawerOpen: {

@@ -67,6 +67,28 @@ TaskConfig HandlePress(const char* name, const char* xml, int task_id,
   return task;
 }
 
+// The door lock tasks' hand goes lower.
+constexpr std::array<double, 3> kDoorHandLow{-0.5, 0.40, -0.15};
+
+TaskConfig DoorLock(const char* name, TaskKind kind, int task_id,
+                    std::array<double, 3> goal_low,
+                    std::array<double, 3> goal_high, const char* site) {
+  TaskConfig task{name,
+                  "sawyer_xyz/sawyer_door_lock.xml",  // both tasks' model
+                  kind,
+                  task_id,
+                  kDoorHandLow,
+                  kWideHandHigh,
+                  kHandInit32,
+                  {-0.1, 0.8, 0.15, 0.0, 0.0, 0.0},
+                  {0.1, 0.85, 0.15, 0.0, 0.0, 0.0},
+                  goal_low,
+                  goal_high};
+  task.vector_size = 3;
+  task.object_site = site;
+  return task;
+}
+
 TaskConfig PlateSlide(const char* name, const char* xml, TaskKind kind,
                       int task_id, std::array<double, 6> low,
                       std::array<double, 6> high,
@@ -134,6 +156,10 @@ std::vector<TaskConfig> MakeTasks() {
        {},
        0.02,
        "buttonStart"},
+      DoorLock("door-lock-v3", TaskKind::kDoorLock, 14, kDoorHandLow,
+               kWideHandHigh, "lockStartLock"),
+      DoorLock("door-unlock-v3", TaskKind::kDoorUnlock, 16, {0.0, 0.64, 0.2100},
+               {0.2, 0.7, 0.2111}, "lockStartUnlock"),
       {"drawer-open-v3",
        "sawyer_xyz/sawyer_drawer.xml",
        TaskKind::kDrawerOpen,

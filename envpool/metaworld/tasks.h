@@ -27,6 +27,8 @@ enum class TaskKind {
   kWindowOpen,
   kDrawerOpen,
   kCoffeeButton,  // button-press's reward, the coffee machine's placement
+  kDoorLock,
+  kDoorUnlock,
 };
 
 // Where a plate-slide task moves its goal marker body, puck_goal: to the

@@ -52,8 +52,9 @@ OURS = sorted(t for t in envpool.list_all_envs() if find_entry(t).family == "met
 # (every id under ENVPOOL_TEST_ALL).
 RANDOM_SAMPLE = [
     "MetaWorld/ButtonPressTopdownWall-v3",
-    "MetaWorld/CoffeeButton-v3",
     "MetaWorld/ButtonPressWall-v3",
+    "MetaWorld/CoffeeButton-v3",
+    "MetaWorld/DoorUnlock-v3",
     "MetaWorld/HandlePress-v3",
     "MetaWorld/PickPlace-v3",
     "MetaWorld/PlateSlideBackSide-v3",
@@ -63,8 +64,9 @@ RANDOM_SAMPLE = [
 ]
 EXPERT_SAMPLE = [
     "MetaWorld/ButtonPress-v3",
-    "MetaWorld/DrawerOpen-v3",
     "MetaWorld/ButtonPressTopdown-v3",
+    "MetaWorld/DoorLock-v3",
+    "MetaWorld/DrawerOpen-v3",
     "MetaWorld/HandlePressSide-v3",
     "MetaWorld/PickPlace-v3",
     "MetaWorld/PlateSlide-v3",
