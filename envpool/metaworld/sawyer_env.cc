@@ -149,7 +149,12 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   right_pad_ = ObjectId(m, mjOBJ_BODY, "rightpad");
   left_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "leftpad_geom");
   right_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "rightpad_geom");
-  if (IsDoorLock()) {
+  if (IsLever()) {
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "lever");
+    object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+    obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
+    lever_axis_ = ObjectId(m, mjOBJ_JOINT, "LeverAxis");
+  } else if (IsDoorLock()) {
     moved_body_ = ObjectId(m, mjOBJ_BODY, "door");
     object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
     door_link_ = ObjectId(m, mjOBJ_BODY, "door_link");
@@ -294,6 +299,12 @@ void SawyerEnv::Reset() {
     case TaskKind::kDoorLock:
     case TaskKind::kDoorUnlock:
       break;  // below, from the lock's place
+    case TaskKind::kLeverPull:
+      // The lever's start (handle_init_) and goal, LEVER_RADIUS 0.2 apart.
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      handle_init_ = {vec[0] + 0.12, vec[1] + -0.2, vec[2] + 0.25};
+      target_pos_ = {vec[0] + 0.12, vec[1] + 0.0, vec[2] + (0.25 + 0.2)};
+      break;
     case TaskKind::kCoffeeButton:
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       // The button (0, -0.22, 0.3) from the machine, pressed by max_dist.
@@ -318,7 +329,11 @@ void SawyerEnv::Reset() {
       break;
     }
   }
-  if (IsDoorLock()) {
+  if (IsLever()) {
+    // The lever moved in the model only: the reset's observation is what
+    // the hand's last step left (the reference runs no mj_forward).
+    MoveBody(vec);
+  } else if (IsDoorLock()) {
     // The door moved; door-lock lets frame_skip physics steps settle it
     // (no mj_forward after), door-unlock turns the lock open (1.5708) and
     // runs mj_forward. The goal is from the lock's place.
@@ -457,6 +472,9 @@ void SawyerEnv::CurrentFrame(double* frame) const {
     if (IsDoorLock()) {
       const double* quat = d->xquat + 4 * door_link_;
       std::copy(quat, quat + 4, frame + 7);
+    }
+    if (IsLever()) {
+      ObjectQuaternion(frame + 7);
     }
     return;
   }
@@ -799,6 +817,40 @@ void SawyerEnv::Evaluate(float effort) {
       info.grasp_reward = ready;
       info.in_place_reward = pushed;
       info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kLeverPull: {
+      const double* gripper = obs_.data();
+      const double* lever = obj;
+      const double scale[3] = {4.0, 1.0, 4.0};
+      const double offset[3] = {0.0, 0.055, 0.07};
+      double shoulder[3];
+      double shoulder_init[3];
+      for (int k = 0; k < 3; ++k) {
+        shoulder[k] = (gripper[k] + offset[k] - lever[k]) * scale[k];
+        shoulder_init[k] =
+            (init_tcp_[k] + offset[k] - handle_init_[k]) * scale[k];
+      }
+      const double shoulder_to_lever = mujoco_common::NumpyNorm(shoulder, 3);
+      const double ready =
+          LongTailTolerance(shoulder_to_lever, 0.0, 0.02,
+                            mujoco_common::NumpyNorm(shoulder_init, 3));
+      const double lever_angle = -data_->qpos[model_->jnt_qposadr[lever_axis_]];
+      const double lever_error = std::abs(lever_angle - M_PI / 2.0);
+      const double engagement = LongTailTolerance(lever_error, 0.0, M_PI / 48.0,
+                                                  (M_PI / 2.0) - (M_PI / 12.0));
+      const double obj_to_target = Norm3(lever, target_pos_.data());
+      const double in_place_margin =
+          Norm3(handle_init_.data(), target_pos_.data());
+      const double in_place =
+          LongTailTolerance(obj_to_target, 0.0, 0.04, in_place_margin);
+      reward = Py(10.0) * HamacherProduct(Py(ready), Py(in_place));
+      info.success = lever_error <= M_PI / 24 ? 1.0 : 0.0;
+      info.near_object = shoulder_to_lever < 0.03 ? 1.0 : 0.0;
+      info.grasp_success = ready > 0.9 ? 1.0 : 0.0;
+      info.grasp_reward = ready;
+      info.in_place_reward = engagement;
+      info.obj_to_target = shoulder_to_lever;
       break;
     }
     case TaskKind::kDrawerOpen: {

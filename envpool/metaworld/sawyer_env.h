@@ -78,13 +78,14 @@ class SawyerEnv : public Env {
   bool IsWindow() const { return task_->kind == TaskKind::kWindowOpen; }
   bool IsDrawer() const { return task_->kind == TaskKind::kDrawerOpen; }
   bool IsCoffee() const { return task_->kind == TaskKind::kCoffeeButton; }
+  bool IsLever() const { return task_->kind == TaskKind::kLeverPull; }
   bool IsDoorLock() const {
     return task_->kind == TaskKind::kDoorLock ||
            task_->kind == TaskKind::kDoorUnlock;
   }
   // Tasks that observe a site (and a zero quaternion) as their object.
   bool ObservesSite() const {
-    return IsHandle() || IsWindow() || IsCoffee() || IsDoorLock();
+    return IsHandle() || IsWindow() || IsCoffee() || IsDoorLock() || IsLever();
   }
   bool IsButton() const {
     return task_->kind == TaskKind::kButtonPress ||
@@ -143,6 +144,7 @@ class SawyerEnv : public Env {
   int drawer_link_ = -1;
   int door_link_ = -1;
   int lock_link_ = -1;
+  int lever_axis_ = -1;
   // The episode.
   std::array<double, 3> target_pos_{};
   std::array<double, 3> obj_init_pos_{};

@@ -29,6 +29,7 @@ enum class TaskKind {
   kCoffeeButton,  // button-press's reward, the coffee machine's placement
   kDoorLock,
   kDoorUnlock,
+  kLeverPull,
 };
 
 // Where a plate-slide task moves its goal marker body, puck_goal: to the

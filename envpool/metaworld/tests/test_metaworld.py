@@ -56,6 +56,7 @@ RANDOM_SAMPLE = [
     "MetaWorld/CoffeeButton-v3",
     "MetaWorld/DoorUnlock-v3",
     "MetaWorld/HandlePress-v3",
+    "MetaWorld/LeverPull-v3",
     "MetaWorld/PickPlace-v3",
     "MetaWorld/PlateSlideBackSide-v3",
     "MetaWorld/Push-v3",
