@@ -25,6 +25,7 @@ TASKS = [
     ("DrawerOpen", "drawer-open-v3"),
     ("HandlePress", "handle-press-v3"),
     ("HandlePressSide", "handle-press-side-v3"),
+    ("HandlePull", "handle-pull-v3"),
     ("LeverPull", "lever-pull-v3"),
     ("PickPlace", "pick-place-v3"),
     ("PlateSlide", "plate-slide-v3"),

@@ -172,7 +172,9 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   } else if (IsHandle()) {
     moved_body_ = ObjectId(m, mjOBJ_BODY, "box");
     object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
-    goal_press_site_ = ObjectId(m, mjOBJ_SITE, "goalPress");
+    goal_press_site_ = ObjectId(
+        m, mjOBJ_SITE,
+        task_->kind == TaskKind::kHandlePull ? "goalPull" : "goalPress");
   } else if (IsButton()) {
     button_body_ = ObjectId(m, mjOBJ_BODY, "button");
     moved_body_ = ObjectId(m, mjOBJ_BODY, "box");
@@ -294,6 +296,7 @@ void SawyerEnv::Reset() {
     case TaskKind::kButtonPressTopdown:
     case TaskKind::kButtonPressTopdownWall:
     case TaskKind::kHandlePress:
+    case TaskKind::kHandlePull:
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       break;
     case TaskKind::kDoorLock:
@@ -380,14 +383,19 @@ void SawyerEnv::Reset() {
   } else if (IsHandle()) {
     // The box at the drawn position, the handle just below its top; the
     // goal at goalPress; obj_init_pos_ is where the handle starts.
+    // (handle-pull: the handle pulled down to -0.1, obj_init_pos_ the
+    // drawn box position.)
+    const bool pull = task_->kind == TaskKind::kHandlePull;
     MoveBody(vec);
-    d->qpos[9] = -0.001;
+    d->qpos[9] = pull ? -0.1 : -0.001;
     d->qvel[9] = 0.0;
     mj_forward(m, d);
     const double* goal = d->site_xpos + 3 * goal_press_site_;
     target_pos_ = {goal[0], goal[1], goal[2]};
-    const double* handle = d->site_xpos + 3 * object_site_;
-    obj_init_pos_ = {handle[0], handle[1], handle[2]};
+    if (!pull) {
+      const double* handle = d->site_xpos + 3 * object_site_;
+      obj_init_pos_ = {handle[0], handle[1], handle[2]};
+    }
   } else if (IsButton()) {
     // The box at the drawn position, the button at rest (not the topdown
     // ones'), the goal at the hole.
@@ -817,6 +825,32 @@ void SawyerEnv::Evaluate(float effort) {
       info.grasp_reward = ready;
       info.in_place_reward = pushed;
       info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kHandlePull: {
+      const double target_to_obj = std::abs(target_pos_[2] - obj[2]);
+      const double target_to_obj_init =
+          std::abs(target_pos_[2] - obj_init_pos_[2]);
+      const double in_place = LongTailTolerance(
+          target_to_obj, 0.0, kTargetRadius, target_to_obj_init);
+      const Number object_grasped =
+          GripperCaging(effort, obj, 0.022, 0.05, 0.01, true);
+      reward = HamacherProduct(object_grasped, Py(in_place));
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      if (tcp_to_obj < 0.035 && tcp_opened > 0.0 &&
+          obj[1] - 0.01 > obj_init_pos_[2]) {
+        reward = reward + Py(1.0 + 5.0 * in_place);
+      }
+      if (target_to_obj < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = target_to_obj <= kTargetRadius ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
+      info.grasp_success =
+          tcp_opened > 0.0 && obj[2] - 0.03 > obj_init_pos_[2] ? 1.0 : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place;
+      info.obj_to_target = target_to_obj;
       break;
     }
     case TaskKind::kLeverPull: {

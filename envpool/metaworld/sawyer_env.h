@@ -74,7 +74,10 @@ class SawyerEnv : public Env {
     return task_->kind == TaskKind::kPlateSlide ||
            task_->kind == TaskKind::kPlateSlideSide;
   }
-  bool IsHandle() const { return task_->kind == TaskKind::kHandlePress; }
+  bool IsHandle() const {
+    return task_->kind == TaskKind::kHandlePress ||
+           task_->kind == TaskKind::kHandlePull;
+  }
   bool IsWindow() const { return task_->kind == TaskKind::kWindowOpen; }
   bool IsDrawer() const { return task_->kind == TaskKind::kDrawerOpen; }
   bool IsCoffee() const { return task_->kind == TaskKind::kCoffeeButton; }

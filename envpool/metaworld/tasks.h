@@ -30,6 +30,7 @@ enum class TaskKind {
   kDoorLock,
   kDoorUnlock,
   kLeverPull,
+  kHandlePull,  // handle-press's placement, a grasping reward
 };
 
 // Where a plate-slide task moves its goal marker body, puck_goal: to the

@@ -69,6 +69,7 @@ EXPERT_SAMPLE = [
     "MetaWorld/DoorLock-v3",
     "MetaWorld/DrawerOpen-v3",
     "MetaWorld/HandlePressSide-v3",
+    "MetaWorld/HandlePull-v3",
     "MetaWorld/PickPlace-v3",
     "MetaWorld/PlateSlide-v3",
     "MetaWorld/PlateSlideSide-v3",
