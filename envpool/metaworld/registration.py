@@ -26,6 +26,7 @@ TASKS = [
     ("HandlePress", "handle-press-v3"),
     ("HandlePressSide", "handle-press-side-v3"),
     ("HandlePull", "handle-pull-v3"),
+    ("HandlePullSide", "handle-pull-side-v3"),
     ("LeverPull", "lever-pull-v3"),
     ("PickPlace", "pick-place-v3"),
     ("PlateSlide", "plate-slide-v3"),

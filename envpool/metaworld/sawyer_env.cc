@@ -174,7 +174,7 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
     goal_press_site_ = ObjectId(
         m, mjOBJ_SITE,
-        task_->kind == TaskKind::kHandlePull ? "goalPull" : "goalPress");
+        task_->kind == TaskKind::kHandlePress ? "goalPress" : "goalPull");
   } else if (IsButton()) {
     button_body_ = ObjectId(m, mjOBJ_BODY, "button");
     moved_body_ = ObjectId(m, mjOBJ_BODY, "box");
@@ -297,6 +297,7 @@ void SawyerEnv::Reset() {
     case TaskKind::kButtonPressTopdownWall:
     case TaskKind::kHandlePress:
     case TaskKind::kHandlePull:
+    case TaskKind::kHandlePullSide:
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       break;
     case TaskKind::kDoorLock:
@@ -384,15 +385,15 @@ void SawyerEnv::Reset() {
     // The box at the drawn position, the handle just below its top; the
     // goal at goalPress; obj_init_pos_ is where the handle starts.
     // (handle-pull: the handle pulled down to -0.1, obj_init_pos_ the
-    // drawn box position.)
-    const bool pull = task_->kind == TaskKind::kHandlePull;
+    // drawn box position; handle-pull-side: the handle's site there.)
+    const bool pull = task_->kind != TaskKind::kHandlePress;
     MoveBody(vec);
     d->qpos[9] = pull ? -0.1 : -0.001;
     d->qvel[9] = 0.0;
     mj_forward(m, d);
     const double* goal = d->site_xpos + 3 * goal_press_site_;
     target_pos_ = {goal[0], goal[1], goal[2]};
-    if (!pull) {
+    if (task_->kind != TaskKind::kHandlePull) {
       const double* handle = d->site_xpos + 3 * object_site_;
       obj_init_pos_ = {handle[0], handle[1], handle[2]};
     }
@@ -827,24 +828,42 @@ void SawyerEnv::Evaluate(float effort) {
       info.obj_to_target = obj_to_target;
       break;
     }
-    case TaskKind::kHandlePull: {
-      const double target_to_obj = std::abs(target_pos_[2] - obj[2]);
-      const double target_to_obj_init =
-          std::abs(target_pos_[2] - obj_init_pos_[2]);
+    case TaskKind::kHandlePull:
+    case TaskKind::kHandlePullSide: {
+      const bool side = task_->kind == TaskKind::kHandlePullSide;
+      double target_to_obj;
+      double target_to_obj_init;
+      if (side) {
+        // The 3-d distances, scaled by ones.
+        double diff[3];
+        double diff_init[3];
+        for (int k = 0; k < 3; ++k) {
+          diff[k] = (obj[k] - target_pos_[k]) * 1.0;
+          diff_init[k] = (obj_init_pos_[k] - target_pos_[k]) * 1.0;
+        }
+        target_to_obj = mujoco_common::NumpyNorm(diff, 3);
+        target_to_obj_init = mujoco_common::NumpyNorm(diff_init, 3);
+      } else {
+        target_to_obj = std::abs(target_pos_[2] - obj[2]);
+        target_to_obj_init = std::abs(target_pos_[2] - obj_init_pos_[2]);
+      }
       const double in_place = LongTailTolerance(
           target_to_obj, 0.0, kTargetRadius, target_to_obj_init);
       const Number object_grasped =
-          GripperCaging(effort, obj, 0.022, 0.05, 0.01, true);
+          side ? GripperCaging(effort, obj, 0.032, 0.06, 0.01, true)
+               : GripperCaging(effort, obj, 0.022, 0.05, 0.01, true);
       reward = HamacherProduct(object_grasped, Py(in_place));
       const double tcp_to_obj = Norm3(obj, tcp.data());
+      // (handle-pull compares the handle's y with the start's z.)
+      const double lifted = side ? obj[2] : obj[1];
       if (tcp_to_obj < 0.035 && tcp_opened > 0.0 &&
-          obj[1] - 0.01 > obj_init_pos_[2]) {
+          lifted - 0.01 > obj_init_pos_[2]) {
         reward = reward + Py(1.0 + 5.0 * in_place);
       }
       if (target_to_obj < kTargetRadius) {
         reward = Py(10.0);
       }
-      info.success = target_to_obj <= kTargetRadius ? 1.0 : 0.0;
+      info.success = target_to_obj <= (side ? 0.08 : kTargetRadius) ? 1.0 : 0.0;
       info.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
       info.grasp_success =
           tcp_opened > 0.0 && obj[2] - 0.03 > obj_init_pos_[2] ? 1.0 : 0.0;

@@ -76,7 +76,8 @@ class SawyerEnv : public Env {
   }
   bool IsHandle() const {
     return task_->kind == TaskKind::kHandlePress ||
-           task_->kind == TaskKind::kHandlePull;
+           task_->kind == TaskKind::kHandlePull ||
+           task_->kind == TaskKind::kHandlePullSide;
   }
   bool IsWindow() const { return task_->kind == TaskKind::kWindowOpen; }
   bool IsDrawer() const { return task_->kind == TaskKind::kDrawerOpen; }

@@ -31,6 +31,7 @@ enum class TaskKind {
   kDoorUnlock,
   kLeverPull,
   kHandlePull,  // handle-press's placement, a grasping reward
+  kHandlePullSide,
 };
 
 // Where a plate-slide task moves its goal marker body, puck_goal: to the
