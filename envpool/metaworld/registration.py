@@ -23,6 +23,7 @@ TASKS = [
     ("DoorLock", "door-lock-v3"),
     ("DoorUnlock", "door-unlock-v3"),
     ("DrawerOpen", "drawer-open-v3"),
+    ("HandInsert", "hand-insert-v3"),
     ("HandlePress", "handle-press-v3"),
     ("HandlePressSide", "handle-press-side-v3"),
     ("HandlePull", "handle-pull-v3"),

@@ -300,6 +300,12 @@ void SawyerEnv::Reset() {
     case TaskKind::kHandlePullSide:
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       break;
+    case TaskKind::kHandInsert:
+      // The object's height is the one it started with (0.05), carried
+      // from reset to reset by the reference.
+      target_pos_ = {vec[3], vec[4], vec[5]};
+      obj_init_pos_ = {vec[0], vec[1], 0.05};
+      break;
     case TaskKind::kDoorLock:
     case TaskKind::kDoorUnlock:
       break;  // below, from the lock's place
@@ -499,6 +505,12 @@ void SawyerEnv::CurrentFrame(double* frame) const {
   const double* obj = task_->position_from_geom ? d->geom_xpos + 3 * obj_geom_
                                                 : d->xpos + 3 * obj_body_;
   std::copy(obj, obj + 3, frame + 4);
+  if (task_->kind == TaskKind::kHandInsert) {
+    // The body's MuJoCo quaternion.
+    const double* quat = d->xquat + 4 * obj_body_;
+    std::copy(quat, quat + 4, frame + 7);
+    return;
+  }
   ObjectQuaternion(frame + 7);
 }
 
@@ -1009,6 +1021,33 @@ void SawyerEnv::Evaluate(float effort) {
         reward = Py(10.0);
       }
       info.success = target_to_obj <= kTargetRadius ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place;
+      info.obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kHandInsert: {
+      const double target_to_obj = Norm3(obj, target_pos_.data());
+      const double target_to_obj_init =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place = LongTailTolerance(
+          target_to_obj, 0.0, kTargetRadius, target_to_obj_init);
+      const Number object_grasped =
+          GripperCaging(effort, obj, 0.015, 0.05, 0.005, true);
+      reward = HamacherProduct(object_grasped, Py(in_place));
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      if (tcp_to_obj < 0.02 && tcp_opened > 0.0) {
+        reward = reward + Py(1.0 + 7.0 * in_place);
+      }
+      if (target_to_obj < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = target_to_obj <= 0.05 ? 1.0 : 0.0;
       info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
       info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
                                    obj[2] - 0.02 > obj_init_pos_[2]

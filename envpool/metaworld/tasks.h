@@ -32,6 +32,7 @@ enum class TaskKind {
   kLeverPull,
   kHandlePull,  // handle-press's placement, a grasping reward
   kHandlePullSide,
+  kHandInsert,
 };
 
 // Where a plate-slide task moves its goal marker body, puck_goal: to the
