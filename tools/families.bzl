@@ -11,6 +11,7 @@ FAMILIES = [
     "dm_control",
     "highway",
     "locomotion",
+    "metaworld",
     "minigrid",
     "mujoco",
     "pgx",

@@ -1,0 +1,72 @@
+"""Ids of the metaworld family (Meta-World 3.1.1's Sawyer tasks).
+
+EnvPool 1.2.7's ids `MetaWorld/<Task>-v3` with its option names; an id is
+registered once it plays the reference's episodes step for step (the rest of
+the 50 are listed in docs/metaworld.md). `task_name` is Meta-World's name of
+the task; `partially_observable=False` shows the goal in the observation
+(Meta-World's goal-observable variants).
+"""
+
+from __future__ import annotations
+
+import os
+
+from envpool.python.registry import register
+
+# (id stem, Meta-World's task name), for the tasks implemented.
+TASKS = [
+    ("ButtonPress", "button-press-v3"),
+    ("ButtonPressTopdown", "button-press-topdown-v3"),
+    ("ButtonPressTopdownWall", "button-press-topdown-wall-v3"),
+    ("ButtonPressWall", "button-press-wall-v3"),
+    ("CoffeeButton", "coffee-button-v3"),
+    ("DoorLock", "door-lock-v3"),
+    ("DoorUnlock", "door-unlock-v3"),
+    ("DrawerOpen", "drawer-open-v3"),
+    ("HandInsert", "hand-insert-v3"),
+    ("HandlePress", "handle-press-v3"),
+    ("HandlePressSide", "handle-press-side-v3"),
+    ("HandlePull", "handle-pull-v3"),
+    ("HandlePullSide", "handle-pull-side-v3"),
+    ("LeverPull", "lever-pull-v3"),
+    ("PickPlace", "pick-place-v3"),
+    ("PlateSlide", "plate-slide-v3"),
+    ("PlateSlideBack", "plate-slide-back-v3"),
+    ("PlateSlideBackSide", "plate-slide-back-side-v3"),
+    ("PlateSlideSide", "plate-slide-side-v3"),
+    ("Push", "push-v3"),
+    ("Reach", "reach-v3"),
+    ("ReachWall", "reach-wall-v3"),
+    ("WindowOpen", "window-open-v3"),
+]
+
+for _stem, _task_name in TASKS:
+    register(
+        f"MetaWorld/{_stem}-v3",
+        family="metaworld",
+        env_class="MetaWorld",
+        max_episode_steps=500,
+        reward_threshold=10.0,
+        task_name=_task_name,
+    )
+
+
+# -- What this family declares (docs/adding_a_family.md) --
+
+# The id tools/smoke_test.py makes and steps in every wheel.
+SMOKE_TEST_ID = "MetaWorld/PickPlace-v3"
+# Meta-World's models, shipped in the wheel beside this file (taken from the
+# pinned metaworld wheel at build time).
+ASSET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
+# pip packages the family reads files from at run time (pinned in
+# requirements-dev.txt): the MuJoCo library.
+RUNTIME_PACKAGES = ["mujoco"]
+# The plate-slide tasks' puck starts at one place; their seeded draw is the
+# goal, which the observation hides (partially_observable, the default): the
+# reset's observation is the same whatever the seed, the rewards are not.
+SEED_INDEPENDENT_RESET = {
+    f"MetaWorld/{_stem}-v3": (
+        "the puck starts where Meta-World puts it; the seeded goal is hidden from the observation"
+    )
+    for _stem in ("PlateSlide", "PlateSlideBack", "PlateSlideBackSide", "PlateSlideSide")
+}

@@ -1,0 +1,1133 @@
+#include "envpool/metaworld/sawyer_env.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "envpool/mujoco_common/numpy_math.h"
+#include "envpool/mujoco_common/spec.h"
+#include "envpool/mujoco_common/state.h"
+
+namespace envpool::metaworld {
+namespace {
+
+// sawyer_xyz_env.py's _HAND_SPACE, the hand's observation bounds.
+constexpr std::array<double, 3> kHandSpaceLow{-0.525, 0.348, -0.0525};
+constexpr std::array<double, 3> kHandSpaceHigh{0.525, 1.025, 0.7};
+constexpr double kTargetRadius = 0.05;
+constexpr double kActionScale = 0.01;
+constexpr int kHandResetSteps = 50;
+
+const mujoco_common::ModelFolder& MetaWorldModels() {
+  static const mujoco_common::ModelFolder folder{
+      "metaworld", /*accepts_paths=*/false,
+      [](const std::string& name, const std::string& path) {
+        if (path.empty()) {
+          return "Meta-World model '" + name +
+                 "' not found: the metaworld family's asset folder is "
+                 "missing (reinstall envpool, or pip install --no-deps "
+                 "metaworld==3.1.1 and point ASSET_DIR at its assets folder)";
+        }
+        return "Meta-World model '" + name + "' not found at " + path +
+               " (the models ship with envpool in metaworld/assets; "
+               "reinstall envpool, or pip install --no-deps metaworld==3.1.1)";
+      }};
+  return folder;
+}
+
+mujoco_common::ModelPtr CopyModel(const mjModel* model) {
+  mujoco_common::ModelPtr copy(mj_copyModel(nullptr, model));
+  if (copy == nullptr) {
+    throw std::runtime_error("cannot copy the MuJoCo model");
+  }
+  return copy;
+}
+
+double Clip(double x, double low, double high) {
+  // np.clip: NaN stays NaN.
+  return x < low ? low : (x > high ? high : x);
+}
+
+float ClipAction(float x) { return x < -1.0F ? -1.0F : (x > 1.0F ? 1.0F : x); }
+
+double Norm3(const double* a, const double* b) {
+  const double diff[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+  return mujoco_common::NumpyNorm(diff, 3);
+}
+
+// The observation's bounds: the hand, the fingers' opening and the
+// objects (unbounded), twice, then the goal.
+void ObservationBounds(const TaskConfig& task, bool partially_observable,
+                       std::vector<double>* low, std::vector<double>* high) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (int frame = 0; frame < 2; ++frame) {
+    low->insert(low->end(), kHandSpaceLow.begin(), kHandSpaceLow.end());
+    high->insert(high->end(), kHandSpaceHigh.begin(), kHandSpaceHigh.end());
+    low->push_back(-1.0);
+    high->push_back(1.0);
+    low->insert(low->end(), 14, -inf);
+    high->insert(high->end(), 14, inf);
+  }
+  for (int k = 0; k < 3; ++k) {
+    low->push_back(partially_observable ? 0.0 : task.goal_low[k]);
+    high->push_back(partially_observable ? 0.0 : task.goal_high[k]);
+  }
+}
+
+}  // namespace
+
+Options SawyerEnv::DefaultOptions() {
+  return Options{
+      {"max_episode_steps", int64_t{500}},
+      {"frame_skip", int64_t{5}},
+      {"frame_stack", int64_t{1}},
+      {"task_name", std::string("pick-place-v3")},
+      {"partially_observable", true},
+  };
+}
+
+void SawyerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+  const TaskConfig& task = FindTask(options.Get<std::string>("task_name"));
+  mujoco_common::FrameSkip(options);
+  const auto frame_stack = options.Get<int64_t>("frame_stack");
+  if (frame_stack != 1) {
+    throw std::invalid_argument(
+        "option 'frame_stack' must be 1 (the observation already holds the "
+        "previous frame), got " +
+        std::to_string(frame_stack));
+  }
+  const auto max_steps = options.Get<int64_t>("max_episode_steps");
+  if (max_steps < 1 || max_steps > 500) {
+    throw std::invalid_argument(
+        "option 'max_episode_steps' must be in [1, 500] (Meta-World's "
+        "max_path_length: its env refuses a 501st step), got " +
+        std::to_string(max_steps));
+  }
+  // Loading checks that the model is there (an error naming it if not).
+  mujoco_common::LoadModel(MetaWorldModels(), task.xml);
+  std::vector<double> low;
+  std::vector<double> high;
+  ObservationBounds(task, options.Get<bool>("partially_observable"), &low,
+                    &high);
+  fields->obs = spec->state.Add<double>("obs", {kObsDim}, low, high);
+  fields->action = spec->action.Add<float>("action", {4}, {-1.0}, {1.0});
+  fields->success = spec->state.Add<double>("info:success", {});
+  fields->near_object = spec->state.Add<double>("info:near_object", {});
+  fields->grasp_success = spec->state.Add<double>("info:grasp_success", {});
+  fields->grasp_reward = spec->state.Add<double>("info:grasp_reward", {});
+  fields->in_place_reward = spec->state.Add<double>("info:in_place_reward", {});
+  fields->obj_to_target = spec->state.Add<double>("info:obj_to_target", {});
+  fields->unscaled_reward = spec->state.Add<double>("info:unscaled_reward", {});
+  fields->task_id = spec->state.Add<int32_t>("info:task_id", {});
+  spec->snapshots = true;
+}
+
+SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
+    : fields_(fields),
+      task_(&FindTask(options.Get<std::string>("task_name"))),
+      shared_model_(mujoco_common::LoadModel(MetaWorldModels(), task_->xml)),
+      model_(CopyModel(shared_model_.get())),
+      data_(mj_makeData(model_.get())),
+      frame_skip_(static_cast<int>(mujoco_common::FrameSkip(options))),
+      partially_observable_(options.Get<bool>("partially_observable")) {
+  if (data_ == nullptr) {
+    throw std::runtime_error(std::string("cannot allocate MuJoCo data for ") +
+                             task_->xml);
+  }
+  mjModel* m = model_.get();
+  using mujoco_common::ObjectId;
+  hand_body_ = ObjectId(m, mjOBJ_BODY, "hand");
+  mocap_ = m->body_mocapid[ObjectId(m, mjOBJ_BODY, "mocap")];
+  right_claw_ = ObjectId(m, mjOBJ_BODY, "rightclaw");
+  left_claw_ = ObjectId(m, mjOBJ_BODY, "leftclaw");
+  right_effector_ = ObjectId(m, mjOBJ_SITE, "rightEndEffector");
+  left_effector_ = ObjectId(m, mjOBJ_SITE, "leftEndEffector");
+  left_pad_ = ObjectId(m, mjOBJ_BODY, "leftpad");
+  right_pad_ = ObjectId(m, mjOBJ_BODY, "rightpad");
+  left_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "leftpad_geom");
+  right_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "rightpad_geom");
+  if (IsLever()) {
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "lever");
+    object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+    obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
+    lever_axis_ = ObjectId(m, mjOBJ_JOINT, "LeverAxis");
+  } else if (IsDoorLock()) {
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "door");
+    object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+    door_link_ = ObjectId(m, mjOBJ_BODY, "door_link");
+    lock_link_ = ObjectId(m, mjOBJ_BODY, "lock_link");
+  } else if (IsCoffee()) {
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "coffee_machine");
+    object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+  } else if (IsDrawer()) {
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "drawer");
+    drawer_link_ = ObjectId(m, mjOBJ_BODY, "drawer_link");
+  } else if (IsWindow()) {
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "window");
+    object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+    window_slide_ = ObjectId(m, mjOBJ_JOINT, "window_slide");
+  } else if (IsHandle()) {
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "box");
+    object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+    goal_press_site_ = ObjectId(
+        m, mjOBJ_SITE,
+        task_->kind == TaskKind::kHandlePress ? "goalPress" : "goalPull");
+  } else if (IsButton()) {
+    button_body_ = ObjectId(m, mjOBJ_BODY, "button");
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "box");
+    hole_site_ = ObjectId(m, mjOBJ_SITE, "hole");
+    button_start_site_ = ObjectId(m, mjOBJ_SITE, "buttonStart");
+  } else {
+    obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
+  }
+  if (!task_->position_from_geom && !IsButton() && !ObservesSite() &&
+      !IsDrawer()) {
+    obj_body_ = ObjectId(m, mjOBJ_BODY, "obj");
+  }
+  if (task_->puck_goal != PuckGoal::kNone) {
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "puck_goal");
+  }
+  // The goal marker site, which the button tasks lack.
+  goal_site_ = mj_name2id(m, mjOBJ_SITE, "goal");
+  if (mocap_ < 0 || m->nu != 2) {
+    throw std::invalid_argument(std::string("the Meta-World model ") +
+                                task_->xml +
+                                " lacks the mocap body or the two finger "
+                                "actuators");
+  }
+  // reset_mocap_welds: the weld holds the hand at the mocap's pose (the
+  // reference writes 11 numbers into each weld's row).
+  const double weld[11] = {0.0,  0.0, 0.0, 0.0, 0.0, 0.0,
+                           -1.0, 0.0, 0.0, 0.0, 5.0};
+  for (int i = 0; i < m->neq; ++i) {
+    if (m->eq_type[i] == mjEQ_WELD) {
+      std::copy(weld, weld + 11,
+                m->eq_data + static_cast<std::size_t>(i) * mjNEQDATA);
+    }
+  }
+  mj_forward(m, data_.get());
+}
+
+std::vector<double> SawyerEnv::DrawTaskVector() {
+  std::vector<double> vec(task_->vector_size);
+  for (int k = 0; k < task_->vector_size; ++k) {
+    vec[k] = np_random_.Uniform(task_->reset_low[k], task_->reset_high[k]);
+  }
+  return vec;
+}
+
+std::vector<double> SawyerEnv::DrawPlacement() {
+  if (IsPlateSlide() || IsButton() || ObservesSite() || IsDrawer()) {
+    // One draw: these tasks' object and goal are apart by construction.
+    return DrawTaskVector();
+  }
+  for (;;) {
+    std::vector<double> vec = DrawTaskVector();
+    const double diff[2] = {vec[0] - vec[3], vec[1] - vec[4]};
+    if (!(mujoco_common::NumpyNorm(diff, 2) < 0.15)) {
+      return vec;
+    }
+  }
+}
+
+std::array<double, 3> SawyerEnv::BodyPos(int body) const {
+  const double* x = data_->xpos + 3 * body;
+  return {x[0], x[1], x[2]};
+}
+
+std::array<double, 3> SawyerEnv::TcpCenter() const {
+  const double* right = data_->site_xpos + 3 * right_effector_;
+  const double* left = data_->site_xpos + 3 * left_effector_;
+  return {(right[0] + left[0]) / 2.0, (right[1] + left[1]) / 2.0,
+          (right[2] + left[2]) / 2.0};
+}
+
+void SawyerEnv::ResetHand() {
+  mjModel* m = model_.get();
+  mjData* d = data_.get();
+  for (int i = 0; i < kHandResetSteps; ++i) {
+    std::copy(task_->hand_init_pos.begin(), task_->hand_init_pos.end(),
+              d->mocap_pos + 3 * mocap_);
+    const double quat[4] = {1.0, 0.0, 1.0, 0.0};
+    std::copy(quat, quat + 4, d->mocap_quat + 4 * mocap_);
+    d->ctrl[0] = -1.0;
+    d->ctrl[1] = 1.0;
+    for (int s = 0; s < frame_skip_; ++s) {
+      mj_step(m, d);
+    }
+  }
+  init_tcp_ = TcpCenter();
+}
+
+void SawyerEnv::SetObjectPosition(const std::array<double, 3>& pos) {
+  // _set_obj_xyz: the free joint's position, its velocity zeroed.
+  mjData* d = data_.get();
+  std::copy(pos.begin(), pos.end(), d->qpos + 9);
+  std::fill(d->qvel + 9, d->qvel + 15, 0.0);
+  mj_forward(model_.get(), d);
+}
+
+void SawyerEnv::Reset() {
+  // The reference's first reset_model(): its physics are discarded, its
+  // draws and its moves of the model's bodies are not (the next hand reset
+  // runs with them).
+  MoveBody(DrawPlacement());
+  mjModel* m = model_.get();
+  mjData* d = data_.get();
+  mj_resetData(m, d);
+  ResetHand();
+  const std::vector<double> vec = DrawPlacement();
+  switch (task_->kind) {
+    case TaskKind::kPickPlace:
+      init_tcp_ = TcpCenter();
+      [[fallthrough]];
+    case TaskKind::kReach:
+    case TaskKind::kReachWall:
+    case TaskKind::kPlateSlide:
+    case TaskKind::kPlateSlideSide:
+      target_pos_ = {vec[3], vec[4], vec[5]};
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      break;
+    case TaskKind::kButtonPress:
+    case TaskKind::kButtonPressWall:
+    case TaskKind::kButtonPressTopdown:
+    case TaskKind::kButtonPressTopdownWall:
+    case TaskKind::kHandlePress:
+    case TaskKind::kHandlePull:
+    case TaskKind::kHandlePullSide:
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      break;
+    case TaskKind::kHandInsert:
+      // The object's height is the one it started with (0.05), carried
+      // from reset to reset by the reference.
+      target_pos_ = {vec[3], vec[4], vec[5]};
+      obj_init_pos_ = {vec[0], vec[1], 0.05};
+      break;
+    case TaskKind::kDoorLock:
+    case TaskKind::kDoorUnlock:
+      break;  // below, from the lock's place
+    case TaskKind::kLeverPull:
+      // The lever's start (handle_init_) and goal, LEVER_RADIUS 0.2 apart.
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      handle_init_ = {vec[0] + 0.12, vec[1] + -0.2, vec[2] + 0.25};
+      target_pos_ = {vec[0] + 0.12, vec[1] + 0.0, vec[2] + (0.25 + 0.2)};
+      break;
+    case TaskKind::kCoffeeButton:
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      // The button (0, -0.22, 0.3) from the machine, pressed by max_dist.
+      target_pos_ = {(vec[0] + 0.0) + 0.0, (vec[1] + -0.22) + 0.03,
+                     (vec[2] + 0.3) + 0.0};
+      break;
+    case TaskKind::kDrawerOpen:
+      // The drawer's handle, closed, minus maxDist (0.2) in y.
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      target_pos_ = {vec[0] + 0.0, vec[1] + (-0.16 - 0.2), vec[2] + 0.09};
+      break;
+    case TaskKind::kWindowOpen:
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      target_pos_ = {vec[0] + 0.2, vec[1] + 0.0, vec[2] + 0.0};
+      break;
+    case TaskKind::kPush: {
+      // fix_extreme_obj_pos: the object's height where the hand's reset
+      // left it.
+      const double height = d->xpos[3 * obj_body_ + 2];
+      target_pos_ = {vec[3], vec[4], height};
+      obj_init_pos_ = {vec[0], vec[1], height};
+      break;
+    }
+  }
+  if (IsLever()) {
+    // The lever moved in the model only: the reset's observation is what
+    // the hand's last step left (the reference runs no mj_forward).
+    MoveBody(vec);
+  } else if (IsDoorLock()) {
+    // The door moved; door-lock lets frame_skip physics steps settle it
+    // (no mj_forward after), door-unlock turns the lock open (1.5708) and
+    // runs mj_forward. The goal is from the lock's place.
+    MoveBody(vec);
+    if (task_->kind == TaskKind::kDoorLock) {
+      for (int s = 0; s < frame_skip_; ++s) {
+        mj_step(m, d);
+      }
+    } else {
+      d->qpos[9] = 1.5708;
+      d->qvel[9] = 0.0;
+      mj_forward(m, d);
+    }
+    const double* lock = d->xpos + 3 * lock_link_;
+    obj_init_pos_ = {lock[0], lock[1], lock[2]};
+    target_pos_ = task_->kind == TaskKind::kDoorLock
+                      ? std::array<double, 3>{lock[0] + 0.0, lock[1] + -0.04,
+                                              lock[2] + -0.1}
+                      : std::array<double, 3>{lock[0] + 0.1, lock[1] + -0.04,
+                                              lock[2] + 0.0};
+  } else if (IsCoffee()) {
+    // The machine moved; the reference's _set_obj_xyz writes the mug's
+    // place into qpos[0:3] (the arm's first joints) and zeroes qvel[9:15].
+    MoveBody(vec);
+    d->qpos[0] = vec[0] + 0.0;
+    d->qpos[1] = vec[1] + -0.22;
+    d->qpos[2] = vec[2] + 0.0;
+    std::fill(d->qvel + 9, d->qvel + 15, 0.0);
+    mj_forward(m, d);
+    obj_to_target_init_ = 0.03;  // button_pressed's margin, max_dist
+  } else if (IsDrawer()) {
+    // The drawer moved in the model only: the reset's observation is what
+    // the hand's last step left (the reference runs no mj_forward).
+    MoveBody(vec);
+  } else if (IsWindow()) {
+    // The window moved in the model only: the handle's start and the
+    // reset's observation are what the hand's last step left (the
+    // reference runs no mj_forward), with the window where the first
+    // reset_model() put it; the slide closed.
+    MoveBody(vec);
+    const double* handle = d->site_xpos + 3 * object_site_;
+    handle_init_ = {handle[0], handle[1], handle[2]};
+    d->qpos[m->jnt_qposadr[window_slide_]] = 0.0;
+  } else if (IsHandle()) {
+    // The box at the drawn position, the handle just below its top; the
+    // goal at goalPress; obj_init_pos_ is where the handle starts.
+    // (handle-pull: the handle pulled down to -0.1, obj_init_pos_ the
+    // drawn box position; handle-pull-side: the handle's site there.)
+    const bool pull = task_->kind != TaskKind::kHandlePress;
+    MoveBody(vec);
+    d->qpos[9] = pull ? -0.1 : -0.001;
+    d->qvel[9] = 0.0;
+    mj_forward(m, d);
+    const double* goal = d->site_xpos + 3 * goal_press_site_;
+    target_pos_ = {goal[0], goal[1], goal[2]};
+    if (task_->kind != TaskKind::kHandlePull) {
+      const double* handle = d->site_xpos + 3 * object_site_;
+      obj_init_pos_ = {handle[0], handle[1], handle[2]};
+    }
+  } else if (IsButton()) {
+    // The box at the drawn position, the button at rest (not the topdown
+    // ones'), the goal at the hole.
+    MoveBody(vec);
+    if (task_->button_axis == 1) {
+      d->qpos[9] = 0.0;
+      d->qvel[9] = 0.0;
+    }
+    mj_forward(m, d);
+    const double* hole = d->site_xpos + 3 * hole_site_;
+    target_pos_ = {hole[0], hole[1], hole[2]};
+    const int axis = task_->button_axis;
+    obj_to_target_init_ = std::abs(target_pos_[axis] -
+                                   d->site_xpos[3 * button_start_site_ + axis]);
+  } else if (IsPlateSlide()) {
+    // The goal marker, then the puck's slide joints (their velocity kept).
+    MoveBody(vec);
+    d->qpos[9] = task_->puck_qpos[0];
+    d->qpos[10] = task_->puck_qpos[1];
+    mj_forward(m, d);
+  } else {
+    SetObjectPosition(obj_init_pos_);
+  }
+  if (goal_site_ >= 0) {
+    std::copy(target_pos_.begin(), target_pos_.end(),
+              m->site_pos + 3 * goal_site_);
+  }
+  // The reset's observation: the frame twice (not clipped).
+  CurrentFrame(obs_.data());
+  std::copy(obs_.begin(), obs_.begin() + kFrameDim, obs_.begin() + kFrameDim);
+  std::copy(obs_.begin(), obs_.begin() + kFrameDim, prev_frame_.begin());
+  for (int k = 0; k < 3; ++k) {
+    obs_[2 * kFrameDim + k] = partially_observable_ ? 0.0 : target_pos_[k];
+  }
+  info_ = TaskInfo{};
+}
+
+void SawyerEnv::MoveBody(const std::vector<double>& vec) {
+  // Buttons move their box to the object's position; plate-slide tasks
+  // their marker to the goal or to the object's start.
+  if (moved_body_ < 0) {
+    return;
+  }
+  const double* pos = vec.data();
+  if (task_->puck_goal == PuckGoal::kTarget) {
+    pos += 3;
+  }
+  std::copy(pos, pos + 3, model_->body_pos + 3 * moved_body_);
+}
+
+void SawyerEnv::ObjectQuaternion(double* quat) const {
+  MatrixToQuaternion(data_->geom_xmat + 9 * obj_geom_, quat);
+}
+
+void SawyerEnv::CurrentFrame(double* frame) const {
+  const mjData* d = data_.get();
+  const double* hand = d->xpos + 3 * hand_body_;
+  std::copy(hand, hand + 3, frame);
+  const double opening =
+      Norm3(d->xpos + 3 * right_claw_, d->xpos + 3 * left_claw_);
+  frame[3] = Clip(opening / 0.1, 0.0, 1.0);
+  std::fill(frame + 4, frame + kFrameDim, 0.0);
+  if (IsDrawer()) {
+    // The handle: the drawer link's position moved by (0, -0.16, 0), and
+    // the link's quaternion.
+    const double* link = d->xpos + 3 * drawer_link_;
+    frame[4] = link[0] + 0.0;
+    frame[5] = link[1] + -0.16;
+    frame[6] = link[2] + 0.0;
+    const double* quat = d->xquat + 4 * drawer_link_;
+    std::copy(quat, quat + 4, frame + 7);
+    return;
+  }
+  if (ObservesSite()) {
+    // The site; its quaternion is observed as zeros (the coffee button's
+    // as the identity).
+    const double* site = d->site_xpos + 3 * object_site_;
+    std::copy(site, site + 3, frame + 4);
+    if (IsCoffee()) {
+      frame[7] = 1.0;
+    }
+    if (IsDoorLock()) {
+      const double* quat = d->xquat + 4 * door_link_;
+      std::copy(quat, quat + 4, frame + 7);
+    }
+    if (IsLever()) {
+      ObjectQuaternion(frame + 7);
+    }
+    return;
+  }
+  if (IsButton()) {
+    const double* button = d->xpos + 3 * button_body_;
+    for (int k = 0; k < 3; ++k) {
+      frame[4 + k] = button[k] + task_->button_offset[k];
+    }
+    const double* quat = d->xquat + 4 * button_body_;
+    std::copy(quat, quat + 4, frame + 7);
+    return;
+  }
+  const double* obj = task_->position_from_geom ? d->geom_xpos + 3 * obj_geom_
+                                                : d->xpos + 3 * obj_body_;
+  std::copy(obj, obj + 3, frame + 4);
+  if (task_->kind == TaskKind::kHandInsert) {
+    // The body's MuJoCo quaternion.
+    const double* quat = d->xquat + 4 * obj_body_;
+    std::copy(quat, quat + 4, frame + 7);
+    return;
+  }
+  ObjectQuaternion(frame + 7);
+}
+
+bool SawyerEnv::TouchingObject() const {
+  // touching_object: the contact forces of each pad on the object, summed
+  // in contact order; both positive.
+  const mjData* d = data_.get();
+  double left = 0.0;
+  double right = 0.0;
+  for (int c = 0; c < d->ncon; ++c) {
+    const mjContact& contact = d->contact[c];
+    const bool has_obj =
+        contact.geom[0] == obj_geom_ || contact.geom[1] == obj_geom_;
+    if (!has_obj) {
+      continue;
+    }
+    // A contact outside the constraints (efc_address -1) reads numpy's
+    // last element, as the reference indexes it.
+    const int address =
+        contact.efc_address >= 0 ? contact.efc_address : d->nefc - 1;
+    const double force = address >= 0 ? d->efc_force[address] : 0.0;
+    if (contact.geom[0] == left_pad_geom_ ||
+        contact.geom[1] == left_pad_geom_) {
+      left += force;
+    }
+    if (contact.geom[0] == right_pad_geom_ ||
+        contact.geom[1] == right_pad_geom_) {
+      right += force;
+    }
+  }
+  return 0.0 < left && 0.0 < right;
+}
+
+void SawyerEnv::ClipObservation() {
+  // The hands and the fingers' opening; the objects are unbounded.
+  for (int frame = 0; frame < 2; ++frame) {
+    double* x = obs_.data() + frame * kFrameDim;
+    for (int k = 0; k < 3; ++k) {
+      x[k] = Clip(x[k], kHandSpaceLow[k], kHandSpaceHigh[k]);
+    }
+    x[3] = Clip(x[3], -1.0, 1.0);
+  }
+  for (int k = 0; k < 3; ++k) {
+    double& goal = obs_[2 * kFrameDim + k];
+    goal = partially_observable_
+               ? Clip(goal, 0.0, 0.0)
+               : Clip(goal, task_->goal_low[k], task_->goal_high[k]);
+  }
+}
+
+void SawyerEnv::Step(const ActionView& action) {
+  const float* raw = action.Get(fields_.action);
+  // The pool refuses non-finite actions before they reach an env.
+  mjModel* m = model_.get();
+  mjData* d = data_.get();
+  // set_xyz_action: float32 deltas, float64 mocap position.
+  for (int k = 0; k < 3; ++k) {
+    const float delta = ClipAction(raw[k]) * static_cast<float>(kActionScale);
+    double& pos = d->mocap_pos[3 * mocap_ + k];
+    pos = Clip(pos + static_cast<double>(delta), task_->hand_low[k],
+               task_->hand_high[k]);
+  }
+  const double quat[4] = {1.0, 0.0, 1.0, 0.0};
+  std::copy(quat, quat + 4, d->mocap_quat + 4 * mocap_);
+  d->ctrl[0] = static_cast<double>(raw[3]);
+  d->ctrl[1] = static_cast<double>(-raw[3]);
+  for (int s = 0; s < frame_skip_; ++s) {
+    mj_step(m, d);
+  }
+  mj_forward(m, d);
+  // _get_obs: this frame, the previous one, the goal; then clipped.
+  CurrentFrame(obs_.data());
+  std::copy(prev_frame_.begin(), prev_frame_.end(), obs_.begin() + kFrameDim);
+  std::copy(obs_.begin(), obs_.begin() + kFrameDim, prev_frame_.begin());
+  for (int k = 0; k < 3; ++k) {
+    obs_[2 * kFrameDim + k] = partially_observable_ ? 0.0 : target_pos_[k];
+  }
+  ClipObservation();
+  Evaluate(raw[3]);
+  terminated_ = false;
+}
+
+Number SawyerEnv::GripperCaging(float effort, const double* obj,
+                                double obj_radius, double pad_success_thresh,
+                                double xz_thresh, bool high_density) const {
+  const std::array<double, 3> left_pad = BodyPos(left_pad_);
+  const std::array<double, 3> right_pad = BodyPos(right_pad_);
+  const double pad_y[2] = {left_pad[1], right_pad[1]};
+  double caging_lr[2];
+  for (int i = 0; i < 2; ++i) {
+    const double pad_to_obj = std::abs(pad_y[i] - obj[1]);
+    const double pad_to_obj_init = std::abs(pad_y[i] - obj_init_pos_[1]);
+    const double margin = std::abs(pad_to_obj_init - pad_success_thresh);
+    caging_lr[i] =
+        LongTailTolerance(pad_to_obj, obj_radius, pad_success_thresh, margin);
+  }
+  const Number caging_y = HamacherProduct(Py(caging_lr[0]), Py(caging_lr[1]));
+  const std::array<double, 3> tcp = TcpCenter();
+  const double init_xz[2] = {obj_init_pos_[0] - init_tcp_[0],
+                             obj_init_pos_[2] - init_tcp_[2]};
+  const double xz_margin = mujoco_common::NumpyNorm(init_xz, 2) - xz_thresh;
+  const double tcp_xz[2] = {tcp[0] - obj[0], tcp[2] - obj[2]};
+  const double caging_xz = LongTailTolerance(
+      mujoco_common::NumpyNorm(tcp_xz, 2), 0.0, xz_thresh, xz_margin);
+  const Number gripper_closed = ClampedEffort(effort, 1.0) / Py(1.0);
+  const Number caging = HamacherProduct(caging_y, Py(caging_xz));
+  const Number gripping = caging.value > 0.97 ? gripper_closed : Py(0.0);
+  Number caging_and_gripping = HamacherProduct(caging, gripping);
+  if (high_density) {
+    caging_and_gripping = (caging_and_gripping + caging) / Py(2.0);
+  }
+  return caging_and_gripping;
+}
+
+Number SawyerEnv::PickPlaceCaging(float effort, const double* obj) const {
+  constexpr double kPadSuccessMargin = 0.05;
+  constexpr double kXzSuccessMargin = 0.005;
+  constexpr double kObjRadius = 0.015;
+  const std::array<double, 3> tcp = TcpCenter();
+  // The reference's init_left_pad and init_right_pad are views of the
+  // pads' current positions.
+  const std::array<double, 3> left_pad = BodyPos(left_pad_);
+  const std::array<double, 3> right_pad = BodyPos(right_pad_);
+  const double delta_left = left_pad[1] - obj[1];
+  const double delta_right = obj[1] - right_pad[1];
+  const double right_margin =
+      std::abs(std::abs(obj[1] - right_pad[1]) - kPadSuccessMargin);
+  const double left_margin =
+      std::abs(std::abs(obj[1] - left_pad[1]) - kPadSuccessMargin);
+  const double right_caging = LongTailTolerance(
+      delta_right, kObjRadius, kPadSuccessMargin, right_margin);
+  const double left_caging =
+      LongTailTolerance(delta_left, kObjRadius, kPadSuccessMargin, left_margin);
+  const Number y_caging = HamacherProduct(Py(left_caging), Py(right_caging));
+  // The x-z distances: y zeroed by adding its negation.
+  const double tcp_obj_xz[3] = {(tcp[0] + 0.0) - (obj[0] + 0.0),
+                                (tcp[1] + -tcp[1]) - (obj[1] + -obj[1]),
+                                (tcp[2] + 0.0) - (obj[2] + 0.0)};
+  const double tcp_obj_norm = mujoco_common::NumpyNorm(tcp_obj_xz, 3);
+  const double init_xz[3] = {
+      (obj_init_pos_[0] + 0.0) - (init_tcp_[0] + 0.0),
+      (obj_init_pos_[1] + -obj_init_pos_[1]) - (init_tcp_[1] + -init_tcp_[1]),
+      (obj_init_pos_[2] + 0.0) - (init_tcp_[2] + 0.0)};
+  const double xz_margin =
+      mujoco_common::NumpyNorm(init_xz, 3) - kXzSuccessMargin;
+  const double x_z_caging =
+      LongTailTolerance(tcp_obj_norm, 0.0, kXzSuccessMargin, xz_margin);
+  const Number gripper_closed = ClampedEffort(effort, 1.0);
+  const Number caging = HamacherProduct(y_caging, Py(x_z_caging));
+  const Number gripping = caging.value > 0.97 ? gripper_closed : Py(0.0);
+  const Number caging_and_gripping = HamacherProduct(caging, gripping);
+  return (caging_and_gripping + caging) / Py(2.0);
+}
+
+void SawyerEnv::Evaluate(float effort) {
+  const double* obj = obs_.data() + 4;
+  const double tcp_opened = obs_[3];
+  const std::array<double, 3> tcp = TcpCenter();
+  TaskInfo info;
+  Number reward;
+  switch (task_->kind) {
+    case TaskKind::kReach: {
+      const double tcp_to_target = Norm3(tcp.data(), target_pos_.data());
+      const double margin =
+          Norm3(task_->hand_init_pos.data(), target_pos_.data());
+      const double in_place =
+          LongTailTolerance(tcp_to_target, 0.0, kTargetRadius, margin);
+      reward = Py(10.0 * in_place);
+      info.success = tcp_to_target <= 0.05 ? 1.0 : 0.0;
+      info.near_object = tcp_to_target;
+      info.grasp_success = 1.0;
+      info.grasp_reward = tcp_to_target;
+      info.in_place_reward = in_place;
+      info.obj_to_target = tcp_to_target;
+      break;
+    }
+    case TaskKind::kReachWall: {
+      const double tcp_to_target = Norm3(tcp.data(), target_pos_.data());
+      const double margin =
+          Norm3(task_->hand_init_pos.data(), target_pos_.data());
+      const double in_place =
+          LongTailTolerance(tcp_to_target, 0.0, kTargetRadius, margin);
+      reward = Py(10.0 * in_place);
+      info.success = tcp_to_target <= 0.05 ? 1.0 : 0.0;
+      info.in_place_reward = in_place;
+      info.obj_to_target = tcp_to_target;
+      break;
+    }
+    case TaskKind::kButtonPress:
+    case TaskKind::kButtonPressWall:
+    case TaskKind::kButtonPressTopdown:
+    case TaskKind::kButtonPressTopdownWall:
+    case TaskKind::kCoffeeButton: {
+      const TaskKind kind = task_->kind == TaskKind::kCoffeeButton
+                                ? TaskKind::kButtonPress
+                                : task_->kind;
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double tcp_to_obj_init = Norm3(obj, init_tcp_.data());
+      const int axis = task_->button_axis;
+      const double obj_to_target = std::abs(target_pos_[axis] - obj[axis]);
+      const double near_bound = kind == TaskKind::kButtonPress ? 0.05 : 0.01;
+      const double near_button =
+          LongTailTolerance(tcp_to_obj, 0.0, near_bound, tcp_to_obj_init);
+      const double button_pressed =
+          LongTailTolerance(obj_to_target, 0.0, 0.005, obj_to_target_init_);
+      // max(obs[3], 0.0), as Python's max picks.
+      const double tcp_closed = 0.0 > tcp_opened ? 0.0 : tcp_opened;
+      switch (kind) {
+        case TaskKind::kButtonPress:
+          reward = Py(2.0) * HamacherProduct(Py(tcp_closed), Py(near_button));
+          if (tcp_to_obj <= 0.05) {
+            reward = reward + Py(8.0 * button_pressed);
+          }
+          break;
+        case TaskKind::kButtonPressWall:
+          if (tcp_to_obj > 0.07) {
+            const double tcp_status = (1.0 - tcp_opened) / 2.0;
+            reward = Py(2.0) * HamacherProduct(Py(tcp_status), Py(near_button));
+          } else {
+            reward = Py(2.0 + 2.0 * (1.0 + tcp_opened) +
+                        4.0 * ScalarSquare(button_pressed));
+          }
+          break;
+        default: {
+          const double closed = kind == TaskKind::kButtonPressTopdown
+                                    ? 1.0 - tcp_opened
+                                    : tcp_closed;
+          reward = Py(5.0) * HamacherProduct(Py(closed), Py(near_button));
+          if (tcp_to_obj <= 0.03) {
+            reward = reward + Py(5.0 * button_pressed);
+          }
+          break;
+        }
+      }
+      info.success = obj_to_target <= task_->success_threshold ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
+      info.grasp_success = tcp_opened > 0.0 ? 1.0 : 0.0;
+      info.grasp_reward = near_button;
+      info.in_place_reward = button_pressed;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kHandlePress: {
+      const double radius = task_->target_radius;
+      const double* handle = data_->site_xpos + 3 * object_site_;
+      // np.linalg.norm of one number: the square root of its square.
+      const double height = handle[2] - target_pos_[2];
+      const double target_to_obj = mujoco_common::NumpyNorm(&height, 1);
+      const double init_height = obj_init_pos_[2] - target_pos_[2];
+      const double target_to_obj_init =
+          mujoco_common::NumpyNorm(&init_height, 1);
+      const double in_place = LongTailTolerance(
+          target_to_obj, 0.0, radius, std::abs(target_to_obj_init - radius));
+      constexpr double kHandleRadius = 0.02;
+      const double tcp_to_obj = Norm3(handle, tcp.data());
+      const double tcp_to_obj_init =
+          Norm3(obj_init_pos_.data(), init_tcp_.data());
+      const double reach =
+          LongTailTolerance(tcp_to_obj, 0.0, kHandleRadius,
+                            std::abs(tcp_to_obj_init - kHandleRadius));
+      reward = target_to_obj <= radius
+                   ? Py(1.0)
+                   : HamacherProduct(Py(reach), Py(in_place));
+      reward = reward * Py(10.0);
+      info.success = target_to_obj <= radius ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
+      info.grasp_success = 1.0;
+      info.grasp_reward = reach;
+      info.in_place_reward = in_place;
+      info.obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kDoorLock: {
+      // The left pad's distance, scaled; the reference's init_left_pad is
+      // a view of the pad's current position, so the margin is the
+      // distance itself.
+      constexpr double kLockLength = 0.1;
+      const double scale[3] = {0.25, 1.0, 0.5};
+      const double* pad = data_->xpos + 3 * left_pad_;
+      double scaled[3];
+      for (int k = 0; k < 3; ++k) {
+        scaled[k] = (obj[k] - pad[k]) * scale[k];
+      }
+      const double tcp_to_obj = mujoco_common::NumpyNorm(scaled, 3);
+      const double obj_to_target = std::abs(target_pos_[2] - obj[2]);
+      const double opened = 0.0 > tcp_opened ? 0.0 : tcp_opened;
+      const double near_lock =
+          LongTailTolerance(tcp_to_obj, 0.0, 0.01, tcp_to_obj);
+      const double lock_pressed =
+          LongTailTolerance(obj_to_target, 0.0, 0.005, kLockLength);
+      reward = Py(2.0) * HamacherProduct(Py(opened), Py(near_lock));
+      reward = reward + Py(8.0 * lock_pressed);
+      info.success = obj_to_target <= 0.02 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
+      info.grasp_success = tcp_opened > 0.0 ? 1.0 : 0.0;
+      info.grasp_reward = near_lock;
+      info.in_place_reward = lock_pressed;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kDoorUnlock: {
+      // The reference's obj_init_pos is a view of the lock's current
+      // position.
+      constexpr double kLockLength = 0.1;
+      const double scale[3] = {0.25, 1.0, 0.5};
+      const double offset[3] = {0.0, 0.055, 0.07};
+      const double* gripper = obs_.data();
+      const double* lock_now = data_->xpos + 3 * lock_link_;
+      double shoulder[3];
+      double shoulder_init[3];
+      for (int k = 0; k < 3; ++k) {
+        shoulder[k] = (gripper[k] + offset[k] - obj[k]) * scale[k];
+        shoulder_init[k] = (init_tcp_[k] + offset[k] - lock_now[k]) * scale[k];
+      }
+      const double tcp_to_obj = mujoco_common::NumpyNorm(shoulder, 3);
+      const double ready = LongTailTolerance(
+          tcp_to_obj, 0.0, 0.02, mujoco_common::NumpyNorm(shoulder_init, 3));
+      const double obj_to_target = std::abs(target_pos_[0] - obj[0]);
+      const double pushed =
+          LongTailTolerance(obj_to_target, 0.0, 0.005, kLockLength);
+      reward = Py(2.0 * ready + 8.0 * pushed);
+      info.success = obj_to_target <= 0.02 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
+      info.grasp_success = tcp_opened > 0.0 ? 1.0 : 0.0;
+      info.grasp_reward = ready;
+      info.in_place_reward = pushed;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kHandlePull:
+    case TaskKind::kHandlePullSide: {
+      const bool side = task_->kind == TaskKind::kHandlePullSide;
+      double target_to_obj;
+      double target_to_obj_init;
+      if (side) {
+        // The 3-d distances, scaled by ones.
+        double diff[3];
+        double diff_init[3];
+        for (int k = 0; k < 3; ++k) {
+          diff[k] = (obj[k] - target_pos_[k]) * 1.0;
+          diff_init[k] = (obj_init_pos_[k] - target_pos_[k]) * 1.0;
+        }
+        target_to_obj = mujoco_common::NumpyNorm(diff, 3);
+        target_to_obj_init = mujoco_common::NumpyNorm(diff_init, 3);
+      } else {
+        target_to_obj = std::abs(target_pos_[2] - obj[2]);
+        target_to_obj_init = std::abs(target_pos_[2] - obj_init_pos_[2]);
+      }
+      const double in_place = LongTailTolerance(
+          target_to_obj, 0.0, kTargetRadius, target_to_obj_init);
+      const Number object_grasped =
+          side ? GripperCaging(effort, obj, 0.032, 0.06, 0.01, true)
+               : GripperCaging(effort, obj, 0.022, 0.05, 0.01, true);
+      reward = HamacherProduct(object_grasped, Py(in_place));
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      // (handle-pull compares the handle's y with the start's z.)
+      const double lifted = side ? obj[2] : obj[1];
+      if (tcp_to_obj < 0.035 && tcp_opened > 0.0 &&
+          lifted - 0.01 > obj_init_pos_[2]) {
+        reward = reward + Py(1.0 + 5.0 * in_place);
+      }
+      if (target_to_obj < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = target_to_obj <= (side ? 0.08 : kTargetRadius) ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
+      info.grasp_success =
+          tcp_opened > 0.0 && obj[2] - 0.03 > obj_init_pos_[2] ? 1.0 : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place;
+      info.obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kLeverPull: {
+      const double* gripper = obs_.data();
+      const double* lever = obj;
+      const double scale[3] = {4.0, 1.0, 4.0};
+      const double offset[3] = {0.0, 0.055, 0.07};
+      double shoulder[3];
+      double shoulder_init[3];
+      for (int k = 0; k < 3; ++k) {
+        shoulder[k] = (gripper[k] + offset[k] - lever[k]) * scale[k];
+        shoulder_init[k] =
+            (init_tcp_[k] + offset[k] - handle_init_[k]) * scale[k];
+      }
+      const double shoulder_to_lever = mujoco_common::NumpyNorm(shoulder, 3);
+      const double ready =
+          LongTailTolerance(shoulder_to_lever, 0.0, 0.02,
+                            mujoco_common::NumpyNorm(shoulder_init, 3));
+      const double lever_angle = -data_->qpos[model_->jnt_qposadr[lever_axis_]];
+      const double lever_error = std::abs(lever_angle - M_PI / 2.0);
+      const double engagement = LongTailTolerance(lever_error, 0.0, M_PI / 48.0,
+                                                  (M_PI / 2.0) - (M_PI / 12.0));
+      const double obj_to_target = Norm3(lever, target_pos_.data());
+      const double in_place_margin =
+          Norm3(handle_init_.data(), target_pos_.data());
+      const double in_place =
+          LongTailTolerance(obj_to_target, 0.0, 0.04, in_place_margin);
+      reward = Py(10.0) * HamacherProduct(Py(ready), Py(in_place));
+      info.success = lever_error <= M_PI / 24 ? 1.0 : 0.0;
+      info.near_object = shoulder_to_lever < 0.03 ? 1.0 : 0.0;
+      info.grasp_success = ready > 0.9 ? 1.0 : 0.0;
+      info.grasp_reward = ready;
+      info.in_place_reward = engagement;
+      info.obj_to_target = shoulder_to_lever;
+      break;
+    }
+    case TaskKind::kDrawerOpen: {
+      constexpr double kMaxDist = 0.2;
+      const double* gripper = obs_.data();
+      const double* handle = obj;
+      const double handle_error = Norm3(handle, target_pos_.data());
+      const double opening =
+          LongTailTolerance(handle_error, 0.0, 0.02, kMaxDist);
+      const double handle_init[3] = {target_pos_[0] + 0.0,
+                                     target_pos_[1] + kMaxDist,
+                                     target_pos_[2] + 0.0};
+      const double scale[3] = {3.0, 3.0, 1.0};
+      double gripper_error[3];
+      double gripper_error_init[3];
+      for (int k = 0; k < 3; ++k) {
+        gripper_error[k] = (handle[k] - gripper[k]) * scale[k];
+        gripper_error_init[k] = (handle_init[k] - init_tcp_[k]) * scale[k];
+      }
+      const double caging = LongTailTolerance(
+          mujoco_common::NumpyNorm(gripper_error, 3), 0.0, 0.01,
+          mujoco_common::NumpyNorm(gripper_error_init, 3));
+      reward = Py((caging + opening) * 5.0);
+      info.success = handle_error <= 0.03 ? 1.0 : 0.0;
+      info.near_object = Norm3(handle, gripper) <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = tcp_opened > 0.0 ? 1.0 : 0.0;
+      info.grasp_reward = caging;
+      info.in_place_reward = opening;
+      info.obj_to_target = handle_error;
+      break;
+    }
+    case TaskKind::kWindowOpen: {
+      const double* handle = data_->site_xpos + 3 * object_site_;
+      const double dx = handle[0] - target_pos_[0];
+      const double target_to_obj = mujoco_common::NumpyNorm(&dx, 1);
+      const double init_dx = obj_init_pos_[0] - target_pos_[0];
+      const double target_to_obj_init = mujoco_common::NumpyNorm(&init_dx, 1);
+      const double in_place =
+          LongTailTolerance(target_to_obj, 0.0, kTargetRadius,
+                            std::abs(target_to_obj_init - kTargetRadius));
+      constexpr double kHandleRadius = 0.02;
+      const double tcp_to_obj = Norm3(handle, tcp.data());
+      const double tcp_to_obj_init =
+          Norm3(handle_init_.data(), init_tcp_.data());
+      const double reach =
+          LongTailTolerance(tcp_to_obj, 0.0, kHandleRadius,
+                            std::abs(tcp_to_obj_init - kHandleRadius));
+      reward = Py(10.0) * HamacherProduct(Py(reach), Py(in_place));
+      info.success = target_to_obj <= kTargetRadius ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
+      info.grasp_success = 1.0;
+      info.grasp_reward = reach;
+      info.in_place_reward = in_place;
+      info.obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kPlateSlide:
+    case TaskKind::kPlateSlideSide: {
+      const bool side = task_->kind == TaskKind::kPlateSlideSide;
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      const double in_place_margin =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place = LongTailTolerance(
+          obj_to_target, 0.0, kTargetRadius,
+          side ? in_place_margin - kTargetRadius : in_place_margin);
+      const double tcp_to_obj = Norm3(tcp.data(), obj);
+      const double grasp_margin = Norm3(init_tcp_.data(), obj_init_pos_.data());
+      const double object_grasped =
+          LongTailTolerance(tcp_to_obj, 0.0, kTargetRadius,
+                            side ? grasp_margin - kTargetRadius : grasp_margin);
+      if (side) {
+        reward = Py(1.5 * object_grasped);
+        if (tcp[2] <= 0.03 && tcp_to_obj < 0.07) {
+          reward = Py(2.0 + 7.0 * in_place);
+        }
+      } else {
+        reward = Py(8.0) * HamacherProduct(Py(object_grasped), Py(in_place));
+      }
+      if (obj_to_target < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_reward = object_grasped;
+      info.in_place_reward = in_place;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kPush: {
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double target_to_obj = Norm3(obj, target_pos_.data());
+      const double target_to_obj_init =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place = LongTailTolerance(
+          target_to_obj, 0.0, kTargetRadius, target_to_obj_init);
+      const Number object_grasped =
+          GripperCaging(effort, obj, 0.015, 0.05, 0.005, true);
+      reward = Py(2.0) * object_grasped;
+      if (tcp_to_obj < 0.02 && tcp_opened > 0.0) {
+        reward = reward + (Py(1.0) + reward + Py(5.0 * in_place));
+      }
+      if (target_to_obj < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = target_to_obj <= kTargetRadius ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place;
+      info.obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kHandInsert: {
+      const double target_to_obj = Norm3(obj, target_pos_.data());
+      const double target_to_obj_init =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place = LongTailTolerance(
+          target_to_obj, 0.0, kTargetRadius, target_to_obj_init);
+      const Number object_grasped =
+          GripperCaging(effort, obj, 0.015, 0.05, 0.005, true);
+      reward = HamacherProduct(object_grasped, Py(in_place));
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      if (tcp_to_obj < 0.02 && tcp_opened > 0.0) {
+        reward = reward + Py(1.0 + 7.0 * in_place);
+      }
+      if (target_to_obj < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = target_to_obj <= 0.05 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place;
+      info.obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kPickPlace: {
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double margin = Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place =
+          LongTailTolerance(obj_to_target, 0.0, kTargetRadius, margin);
+      const Number object_grasped = PickPlaceCaging(effort, obj);
+      reward = HamacherProduct(object_grasped, Py(in_place));
+      if (tcp_to_obj < 0.02 && tcp_opened > 0.0 &&
+          obj[2] - 0.01 > obj_init_pos_[2]) {
+        reward = reward + Py(1.0 + 5.0 * in_place);
+      }
+      if (obj_to_target < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+  }
+  info.unscaled_reward = reward.value;
+  info_ = info;
+  reward_ = reward.value;
+}
+
+void SawyerEnv::Write(const Output& out) {
+  std::copy(obs_.begin(), obs_.end(), out.Get(fields_.obs));
+  *out.Get(fields_.success) = info_.success;
+  *out.Get(fields_.near_object) = info_.near_object;
+  *out.Get(fields_.grasp_success) = info_.grasp_success;
+  *out.Get(fields_.grasp_reward) = info_.grasp_reward;
+  *out.Get(fields_.in_place_reward) = info_.in_place_reward;
+  *out.Get(fields_.obj_to_target) = info_.obj_to_target;
+  *out.Get(fields_.unscaled_reward) = info_.unscaled_reward;
+  *out.Get(fields_.task_id) = task_->task_id;
+}
+
+void SawyerEnv::SaveState(StateWriter* writer) const {
+  std::vector<double> physics;
+  mujoco_common::GetIntegrationState(model_.get(), data_.get(), &physics);
+  std::array<double, 3> moved{};
+  if (moved_body_ >= 0) {
+    std::copy(model_->body_pos + 3 * moved_body_,
+              model_->body_pos + 3 * moved_body_ + 3, moved.begin());
+  }
+  writer->Put(physics, target_pos_, obj_init_pos_, init_tcp_, prev_frame_, obs_,
+              info_, obj_to_target_init_, moved, handle_init_);
+}
+
+void SawyerEnv::LoadState(StateReader* reader) {
+  std::vector<double> physics;
+  std::array<double, 3> moved{};
+  reader->Get(&physics, &target_pos_, &obj_init_pos_, &init_tcp_, &prev_frame_,
+              &obs_, &info_, &obj_to_target_init_, &moved, &handle_init_);
+  if (moved_body_ >= 0) {
+    std::copy(moved.begin(), moved.end(), model_->body_pos + 3 * moved_body_);
+  }
+  mujoco_common::SetIntegrationState(model_.get(), data_.get(), physics);
+  if (goal_site_ >= 0) {
+    std::copy(target_pos_.begin(), target_pos_.end(),
+              model_->site_pos + 3 * goal_site_);
+  }
+  mj_forward(model_.get(), data_.get());
+}
+
+}  // namespace envpool::metaworld

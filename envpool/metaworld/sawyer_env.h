@@ -1,0 +1,165 @@
+// Meta-World's Sawyer tasks (metaworld 3.1.1, sawyer_xyz_env.py's
+// SawyerXYZEnv and envs/sawyer_*_v3.py) on MuJoCo's own library: a 7-DoF
+// Sawyer arm whose hand follows a mocap body welded to it, and a two-finger
+// gripper with position actuators.
+//
+// Setup, once per env: the task's model, copied (the mocap weld's eq_data
+// and the goal site's position change), with reset_mocap_welds' weld data.
+// A reset replays what the reference's reset() does: its first
+// reset_model() (run on the previous episode's state, all of whose physics
+// mj_resetData then discards) leaves only its draws of the task vector from
+// np_random_; then mj_resetData, the hand held at the task's initial
+// position for 50 x frame_skip physics steps with the fingers opened, the
+// task vector drawn again (object and goal positions, redrawn while the two
+// are closer than 0.15 in xy), the object placed, and the 39 numbers
+// observed: the hand, the fingers' opening, the object's position and
+// quaternion (padded to 14), the same 18 again as the previous frame, and
+// the goal (zeros when partially observable). A step clips the action's xyz
+// to [-1, 1], moves the mocap by 0.01 x it (float32, as numpy multiplies
+// the float32 action) within the task's hand bounds, drives the fingers
+// with +-action[3] (unclipped, as the reference; MuJoCo clamps the
+// control), steps frame_skip times, runs mj_forward, observes, clips the
+// observation to the reference's space and computes the task's reward.
+#ifndef ENVPOOL_METAWORLD_SAWYER_ENV_H_
+#define ENVPOOL_METAWORLD_SAWYER_ENV_H_
+
+#include <mujoco/mujoco.h>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "envpool/core/env.h"
+#include "envpool/metaworld/tasks.h"
+#include "envpool/mujoco_common/model.h"
+
+namespace envpool::metaworld {
+
+inline constexpr int kObsDim = 39;
+inline constexpr int kFrameDim = 18;
+
+class SawyerEnv : public Env {
+ public:
+  struct Fields {
+    Field<double> obs;
+    Field<float> action;
+    Field<double> success;
+    Field<double> near_object;
+    Field<double> grasp_success;
+    Field<double> grasp_reward;
+    Field<double> in_place_reward;
+    Field<double> obj_to_target;
+    Field<double> unscaled_reward;
+    Field<int32_t> task_id;
+  };
+  static Options DefaultOptions();
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields);
+  SawyerEnv(const Options& options, const Fields& fields);
+
+  void Reset() override;
+  void Step(const ActionView& action) override;
+  void Write(const Output& out) override;
+
+  void SaveState(StateWriter* writer) const override;
+  void LoadState(StateReader* reader) override;
+
+ private:
+  // _get_state_rand_vec with seeded_rand_vec: one draw of the task vector.
+  std::vector<double> DrawTaskVector();
+  // The task vector after the reference's redraws (object and goal at
+  // least 0.15 apart in xy).
+  std::vector<double> DrawPlacement();
+  bool IsPlateSlide() const {
+    return task_->kind == TaskKind::kPlateSlide ||
+           task_->kind == TaskKind::kPlateSlideSide;
+  }
+  bool IsHandle() const {
+    return task_->kind == TaskKind::kHandlePress ||
+           task_->kind == TaskKind::kHandlePull ||
+           task_->kind == TaskKind::kHandlePullSide;
+  }
+  bool IsWindow() const { return task_->kind == TaskKind::kWindowOpen; }
+  bool IsDrawer() const { return task_->kind == TaskKind::kDrawerOpen; }
+  bool IsCoffee() const { return task_->kind == TaskKind::kCoffeeButton; }
+  bool IsLever() const { return task_->kind == TaskKind::kLeverPull; }
+  bool IsDoorLock() const {
+    return task_->kind == TaskKind::kDoorLock ||
+           task_->kind == TaskKind::kDoorUnlock;
+  }
+  // Tasks that observe a site (and a zero quaternion) as their object.
+  bool ObservesSite() const {
+    return IsHandle() || IsWindow() || IsCoffee() || IsDoorLock() || IsLever();
+  }
+  bool IsButton() const {
+    return task_->kind == TaskKind::kButtonPress ||
+           task_->kind == TaskKind::kButtonPressWall ||
+           task_->kind == TaskKind::kButtonPressTopdown ||
+           task_->kind == TaskKind::kButtonPressTopdownWall;
+  }
+  // The model side of a placement: moves moved_body_ as the task vector
+  // says.
+  void MoveBody(const std::vector<double>& vec);
+  void ResetHand();
+  void SetObjectPosition(const std::array<double, 3>& pos);
+  std::array<double, 3> TcpCenter() const;
+  std::array<double, 3> BodyPos(int body) const;
+  void CurrentFrame(double* frame) const;
+  void ObjectQuaternion(double* quat) const;
+  bool TouchingObject() const;
+  void ClipObservation();
+  void Evaluate(float gripper_effort);
+  // sawyer_xyz_env.py's _gripper_caging_reward, and pick-place's own.
+  Number GripperCaging(float effort, const double* obj, double obj_radius,
+                       double pad_success_thresh, double xz_thresh,
+                       bool high_density) const;
+  Number PickPlaceCaging(float effort, const double* obj) const;
+
+  Fields fields_;
+  const TaskConfig* task_;
+  std::shared_ptr<const mjModel> shared_model_;
+  mujoco_common::ModelPtr model_;  // this env's copy: welds and goal site
+  mujoco_common::DataPtr data_;
+  int frame_skip_;
+  bool partially_observable_;
+  // Model elements.
+  int hand_body_ = -1;
+  int mocap_ = -1;
+  int right_claw_ = -1;
+  int left_claw_ = -1;
+  int right_effector_ = -1;
+  int left_effector_ = -1;
+  int left_pad_ = -1;
+  int right_pad_ = -1;
+  int left_pad_geom_ = -1;
+  int right_pad_geom_ = -1;
+  int obj_body_ = -1;
+  int obj_geom_ = -1;
+  int goal_site_ = -1;
+  // The body a reset moves in the model (a button's box, a plate-slide
+  // marker), or -1.
+  int moved_body_ = -1;
+  int button_body_ = -1;
+  int hole_site_ = -1;
+  int button_start_site_ = -1;
+  int object_site_ = -1;  // handles: the observed site
+  int goal_press_site_ = -1;
+  int window_slide_ = -1;
+  int drawer_link_ = -1;
+  int door_link_ = -1;
+  int lock_link_ = -1;
+  int lever_axis_ = -1;
+  // The episode.
+  std::array<double, 3> target_pos_{};
+  std::array<double, 3> obj_init_pos_{};
+  std::array<double, 3> init_tcp_{};
+  double obj_to_target_init_ = 0.0;      // buttons
+  std::array<double, 3> handle_init_{};  // window-open's handle at reset
+  std::array<double, kFrameDim> prev_frame_{};
+  std::array<double, kObsDim> obs_{};
+  TaskInfo info_{};
+};
+
+}  // namespace envpool::metaworld
+
+#endif  // ENVPOOL_METAWORLD_SAWYER_ENV_H_

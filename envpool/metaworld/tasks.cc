@@ -1,0 +1,460 @@
+#include "envpool/metaworld/tasks.h"
+
+#include <math.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace envpool::metaworld {
+namespace {
+
+// The reach, push and pick-place tasks share the hand's bounds and initial
+// position and the object's box (envs/sawyer_{reach,push,pick_place}_v3.py).
+constexpr std::array<double, 3> kWideHandLow{-0.5, 0.40, 0.05};
+constexpr std::array<double, 3> kWideHandHigh{0.5, 1.0, 0.5};
+constexpr std::array<double, 3> kHandInit{0.0, 0.6, 0.2};
+// The plate-slide tasks give theirs as float32 numbers.
+constexpr std::array<double, 3> kHandInit32{0.0, static_cast<double>(0.6F),
+                                            static_cast<double>(0.2F)};
+
+// The button tasks' hand starts lower in y (float32 numbers); their goal
+// observation is bounded by the hand's bounds.
+constexpr std::array<double, 3> kButtonHandInit{0.0, static_cast<double>(0.4F),
+                                                static_cast<double>(0.2F)};
+
+TaskConfig Button(const char* name, const char* xml, TaskKind kind, int task_id,
+                  std::array<double, 3> low, std::array<double, 3> high,
+                  double success_threshold) {
+  const bool topdown = kind == TaskKind::kButtonPressTopdown ||
+                       kind == TaskKind::kButtonPressTopdownWall;
+  TaskConfig task{name,
+                  xml,
+                  kind,
+                  task_id,
+                  kWideHandLow,
+                  kWideHandHigh,
+                  kButtonHandInit,
+                  {low[0], low[1], low[2], 0.0, 0.0, 0.0},
+                  {high[0], high[1], high[2], 0.0, 0.0, 0.0},
+                  kWideHandLow,
+                  kWideHandHigh};
+  task.vector_size = 3;
+  task.button_axis = topdown ? 2 : 1;
+  task.button_offset = topdown ? std::array<double, 3>{0.0, 0.0, 0.193}
+                               : std::array<double, 3>{0.0, -0.193, 0.0};
+  task.success_threshold = success_threshold;
+  return task;
+}
+
+TaskConfig HandlePress(const char* name, const char* xml, int task_id,
+                       std::array<double, 3> low, std::array<double, 3> high,
+                       std::array<double, 3> goal_low,
+                       std::array<double, 3> goal_high, double target_radius) {
+  TaskConfig task{name,
+                  xml,
+                  TaskKind::kHandlePress,
+                  task_id,
+                  kWideHandLow,
+                  kWideHandHigh,
+                  kHandInit,
+                  {low[0], low[1], low[2], 0.0, 0.0, 0.0},
+                  {high[0], high[1], high[2], 0.0, 0.0, 0.0},
+                  goal_low,
+                  goal_high};
+  task.vector_size = 3;
+  task.object_site = "handleStart";
+  task.target_radius = target_radius;
+  return task;
+}
+
+// The door lock tasks' hand goes lower.
+constexpr std::array<double, 3> kDoorHandLow{-0.5, 0.40, -0.15};
+
+TaskConfig DoorLock(const char* name, TaskKind kind, int task_id,
+                    std::array<double, 3> goal_low,
+                    std::array<double, 3> goal_high, const char* site) {
+  TaskConfig task{name,
+                  "sawyer_xyz/sawyer_door_lock.xml",  // both tasks' model
+                  kind,
+                  task_id,
+                  kDoorHandLow,
+                  kWideHandHigh,
+                  kHandInit32,
+                  {-0.1, 0.8, 0.15, 0.0, 0.0, 0.0},
+                  {0.1, 0.85, 0.15, 0.0, 0.0, 0.0},
+                  goal_low,
+                  goal_high};
+  task.vector_size = 3;
+  task.object_site = site;
+  return task;
+}
+
+TaskConfig PlateSlide(const char* name, const char* xml, TaskKind kind,
+                      int task_id, std::array<double, 6> low,
+                      std::array<double, 6> high,
+                      std::array<double, 2> puck_qpos, PuckGoal puck_goal) {
+  TaskConfig task{name,
+                  xml,
+                  kind,
+                  task_id,
+                  kWideHandLow,
+                  kWideHandHigh,
+                  kHandInit32,
+                  low,
+                  high,
+                  {low[3], low[4], low[5]},
+                  {high[3], high[4], high[5]}};
+  task.object_geom = "puck";
+  task.position_from_geom = true;
+  task.puck_qpos = puck_qpos;
+  task.puck_goal = puck_goal;
+  return task;
+}
+
+std::vector<TaskConfig> MakeTasks() {
+  return {
+      Button("button-press-topdown-v3",
+             "sawyer_xyz/sawyer_button_press_topdown.xml",
+             TaskKind::kButtonPressTopdown, 4, {-0.1, 0.8, 0.115},
+             {0.1, 0.9, 0.115}, 0.024),
+      Button("button-press-topdown-wall-v3",
+             "sawyer_xyz/sawyer_button_press_topdown_wall.xml",
+             TaskKind::kButtonPressTopdownWall, 5, {-0.1, 0.8, 0.115},
+             {0.1, 0.9, 0.115}, 0.024),
+      Button("button-press-v3", "sawyer_xyz/sawyer_button_press.xml",
+             TaskKind::kButtonPress, 6, {-0.1, 0.85, 0.115}, {0.1, 0.9, 0.115},
+             0.02),
+      Button("button-press-wall-v3", "sawyer_xyz/sawyer_button_press_wall.xml",
+             TaskKind::kButtonPressWall, 7, {-0.05, 0.85, 0.1149},
+             {0.05, 0.9, 0.1151}, 0.03),
+      HandlePress("handle-press-side-v3",
+                  "sawyer_xyz/sawyer_handle_press_sideways.xml", 23,
+                  {-0.35, 0.65, -0.001}, {-0.25, 0.75, 0.001}, kWideHandLow,
+                  kWideHandHigh, 0.02),
+      {"handle-pull-v3",
+       "sawyer_xyz/sawyer_handle_press.xml",
+       TaskKind::kHandlePull,
+       26,
+       kWideHandLow,
+       kWideHandHigh,
+       kHandInit,
+       {-0.1, 0.8, -0.001, 0.0, 0.0, 0.0},
+       {0.1, 0.9, 0.001, 0.0, 0.0, 0.0},
+       {-0.1, 0.55, 0.04},
+       {0.1, 0.70, 0.18},
+       "",
+       false,
+       {},
+       PuckGoal::kNone,
+       3,
+       1,
+       {},
+       0.0,
+       "handleRight"},
+      {"hand-insert-v3",
+       "sawyer_xyz/sawyer_table_with_hole.xml",
+       TaskKind::kHandInsert,
+       17,
+       kDoorHandLow,
+       kWideHandHigh,
+       kHandInit32,
+       {-0.1, 0.6, 0.05, -0.04, 0.8, -0.0201},
+       {0.1, 0.7, 0.05, 0.04, 0.88, -0.0199},
+       {-0.04, 0.8, -0.0201},
+       {0.04, 0.88, -0.0199}},
+      {"handle-pull-side-v3",
+       "sawyer_xyz/sawyer_handle_press_sideways.xml",
+       TaskKind::kHandlePullSide,
+       25,
+       kWideHandLow,
+       kWideHandHigh,
+       kHandInit,
+       {-0.35, 0.65, 0.0, 0.0, 0.0, 0.0},
+       {-0.25, 0.75, 0.0, 0.0, 0.0, 0.0},
+       kWideHandLow,
+       kWideHandHigh,
+       "",
+       false,
+       {},
+       PuckGoal::kNone,
+       3,
+       1,
+       {},
+       0.0,
+       "handleCenter"},
+      HandlePress("handle-press-v3", "sawyer_xyz/sawyer_handle_press.xml", 24,
+                  {-0.1, 0.8, -0.001}, {0.1, 0.9, 0.001}, {-0.1, 0.55, 0.04},
+                  {0.1, 0.70, 0.08}, 0.02),
+      {"coffee-button-v3",
+       "sawyer_xyz/sawyer_coffee.xml",
+       TaskKind::kCoffeeButton,
+       8,
+       kWideHandLow,
+       kWideHandHigh,
+       {0.0, 0.4, 0.2},
+       {-0.1, 0.8, -0.001, 0.0, 0.0, 0.0},
+       {0.1, 0.9, 0.001, 0.0, 0.0, 0.0},
+       // obj_low + (-0.001, -0.22 + max_dist, 0.299), obj_high + (0.001,
+       // -0.22 + max_dist, 0.301), max_dist 0.03.
+       {-0.1 + -0.001, 0.8 + (-0.22 + 0.03), -0.001 + 0.299},
+       {0.1 + 0.001, 0.9 + (-0.22 + 0.03), 0.001 + 0.301},
+       "",
+       false,
+       {},
+       PuckGoal::kNone,
+       3,
+       1,
+       {},
+       0.02,
+       "buttonStart"},
+      DoorLock("door-lock-v3", TaskKind::kDoorLock, 14, kDoorHandLow,
+               kWideHandHigh, "lockStartLock"),
+      DoorLock("door-unlock-v3", TaskKind::kDoorUnlock, 16, {0.0, 0.64, 0.2100},
+               {0.2, 0.7, 0.2111}, "lockStartUnlock"),
+      {"lever-pull-v3",
+       "sawyer_xyz/sawyer_lever_pull.xml",
+       TaskKind::kLeverPull,
+       27,
+       kDoorHandLow,
+       kWideHandHigh,
+       kButtonHandInit,
+       {-0.1, 0.7, 0.0, 0.0, 0.0, 0.0},
+       {0.1, 0.8, 0.0, 0.0, 0.0, 0.0},
+       kDoorHandLow,
+       kWideHandHigh,
+       "objGeom",
+       false,
+       {},
+       PuckGoal::kNone,
+       3,
+       1,
+       {},
+       0.0,
+       "leverStart"},
+      {"drawer-open-v3",
+       "sawyer_xyz/sawyer_drawer.xml",
+       TaskKind::kDrawerOpen,
+       19,
+       kWideHandLow,
+       kWideHandHigh,
+       kHandInit32,
+       {-0.1, 0.9, 0.0, 0.0, 0.0, 0.0},
+       {0.1, 0.9, 0.0, 0.0, 0.0, 0.0},
+       kWideHandLow,
+       kWideHandHigh,
+       "",
+       false,
+       {},
+       PuckGoal::kNone,
+       3},
+      {"window-open-v3",
+       "sawyer_xyz/sawyer_window_horizontal.xml",
+       TaskKind::kWindowOpen,
+       48,
+       kWideHandLow,
+       kWideHandHigh,
+       kButtonHandInit,
+       {-0.1, 0.7, 0.16, 0.0, 0.0, 0.0},
+       {0.1, 0.9, 0.16, 0.0, 0.0, 0.0},
+       kWideHandLow,
+       kWideHandHigh,
+       "",
+       false,
+       {},
+       PuckGoal::kNone,
+       3,
+       1,
+       {},
+       0.0,
+       "handleOpenStart",
+       0.05},
+      PlateSlide("plate-slide-v3", "sawyer_xyz/sawyer_plate_slide.xml",
+                 TaskKind::kPlateSlide, 31, {0.0, 0.6, 0.0, -0.1, 0.85, 0.0},
+                 {0.0, 0.6, 0.0, 0.1, 0.9, 0.0}, {0.0, 0.0}, PuckGoal::kTarget),
+      PlateSlide(
+          "plate-slide-side-v3", "sawyer_xyz/sawyer_plate_slide_sideway.xml",
+          TaskKind::kPlateSlideSide, 32, {0.0, 0.6, 0.0, -0.3, 0.54, 0.0},
+          {0.0, 0.6, 0.0, -0.25, 0.66, 0.0}, {0.0, 0.0}, PuckGoal::kNone),
+      PlateSlide(
+          "plate-slide-back-v3", "sawyer_xyz/sawyer_plate_slide.xml",
+          TaskKind::kPlateSlideSide, 33, {0.0, 0.85, 0.0, -0.1, 0.6, 0.015},
+          {0.0, 0.85, 0.0, 0.1, 0.6, 0.015}, {0.0, 0.15}, PuckGoal::kNone),
+      PlateSlide("plate-slide-back-side-v3",
+                 "sawyer_xyz/sawyer_plate_slide_sideway.xml",
+                 TaskKind::kPlateSlideSide, 34,
+                 {-0.25, 0.6, 0.0, -0.05, 0.6, 0.015},
+                 {-0.25, 0.6, 0.0, 0.15, 0.6, 0.015}, {-0.15, 0.0},
+                 PuckGoal::kObjectStart),
+      {"pick-place-v3",
+       "sawyer_xyz/sawyer_pick_place_v3.xml",
+       TaskKind::kPickPlace,
+       30,
+       kWideHandLow,
+       kWideHandHigh,
+       kHandInit,
+       {-0.1, 0.6, 0.02, -0.1, 0.8, 0.05},
+       {0.1, 0.7, 0.02, 0.1, 0.9, 0.3},
+       {-0.1, 0.8, 0.05},
+       {0.1, 0.9, 0.3}},
+      {"push-v3",
+       "sawyer_xyz/sawyer_push_v3.xml",
+       TaskKind::kPush,
+       40,
+       kWideHandLow,
+       kWideHandHigh,
+       kHandInit,
+       {-0.1, 0.6, 0.02, -0.1, 0.8, 0.01},
+       {0.1, 0.7, 0.02, 0.1, 0.9, 0.02},
+       {-0.1, 0.8, 0.01},
+       {0.1, 0.9, 0.02}},
+      {"reach-v3",
+       "sawyer_xyz/sawyer_reach_v3.xml",
+       TaskKind::kReach,
+       43,
+       kWideHandLow,
+       kWideHandHigh,
+       kHandInit,
+       {-0.1, 0.6, 0.02, -0.1, 0.8, 0.05},
+       {0.1, 0.7, 0.02, 0.1, 0.9, 0.3},
+       {-0.1, 0.8, 0.05},
+       {0.1, 0.9, 0.3}},
+      {"reach-wall-v3",
+       "sawyer_xyz/sawyer_reach_wall_v3.xml",
+       TaskKind::kReachWall,
+       44,
+       kWideHandLow,
+       kWideHandHigh,
+       kHandInit,
+       {-0.05, 0.6, 0.015, -0.05, 0.85, 0.05},
+       {0.05, 0.65, 0.015, 0.05, 0.9, 0.3},
+       {-0.05, 0.85, 0.05},
+       {0.05, 0.9, 0.3}},
+  };
+}
+
+Number Combine(Number a, Number b, double (*op)(double, double),
+               float (*op32)(float, float)) {
+  if (a.single || b.single) {
+    return Number{static_cast<double>(op32(static_cast<float>(a.value),
+                                           static_cast<float>(b.value))),
+                  true};
+  }
+  return Number{op(a.value, b.value), false};
+}
+
+}  // namespace
+
+double ScalarSquare(double x) {
+  // Called through a pointer the compiler cannot see through, so that it
+  // does not turn pow(x, 2) into x * x.
+  static double (*volatile const libm_pow)(double, double) = &::pow;
+  return libm_pow(x, 2.0);
+}
+
+const std::vector<TaskConfig>& Tasks() {
+  static const std::vector<TaskConfig> tasks = MakeTasks();
+  return tasks;
+}
+
+const TaskConfig& FindTask(const std::string& name) {
+  std::string names;
+  for (const TaskConfig& task : Tasks()) {
+    if (name == task.name) {
+      return task;
+    }
+    names += names.empty() ? "" : ", ";
+    names += std::string("'") + task.name + "'";
+  }
+  throw std::invalid_argument("option 'task_name' must be one of " + names +
+                              " (the Meta-World tasks implemented), got '" +
+                              name + "'");
+}
+
+Number operator+(Number a, Number b) {
+  return Combine(
+      a, b, [](double x, double y) { return x + y; },
+      [](float x, float y) { return x + y; });
+}
+Number operator-(Number a, Number b) {
+  return Combine(
+      a, b, [](double x, double y) { return x - y; },
+      [](float x, float y) { return x - y; });
+}
+Number operator*(Number a, Number b) {
+  return Combine(
+      a, b, [](double x, double y) { return x * y; },
+      [](float x, float y) { return x * y; });
+}
+Number operator/(Number a, Number b) {
+  return Combine(
+      a, b, [](double x, double y) { return x / y; },
+      [](float x, float y) { return x / y; });
+}
+
+double LongTailTolerance(double x, double lower, double upper, double margin) {
+  if (lower <= x && x <= upper) {
+    return 1.0;
+  }
+  if (margin == 0.0) {
+    return 0.0;
+  }
+  // _sigmoids' scale: np.sqrt(1 / 0.1 - 1), which is 3 exactly.
+  const double scale = std::sqrt(1.0 / 0.1 - 1.0);
+  const double d = (x < lower ? lower - x : x - upper) / margin;
+  return 1.0 / (ScalarSquare(d * scale) + 1.0);
+}
+
+Number HamacherProduct(Number a, Number b) {
+  const Number denominator = a + b - a * b;
+  if (denominator.value > 0.0) {
+    return a * b / denominator;
+  }
+  return Py(0.0);
+}
+
+Number ClampedEffort(float effort, double cap) {
+  // max(0, effort): effort when effort > 0, else the Python 0.
+  if (!(effort > 0.0F)) {
+    return Py(0.0);
+  }
+  // min(that, cap): the cap when cap < effort.
+  if (cap < static_cast<double>(effort)) {
+    return Py(cap);
+  }
+  return Number{static_cast<double>(effort), true};
+}
+
+void MatrixToQuaternion(const double* m, double* quat) {
+  // Markley's method as scipy applies it to an orthogonal matrix: the
+  // largest of the diagonal and the trace picks the formula (the first of
+  // equals).
+  const double trace = m[0] + m[4] + m[8];
+  const double decision[4] = {m[0], m[4], m[8], trace};
+  int choice = 0;
+  for (int k = 1; k < 4; ++k) {
+    if (decision[k] > decision[choice]) {
+      choice = k;
+    }
+  }
+  if (choice == 3) {
+    quat[0] = m[7] - m[5];
+    quat[1] = m[2] - m[6];
+    quat[2] = m[3] - m[1];
+    quat[3] = 1.0 + trace;
+  } else {
+    const int i = choice;
+    const int j = (i + 1) % 3;
+    const int k = (j + 1) % 3;
+    quat[i] = 1.0 - trace + 2.0 * m[4 * i];
+    quat[j] = m[3 * j + i] + m[3 * i + j];
+    quat[k] = m[3 * k + i] + m[3 * i + k];
+    quat[3] = m[3 * k + j] - m[3 * j + k];
+  }
+  const double norm = std::sqrt(quat[0] * quat[0] + quat[1] * quat[1] +
+                                quat[2] * quat[2] + quat[3] * quat[3]);
+  for (int n = 0; n < 4; ++n) {
+    quat[n] /= norm;
+  }
+}
+
+}  // namespace envpool::metaworld

@@ -1,0 +1,126 @@
+// The Meta-World tasks this family implements, as a table (their reference
+// classes differ in constants, in how the task vector places the object
+// and goal, and in the reward function), and the reward arithmetic they
+// share (metaworld/utils/reward_utils.py).
+#ifndef ENVPOOL_METAWORLD_TASKS_H_
+#define ENVPOOL_METAWORLD_TASKS_H_
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace envpool::metaworld {
+
+// How a task turns its task vector into positions, and which reward it has.
+enum class TaskKind {
+  kReach,
+  kReachWall,  // reach's reward, other info
+  kPush,
+  kPickPlace,
+  kPlateSlide,      // plate-slide: the Hamacher product of reach and place
+  kPlateSlideSide,  // its -side, -back and -back-side variants' reward
+  kButtonPress,
+  kButtonPressWall,
+  kButtonPressTopdown,
+  kButtonPressTopdownWall,
+  kHandlePress,  // and -side: the handle pressed down to a site
+  kWindowOpen,
+  kDrawerOpen,
+  kCoffeeButton,  // button-press's reward, the coffee machine's placement
+  kDoorLock,
+  kDoorUnlock,
+  kLeverPull,
+  kHandlePull,  // handle-press's placement, a grasping reward
+  kHandlePullSide,
+  kHandInsert,
+};
+
+// Where a plate-slide task moves its goal marker body, puck_goal: to the
+// goal, to the object's start, or nowhere (the reference writes the body's
+// xpos, which the next mj_forward recomputes).
+enum class PuckGoal { kNone, kTarget, kObjectStart };
+
+struct TaskConfig {
+  const char* name;  // Meta-World's, e.g. "pick-place-v3"
+  const char* xml;   // below the family's asset folder
+  TaskKind kind;
+  // The index in Meta-World's ALL_V3_ENVIRONMENTS (its MT50 one-hot order).
+  int task_id;
+  std::array<double, 3> hand_low;  // also the mocap's bounds
+  std::array<double, 3> hand_high;
+  std::array<double, 3> hand_init_pos;
+  // _random_reset_space: the object's box, then the goal's.
+  std::array<double, 6> reset_low;
+  std::array<double, 6> reset_high;
+  // goal_space, the goal's observation bounds when it is observable.
+  std::array<double, 3> goal_low;
+  std::array<double, 3> goal_high;
+  // The observed object: the geom whose orientation is observed, and
+  // whether its position is the geom's (else the body "obj"'s).
+  const char* object_geom = "objGeom";
+  bool position_from_geom = false;
+  // Plate-slide tasks: the puck's two slide joints at reset, the marker.
+  std::array<double, 2> puck_qpos{};
+  PuckGoal puck_goal = PuckGoal::kNone;
+  // The task vector's length: 6 (object, goal) or 3 (the object only).
+  int vector_size = 6;
+  // Button tasks: the axis the button moves along (1: y, 2: z), the
+  // observed point's offset from the body "button", success's threshold.
+  int button_axis = 1;
+  std::array<double, 3> button_offset{};
+  double success_threshold = 0.0;
+  // Handle tasks: the observed site, the target radius.
+  const char* object_site = "";
+  double target_radius = 0.05;
+};
+
+// The task of Meta-World's name; throws std::invalid_argument naming the
+// implemented ones when there is none.
+const TaskConfig& FindTask(const std::string& name);
+// Every implemented task, in Meta-World's order.
+const std::vector<TaskConfig>& Tasks();
+
+// A number as the reference's reward code holds it: a Python float (or a
+// numpy float64) or, where it comes from the float32 action, a numpy
+// float32. numpy computes an operation with a float32 operand in float32
+// (the Python float is cast to float32 first), the others in double.
+struct Number {
+  double value = 0.0;
+  bool single = false;
+};
+Number operator+(Number a, Number b);
+Number operator-(Number a, Number b);
+Number operator*(Number a, Number b);
+Number operator/(Number a, Number b);
+inline Number Py(double x) { return Number{x, false}; }
+
+// reward_utils.tolerance(x, bounds=(lower, upper), margin,
+// sigmoid="long_tail") with value_at_margin 0.1.
+double LongTailTolerance(double x, double lower, double upper, double margin);
+// `x ** 2` of a Python float or numpy float64 scalar: libm's pow (which
+// now and then rounds otherwise than x * x).
+double ScalarSquare(double x);
+// reward_utils.hamacher_product(a, b).
+Number HamacherProduct(Number a, Number b);
+// min(max(0, effort), cap) of a float32 effort, as Python's min and max
+// return one of their arguments: 0 and cap are Python numbers.
+Number ClampedEffort(float effort, double cap);
+
+// The reference's info values of a step.
+struct TaskInfo {
+  double success = 0.0;
+  double near_object = 0.0;
+  double grasp_success = 0.0;
+  double grasp_reward = 0.0;
+  double in_place_reward = 0.0;
+  double obj_to_target = 0.0;
+  double unscaled_reward = 0.0;
+};
+
+// scipy's Rotation.from_matrix(m).as_quat() of a row-major rotation matrix
+// (x, y, z, w), as Meta-World observes an object's orientation.
+void MatrixToQuaternion(const double* m, double* quat);
+
+}  // namespace envpool::metaworld
+
+#endif  // ENVPOOL_METAWORLD_TASKS_H_
