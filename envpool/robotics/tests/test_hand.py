@@ -4,7 +4,7 @@ References: HandReach*-v3 for our HandReach*-v0/-v3, HandManipulate*-v1 for
 our HandManipulate*-v0/-v1, the plain ids' for EnvPool's *Full ids (the
 reference has no Full ids; EnvPool registers them with the plain ids'
 options). The reference needs the joint-type patch docs/robotics.md
-describes (fixture `reference_joint_types`, as in test_robotics.py).
+describes (fixture `reference_joint_types`, in conftest.py).
 
 Env i of a pool made with `seed=s` plays the reference reset with seed
 `s + i`, draw for draw, through whole episodes and the autoresets after them
@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import types
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,29 +43,6 @@ CHAOTIC_RESET_TOLERANCE = 1e-3
 
 gymnasium_robotics = pytest.importorskip("gymnasium_robotics")
 gymnasium.register_envs(gymnasium_robotics)
-
-
-class _PlainJointTypes(types.ModuleType):
-    """`mujoco` as gymnasium-robotics' mujoco_utils sees it, with plain-int joint types."""
-
-    mjtJoint = types.SimpleNamespace(  # noqa: N815 (mujoco's own name)
-        **{
-            name: int(getattr(mujoco.mjtJoint, name))
-            for name in ("mjJNT_FREE", "mjJNT_BALL", "mjJNT_SLIDE", "mjJNT_HINGE")
-        }
-    )
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(mujoco, name)
-
-
-@pytest.fixture(autouse=True)
-def reference_joint_types(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Lets the reference's joint-type asserts pass on mujoco 3.17 (docs/robotics.md)."""
-    from gymnasium_robotics.utils import mujoco_utils
-
-    monkeypatch.setattr(mujoco_utils, "mujoco", _PlainJointTypes("mujoco"))
-    yield
 
 
 def reference_id(task_id: str) -> str:

@@ -11,7 +11,7 @@ by commas.
 
 On mujoco 3.17 the reference's `robot_get_obs` fails the joint-type
 assert of gymnasium-robotics' `mujoco_utils` (docs/robotics.md): the
-fixture `reference_joint_types` hands that module plain ints for the four
+fixture `reference_joint_types` (conftest.py) hands that module plain ints for the four
 joint-type constants, nothing else changes. Env i of a pool made with
 `seed=s` plays the reference reset with seed `s + i`, noise draw for noise
 draw, across the autoreset; observations, goals, rewards, terminated,
@@ -21,12 +21,10 @@ truncated and the task lists agree exactly (in practice bit for bit).
 from __future__ import annotations
 
 import os
-import types
 from collections.abc import Iterator
 from typing import Any
 
 import gymnasium
-import mujoco
 import numpy as np
 import pytest
 
@@ -57,29 +55,6 @@ ELEMENTS = {
 
 gymnasium_robotics = pytest.importorskip("gymnasium_robotics")
 gymnasium.register_envs(gymnasium_robotics)
-
-
-class _PlainJointTypes(types.ModuleType):
-    """`mujoco` as gymnasium-robotics' mujoco_utils sees it, with plain-int joint types."""
-
-    mjtJoint = types.SimpleNamespace(  # noqa: N815 (mujoco's own name)
-        **{
-            name: int(getattr(mujoco.mjtJoint, name))
-            for name in ("mjJNT_FREE", "mjJNT_BALL", "mjJNT_SLIDE", "mjJNT_HINGE")
-        }
-    )
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(mujoco, name)
-
-
-@pytest.fixture(autouse=True)
-def reference_joint_types(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Lets the reference's joint-type asserts pass on mujoco 3.17 (docs/robotics.md)."""
-    from gymnasium_robotics.utils import mujoco_utils
-
-    monkeypatch.setattr(mujoco_utils, "mujoco", _PlainJointTypes("mujoco"))
-    yield
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,7 @@ References: PointMaze_*-v3 as registered; Fetch*-v4 (the MuJoCo-bindings
 versions) for both our -v4 and -v1 ids. On mujoco 3.17, gymnasium-robotics'
 `mujoco_utils` compares a numpy int32 joint type with the `mjtJoint` enum,
 which is False there, so every Fetch reset fails an assert; the fixture
-`reference_joint_types` hands that module plain ints for the four joint-type
+`reference_joint_types` (conftest.py) hands that module plain ints for the four joint-type
 constants (nothing else changes), as docs/robotics.md says.
 
 Nothing is copied between the two: env i of a pool made with `seed=s` draws
@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import json
 import os
-import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,29 +52,6 @@ REFERENCE_OVERRIDES = {
 
 gymnasium_robotics = pytest.importorskip("gymnasium_robotics")
 gymnasium.register_envs(gymnasium_robotics)
-
-
-class _PlainJointTypes(types.ModuleType):
-    """`mujoco` as gymnasium-robotics' mujoco_utils sees it, with plain-int joint types."""
-
-    mjtJoint = types.SimpleNamespace(  # noqa: N815 (mujoco's own name)
-        **{
-            name: int(getattr(mujoco.mjtJoint, name))
-            for name in ("mjJNT_FREE", "mjJNT_BALL", "mjJNT_SLIDE", "mjJNT_HINGE")
-        }
-    )
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(mujoco, name)
-
-
-@pytest.fixture(autouse=True)
-def reference_joint_types(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Lets the reference's joint-type asserts pass on mujoco 3.17 (docs/robotics.md)."""
-    from gymnasium_robotics.utils import mujoco_utils
-
-    monkeypatch.setattr(mujoco_utils, "mujoco", _PlainJointTypes("mujoco"))
-    yield
 
 
 def reference_id(task_id: str) -> str:

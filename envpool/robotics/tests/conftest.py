@@ -1,0 +1,39 @@
+"""The one patch the tests apply to the reference (docs/robotics.md).
+
+On mujoco 3.17, gymnasium-robotics 1.4.2's `mujoco_utils.get/set_joint_qpos/qvel`
+assert fails for every hinge or slide joint (`np.int32(3) in
+(mjtJoint.mjJNT_HINGE, ...)` is False there). Every test of this folder sees
+that module's `mujoco` with plain ints for the four joint-type constants;
+nothing else changes.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Iterator
+from typing import Any
+
+import mujoco
+import pytest
+
+
+class _PlainJointTypes(types.ModuleType):
+    """`mujoco` as gymnasium-robotics' mujoco_utils sees it, with plain-int joint types."""
+
+    mjtJoint = types.SimpleNamespace(  # noqa: N815 (mujoco's own name)
+        **{
+            name: int(getattr(mujoco.mjtJoint, name))
+            for name in ("mjJNT_FREE", "mjJNT_BALL", "mjJNT_SLIDE", "mjJNT_HINGE")
+        }
+    )
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(mujoco, name)
+
+
+@pytest.fixture(autouse=True)
+def reference_joint_types(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Lets the reference's joint-type asserts pass on mujoco 3.17."""
+    mujoco_utils = pytest.importorskip("gymnasium_robotics.utils.mujoco_utils")
+    monkeypatch.setattr(mujoco_utils, "mujoco", _PlainJointTypes("mujoco"))
+    yield
