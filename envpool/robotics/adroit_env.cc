@@ -10,6 +10,7 @@
 #include "envpool/mujoco_common/spec.h"
 #include "envpool/render/mujoco_egl.h"
 #include "envpool/robotics/goal_env.h"
+#include "envpool/robotics/rotations.h"
 
 namespace envpool::robotics {
 namespace {
@@ -76,70 +77,6 @@ void CheckDeclaredSize(const Options& options, const char* name, int want,
                                 std::to_string(want) + " (it follows from " +
                                 "the task), got " + std::to_string(value));
   }
-}
-
-// np.finfo(np.float64).eps * 4 and * 1: rotations.py's _EPS4, _FLOAT_EPS.
-constexpr double kEps4 = std::numeric_limits<double>::epsilon() * 4.0;
-constexpr double kFloatEps = std::numeric_limits<double>::epsilon();
-
-// rotations.quat2euler: quat2mat, then mat2euler.
-void Quat2Euler(const double* q, double* euler) {
-  const double w = q[0];
-  const double x = q[1];
-  const double y = q[2];
-  const double z = q[3];
-  const double nq = ((w * w + x * x) + y * y) + z * z;
-  double m[9] = {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};
-  if (nq > kFloatEps) {
-    const double s = 2.0 / nq;
-    const double xs = x * s;
-    const double ys = y * s;
-    const double zs = z * s;
-    const double wx = w * xs;
-    const double wy = w * ys;
-    const double wz = w * zs;
-    const double xx = x * xs;
-    const double xy = x * ys;
-    const double xz = x * zs;
-    const double yy = y * ys;
-    const double yz = y * zs;
-    const double zz = z * zs;
-    m[0] = 1.0 - (yy + zz);
-    m[1] = xy - wz;
-    m[2] = xz + wy;
-    m[3] = xy + wz;
-    m[4] = 1.0 - (xx + zz);
-    m[5] = yz - wx;
-    m[6] = xz - wy;
-    m[7] = yz + wx;
-    m[8] = 1.0 - (xx + yy);
-  }
-  const double cy = std::sqrt(m[8] * m[8] + m[5] * m[5]);
-  const bool regular = cy > kEps4;
-  euler[2] = regular ? -std::atan2(m[1], m[0]) : -std::atan2(-m[3], m[4]);
-  euler[1] = -std::atan2(-m[2], cy);
-  euler[0] = regular ? -std::atan2(m[5], m[8]) : 0.0;
-}
-
-// rotations.euler2quat.
-void Euler2Quat(const double* euler, double* quat) {
-  const double ai = euler[2] / 2.0;
-  const double aj = -euler[1] / 2.0;
-  const double ak = euler[0] / 2.0;
-  const double si = std::sin(ai);
-  const double sj = std::sin(aj);
-  const double sk = std::sin(ak);
-  const double ci = std::cos(ai);
-  const double cj = std::cos(aj);
-  const double ck = std::cos(ak);
-  const double cc = ci * ck;
-  const double cs = ci * sk;
-  const double sc = si * ck;
-  const double ss = si * sk;
-  quat[0] = cj * cc + sj * ss;
-  quat[3] = cj * sc - sj * cs;
-  quat[2] = -(cj * ss + sj * cc);
-  quat[1] = cj * cs - sj * sc;
 }
 
 // np.linalg.norm(a - b) of 3-vectors.
@@ -305,8 +242,8 @@ void AdroitHandEnv::ApplyResetParameters() {
       body_pos[2] = p[0];
       break;
     case Task::kPen: {
-      const double euler[3] = {p[0], p[1], 0.0};
-      Euler2Quat(euler, m->body_quat + 4 * moved_body_);
+      const rotations::Quat quat = rotations::Euler2Quat({p[0], p[1], 0.0});
+      std::copy(quat.begin(), quat.end(), m->body_quat + 4 * moved_body_);
       break;
     }
     case Task::kRelocate:
@@ -410,8 +347,10 @@ void AdroitHandEnv::Observe() {
       obs = std::copy(palm, palm + 3, obs);
       const double* object = d->xpos + 3 * object_body_;
       obs = std::copy(object, object + 3, obs);
-      Quat2Euler(d->xquat + 4 * object_body_, obs);
-      obs += 3;
+      const double* quat = d->xquat + 4 * object_body_;
+      const rotations::Euler euler =
+          rotations::Quat2Euler({quat[0], quat[1], quat[2], quat[3]});
+      obs = std::copy(euler.begin(), euler.end(), obs);
       const double* target = d->site_xpos + 3 * target_site_;
       obs = std::copy(target, target + 3, obs);
       // The reference indexes sensordata by the sensor's id.

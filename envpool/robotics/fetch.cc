@@ -10,21 +10,10 @@
 #include "envpool/mujoco_common/numpy_math.h"
 #include "envpool/mujoco_common/spec.h"
 #include "envpool/render/mujoco_egl.h"
+#include "envpool/robotics/rotations.h"
 
 namespace envpool::robotics {
 namespace {
-
-// np.finfo(np.float64).eps * 4, rotations.py's _EPS4.
-constexpr double kEps4 = std::numeric_limits<double>::epsilon() * 4.0;
-
-// rotations.mat2euler of a row-major 3x3 matrix.
-void Mat2Euler(const double* m, double* euler) {
-  const double cy = std::sqrt(m[8] * m[8] + m[5] * m[5]);
-  const bool regular = cy > kEps4;
-  euler[2] = regular ? -std::atan2(m[1], m[0]) : -std::atan2(-m[3], m[4]);
-  euler[1] = -std::atan2(-m[2], cy);
-  euler[0] = regular ? -std::atan2(m[5], m[8]) : 0.0;
-}
 
 int JointQposAddress(const mjModel* model, const char* name) {
   return model->jnt_qposadr[mujoco_common::ObjectId(model, mjOBJ_JOINT, name)];
@@ -347,8 +336,8 @@ void FetchEnv::Observe() {
   obs = std::copy(grip_pos, grip_pos + 3, obs);
   if (has_object_) {
     const double* object_pos = d->site_xpos + 3 * object_site_;
-    double object_rot[3];
-    Mat2Euler(d->site_xmat + 9 * object_site_, object_rot);
+    const rotations::Euler object_rot =
+        rotations::Mat2Euler(d->site_xmat + 9 * object_site_);
     double object_velp[3];
     double object_velr[3];
     SiteVelocity(object_site_, false, object_velp);
@@ -361,7 +350,7 @@ void FetchEnv::Observe() {
     obs = std::copy(object_pos, object_pos + 3, obs);
     obs = std::copy(object_rel_pos, object_rel_pos + 3, obs);
     obs = std::copy(gripper_state, gripper_state + 2, obs);
-    obs = std::copy(object_rot, object_rot + 3, obs);
+    obs = std::copy(object_rot.begin(), object_rot.end(), obs);
     obs = std::copy(object_velp, object_velp + 3, obs);
     obs = std::copy(object_velr, object_velr + 3, obs);
     std::copy(object_pos, object_pos + 3, achieved_goal_.begin());
