@@ -35,6 +35,7 @@ TASKS = [
     ("PlateSlideBackSide", "plate-slide-back-side-v3"),
     ("PlateSlideSide", "plate-slide-side-v3"),
     ("Push", "push-v3"),
+    ("PushWall", "push-wall-v3"),
     ("Reach", "reach-v3"),
     ("ReachWall", "reach-wall-v3"),
     ("WindowOpen", "window-open-v3"),

@@ -330,6 +330,14 @@ void SawyerEnv::Reset() {
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       target_pos_ = {vec[0] + 0.2, vec[1] + 0.0, vec[2] + 0.0};
       break;
+    case TaskKind::kPushWall: {
+      // adjust_initObjPos: the object's height is its geom's, where the
+      // hand's reset left it.
+      const double height = d->geom_xpos[3 * obj_geom_ + 2];
+      target_pos_ = {vec[3], vec[4], height};
+      obj_init_pos_ = {vec[0], vec[1], height};
+      break;
+    }
     case TaskKind::kPush: {
       // fix_extreme_obj_pos: the object's height where the hand's reset
       // left it.
@@ -1029,6 +1037,51 @@ void SawyerEnv::Evaluate(float effort) {
       info.grasp_reward = object_grasped.value;
       info.in_place_reward = in_place;
       info.obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kPushWall: {
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      // The distance to a midpoint beside the wall, x weighted 3.
+      const double midpoint[3] = {-0.05, 0.77, obj[2]};
+      const double to_midpoint[3] = {(obj[0] - midpoint[0]) * 3.0,
+                                     (obj[1] - midpoint[1]) * 1.0,
+                                     (obj[2] - midpoint[2]) * 1.0};
+      const double init_to_midpoint[3] = {
+          (obj_init_pos_[0] - midpoint[0]) * 3.0,
+          (obj_init_pos_[1] - midpoint[1]) * 1.0,
+          (obj_init_pos_[2] - midpoint[2]) * 1.0};
+      const double obj_to_midpoint = mujoco_common::NumpyNorm(to_midpoint, 3);
+      const double obj_to_midpoint_init =
+          mujoco_common::NumpyNorm(init_to_midpoint, 3);
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      const double obj_to_target_init =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place_part1 = LongTailTolerance(
+          obj_to_midpoint, 0.0, kTargetRadius, obj_to_midpoint_init);
+      const double in_place_part2 = LongTailTolerance(
+          obj_to_target, 0.0, kTargetRadius, obj_to_target_init);
+      const Number object_grasped =
+          GripperCaging(effort, obj, 0.015, 0.05, 0.005, true);
+      reward = Py(2.0) * object_grasped;
+      if (tcp_to_obj < 0.02 && tcp_opened > 0.0) {
+        reward = Py(2.0) * object_grasped + Py(1.0) + Py(4.0 * in_place_part1);
+        if (obj[1] > 0.75) {
+          reward = Py(2.0) * object_grasped + Py(1.0) + Py(4.0) +
+                   Py(3.0 * in_place_part2);
+        }
+      }
+      if (obj_to_target < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place_part2;
+      info.obj_to_target = obj_to_target;
       break;
     }
     case TaskKind::kHandInsert: {

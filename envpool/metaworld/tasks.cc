@@ -111,6 +111,23 @@ TaskConfig PlateSlide(const char* name, const char* xml, TaskKind kind,
   return task;
 }
 
+// push-wall: the object's position and orientation are its geom's.
+TaskConfig PushWall() {
+  TaskConfig task{"push-wall-v3",
+                  "sawyer_xyz/sawyer_push_wall_v3.xml",
+                  TaskKind::kPushWall,
+                  41,
+                  kWideHandLow,
+                  kWideHandHigh,
+                  kHandInit,
+                  {-0.05, 0.6, 0.015, -0.05, 0.85, 0.01},
+                  {0.05, 0.65, 0.015, 0.05, 0.9, 0.02},
+                  {-0.05, 0.85, 0.01},
+                  {0.05, 0.9, 0.02}};
+  task.position_from_geom = true;
+  return task;
+}
+
 std::vector<TaskConfig> MakeTasks() {
   return {
       Button("button-press-topdown-v3",
@@ -307,6 +324,7 @@ std::vector<TaskConfig> MakeTasks() {
        {0.1, 0.7, 0.02, 0.1, 0.9, 0.02},
        {-0.1, 0.8, 0.01},
        {0.1, 0.9, 0.02}},
+      PushWall(),
       {"reach-v3",
        "sawyer_xyz/sawyer_reach_v3.xml",
        TaskKind::kReach,

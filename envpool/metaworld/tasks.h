@@ -16,6 +16,7 @@ enum class TaskKind {
   kReach,
   kReachWall,  // reach's reward, other info
   kPush,
+  kPushWall,  // push around a wall: via a midpoint, then to the goal
   kPickPlace,
   kPlateSlide,      // plate-slide: the Hamacher product of reach and place
   kPlateSlideSide,  // its -side, -back and -back-side variants' reward

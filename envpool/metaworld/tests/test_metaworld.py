@@ -62,6 +62,7 @@ RANDOM_SAMPLE = [
     "MetaWorld/PickPlace-v3",
     "MetaWorld/PlateSlideBackSide-v3",
     "MetaWorld/Push-v3",
+    "MetaWorld/PushWall-v3",
     "MetaWorld/Reach-v3",
     "MetaWorld/WindowOpen-v3",
 ]
