@@ -286,6 +286,7 @@ void SawyerEnv::Reset() {
       [[fallthrough]];
     case TaskKind::kReach:
     case TaskKind::kReachWall:
+    case TaskKind::kPickPlaceWall:
     case TaskKind::kPlateSlide:
     case TaskKind::kPlateSlideSide:
       target_pos_ = {vec[3], vec[4], vec[5]};
@@ -330,7 +331,8 @@ void SawyerEnv::Reset() {
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       target_pos_ = {vec[0] + 0.2, vec[1] + 0.0, vec[2] + 0.0};
       break;
-    case TaskKind::kPushWall: {
+    case TaskKind::kPushWall:
+    case TaskKind::kPushBack: {
       // adjust_initObjPos: the object's height is its geom's, where the
       // hand's reset left it.
       const double height = d->geom_xpos[3 * obj_geom_ + 2];
@@ -671,6 +673,51 @@ Number SawyerEnv::PickPlaceCaging(float effort, const double* obj) const {
   const Number gripping = caging.value > 0.97 ? gripper_closed : Py(0.0);
   const Number caging_and_gripping = HamacherProduct(caging, gripping);
   return (caging_and_gripping + caging) / Py(2.0);
+}
+
+double SawyerEnv::PushBackCaging(const double* obj) const {
+  constexpr double kPadSuccessMargin = 0.05;
+  constexpr double kXzSuccessMargin = 0.01;
+  constexpr double kObjRadius = 0.007;
+  const double grip_success_margin = kObjRadius + 0.003;
+  const std::array<double, 3> tcp = TcpCenter();
+  // init_left_pad and init_right_pad are views of the pads' current
+  // positions, as for pick-place.
+  const std::array<double, 3> left_pad = BodyPos(left_pad_);
+  const std::array<double, 3> right_pad = BodyPos(right_pad_);
+  const double delta_left = left_pad[1] - obj[1];
+  const double delta_right = obj[1] - right_pad[1];
+  const double right_margin =
+      std::abs(std::abs(obj[1] - right_pad[1]) - kPadSuccessMargin);
+  const double left_margin =
+      std::abs(std::abs(obj[1] - left_pad[1]) - kPadSuccessMargin);
+  const double right_caging = LongTailTolerance(
+      delta_right, kObjRadius, kPadSuccessMargin, right_margin);
+  const double left_caging =
+      LongTailTolerance(delta_left, kObjRadius, kPadSuccessMargin, left_margin);
+  const double right_gripping = LongTailTolerance(
+      delta_right, kObjRadius, grip_success_margin, right_margin);
+  const double left_gripping = LongTailTolerance(
+      delta_left, kObjRadius, grip_success_margin, left_margin);
+  const Number y_caging = HamacherProduct(Py(right_caging), Py(left_caging));
+  const Number y_gripping =
+      HamacherProduct(Py(right_gripping), Py(left_gripping));
+  // The x-z distances: y zeroed by adding its negation.
+  const double tcp_obj_xz[3] = {(tcp[0] + 0.0) - (obj[0] + 0.0),
+                                (tcp[1] + -tcp[1]) - (obj[1] + -obj[1]),
+                                (tcp[2] + 0.0) - (obj[2] + 0.0)};
+  const double tcp_obj_norm = mujoco_common::NumpyNorm(tcp_obj_xz, 3);
+  const double init_xz[3] = {
+      (obj_init_pos_[0] + 0.0) - (init_tcp_[0] + 0.0),
+      (obj_init_pos_[1] + -obj_init_pos_[1]) - (init_tcp_[1] + -init_tcp_[1]),
+      (obj_init_pos_[2] + 0.0) - (init_tcp_[2] + 0.0)};
+  const double xz_margin =
+      mujoco_common::NumpyNorm(init_xz, 3) - kXzSuccessMargin;
+  const double x_z_caging =
+      LongTailTolerance(tcp_obj_norm, 0.0, kXzSuccessMargin, xz_margin);
+  const Number caging = HamacherProduct(y_caging, Py(x_z_caging));
+  const Number gripping = caging.value > 0.95 ? y_gripping : Py(0.0);
+  return ((caging + gripping) / Py(2.0)).value;
 }
 
 void SawyerEnv::Evaluate(float effort) {
@@ -1068,6 +1115,81 @@ void SawyerEnv::Evaluate(float effort) {
         if (obj[1] > 0.75) {
           reward = Py(2.0) * object_grasped + Py(1.0) + Py(4.0) +
                    Py(3.0 * in_place_part2);
+        }
+      }
+      if (obj_to_target < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place_part2;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kPushBack: {
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double target_to_obj = Norm3(obj, target_pos_.data());
+      const double target_to_obj_init =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place = LongTailTolerance(
+          target_to_obj, 0.0, kTargetRadius, target_to_obj_init);
+      const double object_grasped = PushBackCaging(obj);
+      reward = HamacherProduct(Py(object_grasped), Py(in_place));
+      if (tcp_to_obj < 0.01 && 0.0 < tcp_opened && tcp_opened < 0.55 &&
+          target_to_obj_init - target_to_obj > 0.01) {
+        reward = reward + Py(1.0 + 5.0 * in_place);
+      }
+      if (target_to_obj < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = target_to_obj <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped;
+      info.in_place_reward = in_place;
+      info.obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kPickPlaceWall: {
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      // The distance to a midpoint above the wall, z weighted 3.
+      const double midpoint[3] = {target_pos_[0], 0.77, 0.25};
+      const double to_midpoint[3] = {(obj[0] - midpoint[0]) * 1.0,
+                                     (obj[1] - midpoint[1]) * 1.0,
+                                     (obj[2] - midpoint[2]) * 3.0};
+      const double init_to_midpoint[3] = {
+          (obj_init_pos_[0] - midpoint[0]) * 1.0,
+          (obj_init_pos_[1] - midpoint[1]) * 1.0,
+          (obj_init_pos_[2] - midpoint[2]) * 3.0};
+      const double obj_to_midpoint = mujoco_common::NumpyNorm(to_midpoint, 3);
+      const double obj_to_midpoint_init =
+          mujoco_common::NumpyNorm(init_to_midpoint, 3);
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      const double obj_to_target_init =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place_part1 = LongTailTolerance(
+          obj_to_midpoint, 0.0, kTargetRadius, obj_to_midpoint_init);
+      const double in_place_part2 = LongTailTolerance(
+          obj_to_target, 0.0, kTargetRadius, obj_to_target_init);
+      const Number object_grasped =
+          GripperCaging(effort, obj, 0.015, 0.05, 0.005, false);
+      const Number grasped_in_place =
+          HamacherProduct(object_grasped, Py(in_place_part1));
+      reward = grasped_in_place;
+      if (tcp_to_obj < 0.02 && tcp_opened > 0.0 &&
+          obj[2] - 0.015 > obj_init_pos_[2]) {
+        reward = grasped_in_place + Py(1.0) + Py(4.0 * in_place_part1);
+        if (obj[1] > 0.75) {
+          reward =
+              grasped_in_place + Py(1.0) + Py(4.0) + Py(3.0 * in_place_part2);
         }
       }
       if (obj_to_target < kTargetRadius) {

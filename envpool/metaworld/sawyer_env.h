@@ -114,6 +114,8 @@ class SawyerEnv : public Env {
                        double pad_success_thresh, double xz_thresh,
                        bool high_density) const;
   Number PickPlaceCaging(float effort, const double* obj) const;
+  // push-back's own caging reward, which ignores the gripper's effort.
+  double PushBackCaging(const double* obj) const;
 
   Fields fields_;
   const TaskConfig* task_;

@@ -128,6 +128,41 @@ TaskConfig PushWall() {
   return task;
 }
 
+// push-back: the object's position and orientation are its geom's; the
+// hand starts at float32 numbers.
+TaskConfig PushBack() {
+  TaskConfig task{"push-back-v3",
+                  "sawyer_xyz/sawyer_push_back_v3.xml",
+                  TaskKind::kPushBack,
+                  42,
+                  kWideHandLow,
+                  kWideHandHigh,
+                  kHandInit32,
+                  {-0.1, 0.8, 0.02, -0.1, 0.6, 0.0199},
+                  {0.1, 0.85, 0.02, 0.1, 0.7, 0.0201},
+                  {-0.1, 0.6, 0.0199},
+                  {0.1, 0.7, 0.0201}};
+  task.position_from_geom = true;
+  return task;
+}
+
+// pick-place-wall: the object's position and orientation are its geom's.
+TaskConfig PickPlaceWall() {
+  TaskConfig task{"pick-place-wall-v3",
+                  "sawyer_xyz/sawyer_pick_place_wall_v3.xml",
+                  TaskKind::kPickPlaceWall,
+                  28,
+                  kWideHandLow,
+                  kWideHandHigh,
+                  kHandInit,
+                  {-0.05, 0.6, 0.015, -0.05, 0.85, 0.05},
+                  {0.05, 0.65, 0.015, 0.05, 0.9, 0.3},
+                  {-0.05, 0.85, 0.05},
+                  {0.05, 0.9, 0.3}};
+  task.position_from_geom = true;
+  return task;
+}
+
 std::vector<TaskConfig> MakeTasks() {
   return {
       Button("button-press-topdown-v3",
@@ -325,6 +360,8 @@ std::vector<TaskConfig> MakeTasks() {
        {-0.1, 0.8, 0.01},
        {0.1, 0.9, 0.02}},
       PushWall(),
+      PickPlaceWall(),
+      PushBack(),
       {"reach-v3",
        "sawyer_xyz/sawyer_reach_v3.xml",
        TaskKind::kReach,

@@ -17,7 +17,9 @@ enum class TaskKind {
   kReachWall,  // reach's reward, other info
   kPush,
   kPushWall,  // push around a wall: via a midpoint, then to the goal
+  kPushBack,  // push toward the hand: its own caging reward
   kPickPlace,
+  kPickPlaceWall,   // over a wall: via a midpoint, then to the goal
   kPlateSlide,      // plate-slide: the Hamacher product of reach and place
   kPlateSlideSide,  // its -side, -back and -back-side variants' reward
   kButtonPress,
