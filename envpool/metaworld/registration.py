@@ -40,6 +40,7 @@ TASKS = [
     ("PushWall", "push-wall-v3"),
     ("Reach", "reach-v3"),
     ("ReachWall", "reach-wall-v3"),
+    ("SweepInto", "sweep-into-v3"),
     ("WindowOpen", "window-open-v3"),
 ]
 

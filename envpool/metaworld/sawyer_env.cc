@@ -226,7 +226,10 @@ std::vector<double> SawyerEnv::DrawPlacement() {
   }
   for (;;) {
     std::vector<double> vec = DrawTaskVector();
-    const double diff[2] = {vec[0] - vec[3], vec[1] - vec[4]};
+    // sweep-into compares the object with its fixed goal (0, 0.84).
+    const bool fixed_goal = task_->kind == TaskKind::kSweepInto;
+    const double diff[2] = {vec[0] - (fixed_goal ? 0.0 : vec[3]),
+                            vec[1] - (fixed_goal ? 0.84 : vec[4])};
     if (!(mujoco_common::NumpyNorm(diff, 2) < 0.15)) {
       return vec;
     }
@@ -330,6 +333,12 @@ void SawyerEnv::Reset() {
     case TaskKind::kWindowOpen:
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       target_pos_ = {vec[0] + 0.2, vec[1] + 0.0, vec[2] + 0.0};
+      break;
+    case TaskKind::kSweepInto:
+      // The goal is the fixed self.goal; the object's height the body's,
+      // where the hand's reset left it.
+      target_pos_ = {0.0, 0.84, 0.02};
+      obj_init_pos_ = {vec[0], vec[1], d->xpos[3 * obj_body_ + 2]};
       break;
     case TaskKind::kPushWall:
     case TaskKind::kPushBack: {
@@ -675,11 +684,12 @@ Number SawyerEnv::PickPlaceCaging(float effort, const double* obj) const {
   return (caging_and_gripping + caging) / Py(2.0);
 }
 
-double SawyerEnv::PushBackCaging(const double* obj) const {
+double SawyerEnv::PushBackCaging(const double* obj, double obj_radius,
+                                 double grip_allowance) const {
   constexpr double kPadSuccessMargin = 0.05;
   constexpr double kXzSuccessMargin = 0.01;
-  constexpr double kObjRadius = 0.007;
-  const double grip_success_margin = kObjRadius + 0.003;
+  const double kObjRadius = obj_radius;
+  const double grip_success_margin = obj_radius + grip_allowance;
   const std::array<double, 3> tcp = TcpCenter();
   // init_left_pad and init_right_pad are views of the pads' current
   // positions, as for pick-place.
@@ -1138,7 +1148,7 @@ void SawyerEnv::Evaluate(float effort) {
           Norm3(obj_init_pos_.data(), target_pos_.data());
       const double in_place = LongTailTolerance(
           target_to_obj, 0.0, kTargetRadius, target_to_obj_init);
-      const double object_grasped = PushBackCaging(obj);
+      const double object_grasped = PushBackCaging(obj, 0.007, 0.003);
       reward = HamacherProduct(Py(object_grasped), Py(in_place));
       if (tcp_to_obj < 0.01 && 0.0 < tcp_opened && tcp_opened < 0.55 &&
           target_to_obj_init - target_to_obj > 0.01) {
@@ -1203,6 +1213,28 @@ void SawyerEnv::Evaluate(float effort) {
                                : 0.0;
       info.grasp_reward = object_grasped.value;
       info.in_place_reward = in_place_part2;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kSweepInto: {
+      const double target[3] = {target_pos_[0], target_pos_[1], obj[2]};
+      const double obj_to_target = Norm3(obj, target);
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double in_place_margin = Norm3(obj_init_pos_.data(), target);
+      const double in_place =
+          LongTailTolerance(obj_to_target, 0.0, kTargetRadius, in_place_margin);
+      const double object_grasped = PushBackCaging(obj, 0.02, 0.005);
+      const Number grasped_in_place =
+          HamacherProduct(Py(object_grasped), Py(in_place));
+      reward = Py(2.0 * object_grasped) + Py(6.0) * grasped_in_place;
+      if (obj_to_target < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = obj_to_target <= 0.05 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 ? 1.0 : 0.0;
+      info.grasp_reward = object_grasped;
+      info.in_place_reward = in_place;
       info.obj_to_target = obj_to_target;
       break;
     }

@@ -114,8 +114,10 @@ class SawyerEnv : public Env {
                        double pad_success_thresh, double xz_thresh,
                        bool high_density) const;
   Number PickPlaceCaging(float effort, const double* obj) const;
-  // push-back's own caging reward, which ignores the gripper's effort.
-  double PushBackCaging(const double* obj) const;
+  // push-back's and sweep-into's own caging reward, which ignores the
+  // gripper's effort: gripping within obj_radius + grip_allowance.
+  double PushBackCaging(const double* obj, double obj_radius,
+                        double grip_allowance) const;
 
   Fields fields_;
   const TaskConfig* task_;

@@ -16,8 +16,9 @@ enum class TaskKind {
   kReach,
   kReachWall,  // reach's reward, other info
   kPush,
-  kPushWall,  // push around a wall: via a midpoint, then to the goal
-  kPushBack,  // push toward the hand: its own caging reward
+  kPushWall,   // push around a wall: via a midpoint, then to the goal
+  kPushBack,   // push toward the hand: its own caging reward
+  kSweepInto,  // push-back's kind of caging, a fixed goal
   kPickPlace,
   kPickPlaceWall,   // over a wall: via a midpoint, then to the goal
   kPlateSlide,      // plate-slide: the Hamacher product of reach and place
