@@ -182,6 +182,9 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     button_start_site_ = ObjectId(m, mjOBJ_SITE, "buttonStart");
   } else {
     obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
+    if (task_->kind == TaskKind::kCoffeePush) {
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "coffee_machine");
+    }
   }
   if (!task_->position_from_geom && !IsButton() && !ObservesSite() &&
       !IsDrawer()) {
@@ -290,6 +293,7 @@ void SawyerEnv::Reset() {
     case TaskKind::kReach:
     case TaskKind::kReachWall:
     case TaskKind::kPickPlaceWall:
+    case TaskKind::kCoffeePush:
     case TaskKind::kPlateSlide:
     case TaskKind::kPlateSlideSide:
       target_pos_ = {vec[3], vec[4], vec[5]};
@@ -393,6 +397,16 @@ void SawyerEnv::Reset() {
     std::fill(d->qvel + 9, d->qvel + 15, 0.0);
     mj_forward(m, d);
     obj_to_target_init_ = 0.03;  // button_pressed's margin, max_dist
+  } else if (task_->kind == TaskKind::kCoffeePush) {
+    // The reference's _set_obj_xyz writes the mug's place into qpos[0:3]
+    // (the arm's first joints), zeroes qvel[9:15] and runs mj_forward; then
+    // the machine moves in the model only.
+    d->qpos[0] = vec[0];
+    d->qpos[1] = vec[1];
+    d->qpos[2] = vec[2];
+    std::fill(d->qvel + 9, d->qvel + 15, 0.0);
+    mj_forward(m, d);
+    MoveBody(vec);
   } else if (IsDrawer()) {
     // The drawer moved in the model only: the reset's observation is what
     // the hand's last step left (the reference runs no mj_forward).
@@ -466,6 +480,12 @@ void SawyerEnv::MoveBody(const std::vector<double>& vec) {
     return;
   }
   const double* pos = vec.data();
+  if (task_->kind == TaskKind::kCoffeePush) {
+    // The machine 0.22 behind the mug's goal.
+    const double machine[3] = {vec[3] + 0.0, vec[4] + 0.22, vec[5] + 0.0};
+    std::copy(machine, machine + 3, model_->body_pos + 3 * moved_body_);
+    return;
+  }
   if (task_->puck_goal == PuckGoal::kTarget) {
     pos += 3;
   }
@@ -614,7 +634,9 @@ void SawyerEnv::Step(const ActionView& action) {
 
 Number SawyerEnv::GripperCaging(float effort, const double* obj,
                                 double obj_radius, double pad_success_thresh,
-                                double xz_thresh, bool high_density) const {
+                                double xz_thresh, bool high_density,
+                                double desired_effort,
+                                double reach_radius) const {
   const std::array<double, 3> left_pad = BodyPos(left_pad_);
   const std::array<double, 3> right_pad = BodyPos(right_pad_);
   const double pad_y[2] = {left_pad[1], right_pad[1]};
@@ -634,12 +656,22 @@ Number SawyerEnv::GripperCaging(float effort, const double* obj,
   const double tcp_xz[2] = {tcp[0] - obj[0], tcp[2] - obj[2]};
   const double caging_xz = LongTailTolerance(
       mujoco_common::NumpyNorm(tcp_xz, 2), 0.0, xz_thresh, xz_margin);
-  const Number gripper_closed = ClampedEffort(effort, 1.0) / Py(1.0);
+  const Number gripper_closed =
+      ClampedEffort(effort, desired_effort) / Py(desired_effort);
   const Number caging = HamacherProduct(caging_y, Py(caging_xz));
   const Number gripping = caging.value > 0.97 ? gripper_closed : Py(0.0);
   Number caging_and_gripping = HamacherProduct(caging, gripping);
   if (high_density) {
     caging_and_gripping = (caging_and_gripping + caging) / Py(2.0);
+  }
+  if (reach_radius >= 0.0) {
+    const double tcp_to_obj = Norm3(obj, tcp.data());
+    const double tcp_to_obj_init =
+        Norm3(obj_init_pos_.data(), init_tcp_.data());
+    const double reach_margin = std::abs(tcp_to_obj_init - reach_radius);
+    const double reach =
+        LongTailTolerance(tcp_to_obj, 0.0, reach_radius, reach_margin);
+    caging_and_gripping = (caging_and_gripping + Py(reach)) / Py(2.0);
   }
   return caging_and_gripping;
 }
@@ -1234,6 +1266,39 @@ void SawyerEnv::Evaluate(float effort) {
       info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
       info.grasp_success = TouchingObject() && tcp_opened > 0.0 ? 1.0 : 0.0;
       info.grasp_reward = object_grasped;
+      info.in_place_reward = in_place;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kCoffeePush: {
+      // x and y weighted 2.
+      const double to_target[3] = {(obj[0] - target_pos_[0]) * 2.0,
+                                   (obj[1] - target_pos_[1]) * 2.0,
+                                   (obj[2] - target_pos_[2]) * 1.0};
+      const double init_to_target[3] = {
+          (obj_init_pos_[0] - target_pos_[0]) * 2.0,
+          (obj_init_pos_[1] - target_pos_[1]) * 2.0,
+          (obj_init_pos_[2] - target_pos_[2]) * 1.0};
+      const double target_to_obj = mujoco_common::NumpyNorm(to_target, 3);
+      const double target_to_obj_init =
+          mujoco_common::NumpyNorm(init_to_target, 3);
+      const double in_place =
+          LongTailTolerance(target_to_obj, 0.0, 0.05, target_to_obj_init);
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const Number object_grasped =
+          GripperCaging(effort, obj, 0.02, 0.05, 0.05, false, 0.7, 0.04);
+      reward = HamacherProduct(object_grasped, Py(in_place));
+      if (tcp_to_obj < 0.04 && tcp_opened > 0.0) {
+        reward = reward + Py(1.0 + 5.0 * in_place);
+      }
+      if (target_to_obj < 0.05) {
+        reward = Py(10.0);
+      }
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      info.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 ? 1.0 : 0.0;
+      info.grasp_reward = object_grasped.value;
       info.in_place_reward = in_place;
       info.obj_to_target = obj_to_target;
       break;

@@ -110,9 +110,12 @@ class SawyerEnv : public Env {
   void ClipObservation();
   void Evaluate(float gripper_effort);
   // sawyer_xyz_env.py's _gripper_caging_reward, and pick-place's own.
+  // A reach_radius of 0 or more asks for its medium density (the mean
+  // with the reach's reward).
   Number GripperCaging(float effort, const double* obj, double obj_radius,
                        double pad_success_thresh, double xz_thresh,
-                       bool high_density) const;
+                       bool high_density, double desired_effort = 1.0,
+                       double reach_radius = -1.0) const;
   Number PickPlaceCaging(float effort, const double* obj) const;
   // push-back's and sweep-into's own caging reward, which ignores the
   // gripper's effort: gripping within obj_radius + grip_allowance.

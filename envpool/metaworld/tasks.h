@@ -31,6 +31,7 @@ enum class TaskKind {
   kWindowOpen,
   kDrawerOpen,
   kCoffeeButton,  // button-press's reward, the coffee machine's placement
+  kCoffeePush,    // the mug pushed to below the machine's spout
   kDoorLock,
   kDoorUnlock,
   kLeverPull,

@@ -54,6 +54,7 @@ RANDOM_SAMPLE = [
     "MetaWorld/ButtonPressTopdownWall-v3",
     "MetaWorld/ButtonPressWall-v3",
     "MetaWorld/CoffeeButton-v3",
+    "MetaWorld/CoffeePush-v3",
     "MetaWorld/DoorUnlock-v3",
     "MetaWorld/HandInsert-v3",
     "MetaWorld/HandlePress-v3",
