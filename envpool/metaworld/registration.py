@@ -20,6 +20,7 @@ TASKS = [
     ("ButtonPressTopdownWall", "button-press-topdown-wall-v3"),
     ("ButtonPressWall", "button-press-wall-v3"),
     ("CoffeeButton", "coffee-button-v3"),
+    ("CoffeePull", "coffee-pull-v3"),
     ("CoffeePush", "coffee-push-v3"),
     ("DoorLock", "door-lock-v3"),
     ("DoorUnlock", "door-unlock-v3"),

@@ -182,7 +182,7 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     button_start_site_ = ObjectId(m, mjOBJ_SITE, "buttonStart");
   } else {
     obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
-    if (task_->kind == TaskKind::kCoffeePush) {
+    if (IsMug()) {
       moved_body_ = ObjectId(m, mjOBJ_BODY, "coffee_machine");
     }
   }
@@ -294,6 +294,7 @@ void SawyerEnv::Reset() {
     case TaskKind::kReachWall:
     case TaskKind::kPickPlaceWall:
     case TaskKind::kCoffeePush:
+    case TaskKind::kCoffeePull:
     case TaskKind::kPlateSlide:
     case TaskKind::kPlateSlideSide:
       target_pos_ = {vec[3], vec[4], vec[5]};
@@ -397,7 +398,7 @@ void SawyerEnv::Reset() {
     std::fill(d->qvel + 9, d->qvel + 15, 0.0);
     mj_forward(m, d);
     obj_to_target_init_ = 0.03;  // button_pressed's margin, max_dist
-  } else if (task_->kind == TaskKind::kCoffeePush) {
+  } else if (IsMug()) {
     // The reference's _set_obj_xyz writes the mug's place into qpos[0:3]
     // (the arm's first joints), zeroes qvel[9:15] and runs mj_forward; then
     // the machine moves in the model only.
@@ -480,9 +481,11 @@ void SawyerEnv::MoveBody(const std::vector<double>& vec) {
     return;
   }
   const double* pos = vec.data();
-  if (task_->kind == TaskKind::kCoffeePush) {
-    // The machine 0.22 behind the mug's goal.
-    const double machine[3] = {vec[3] + 0.0, vec[4] + 0.22, vec[5] + 0.0};
+  if (IsMug()) {
+    // The machine 0.22 behind the mug's goal (coffee-push) or start
+    // (coffee-pull).
+    const double* spout = task_->kind == TaskKind::kCoffeePush ? pos + 3 : pos;
+    const double machine[3] = {spout[0] + 0.0, spout[1] + 0.22, spout[2] + 0.0};
     std::copy(machine, machine + 3, model_->body_pos + 3 * moved_body_);
     return;
   }
@@ -1270,7 +1273,8 @@ void SawyerEnv::Evaluate(float effort) {
       info.obj_to_target = obj_to_target;
       break;
     }
-    case TaskKind::kCoffeePush: {
+    case TaskKind::kCoffeePush:
+    case TaskKind::kCoffeePull: {
       // x and y weighted 2.
       const double to_target[3] = {(obj[0] - target_pos_[0]) * 2.0,
                                    (obj[1] - target_pos_[1]) * 2.0,

@@ -82,6 +82,11 @@ class SawyerEnv : public Env {
   bool IsWindow() const { return task_->kind == TaskKind::kWindowOpen; }
   bool IsDrawer() const { return task_->kind == TaskKind::kDrawerOpen; }
   bool IsCoffee() const { return task_->kind == TaskKind::kCoffeeButton; }
+  // coffee-push and coffee-pull: the mug is the object.
+  bool IsMug() const {
+    return task_->kind == TaskKind::kCoffeePush ||
+           task_->kind == TaskKind::kCoffeePull;
+  }
   bool IsLever() const { return task_->kind == TaskKind::kLeverPull; }
   bool IsDoorLock() const {
     return task_->kind == TaskKind::kDoorLock ||

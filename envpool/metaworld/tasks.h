@@ -32,6 +32,7 @@ enum class TaskKind {
   kDrawerOpen,
   kCoffeeButton,  // button-press's reward, the coffee machine's placement
   kCoffeePush,    // the mug pushed to below the machine's spout
+  kCoffeePull,    // and pulled away from it: coffee-push's reward
   kDoorLock,
   kDoorUnlock,
   kLeverPull,
