@@ -223,7 +223,8 @@ std::vector<double> SawyerEnv::DrawTaskVector() {
 }
 
 std::vector<double> SawyerEnv::DrawPlacement() {
-  if (IsPlateSlide() || IsButton() || ObservesSite() || IsDrawer()) {
+  if (IsPlateSlide() || IsButton() || ObservesSite() || IsDrawer() ||
+      task_->kind == TaskKind::kSweep) {
     // One draw: these tasks' object and goal are apart by construction.
     return DrawTaskVector();
   }
@@ -338,6 +339,12 @@ void SawyerEnv::Reset() {
     case TaskKind::kWindowOpen:
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       target_pos_ = {vec[0] + 0.2, vec[1] + 0.0, vec[2] + 0.0};
+      break;
+    case TaskKind::kSweep:
+      // The goal off the table's edge at the object's y; the object at
+      // the height init_config gives it.
+      target_pos_ = {0.5, vec[1], 0.01};
+      obj_init_pos_ = {vec[0], vec[1], 0.02};
       break;
     case TaskKind::kSweepInto:
       // The goal is the fixed self.goal; the object's height the body's,
@@ -547,7 +554,7 @@ void SawyerEnv::CurrentFrame(double* frame) const {
   const double* obj = task_->position_from_geom ? d->geom_xpos + 3 * obj_geom_
                                                 : d->xpos + 3 * obj_body_;
   std::copy(obj, obj + 3, frame + 4);
-  if (task_->kind == TaskKind::kHandInsert) {
+  if (task_->kind == TaskKind::kHandInsert || task_->kind == TaskKind::kSweep) {
     // The body's MuJoCo quaternion.
     const double* quat = d->xquat + 4 * obj_body_;
     std::copy(quat, quat + 4, frame + 7);
@@ -720,9 +727,10 @@ Number SawyerEnv::PickPlaceCaging(float effort, const double* obj) const {
 }
 
 double SawyerEnv::PushBackCaging(const double* obj, double obj_radius,
-                                 double grip_allowance) const {
+                                 double grip_allowance,
+                                 double xz_success_margin) const {
   constexpr double kPadSuccessMargin = 0.05;
-  constexpr double kXzSuccessMargin = 0.01;
+  const double kXzSuccessMargin = xz_success_margin;
   const double kObjRadius = obj_radius;
   const double grip_success_margin = obj_radius + grip_allowance;
   const std::array<double, 3> tcp = TcpCenter();
@@ -1251,14 +1259,20 @@ void SawyerEnv::Evaluate(float effort) {
       info.obj_to_target = obj_to_target;
       break;
     }
+    case TaskKind::kSweep:
     case TaskKind::kSweepInto: {
-      const double target[3] = {target_pos_[0], target_pos_[1], obj[2]};
+      // sweep-into's target is at the object's height.
+      const bool into = task_->kind == TaskKind::kSweepInto;
+      const double target[3] = {target_pos_[0], target_pos_[1],
+                                into ? obj[2] : target_pos_[2]};
       const double obj_to_target = Norm3(obj, target);
       const double tcp_to_obj = Norm3(obj, tcp.data());
       const double in_place_margin = Norm3(obj_init_pos_.data(), target);
       const double in_place =
           LongTailTolerance(obj_to_target, 0.0, kTargetRadius, in_place_margin);
-      const double object_grasped = PushBackCaging(obj, 0.02, 0.005);
+      const double object_grasped =
+          into ? PushBackCaging(obj, 0.02, 0.005)
+               : PushBackCaging(obj, 0.02, 0.01, 0.005);
       const Number grasped_in_place =
           HamacherProduct(Py(object_grasped), Py(in_place));
       reward = Py(2.0 * object_grasped) + Py(6.0) * grasped_in_place;

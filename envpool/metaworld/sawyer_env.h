@@ -122,10 +122,11 @@ class SawyerEnv : public Env {
                        bool high_density, double desired_effort = 1.0,
                        double reach_radius = -1.0) const;
   Number PickPlaceCaging(float effort, const double* obj) const;
-  // push-back's and sweep-into's own caging reward, which ignores the
+  // push-back's, sweep-into's and sweep's own caging reward, which ignores the
   // gripper's effort: gripping within obj_radius + grip_allowance.
   double PushBackCaging(const double* obj, double obj_radius,
-                        double grip_allowance) const;
+                        double grip_allowance,
+                        double xz_success_margin = 0.01) const;
 
   Fields fields_;
   const TaskConfig* task_;

@@ -19,6 +19,7 @@ enum class TaskKind {
   kPushWall,   // push around a wall: via a midpoint, then to the goal
   kPushBack,   // push toward the hand: its own caging reward
   kSweepInto,  // push-back's kind of caging, a fixed goal
+  kSweep,      // sweep-into's reward, the goal off the table's edge
   kPickPlace,
   kPickPlaceWall,   // over a wall: via a midpoint, then to the goal
   kPlateSlide,      // plate-slide: the Hamacher product of reach and place
