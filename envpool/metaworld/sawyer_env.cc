@@ -182,13 +182,18 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     button_start_site_ = ObjectId(m, mjOBJ_SITE, "buttonStart");
   } else {
     obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
+    if (task_->kind == TaskKind::kSoccer) {
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "goal_whole");
+    }
     if (IsMug()) {
       moved_body_ = ObjectId(m, mjOBJ_BODY, "coffee_machine");
     }
   }
   if (!task_->position_from_geom && !IsButton() && !ObservesSite() &&
       !IsDrawer()) {
-    obj_body_ = ObjectId(m, mjOBJ_BODY, "obj");
+    obj_body_ =
+        ObjectId(m, mjOBJ_BODY,
+                 task_->kind == TaskKind::kSoccer ? "soccer_ball" : "obj");
   }
   if (task_->puck_goal != PuckGoal::kNone) {
     moved_body_ = ObjectId(m, mjOBJ_BODY, "puck_goal");
@@ -340,6 +345,12 @@ void SawyerEnv::Reset() {
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       target_pos_ = {vec[0] + 0.2, vec[1] + 0.0, vec[2] + 0.0};
       break;
+    case TaskKind::kSoccer:
+      // The ball's height is the one init_config gives it, carried from
+      // reset to reset by the reference.
+      target_pos_ = {vec[3], vec[4], vec[5]};
+      obj_init_pos_ = {vec[0], vec[1], 0.03};
+      break;
     case TaskKind::kSweep:
       // The goal off the table's edge at the object's y; the object at
       // the height init_config gives it.
@@ -405,6 +416,10 @@ void SawyerEnv::Reset() {
     std::fill(d->qvel + 9, d->qvel + 15, 0.0);
     mj_forward(m, d);
     obj_to_target_init_ = 0.03;  // button_pressed's margin, max_dist
+  } else if (task_->kind == TaskKind::kSoccer) {
+    // The goal box to the goal, then the ball placed.
+    MoveBody(vec);
+    SetObjectPosition(obj_init_pos_);
   } else if (IsMug()) {
     // The reference's _set_obj_xyz writes the mug's place into qpos[0:3]
     // (the arm's first joints), zeroes qvel[9:15] and runs mj_forward; then
@@ -496,8 +511,9 @@ void SawyerEnv::MoveBody(const std::vector<double>& vec) {
     std::copy(machine, machine + 3, model_->body_pos + 3 * moved_body_);
     return;
   }
-  if (task_->puck_goal == PuckGoal::kTarget) {
-    pos += 3;
+  if (task_->puck_goal == PuckGoal::kTarget ||
+      task_->kind == TaskKind::kSoccer) {
+    pos += 3;  // the goal's marker to the goal
   }
   std::copy(pos, pos + 3, model_->body_pos + 3 * moved_body_);
 }
@@ -554,6 +570,11 @@ void SawyerEnv::CurrentFrame(double* frame) const {
   const double* obj = task_->position_from_geom ? d->geom_xpos + 3 * obj_geom_
                                                 : d->xpos + 3 * obj_body_;
   std::copy(obj, obj + 3, frame + 4);
+  if (task_->kind == TaskKind::kSoccer) {
+    // scipy's quaternion of the ball body's rotation.
+    MatrixToQuaternion(d->xmat + 9 * obj_body_, frame + 7);
+    return;
+  }
   if (task_->kind == TaskKind::kHandInsert || task_->kind == TaskKind::kSweep) {
     // The body's MuJoCo quaternion.
     const double* quat = d->xquat + 4 * obj_body_;
@@ -1256,6 +1277,43 @@ void SawyerEnv::Evaluate(float effort) {
                                : 0.0;
       info.grasp_reward = object_grasped.value;
       info.in_place_reward = in_place_part2;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kSoccer: {
+      constexpr double kSoccerTargetRadius = 0.07;
+      // x weighted 3; the margin is from the object's current place.
+      const double to_target[3] = {(obj[0] - target_pos_[0]) * 3.0,
+                                   (obj[1] - target_pos_[1]) * 1.0,
+                                   (obj[2] - target_pos_[2]) * 1.0};
+      const double to_init[3] = {(obj[0] - obj_init_pos_[0]) * 3.0,
+                                 (obj[1] - obj_init_pos_[1]) * 1.0,
+                                 (obj[2] - obj_init_pos_[2]) * 1.0};
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double target_to_obj = mujoco_common::NumpyNorm(to_target, 3);
+      const double target_to_obj_init = mujoco_common::NumpyNorm(to_init, 3);
+      double in_place = LongTailTolerance(
+          target_to_obj, 0.0, kSoccerTargetRadius, target_to_obj_init);
+      const double goal_line = target_pos_[1] - 0.1;
+      if (obj[1] > goal_line && std::abs(obj[0] - target_pos_[0]) > 0.10) {
+        in_place =
+            Clip(in_place - 2.0 * ((obj[1] - goal_line) / (1.0 - goal_line)),
+                 0.0, 1.0);
+      }
+      const double object_grasped = PushBackCaging(obj, 0.013, 0.01, 0.005);
+      reward = Py(3.0 * object_grasped) + Py(6.5 * in_place);
+      if (target_to_obj < kSoccerTargetRadius) {
+        reward = Py(10.0);
+      }
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      info.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped;
+      info.in_place_reward = in_place;
       info.obj_to_target = obj_to_target;
       break;
     }

@@ -20,6 +20,7 @@ enum class TaskKind {
   kPushBack,   // push toward the hand: its own caging reward
   kSweepInto,  // push-back's kind of caging, a fixed goal
   kSweep,      // sweep-into's reward, the goal off the table's edge
+  kSoccer,     // the ball kicked into a goal box
   kPickPlace,
   kPickPlaceWall,   // over a wall: via a midpoint, then to the goal
   kPlateSlide,      // plate-slide: the Hamacher product of reach and place
