@@ -42,6 +42,7 @@ TASKS = [
     ("PushWall", "push-wall-v3"),
     ("Reach", "reach-v3"),
     ("ReachWall", "reach-wall-v3"),
+    ("ShelfPlace", "shelf-place-v3"),
     ("Soccer", "soccer-v3"),
     ("Sweep", "sweep-v3"),
     ("SweepInto", "sweep-into-v3"),

@@ -200,6 +200,15 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   }
   // The goal marker site, which the button tasks lack.
   goal_site_ = mj_name2id(m, mjOBJ_SITE, "goal");
+  if (task_->kind == TaskKind::kShelfPlace) {
+    // The goal site sits on the shelf; the reference moves only its data
+    // (site_xpos), and reads the model's position at the next reset.
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "shelf");
+    shelf_goal_offset_ = {m->site_pos[3 * goal_site_],
+                          m->site_pos[3 * goal_site_ + 1],
+                          m->site_pos[3 * goal_site_ + 2]};
+    goal_site_ = -1;
+  }
   if (mocap_ < 0 || m->nu != 2) {
     throw std::invalid_argument(std::string("the Meta-World model ") +
                                 task_->xml +
@@ -235,11 +244,14 @@ std::vector<double> SawyerEnv::DrawPlacement() {
   }
   for (;;) {
     std::vector<double> vec = DrawTaskVector();
-    // sweep-into compares the object with its fixed goal (0, 0.84).
+    // sweep-into compares the object with its fixed goal (0, 0.84);
+    // shelf-place redraws while closer than 0.1.
     const bool fixed_goal = task_->kind == TaskKind::kSweepInto;
+    const double min_distance =
+        task_->kind == TaskKind::kShelfPlace ? 0.1 : 0.15;
     const double diff[2] = {vec[0] - (fixed_goal ? 0.0 : vec[3]),
                             vec[1] - (fixed_goal ? 0.84 : vec[4])};
-    if (!(mujoco_common::NumpyNorm(diff, 2) < 0.15)) {
+    if (!(mujoco_common::NumpyNorm(diff, 2) < min_distance)) {
       return vec;
     }
   }
@@ -345,6 +357,12 @@ void SawyerEnv::Reset() {
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       target_pos_ = {vec[0] + 0.2, vec[1] + 0.0, vec[2] + 0.0};
       break;
+    case TaskKind::kShelfPlace:
+      // adjust_initObjPos: the object's height is its geom's, where the
+      // hand's reset left it; the goal below, from the shelf's place.
+      obj_init_pos_ = {vec[0] - 0.0, vec[1] - 0.0,
+                       d->geom_xpos[3 * obj_geom_ + 2]};
+      break;
     case TaskKind::kSoccer:
       // The ball's height is the one init_config gives it, carried from
       // reset to reset by the reference.
@@ -416,6 +434,15 @@ void SawyerEnv::Reset() {
     std::fill(d->qvel + 9, d->qvel + 15, 0.0);
     mj_forward(m, d);
     obj_to_target_init_ = 0.03;  // button_pressed's margin, max_dist
+  } else if (task_->kind == TaskKind::kShelfPlace) {
+    // The shelf 0.3 below the drawn goal; the goal the model's site on it.
+    MoveBody(vec);
+    mj_forward(m, d);
+    const double* shelf = m->body_pos + 3 * moved_body_;
+    target_pos_ = {shelf_goal_offset_[0] + shelf[0],
+                   shelf_goal_offset_[1] + shelf[1],
+                   shelf_goal_offset_[2] + shelf[2]};
+    SetObjectPosition(obj_init_pos_);
   } else if (task_->kind == TaskKind::kSoccer) {
     // The goal box to the goal, then the ball placed.
     MoveBody(vec);
@@ -503,6 +530,11 @@ void SawyerEnv::MoveBody(const std::vector<double>& vec) {
     return;
   }
   const double* pos = vec.data();
+  if (task_->kind == TaskKind::kShelfPlace) {
+    const double base[3] = {vec[3] - 0.0, vec[4] - 0.0, vec[5] - 0.3};
+    std::copy(base, base + 3, model_->body_pos + 3 * moved_body_);
+    return;
+  }
   if (IsMug()) {
     // The machine 0.22 behind the mug's goal (coffee-push) or start
     // (coffee-pull).
@@ -1277,6 +1309,49 @@ void SawyerEnv::Evaluate(float effort) {
                                : 0.0;
       info.grasp_reward = object_grasped.value;
       info.in_place_reward = in_place_part2;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kShelfPlace: {
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double in_place_margin =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      double in_place =
+          LongTailTolerance(obj_to_target, 0.0, kTargetRadius, in_place_margin);
+      const Number object_grasped =
+          GripperCaging(effort, obj, 0.02, 0.05, 0.01, false);
+      reward = HamacherProduct(object_grasped, Py(in_place));
+      const double* target = target_pos_.data();
+      const bool below_shelf_top = 0.0 < obj[2] && obj[2] < 0.24 &&
+                                   target[0] - 0.15 < obj[0] &&
+                                   obj[0] < target[0] + 0.15;
+      const double front = target[1] - 3.0 * kTargetRadius;
+      if (below_shelf_top && front < obj[1] && obj[1] < target[1]) {
+        const double z_scaling = (0.24 - obj[2]) / 0.24;
+        const double y_scaling = (obj[1] - front) / (3.0 * kTargetRadius);
+        const double bound_loss =
+            HamacherProduct(Py(y_scaling), Py(z_scaling)).value;
+        in_place = Clip(in_place - bound_loss, 0.0, 1.0);
+      }
+      if (below_shelf_top && obj[1] > target[1]) {
+        in_place = 0.0;
+      }
+      if (tcp_to_obj < 0.025 && tcp_opened > 0.0 &&
+          obj[2] - 0.01 > obj_init_pos_[2]) {
+        reward = reward + Py(1.0 + 5.0 * in_place);
+      }
+      if (obj_to_target < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place;
       info.obj_to_target = obj_to_target;
       break;
     }

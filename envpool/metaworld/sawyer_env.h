@@ -166,8 +166,10 @@ class SawyerEnv : public Env {
   std::array<double, 3> target_pos_{};
   std::array<double, 3> obj_init_pos_{};
   std::array<double, 3> init_tcp_{};
-  double obj_to_target_init_ = 0.0;      // buttons
-  std::array<double, 3> handle_init_{};  // window-open's handle at reset
+  double obj_to_target_init_ = 0.0;  // buttons
+  std::array<double, 3> handle_init_{};
+  // shelf-place: the goal site's place on the shelf (the model's).
+  std::array<double, 3> shelf_goal_offset_{};  // window-open's handle at reset
   std::array<double, kFrameDim> prev_frame_{};
   std::array<double, kObsDim> obs_{};
   TaskInfo info_{};

@@ -22,7 +22,9 @@ enum class TaskKind {
   kSweep,      // sweep-into's reward, the goal off the table's edge
   kSoccer,     // the ball kicked into a goal box
   kPickPlace,
-  kPickPlaceWall,   // over a wall: via a midpoint, then to the goal
+  kPickPlaceWall,
+  kShelfPlace,      // pick-place onto a shelf, the shelf's front penalised   //
+                    // over a wall: via a midpoint, then to the goal
   kPlateSlide,      // plate-slide: the Hamacher product of reach and place
   kPlateSlideSide,  // its -side, -back and -back-side variants' reward
   kButtonPress,

@@ -67,6 +67,7 @@ RANDOM_SAMPLE = [
     "MetaWorld/PushBack-v3",
     "MetaWorld/PushWall-v3",
     "MetaWorld/Reach-v3",
+    "MetaWorld/ShelfPlace-v3",
     "MetaWorld/Soccer-v3",
     "MetaWorld/Sweep-v3",
     "MetaWorld/SweepInto-v3",
