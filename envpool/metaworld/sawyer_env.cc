@@ -182,16 +182,33 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     button_start_site_ = ObjectId(m, mjOBJ_SITE, "buttonStart");
   } else {
     obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
+    if (task_->kind == TaskKind::kSoccer) {
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "goal_whole");
+    }
+    if (IsMug()) {
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "coffee_machine");
+    }
   }
   if (!task_->position_from_geom && !IsButton() && !ObservesSite() &&
       !IsDrawer()) {
-    obj_body_ = ObjectId(m, mjOBJ_BODY, "obj");
+    obj_body_ =
+        ObjectId(m, mjOBJ_BODY,
+                 task_->kind == TaskKind::kSoccer ? "soccer_ball" : "obj");
   }
   if (task_->puck_goal != PuckGoal::kNone) {
     moved_body_ = ObjectId(m, mjOBJ_BODY, "puck_goal");
   }
   // The goal marker site, which the button tasks lack.
   goal_site_ = mj_name2id(m, mjOBJ_SITE, "goal");
+  if (task_->kind == TaskKind::kShelfPlace) {
+    // The goal site sits on the shelf; the reference moves only its data
+    // (site_xpos), and reads the model's position at the next reset.
+    moved_body_ = ObjectId(m, mjOBJ_BODY, "shelf");
+    shelf_goal_offset_ = {m->site_pos[3 * goal_site_],
+                          m->site_pos[3 * goal_site_ + 1],
+                          m->site_pos[3 * goal_site_ + 2]};
+    goal_site_ = -1;
+  }
   if (mocap_ < 0 || m->nu != 2) {
     throw std::invalid_argument(std::string("the Meta-World model ") +
                                 task_->xml +
@@ -220,14 +237,21 @@ std::vector<double> SawyerEnv::DrawTaskVector() {
 }
 
 std::vector<double> SawyerEnv::DrawPlacement() {
-  if (IsPlateSlide() || IsButton() || ObservesSite() || IsDrawer()) {
+  if (IsPlateSlide() || IsButton() || ObservesSite() || IsDrawer() ||
+      task_->kind == TaskKind::kSweep) {
     // One draw: these tasks' object and goal are apart by construction.
     return DrawTaskVector();
   }
   for (;;) {
     std::vector<double> vec = DrawTaskVector();
-    const double diff[2] = {vec[0] - vec[3], vec[1] - vec[4]};
-    if (!(mujoco_common::NumpyNorm(diff, 2) < 0.15)) {
+    // sweep-into compares the object with its fixed goal (0, 0.84);
+    // shelf-place redraws while closer than 0.1.
+    const bool fixed_goal = task_->kind == TaskKind::kSweepInto;
+    const double min_distance =
+        task_->kind == TaskKind::kShelfPlace ? 0.1 : 0.15;
+    const double diff[2] = {vec[0] - (fixed_goal ? 0.0 : vec[3]),
+                            vec[1] - (fixed_goal ? 0.84 : vec[4])};
+    if (!(mujoco_common::NumpyNorm(diff, 2) < min_distance)) {
       return vec;
     }
   }
@@ -286,6 +310,9 @@ void SawyerEnv::Reset() {
       [[fallthrough]];
     case TaskKind::kReach:
     case TaskKind::kReachWall:
+    case TaskKind::kPickPlaceWall:
+    case TaskKind::kCoffeePush:
+    case TaskKind::kCoffeePull:
     case TaskKind::kPlateSlide:
     case TaskKind::kPlateSlideSide:
       target_pos_ = {vec[3], vec[4], vec[5]};
@@ -330,6 +357,39 @@ void SawyerEnv::Reset() {
       obj_init_pos_ = {vec[0], vec[1], vec[2]};
       target_pos_ = {vec[0] + 0.2, vec[1] + 0.0, vec[2] + 0.0};
       break;
+    case TaskKind::kShelfPlace:
+      // adjust_initObjPos: the object's height is its geom's, where the
+      // hand's reset left it; the goal below, from the shelf's place.
+      obj_init_pos_ = {vec[0] - 0.0, vec[1] - 0.0,
+                       d->geom_xpos[3 * obj_geom_ + 2]};
+      break;
+    case TaskKind::kSoccer:
+      // The ball's height is the one init_config gives it, carried from
+      // reset to reset by the reference.
+      target_pos_ = {vec[3], vec[4], vec[5]};
+      obj_init_pos_ = {vec[0], vec[1], 0.03};
+      break;
+    case TaskKind::kSweep:
+      // The goal off the table's edge at the object's y; the object at
+      // the height init_config gives it.
+      target_pos_ = {0.5, vec[1], 0.01};
+      obj_init_pos_ = {vec[0], vec[1], 0.02};
+      break;
+    case TaskKind::kSweepInto:
+      // The goal is the fixed self.goal; the object's height the body's,
+      // where the hand's reset left it.
+      target_pos_ = {0.0, 0.84, 0.02};
+      obj_init_pos_ = {vec[0], vec[1], d->xpos[3 * obj_body_ + 2]};
+      break;
+    case TaskKind::kPushWall:
+    case TaskKind::kPushBack: {
+      // adjust_initObjPos: the object's height is its geom's, where the
+      // hand's reset left it.
+      const double height = d->geom_xpos[3 * obj_geom_ + 2];
+      target_pos_ = {vec[3], vec[4], height};
+      obj_init_pos_ = {vec[0], vec[1], height};
+      break;
+    }
     case TaskKind::kPush: {
       // fix_extreme_obj_pos: the object's height where the hand's reset
       // left it.
@@ -374,6 +434,29 @@ void SawyerEnv::Reset() {
     std::fill(d->qvel + 9, d->qvel + 15, 0.0);
     mj_forward(m, d);
     obj_to_target_init_ = 0.03;  // button_pressed's margin, max_dist
+  } else if (task_->kind == TaskKind::kShelfPlace) {
+    // The shelf 0.3 below the drawn goal; the goal the model's site on it.
+    MoveBody(vec);
+    mj_forward(m, d);
+    const double* shelf = m->body_pos + 3 * moved_body_;
+    target_pos_ = {shelf_goal_offset_[0] + shelf[0],
+                   shelf_goal_offset_[1] + shelf[1],
+                   shelf_goal_offset_[2] + shelf[2]};
+    SetObjectPosition(obj_init_pos_);
+  } else if (task_->kind == TaskKind::kSoccer) {
+    // The goal box to the goal, then the ball placed.
+    MoveBody(vec);
+    SetObjectPosition(obj_init_pos_);
+  } else if (IsMug()) {
+    // The reference's _set_obj_xyz writes the mug's place into qpos[0:3]
+    // (the arm's first joints), zeroes qvel[9:15] and runs mj_forward; then
+    // the machine moves in the model only.
+    d->qpos[0] = vec[0];
+    d->qpos[1] = vec[1];
+    d->qpos[2] = vec[2];
+    std::fill(d->qvel + 9, d->qvel + 15, 0.0);
+    mj_forward(m, d);
+    MoveBody(vec);
   } else if (IsDrawer()) {
     // The drawer moved in the model only: the reset's observation is what
     // the hand's last step left (the reference runs no mj_forward).
@@ -447,8 +530,22 @@ void SawyerEnv::MoveBody(const std::vector<double>& vec) {
     return;
   }
   const double* pos = vec.data();
-  if (task_->puck_goal == PuckGoal::kTarget) {
-    pos += 3;
+  if (task_->kind == TaskKind::kShelfPlace) {
+    const double base[3] = {vec[3] - 0.0, vec[4] - 0.0, vec[5] - 0.3};
+    std::copy(base, base + 3, model_->body_pos + 3 * moved_body_);
+    return;
+  }
+  if (IsMug()) {
+    // The machine 0.22 behind the mug's goal (coffee-push) or start
+    // (coffee-pull).
+    const double* spout = task_->kind == TaskKind::kCoffeePush ? pos + 3 : pos;
+    const double machine[3] = {spout[0] + 0.0, spout[1] + 0.22, spout[2] + 0.0};
+    std::copy(machine, machine + 3, model_->body_pos + 3 * moved_body_);
+    return;
+  }
+  if (task_->puck_goal == PuckGoal::kTarget ||
+      task_->kind == TaskKind::kSoccer) {
+    pos += 3;  // the goal's marker to the goal
   }
   std::copy(pos, pos + 3, model_->body_pos + 3 * moved_body_);
 }
@@ -505,7 +602,12 @@ void SawyerEnv::CurrentFrame(double* frame) const {
   const double* obj = task_->position_from_geom ? d->geom_xpos + 3 * obj_geom_
                                                 : d->xpos + 3 * obj_body_;
   std::copy(obj, obj + 3, frame + 4);
-  if (task_->kind == TaskKind::kHandInsert) {
+  if (task_->kind == TaskKind::kSoccer) {
+    // scipy's quaternion of the ball body's rotation.
+    MatrixToQuaternion(d->xmat + 9 * obj_body_, frame + 7);
+    return;
+  }
+  if (task_->kind == TaskKind::kHandInsert || task_->kind == TaskKind::kSweep) {
     // The body's MuJoCo quaternion.
     const double* quat = d->xquat + 4 * obj_body_;
     std::copy(quat, quat + 4, frame + 7);
@@ -595,7 +697,9 @@ void SawyerEnv::Step(const ActionView& action) {
 
 Number SawyerEnv::GripperCaging(float effort, const double* obj,
                                 double obj_radius, double pad_success_thresh,
-                                double xz_thresh, bool high_density) const {
+                                double xz_thresh, bool high_density,
+                                double desired_effort,
+                                double reach_radius) const {
   const std::array<double, 3> left_pad = BodyPos(left_pad_);
   const std::array<double, 3> right_pad = BodyPos(right_pad_);
   const double pad_y[2] = {left_pad[1], right_pad[1]};
@@ -615,12 +719,22 @@ Number SawyerEnv::GripperCaging(float effort, const double* obj,
   const double tcp_xz[2] = {tcp[0] - obj[0], tcp[2] - obj[2]};
   const double caging_xz = LongTailTolerance(
       mujoco_common::NumpyNorm(tcp_xz, 2), 0.0, xz_thresh, xz_margin);
-  const Number gripper_closed = ClampedEffort(effort, 1.0) / Py(1.0);
+  const Number gripper_closed =
+      ClampedEffort(effort, desired_effort) / Py(desired_effort);
   const Number caging = HamacherProduct(caging_y, Py(caging_xz));
   const Number gripping = caging.value > 0.97 ? gripper_closed : Py(0.0);
   Number caging_and_gripping = HamacherProduct(caging, gripping);
   if (high_density) {
     caging_and_gripping = (caging_and_gripping + caging) / Py(2.0);
+  }
+  if (reach_radius >= 0.0) {
+    const double tcp_to_obj = Norm3(obj, tcp.data());
+    const double tcp_to_obj_init =
+        Norm3(obj_init_pos_.data(), init_tcp_.data());
+    const double reach_margin = std::abs(tcp_to_obj_init - reach_radius);
+    const double reach =
+        LongTailTolerance(tcp_to_obj, 0.0, reach_radius, reach_margin);
+    caging_and_gripping = (caging_and_gripping + Py(reach)) / Py(2.0);
   }
   return caging_and_gripping;
 }
@@ -663,6 +777,53 @@ Number SawyerEnv::PickPlaceCaging(float effort, const double* obj) const {
   const Number gripping = caging.value > 0.97 ? gripper_closed : Py(0.0);
   const Number caging_and_gripping = HamacherProduct(caging, gripping);
   return (caging_and_gripping + caging) / Py(2.0);
+}
+
+double SawyerEnv::PushBackCaging(const double* obj, double obj_radius,
+                                 double grip_allowance,
+                                 double xz_success_margin) const {
+  constexpr double kPadSuccessMargin = 0.05;
+  const double kXzSuccessMargin = xz_success_margin;
+  const double kObjRadius = obj_radius;
+  const double grip_success_margin = obj_radius + grip_allowance;
+  const std::array<double, 3> tcp = TcpCenter();
+  // init_left_pad and init_right_pad are views of the pads' current
+  // positions, as for pick-place.
+  const std::array<double, 3> left_pad = BodyPos(left_pad_);
+  const std::array<double, 3> right_pad = BodyPos(right_pad_);
+  const double delta_left = left_pad[1] - obj[1];
+  const double delta_right = obj[1] - right_pad[1];
+  const double right_margin =
+      std::abs(std::abs(obj[1] - right_pad[1]) - kPadSuccessMargin);
+  const double left_margin =
+      std::abs(std::abs(obj[1] - left_pad[1]) - kPadSuccessMargin);
+  const double right_caging = LongTailTolerance(
+      delta_right, kObjRadius, kPadSuccessMargin, right_margin);
+  const double left_caging =
+      LongTailTolerance(delta_left, kObjRadius, kPadSuccessMargin, left_margin);
+  const double right_gripping = LongTailTolerance(
+      delta_right, kObjRadius, grip_success_margin, right_margin);
+  const double left_gripping = LongTailTolerance(
+      delta_left, kObjRadius, grip_success_margin, left_margin);
+  const Number y_caging = HamacherProduct(Py(right_caging), Py(left_caging));
+  const Number y_gripping =
+      HamacherProduct(Py(right_gripping), Py(left_gripping));
+  // The x-z distances: y zeroed by adding its negation.
+  const double tcp_obj_xz[3] = {(tcp[0] + 0.0) - (obj[0] + 0.0),
+                                (tcp[1] + -tcp[1]) - (obj[1] + -obj[1]),
+                                (tcp[2] + 0.0) - (obj[2] + 0.0)};
+  const double tcp_obj_norm = mujoco_common::NumpyNorm(tcp_obj_xz, 3);
+  const double init_xz[3] = {
+      (obj_init_pos_[0] + 0.0) - (init_tcp_[0] + 0.0),
+      (obj_init_pos_[1] + -obj_init_pos_[1]) - (init_tcp_[1] + -init_tcp_[1]),
+      (obj_init_pos_[2] + 0.0) - (init_tcp_[2] + 0.0)};
+  const double xz_margin =
+      mujoco_common::NumpyNorm(init_xz, 3) - kXzSuccessMargin;
+  const double x_z_caging =
+      LongTailTolerance(tcp_obj_norm, 0.0, kXzSuccessMargin, xz_margin);
+  const Number caging = HamacherProduct(y_caging, Py(x_z_caging));
+  const Number gripping = caging.value > 0.95 ? y_gripping : Py(0.0);
+  return ((caging + gripping) / Py(2.0)).value;
 }
 
 void SawyerEnv::Evaluate(float effort) {
@@ -1029,6 +1190,268 @@ void SawyerEnv::Evaluate(float effort) {
       info.grasp_reward = object_grasped.value;
       info.in_place_reward = in_place;
       info.obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kPushWall: {
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      // The distance to a midpoint beside the wall, x weighted 3.
+      const double midpoint[3] = {-0.05, 0.77, obj[2]};
+      const double to_midpoint[3] = {(obj[0] - midpoint[0]) * 3.0,
+                                     (obj[1] - midpoint[1]) * 1.0,
+                                     (obj[2] - midpoint[2]) * 1.0};
+      const double init_to_midpoint[3] = {
+          (obj_init_pos_[0] - midpoint[0]) * 3.0,
+          (obj_init_pos_[1] - midpoint[1]) * 1.0,
+          (obj_init_pos_[2] - midpoint[2]) * 1.0};
+      const double obj_to_midpoint = mujoco_common::NumpyNorm(to_midpoint, 3);
+      const double obj_to_midpoint_init =
+          mujoco_common::NumpyNorm(init_to_midpoint, 3);
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      const double obj_to_target_init =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place_part1 = LongTailTolerance(
+          obj_to_midpoint, 0.0, kTargetRadius, obj_to_midpoint_init);
+      const double in_place_part2 = LongTailTolerance(
+          obj_to_target, 0.0, kTargetRadius, obj_to_target_init);
+      const Number object_grasped =
+          GripperCaging(effort, obj, 0.015, 0.05, 0.005, true);
+      reward = Py(2.0) * object_grasped;
+      if (tcp_to_obj < 0.02 && tcp_opened > 0.0) {
+        reward = Py(2.0) * object_grasped + Py(1.0) + Py(4.0 * in_place_part1);
+        if (obj[1] > 0.75) {
+          reward = Py(2.0) * object_grasped + Py(1.0) + Py(4.0) +
+                   Py(3.0 * in_place_part2);
+        }
+      }
+      if (obj_to_target < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place_part2;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kPushBack: {
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double target_to_obj = Norm3(obj, target_pos_.data());
+      const double target_to_obj_init =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place = LongTailTolerance(
+          target_to_obj, 0.0, kTargetRadius, target_to_obj_init);
+      const double object_grasped = PushBackCaging(obj, 0.007, 0.003);
+      reward = HamacherProduct(Py(object_grasped), Py(in_place));
+      if (tcp_to_obj < 0.01 && 0.0 < tcp_opened && tcp_opened < 0.55 &&
+          target_to_obj_init - target_to_obj > 0.01) {
+        reward = reward + Py(1.0 + 5.0 * in_place);
+      }
+      if (target_to_obj < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = target_to_obj <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped;
+      info.in_place_reward = in_place;
+      info.obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kPickPlaceWall: {
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      // The distance to a midpoint above the wall, z weighted 3.
+      const double midpoint[3] = {target_pos_[0], 0.77, 0.25};
+      const double to_midpoint[3] = {(obj[0] - midpoint[0]) * 1.0,
+                                     (obj[1] - midpoint[1]) * 1.0,
+                                     (obj[2] - midpoint[2]) * 3.0};
+      const double init_to_midpoint[3] = {
+          (obj_init_pos_[0] - midpoint[0]) * 1.0,
+          (obj_init_pos_[1] - midpoint[1]) * 1.0,
+          (obj_init_pos_[2] - midpoint[2]) * 3.0};
+      const double obj_to_midpoint = mujoco_common::NumpyNorm(to_midpoint, 3);
+      const double obj_to_midpoint_init =
+          mujoco_common::NumpyNorm(init_to_midpoint, 3);
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      const double obj_to_target_init =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place_part1 = LongTailTolerance(
+          obj_to_midpoint, 0.0, kTargetRadius, obj_to_midpoint_init);
+      const double in_place_part2 = LongTailTolerance(
+          obj_to_target, 0.0, kTargetRadius, obj_to_target_init);
+      const Number object_grasped =
+          GripperCaging(effort, obj, 0.015, 0.05, 0.005, false);
+      const Number grasped_in_place =
+          HamacherProduct(object_grasped, Py(in_place_part1));
+      reward = grasped_in_place;
+      if (tcp_to_obj < 0.02 && tcp_opened > 0.0 &&
+          obj[2] - 0.015 > obj_init_pos_[2]) {
+        reward = grasped_in_place + Py(1.0) + Py(4.0 * in_place_part1);
+        if (obj[1] > 0.75) {
+          reward =
+              grasped_in_place + Py(1.0) + Py(4.0) + Py(3.0 * in_place_part2);
+        }
+      }
+      if (obj_to_target < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place_part2;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kShelfPlace: {
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double in_place_margin =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      double in_place =
+          LongTailTolerance(obj_to_target, 0.0, kTargetRadius, in_place_margin);
+      const Number object_grasped =
+          GripperCaging(effort, obj, 0.02, 0.05, 0.01, false);
+      reward = HamacherProduct(object_grasped, Py(in_place));
+      const double* target = target_pos_.data();
+      const bool below_shelf_top = 0.0 < obj[2] && obj[2] < 0.24 &&
+                                   target[0] - 0.15 < obj[0] &&
+                                   obj[0] < target[0] + 0.15;
+      const double front = target[1] - 3.0 * kTargetRadius;
+      if (below_shelf_top && front < obj[1] && obj[1] < target[1]) {
+        const double z_scaling = (0.24 - obj[2]) / 0.24;
+        const double y_scaling = (obj[1] - front) / (3.0 * kTargetRadius);
+        const double bound_loss =
+            HamacherProduct(Py(y_scaling), Py(z_scaling)).value;
+        in_place = Clip(in_place - bound_loss, 0.0, 1.0);
+      }
+      if (below_shelf_top && obj[1] > target[1]) {
+        in_place = 0.0;
+      }
+      if (tcp_to_obj < 0.025 && tcp_opened > 0.0 &&
+          obj[2] - 0.01 > obj_init_pos_[2]) {
+        reward = reward + Py(1.0 + 5.0 * in_place);
+      }
+      if (obj_to_target < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kSoccer: {
+      constexpr double kSoccerTargetRadius = 0.07;
+      // x weighted 3; the margin is from the object's current place.
+      const double to_target[3] = {(obj[0] - target_pos_[0]) * 3.0,
+                                   (obj[1] - target_pos_[1]) * 1.0,
+                                   (obj[2] - target_pos_[2]) * 1.0};
+      const double to_init[3] = {(obj[0] - obj_init_pos_[0]) * 3.0,
+                                 (obj[1] - obj_init_pos_[1]) * 1.0,
+                                 (obj[2] - obj_init_pos_[2]) * 1.0};
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double target_to_obj = mujoco_common::NumpyNorm(to_target, 3);
+      const double target_to_obj_init = mujoco_common::NumpyNorm(to_init, 3);
+      double in_place = LongTailTolerance(
+          target_to_obj, 0.0, kSoccerTargetRadius, target_to_obj_init);
+      const double goal_line = target_pos_[1] - 0.1;
+      if (obj[1] > goal_line && std::abs(obj[0] - target_pos_[0]) > 0.10) {
+        in_place =
+            Clip(in_place - 2.0 * ((obj[1] - goal_line) / (1.0 - goal_line)),
+                 0.0, 1.0);
+      }
+      const double object_grasped = PushBackCaging(obj, 0.013, 0.01, 0.005);
+      reward = Py(3.0 * object_grasped) + Py(6.5 * in_place);
+      if (target_to_obj < kSoccerTargetRadius) {
+        reward = Py(10.0);
+      }
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      info.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                                   obj[2] - 0.02 > obj_init_pos_[2]
+                               ? 1.0
+                               : 0.0;
+      info.grasp_reward = object_grasped;
+      info.in_place_reward = in_place;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kSweep:
+    case TaskKind::kSweepInto: {
+      // sweep-into's target is at the object's height.
+      const bool into = task_->kind == TaskKind::kSweepInto;
+      const double target[3] = {target_pos_[0], target_pos_[1],
+                                into ? obj[2] : target_pos_[2]};
+      const double obj_to_target = Norm3(obj, target);
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double in_place_margin = Norm3(obj_init_pos_.data(), target);
+      const double in_place =
+          LongTailTolerance(obj_to_target, 0.0, kTargetRadius, in_place_margin);
+      const double object_grasped =
+          into ? PushBackCaging(obj, 0.02, 0.005)
+               : PushBackCaging(obj, 0.02, 0.01, 0.005);
+      const Number grasped_in_place =
+          HamacherProduct(Py(object_grasped), Py(in_place));
+      reward = Py(2.0 * object_grasped) + Py(6.0) * grasped_in_place;
+      if (obj_to_target < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info.success = obj_to_target <= 0.05 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 ? 1.0 : 0.0;
+      info.grasp_reward = object_grasped;
+      info.in_place_reward = in_place;
+      info.obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kCoffeePush:
+    case TaskKind::kCoffeePull: {
+      // x and y weighted 2.
+      const double to_target[3] = {(obj[0] - target_pos_[0]) * 2.0,
+                                   (obj[1] - target_pos_[1]) * 2.0,
+                                   (obj[2] - target_pos_[2]) * 1.0};
+      const double init_to_target[3] = {
+          (obj_init_pos_[0] - target_pos_[0]) * 2.0,
+          (obj_init_pos_[1] - target_pos_[1]) * 2.0,
+          (obj_init_pos_[2] - target_pos_[2]) * 1.0};
+      const double target_to_obj = mujoco_common::NumpyNorm(to_target, 3);
+      const double target_to_obj_init =
+          mujoco_common::NumpyNorm(init_to_target, 3);
+      const double in_place =
+          LongTailTolerance(target_to_obj, 0.0, 0.05, target_to_obj_init);
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const Number object_grasped =
+          GripperCaging(effort, obj, 0.02, 0.05, 0.05, false, 0.7, 0.04);
+      reward = HamacherProduct(object_grasped, Py(in_place));
+      if (tcp_to_obj < 0.04 && tcp_opened > 0.0) {
+        reward = reward + Py(1.0 + 5.0 * in_place);
+      }
+      if (target_to_obj < 0.05) {
+        reward = Py(10.0);
+      }
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      info.success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info.near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info.grasp_success = TouchingObject() && tcp_opened > 0.0 ? 1.0 : 0.0;
+      info.grasp_reward = object_grasped.value;
+      info.in_place_reward = in_place;
+      info.obj_to_target = obj_to_target;
       break;
     }
     case TaskKind::kHandInsert: {

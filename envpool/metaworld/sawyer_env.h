@@ -82,6 +82,11 @@ class SawyerEnv : public Env {
   bool IsWindow() const { return task_->kind == TaskKind::kWindowOpen; }
   bool IsDrawer() const { return task_->kind == TaskKind::kDrawerOpen; }
   bool IsCoffee() const { return task_->kind == TaskKind::kCoffeeButton; }
+  // coffee-push and coffee-pull: the mug is the object.
+  bool IsMug() const {
+    return task_->kind == TaskKind::kCoffeePush ||
+           task_->kind == TaskKind::kCoffeePull;
+  }
   bool IsLever() const { return task_->kind == TaskKind::kLeverPull; }
   bool IsDoorLock() const {
     return task_->kind == TaskKind::kDoorLock ||
@@ -110,10 +115,18 @@ class SawyerEnv : public Env {
   void ClipObservation();
   void Evaluate(float gripper_effort);
   // sawyer_xyz_env.py's _gripper_caging_reward, and pick-place's own.
+  // A reach_radius of 0 or more asks for its medium density (the mean
+  // with the reach's reward).
   Number GripperCaging(float effort, const double* obj, double obj_radius,
                        double pad_success_thresh, double xz_thresh,
-                       bool high_density) const;
+                       bool high_density, double desired_effort = 1.0,
+                       double reach_radius = -1.0) const;
   Number PickPlaceCaging(float effort, const double* obj) const;
+  // push-back's, sweep-into's and sweep's own caging reward, which ignores the
+  // gripper's effort: gripping within obj_radius + grip_allowance.
+  double PushBackCaging(const double* obj, double obj_radius,
+                        double grip_allowance,
+                        double xz_success_margin = 0.01) const;
 
   Fields fields_;
   const TaskConfig* task_;
@@ -153,8 +166,10 @@ class SawyerEnv : public Env {
   std::array<double, 3> target_pos_{};
   std::array<double, 3> obj_init_pos_{};
   std::array<double, 3> init_tcp_{};
-  double obj_to_target_init_ = 0.0;      // buttons
-  std::array<double, 3> handle_init_{};  // window-open's handle at reset
+  double obj_to_target_init_ = 0.0;  // buttons
+  std::array<double, 3> handle_init_{};
+  // shelf-place: the goal site's place on the shelf (the model's).
+  std::array<double, 3> shelf_goal_offset_{};  // window-open's handle at reset
   std::array<double, kFrameDim> prev_frame_{};
   std::array<double, kObsDim> obs_{};
   TaskInfo info_{};

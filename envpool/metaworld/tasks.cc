@@ -111,6 +111,58 @@ TaskConfig PlateSlide(const char* name, const char* xml, TaskKind kind,
   return task;
 }
 
+// push-wall: the object's position and orientation are its geom's.
+TaskConfig PushWall() {
+  TaskConfig task{"push-wall-v3",
+                  "sawyer_xyz/sawyer_push_wall_v3.xml",
+                  TaskKind::kPushWall,
+                  41,
+                  kWideHandLow,
+                  kWideHandHigh,
+                  kHandInit,
+                  {-0.05, 0.6, 0.015, -0.05, 0.85, 0.01},
+                  {0.05, 0.65, 0.015, 0.05, 0.9, 0.02},
+                  {-0.05, 0.85, 0.01},
+                  {0.05, 0.9, 0.02}};
+  task.position_from_geom = true;
+  return task;
+}
+
+// push-back: the object's position and orientation are its geom's; the
+// hand starts at float32 numbers.
+TaskConfig PushBack() {
+  TaskConfig task{"push-back-v3",
+                  "sawyer_xyz/sawyer_push_back_v3.xml",
+                  TaskKind::kPushBack,
+                  42,
+                  kWideHandLow,
+                  kWideHandHigh,
+                  kHandInit32,
+                  {-0.1, 0.8, 0.02, -0.1, 0.6, 0.0199},
+                  {0.1, 0.85, 0.02, 0.1, 0.7, 0.0201},
+                  {-0.1, 0.6, 0.0199},
+                  {0.1, 0.7, 0.0201}};
+  task.position_from_geom = true;
+  return task;
+}
+
+// pick-place-wall: the object's position and orientation are its geom's.
+TaskConfig PickPlaceWall() {
+  TaskConfig task{"pick-place-wall-v3",
+                  "sawyer_xyz/sawyer_pick_place_wall_v3.xml",
+                  TaskKind::kPickPlaceWall,
+                  28,
+                  kWideHandLow,
+                  kWideHandHigh,
+                  kHandInit,
+                  {-0.05, 0.6, 0.015, -0.05, 0.85, 0.05},
+                  {0.05, 0.65, 0.015, 0.05, 0.9, 0.3},
+                  {-0.05, 0.85, 0.05},
+                  {0.05, 0.9, 0.3}};
+  task.position_from_geom = true;
+  return task;
+}
+
 std::vector<TaskConfig> MakeTasks() {
   return {
       Button("button-press-topdown-v3",
@@ -207,6 +259,30 @@ std::vector<TaskConfig> MakeTasks() {
        {},
        0.02,
        "buttonStart"},
+      {"coffee-push-v3",
+       "sawyer_xyz/sawyer_coffee.xml",
+       TaskKind::kCoffeePush,
+       10,
+       kWideHandLow,
+       kWideHandHigh,
+       {0.0, 0.4, 0.2},
+       {-0.1, 0.55, -0.001, -0.05, 0.7, -0.001},
+       {0.1, 0.65, 0.001, 0.05, 0.75, 0.001},
+       {-0.05, 0.7, -0.001},
+       {0.05, 0.75, 0.001},
+       "mug"},
+      {"coffee-pull-v3",
+       "sawyer_xyz/sawyer_coffee.xml",
+       TaskKind::kCoffeePull,
+       9,
+       kWideHandLow,
+       kWideHandHigh,
+       {0.0, 0.4, 0.2},
+       {-0.05, 0.7, -0.001, -0.1, 0.55, -0.001},
+       {0.05, 0.75, 0.001, 0.1, 0.65, 0.001},
+       {-0.1, 0.55, -0.001},
+       {0.1, 0.65, 0.001},
+       "mug"},
       DoorLock("door-lock-v3", TaskKind::kDoorLock, 14, kDoorHandLow,
                kWideHandHigh, "lockStartLock"),
       DoorLock("door-unlock-v3", TaskKind::kDoorUnlock, 16, {0.0, 0.64, 0.2100},
@@ -307,6 +383,58 @@ std::vector<TaskConfig> MakeTasks() {
        {0.1, 0.7, 0.02, 0.1, 0.9, 0.02},
        {-0.1, 0.8, 0.01},
        {0.1, 0.9, 0.02}},
+      PushWall(),
+      PickPlaceWall(),
+      {"shelf-place-v3",
+       "sawyer_xyz/sawyer_shelf_placing.xml",
+       TaskKind::kShelfPlace,
+       45,
+       kWideHandLow,
+       kWideHandHigh,
+       kHandInit32,
+       {-0.1, 0.5, 0.019, -0.1, 0.8, 0.299},
+       {0.1, 0.6, 0.021, 0.1, 0.9, 0.301},
+       {-0.1, 0.8, 0.299},
+       {0.1, 0.9, 0.301}},
+      PushBack(),
+      {"soccer-v3",
+       "sawyer_xyz/sawyer_soccer.xml",
+       TaskKind::kSoccer,
+       37,
+       kWideHandLow,
+       kWideHandHigh,
+       kHandInit,
+       {-0.1, 0.6, 0.03, -0.1, 0.8, 0.0},
+       {0.1, 0.7, 0.03, 0.1, 0.9, 0.0},
+       {-0.1, 0.8, 0.0},
+       {0.1, 0.9, 0.0}},
+      {"sweep-v3",
+       "sawyer_xyz/sawyer_sweep_v3.xml",
+       TaskKind::kSweep,
+       47,
+       kWideHandLow,
+       kWideHandHigh,
+       kHandInit,
+       {-0.1, 0.6, 0.02, 0.0, 0.0, 0.0},
+       {0.1, 0.7, 0.02, 0.0, 0.0, 0.0},
+       {0.49, 0.6, 0.0},
+       {0.51, 0.7, 0.02},
+       "objGeom",
+       false,
+       {},
+       PuckGoal::kNone,
+       3},
+      {"sweep-into-v3",
+       "sawyer_xyz/sawyer_table_with_hole.xml",
+       TaskKind::kSweepInto,
+       46,
+       kWideHandLow,
+       kWideHandHigh,
+       kHandInit,
+       {-0.1, 0.6, 0.02, -0.001, 0.8399, 0.0199},
+       {0.1, 0.7, 0.02, 0.001, 0.8401, 0.0201},
+       {-0.001, 0.8399, 0.0199},
+       {0.001, 0.8401, 0.0201}},
       {"reach-v3",
        "sawyer_xyz/sawyer_reach_v3.xml",
        TaskKind::kReach,

@@ -16,7 +16,15 @@ enum class TaskKind {
   kReach,
   kReachWall,  // reach's reward, other info
   kPush,
+  kPushWall,   // push around a wall: via a midpoint, then to the goal
+  kPushBack,   // push toward the hand: its own caging reward
+  kSweepInto,  // push-back's kind of caging, a fixed goal
+  kSweep,      // sweep-into's reward, the goal off the table's edge
+  kSoccer,     // the ball kicked into a goal box
   kPickPlace,
+  kPickPlaceWall,
+  kShelfPlace,      // pick-place onto a shelf, the shelf's front penalised   //
+                    // over a wall: via a midpoint, then to the goal
   kPlateSlide,      // plate-slide: the Hamacher product of reach and place
   kPlateSlideSide,  // its -side, -back and -back-side variants' reward
   kButtonPress,
@@ -27,6 +35,8 @@ enum class TaskKind {
   kWindowOpen,
   kDrawerOpen,
   kCoffeeButton,  // button-press's reward, the coffee machine's placement
+  kCoffeePush,    // the mug pushed to below the machine's spout
+  kCoffeePull,    // and pulled away from it: coffee-push's reward
   kDoorLock,
   kDoorUnlock,
   kLeverPull,
