@@ -20,7 +20,7 @@ ENSURE_DEB = missing=""; for p in $(1); do \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
 
-.PHONY: setup-demo setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-integrations lint format bench bench-setup bench127 clean procgen-reference rllib-env bench-rllib acme-env bench-acme many-cores-kit
+.PHONY: setup-demo setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-all-ids test-integrations lint format bench bench-setup bench127 clean procgen-reference rllib-env bench-rllib acme-env bench-acme many-cores-kit
 
 setup-demo:
 	@$(call ENSURE_DEB,$(DEMO_DEB_PACKAGES))
@@ -88,6 +88,11 @@ test-sanitizers: setup
 
 test-py: install procgen-reference rllib-env
 	$(PYTHON) -P -m pytest -q envpool
+
+# Every id in the whole-id tests (make test samples the large families:
+# envpool/testing/sampling.py), and every family's long sweeps.
+test-all-ids: install procgen-reference rllib-env
+	ENVPOOL_TEST_ALL=1 ENVPOOL_SNAPSHOT_SWEEP=all $(PYTHON) -P -m pytest -q envpool
 
 # Only the trainers' runs (test-py runs them too).
 test-integrations: install rllib-env

@@ -27,6 +27,7 @@ from envpool.testing.conformance import (
     SEED_INDEPENDENT_RESET,
     check_env,
 )
+from envpool.testing.sampling import SAMPLE_ABOVE, sampled_ids
 
 # The core's multi-player test envs (envpool/core/testing/test_envs.h), as
 # test_multiplayer.py registers them.
@@ -46,14 +47,40 @@ MULTI_PLAYER_TEST_IDS = [
 # registration.py to declare it in).
 DETERMINISTIC_TEST_IDS = frozenset({"TestDuel-v0", "TestDuelBox-v0"})
 
-# Every registered id; tests may register ids of the core's test envs (the
-# "testing" family, e.g. test_multiplayer.py's TestTeam-v0) before this runs.
-IDS = sorted(t for t in envpool.list_all_envs() if envpool.make_spec(t).entry.family != "testing")
+# Every registered id (large families sampled: envpool.testing.sampling;
+# ENVPOOL_TEST_ALL=1 for all); tests may register ids of the core's test envs
+# (the "testing" family, e.g. test_multiplayer.py's TestTeam-v0) before this runs.
+IDS = sampled_ids(
+    t for t in envpool.list_all_envs() if envpool.make_spec(t).entry.family != "testing"
+)
 
 
 @pytest.mark.parametrize("task_id", IDS)
 def test_id_conforms_to_the_api_contract(task_id: str) -> None:
     check_env(task_id)
+
+
+def test_large_families_are_sampled_and_keep_their_smoke_id(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from envpool.python.registry import family_declaration
+
+    monkeypatch.delenv("ENVPOOL_TEST_ALL", raising=False)
+    every = sorted(envpool.list_all_envs())
+    kept = set(sampled_ids(every))
+    by_family: dict[str, list[str]] = {}
+    for t in every:
+        by_family.setdefault(envpool.make_spec(t).entry.family, []).append(t)
+    for family, ids in by_family.items():
+        ours = [t for t in ids if t in kept]
+        if len(ids) <= SAMPLE_ABOVE:
+            assert ours == ids, family
+        else:
+            assert len(ours) < len(ids) / 2, family
+            smoke = family_declaration(family, "SMOKE_TEST_ID")
+            assert smoke is None or smoke in ours, family
+    monkeypatch.setenv("ENVPOOL_TEST_ALL", "1")
+    assert sampled_ids(every) == every
 
 
 @pytest.fixture
