@@ -4,7 +4,7 @@ References: HandReach*-v3 for our HandReach*-v0/-v3, HandManipulate*-v1 for
 our HandManipulate*-v0/-v1, the plain ids' for EnvPool's *Full ids (the
 reference has no Full ids; EnvPool registers them with the plain ids'
 options). The reference needs the joint-type patch docs/robotics.md
-describes (fixture `reference_joint_types`, in conftest.py).
+describes (fixture `reference_joint_types`, in robotics_reference.py).
 
 Env i of a pool made with `seed=s` plays the reference reset with seed
 `s + i`, draw for draw, through whole episodes and the autoresets after them
@@ -28,6 +28,7 @@ import gymnasium
 import mujoco
 import numpy as np
 import pytest
+from robotics_reference import reference_joint_types  # noqa: F401 (autouse)
 
 import envpool
 from envpool.python.registry import find_entry

@@ -11,7 +11,7 @@ by commas.
 
 On mujoco 3.17 the reference's `robot_get_obs` fails the joint-type
 assert of gymnasium-robotics' `mujoco_utils` (docs/robotics.md): the
-fixture `reference_joint_types` (conftest.py) hands that module plain ints for the four
+fixture `reference_joint_types` (robotics_reference.py) hands that module plain ints for the four
 joint-type constants, nothing else changes. Env i of a pool made with
 `seed=s` plays the reference reset with seed `s + i`, noise draw for noise
 draw, across the autoreset; observations, goals, rewards, terminated,
@@ -27,6 +27,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
+from robotics_reference import reference_joint_types  # noqa: F401 (autouse)
 
 import envpool
 from envpool.python import registry

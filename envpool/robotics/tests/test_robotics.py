@@ -4,7 +4,7 @@ References: PointMaze_*-v3 as registered; Fetch*-v4 (the MuJoCo-bindings
 versions) for both our -v4 and -v1 ids. On mujoco 3.17, gymnasium-robotics'
 `mujoco_utils` compares a numpy int32 joint type with the `mjtJoint` enum,
 which is False there, so every Fetch reset fails an assert; the fixture
-`reference_joint_types` (conftest.py) hands that module plain ints for the four joint-type
+`reference_joint_types` (robotics_reference.py) hands that module plain ints for the four joint-type
 constants (nothing else changes), as docs/robotics.md says.
 
 Nothing is copied between the two: env i of a pool made with `seed=s` draws
@@ -31,6 +31,7 @@ import gymnasium
 import mujoco
 import numpy as np
 import pytest
+from robotics_reference import reference_joint_types  # noqa: F401 (autouse)
 
 import envpool
 from envpool.python.registry import find_entry

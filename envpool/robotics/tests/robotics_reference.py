@@ -4,7 +4,9 @@ On mujoco 3.17, gymnasium-robotics 1.4.2's `mujoco_utils.get/set_joint_qpos/qvel
 assert fails for every hinge or slide joint (`np.int32(3) in
 (mjtJoint.mjJNT_HINGE, ...)` is False there). Every test of this folder sees
 that module's `mujoco` with plain ints for the four joint-type constants;
-nothing else changes.
+nothing else changes: a test module imports the autouse fixture
+`reference_joint_types` (a module, not a conftest.py, whose name another
+test folder's conftest.py takes).
 """
 
 from __future__ import annotations
