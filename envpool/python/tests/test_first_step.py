@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import envpool
+from envpool.python.keys import dm_field
 from envpool.testing.sampling import sampled_ids
 
 IDS = sampled_ids(envpool.list_all_envs())  # ENVPOOL_TEST_ALL=1: every id
@@ -80,7 +81,9 @@ def unpack(
         state = out.observation
         fields = state._asdict()
         skip = {"env_id", "players"}
-        keys = [k for k in fields if k not in skip and (obs_keys is None or k in obs_keys)]
+        # dm fields are the keys made Python names ("walker/target" -> "walker_target")
+        wanted = None if obs_keys is None else {dm_field(k) for k in obs_keys}
+        keys = [k for k in fields if k not in skip and (wanted is None or k in wanted)]
         obs = fields["obs"] if "obs" in fields else {k: fields[k] for k in keys}
         assert (out.step_type == 0).all(), "the first step of an unstarted env is FIRST"
         return obs, out.reward, {"env_id": state.env_id, "elapsed_step": None}
