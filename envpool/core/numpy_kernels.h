@@ -87,6 +87,48 @@ inline double Binary(Function f, double x, double y,
   return out;
 }
 
+// The same loops over n contiguous elements . numpy's loops are elementwise:
+// each element gets the bits a call of its own gives (whole vectors or a masked
+// tail, contiguous or strided), while a SIMD kernel costs about as much for a
+// vector of elements as for one, so a family that needs one function for many
+// values asks once.
+inline void UnaryN(Function f, const double* x, double* out, intptr_t n,
+                   double (*libm)(double)) {
+  const Kernel& k = Kernels()[f];
+  if (k.loop == nullptr) {
+    for (intptr_t i = 0; i < n; ++i) {
+      out[i] = libm(x[i]);
+    }
+    return;
+  }
+  if (n <= 0) {
+    return;
+  }
+  char* args[2] = {reinterpret_cast<char*>(const_cast<double*>(x)),
+                   reinterpret_cast<char*>(out)};
+  const intptr_t steps[2] = {sizeof(double), sizeof(double)};
+  k.loop(args, &n, steps, k.data);
+}
+
+inline void BinaryN(Function f, const double* x, const double* y, double* out,
+                    intptr_t n, double (*libm)(double, double)) {
+  const Kernel& k = Kernels()[f];
+  if (k.loop == nullptr) {
+    for (intptr_t i = 0; i < n; ++i) {
+      out[i] = libm(x[i], y[i]);
+    }
+    return;
+  }
+  if (n <= 0) {
+    return;
+  }
+  char* args[3] = {reinterpret_cast<char*>(const_cast<double*>(x)),
+                   reinterpret_cast<char*>(const_cast<double*>(y)),
+                   reinterpret_cast<char*>(out)};
+  const intptr_t steps[3] = {sizeof(double), sizeof(double), sizeof(double)};
+  k.loop(args, &n, steps, k.data);
+}
+
 inline double Sin(double x) {
   return Unary(kSin, x, [](double v) { return std::sin(v); });
 }
@@ -112,6 +154,26 @@ inline double Arctan2(double y, double x) {
 inline double Power(double x, double y) {
   return Binary(kPower, x, y,
                 [](double a, double b) { return std::pow(a, b); });
+}
+
+inline void Sin(const double* x, double* out, intptr_t n) {
+  UnaryN(kSin, x, out, n, [](double v) { return std::sin(v); });
+}
+inline void Cos(const double* x, double* out, intptr_t n) {
+  UnaryN(kCos, x, out, n, [](double v) { return std::cos(v); });
+}
+inline void Tan(const double* x, double* out, intptr_t n) {
+  UnaryN(kTan, x, out, n, [](double v) { return std::tan(v); });
+}
+inline void Arctan(const double* x, double* out, intptr_t n) {
+  UnaryN(kArctan, x, out, n, [](double v) { return std::atan(v); });
+}
+inline void Arcsin(const double* x, double* out, intptr_t n) {
+  UnaryN(kArcsin, x, out, n, [](double v) { return std::asin(v); });
+}
+inline void Power(const double* x, const double* y, double* out, intptr_t n) {
+  BinaryN(kPower, x, y, out, n,
+          [](double a, double b) { return std::pow(a, b); });
 }
 
 }  // namespace envpool::numpy_kernels
