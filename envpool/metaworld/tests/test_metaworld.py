@@ -50,7 +50,8 @@ OURS = sorted(t for t in envpool.list_all_envs() if find_entry(t).family == "met
 # make test's sample: every TaskKind of envpool/metaworld/tasks.h (each a
 # placement and a reward function) once across the two lockstep tests, but
 # of the tasks whose rewards call np.exp or np.log three: drawer-close (the
-# "gaussian" tolerance gated by the float32 effort), door-open and
+# "gaussian" tolerance gated by the float32 effort; its expert episodes
+# differ from the reference's at step 36 with libm's exp), door-open and
 # pick-out-of-hole (np.log); numpy's exp and log themselves are compared
 # over many inputs below (every id under ENVPOOL_TEST_ALL).
 RANDOM_SAMPLE = [
@@ -60,7 +61,6 @@ RANDOM_SAMPLE = [
     "MetaWorld/CoffeePush-v3",
     "MetaWorld/DoorOpen-v3",
     "MetaWorld/DoorUnlock-v3",
-    "MetaWorld/DrawerClose-v3",
     "MetaWorld/HandInsert-v3",
     "MetaWorld/HandlePress-v3",
     "MetaWorld/HandlePullSide-v3",
@@ -82,6 +82,7 @@ EXPERT_SAMPLE = [
     "MetaWorld/ButtonPress-v3",
     "MetaWorld/ButtonPressTopdown-v3",
     "MetaWorld/DoorLock-v3",
+    "MetaWorld/DrawerClose-v3",
     "MetaWorld/DrawerOpen-v3",
     "MetaWorld/HandlePressSide-v3",
     "MetaWorld/HandlePull-v3",
