@@ -1,7 +1,7 @@
 // numpy's own float64 kernels for the transcendental functions a reference
 // library computes with numpy (np.sin, np.cos, np.tan, np.arctan,
-// np.arcsin, np.arctan2, np.exp, np.power), for families whose episodes
-// depend on their last bit.
+// np.arcsin, np.arctan2, np.exp, np.power, np.log), for families whose
+// episodes depend on their last bit.
 //
 // Why: numpy picks its float64 loops by CPU when it is imported; on x86-64
 // with AVX-512 its tan, arctan, arcsin, arctan2, exp and power are SIMD
@@ -46,12 +46,13 @@ enum Function : int {
   kExp,
   kArctan2,
   kPower,
+  kLog,
   kNumFunctions
 };
 
 // The ufunc names, in Function order.
 inline constexpr std::array<const char*, kNumFunctions> kNames = {
-    "sin", "cos", "tan", "arctan", "arcsin", "exp", "arctan2", "power"};
+    "sin", "cos", "tan", "arctan", "arcsin", "exp", "arctan2", "power", "log"};
 
 // Set by the module at import; empty entries fall back to libm.
 inline std::array<Kernel, kNumFunctions>& Kernels() {
@@ -146,6 +147,9 @@ inline double Arcsin(double x) {
 }
 inline double Exp(double x) {
   return Unary(kExp, x, [](double v) { return std::exp(v); });
+}
+inline double Log(double x) {
+  return Unary(kLog, x, [](double v) { return std::log(v); });
 }
 inline double Arctan2(double y, double x) {
   return Binary(kArctan2, y, x,
