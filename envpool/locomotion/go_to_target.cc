@@ -131,11 +131,12 @@ std::string PositionActuatorXml(const PositionActuator& actuator) {
 
 }  // namespace
 
-std::string GoToTargetXml(double target_x, double target_y) {
+std::string CmuHumanoidTaskXml(const CmuArenaXml& arena) {
   const std::string p = kPrefix;
   const PrefixRules walker_rules{p, /*add_class=*/true};
   std::string xml =
-      "<mujoco model=\"floor\">\n"
+      "<mujoco model=\"" + arena.model +
+      "\">\n"
       "  <compiler boundmass=\"1.0000000000000001e-05\" "
       "boundinertia=\"9.9999999999999994e-12\" coordinate=\"local\" "
       "angle=\"radian\" eulerseq=\"xyz\"/>\n"
@@ -145,7 +146,9 @@ std::string GoToTargetXml(double target_x, double target_y) {
       "  <visual>\n"
       "    <headlight ambient=\"0.4 0.4 0.4\" diffuse=\"0.8 0.8 0.8\" "
       "specular=\"0.1 0.1 0.1\"/>\n"
-      "    <map znear=\"0.01\"/>\n"
+      "    <map " +
+      arena.map +
+      "/>\n"
       "    <scale forcewidth=\"0.01\" contactwidth=\"0.059999999999999998\" "
       "contactheight=\"0.01\" jointwidth=\"0.01\" "
       "framelength=\"0.29999999999999999\" framewidth=\"0.01\"/>\n"
@@ -168,38 +171,18 @@ std::string GoToTargetXml(double target_x, double target_y) {
   xml +=
       "    </default>\n"
       "  </default>\n"
-      "  <asset>\n"
-      "    <texture name=\"groundplane\" class=\"/\" type=\"2d\" "
-      "builtin=\"checker\" rgb1=\"0.2 0.3 0.4\" rgb2=\"0.1 0.2 0.3\" "
-      "mark=\"edge\" markrgb=\"0.8 0.8 0.8\" width=\"200\" height=\"200\"/>\n"
-      "    <material name=\"groundplane\" class=\"/\" texture=\"groundplane\" "
-      "texrepeat=\"2 2\" texuniform=\"true\" reflectance=\"0.2\"/>\n";
+      "  <asset>\n" +
+      arena.assets;
   for (const MjcfElement& child : Section("asset").children) {
     AppendPrefixed(child, walker_rules, 4, &xml);
   }
-  const double fovy = 2 *
-                      numpy_kernels::Arctan2(kTopCameraPadding * kFloorSize,
-                                             kTopCameraDistance) *
-                      (180.0 / M_PI);
-  xml +=
-      "  </asset>\n  <worldbody>\n"
-      "    <geom name=\"groundplane\" class=\"/\" type=\"plane\" size=\"8 "
-      "8 0.25\" material=\"groundplane\"/>\n"
-      "    <camera name=\"top_camera\" class=\"/\" fovy=\"" +
-      Number(fovy) +
-      "\" pos=\"0 0 100\" quat=\"1 0 0 0\"/>\n"
-      "    <body name=\"" +
-      p + "\">\n      <freejoint name=\"" + p + "\"/>\n";
+  xml += "  </asset>\n  <worldbody>\n" + arena.before_walker +
+         "    <body name=\"" + p + "\">\n      <freejoint name=\"" + p +
+         "\"/>\n";
   for (const MjcfElement& child : Section("worldbody").children) {
     AppendPrefixed(child, walker_rules, 6, &xml);
   }
-  xml +=
-      "    </body>\n    <site name=\"target\" class=\"/\" type=\"sphere\" "
-      "pos=\"" +
-      Number(target_x) + " " + Number(target_y) +
-      " 0\" size=\"0.10000000000000001\" rgba=\"0.90000000000000002 "
-      "0.59999999999999998 0.59999999999999998 1\"/>\n"
-      "  </worldbody>\n  <contact>\n";
+  xml += "    </body>\n" + arena.after_walker + "  </worldbody>\n  <contact>\n";
   int counter = 0;
   for (const MjcfElement& child : Section("contact").children) {
     MjcfElement named = child;
@@ -225,6 +208,35 @@ std::string GoToTargetXml(double target_x, double target_y) {
   }
   xml += "  </sensor>\n</mujoco>\n";
   return xml;
+}
+
+std::string GoToTargetXml(double target_x, double target_y) {
+  // floors.Floor: the checker ground plane and the top camera; the target
+  // site after the walker.
+  CmuArenaXml arena;
+  arena.model = "floor";
+  arena.map = "znear=\"0.01\"";
+  arena.assets =
+      "    <texture name=\"groundplane\" class=\"/\" type=\"2d\" "
+      "builtin=\"checker\" rgb1=\"0.2 0.3 0.4\" rgb2=\"0.1 0.2 0.3\" "
+      "mark=\"edge\" markrgb=\"0.8 0.8 0.8\" width=\"200\" height=\"200\"/>\n"
+      "    <material name=\"groundplane\" class=\"/\" texture=\"groundplane\" "
+      "texrepeat=\"2 2\" texuniform=\"true\" reflectance=\"0.2\"/>\n";
+  const double fovy = 2 *
+                      numpy_kernels::Arctan2(kTopCameraPadding * kFloorSize,
+                                             kTopCameraDistance) *
+                      (180.0 / M_PI);
+  arena.before_walker =
+      "    <geom name=\"groundplane\" class=\"/\" type=\"plane\" size=\"8 "
+      "8 0.25\" material=\"groundplane\"/>\n"
+      "    <camera name=\"top_camera\" class=\"/\" fovy=\"" +
+      Number(fovy) + "\" pos=\"0 0 100\" quat=\"1 0 0 0\"/>\n";
+  arena.after_walker =
+      "    <site name=\"target\" class=\"/\" type=\"sphere\" pos=\"" +
+      Number(target_x) + " " + Number(target_y) +
+      " 0\" size=\"0.10000000000000001\" rgba=\"0.90000000000000002 "
+      "0.59999999999999998 0.59999999999999998 1\"/>\n";
+  return CmuHumanoidTaskXml(arena);
 }
 
 namespace {

@@ -32,6 +32,20 @@ namespace envpool::locomotion {
 // walker read from the wheel's humanoid_CMU_V2019.xml.
 std::string GoToTargetXml(double target_x, double target_y);
 
+// What an arena puts into the MJCF text of a task with the position-
+// controlled CMU humanoid (basic_cmu_2019's walker), as Composer writes it:
+// the model's name, the attributes of <visual><map>, the arena's assets
+// (before the walker's) and its worldbody elements before and after the
+// walker's body.
+struct CmuArenaXml {
+  std::string model;
+  std::string map;
+  std::string assets;
+  std::string before_walker;
+  std::string after_walker;
+};
+std::string CmuHumanoidTaskXml(const CmuArenaXml& arena);
+
 class GoToTargetEnv : public Env {
  public:
   struct Fields {
