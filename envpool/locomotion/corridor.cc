@@ -115,7 +115,11 @@ mujoco_common::ModelPtr CompileCorridor(const CorridorLayout& layout) {
 }
 
 // The model the render contexts are made from (its skybox and materials are
-// every episode's), one per kind, for the life of the process.
+// every episode's), one per kind, for the life of the process. What else a
+// context takes from its model is the shadow clip of directional lights and
+// the fog's range (from stat.extent, which the corridor drawn changes): the
+// walker's tracking light is a spot light and the fog is off, so frames are
+// the same as from a context made from the episode's model.
 const mjModel* ContextModel(CorridorKind kind) {
   static const mujoco_common::SharedModel walls = [] {
     random::RandomState random{uint32_t{0}};
@@ -569,7 +573,6 @@ void CorridorEnv::Write(const Output& out) {
   render::SceneSettings settings;
   settings.max_geom = render::DmControlMaxGeom(context);
   settings.rangefinders = false;
-  settings.extent_from_model = true;
   mjvCamera camera;
   mjv_defaultCamera(&camera);
   render::RenderFrame(context, model_.get(), d, camera, camera_, kCameraSize,

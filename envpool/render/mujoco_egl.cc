@@ -320,16 +320,6 @@ void RenderFrame(const mjModel* context_model, const mjModel* model,
     }
     gl->hfield_stamp = settings.hfield_stamp;
   }
-  if (settings.extent_from_model) {
-    // mjr_makeContext's values.
-    gl->context.shadowClip =
-        static_cast<float>(model->stat.extent * model->vis.map.shadowclip);
-    gl->context.shadowScale = model->vis.map.shadowscale;
-    gl->context.fogStart =
-        static_cast<float>(model->stat.extent * model->vis.map.fogstart);
-    gl->context.fogEnd =
-        static_cast<float>(model->stat.extent * model->vis.map.fogend);
-  }
   mjvCamera cam = camera;
   if (camera_id >= 0) {
     cam.type = mjCAMERA_FIXED;

@@ -50,12 +50,6 @@ struct SceneSettings {
   // thread's context uploads `model`'s again (mjr_uploadHField), as
   // dm_control does after changing a terrain. 0: never.
   uint64_t hfield_stamp = 0;
-  // The render context keeps the shadow clip and the fog's range that
-  // mjr_makeContext computed from its model's stat.extent. True: they are
-  // computed again from `model`'s before each frame, for a family whose
-  // episodes recompile the model at another extent (dm_control makes the
-  // context from each episode's model).
-  bool extent_from_model = false;
 };
 
 // dm_control's scene budget for `model`: max(1000, its estimate of the
