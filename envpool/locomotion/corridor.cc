@@ -19,7 +19,6 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 const char* const kWalkerModel = "walkers/humanoid_CMU_V2019.xml";
-const char* const kPrefix = "walker/";
 // basic_cmu_2019's corridors: 10 m wide, 100 m long; corridors.py's
 // _CORRIDOR_X_PADDING, _WALL_THICKNESS and _SIDE_WALL_HEIGHT.
 constexpr double kCorridorWidth = 10;
@@ -40,16 +39,8 @@ constexpr double kGapLow = .5, kGapHigh = 1.25;
 constexpr double kSpawnX = 0.5;
 constexpr double kTargetVelocity = 3.0;
 constexpr double kTerminateAtHeight = -0.5;
-constexpr int kSubSteps = 6;  // control 0.03 s / physics 0.005 s
-constexpr int kNumActuators = 56;
+constexpr int kSubSteps = 6;     // control 0.03 s / physics 0.005 s
 constexpr int kCameraSize = 64;  // the egocentric camera's frame, square
-// cmu_humanoid.py's _UPRIGHT_POS, _UPRIGHT_QUAT and _TORQUE_THRESHOLD;
-// legacy_base.py's _TOUCH_THRESHOLD.
-constexpr double kUprightPos[3] = {0.0, 0.0, 0.94};
-constexpr double kUprightQuat[4] = {0.859, 1.0, 1.0, 0.859};
-constexpr double kTorqueThreshold = 60;
-constexpr double kTouchThreshold = 1e-3;
-const char* const kEndEffectors[] = {"rradius", "lradius", "rfoot", "lfoot"};
 
 std::string Number(double x) { return MjcfNumber(x); }
 
@@ -132,31 +123,6 @@ const mjModel* ContextModel(CorridorKind kind) {
         CompileCorridor(DrawCorridor(CorridorKind::kGaps, &random)));
   }();
   return kind == CorridorKind::kWalls ? walls.get() : gaps.get();
-}
-
-struct Key {
-  std::string name;
-  std::vector<int64_t> shape;
-};
-
-// dm_control's float observation keys (strip_singleton_obs_buffer_dim: no
-// leading 1); walker/egocentric_camera is the uint8 frame.
-std::vector<Key> ObservationKeys() {
-  return {
-      {"walker/actuator_activation", {0}},
-      {"walker/appendages_pos", {15}},
-      {"walker/body_height", {}},
-      {"walker/end_effectors_pos", {12}},
-      {"walker/joints_pos", {kNumActuators}},
-      {"walker/joints_vel", {kNumActuators}},
-      {"walker/sensors_accelerometer", {3}},
-      {"walker/sensors_force", {0}},
-      {"walker/sensors_gyro", {3}},
-      {"walker/sensors_torque", {6}},
-      {"walker/sensors_touch", {10}},
-      {"walker/sensors_velocimeter", {3}},
-      {"walker/world_zaxis", {3}},
-  };
 }
 
 const char* TaskName(CorridorKind kind) {
@@ -306,7 +272,7 @@ void CorridorEnv::Declare(const Options& options, EnvSpec* spec,
   }
   spec->snapshots = true;
   fields->obs.clear();
-  for (const Key& key : ObservationKeys()) {
+  for (const ObservationKey& key : CmuWalkerObservationKeys()) {
     ArraySpec array;
     array.name = "obs:" + key.name;
     array.dtype = DType::kFloat64;
@@ -325,7 +291,7 @@ void CorridorEnv::Declare(const Options& options, EnvSpec* spec,
   ArraySpec action;
   action.name = "action";
   action.dtype = DType::kFloat64;
-  action.shape = {kNumActuators};
+  action.shape = {kCmuWalkerActions};
   action.low = {-1.0};
   action.high = {1.0};
   fields->action = spec->action.Add<double>(action);
@@ -335,7 +301,7 @@ CorridorEnv::CorridorEnv(const Options& options, const Fields& fields)
     : kind_(KindOf(options.Get<std::string>("task_name"))),
       time_limit_(options.Get<double>("time_limit")),
       fields_(fields) {
-  const std::vector<Key> keys = ObservationKeys();
+  const std::vector<ObservationKey> keys = CmuWalkerObservationKeys();
   for (std::size_t i = 0; i < keys.size(); ++i) {
     obs_index_[keys[i].name] = static_cast<int>(i);
   }
@@ -353,76 +319,20 @@ void CorridorEnv::Build(const CorridorLayout& layout) {
   }
   layout_ = layout;
   const mjModel* m = model_.get();
-  const std::string p = kPrefix;
+  walker_ = std::make_unique<CmuWalker>(m);
   auto id = [m](mjtObj type, const std::string& name) {
     return mujoco_common::ObjectId(m, type, name.c_str());
   };
-  auto sensor = [m, &id](const std::string& name) {
-    return m->sensor_adr[id(mjOBJ_SENSOR, name)];
-  };
-  root_body_ = id(mjOBJ_BODY, p + "root");
-  head_body_ = id(mjOBJ_BODY, p + "head");
-  camera_ = id(mjOBJ_CAMERA, p + "egocentric");
-  const int free = id(mjOBJ_JOINT, p);
-  free_qpos_ = m->jnt_qposadr[free];
-  free_qvel_ = m->jnt_dofadr[free];
-  // The actuators are the joints' in the observation's (alphabetical) order.
-  joint_qpos_.clear();
-  joint_qvel_.clear();
-  for (int a = 0; a < m->nu; ++a) {
-    const int joint = m->actuator_trnid[2 * a];
-    joint_qpos_.push_back(m->jnt_qposadr[joint]);
-    joint_qvel_.push_back(m->jnt_dofadr[joint]);
-  }
-  const int frame = id(mjOBJ_BODY, p);
-  auto below = [m](int body, int ancestor) {
-    while (body > 0 && body != ancestor) {
-      body = m->body_parentid[body];
-    }
-    return body == ancestor;
-  };
-  walker_joint_qpos_.clear();
-  for (int j = 0; j < m->njnt; ++j) {
-    if (j != free && below(m->jnt_bodyid[j], frame)) {
-      walker_joint_qpos_.push_back(m->jnt_qposadr[j]);
-    }
-  }
-  end_effector_bodies_.clear();
-  end_effector_sensors_.clear();
-  for (const char* body : kEndEffectors) {
-    end_effector_bodies_.push_back(id(mjOBJ_BODY, p + body));
-    end_effector_sensors_.push_back(sensor(p + body + "_end_effector"));
-  }
-  touch_sensors_.clear();
-  torque_sensors_.clear();
-  for (int s = 0; s < m->nsensor; ++s) {
-    if (m->sensor_type[s] == mjSENS_TOUCH) {
-      touch_sensors_.push_back(m->sensor_adr[s]);
-    } else if (m->sensor_type[s] == mjSENS_TORQUE) {
-      for (int k = 0; k < 3; ++k) {
-        torque_sensors_.push_back(m->sensor_adr[s] + k);
-      }
-    }
-  }
-  velocimeter_ = sensor(p + "sensor_root_veloc");
-  gyro_ = sensor(p + "sensor_root_gyro");
-  accelerometer_ = sensor(p + "sensor_root_accel");
-  const int lfoot = id(mjOBJ_BODY, p + "lfoot");
-  const int rfoot = id(mjOBJ_BODY, p + "rfoot");
-  // The ground: WallsCorridor's plane; GapsCorridor's plane and platforms
-  // (the geoms of the world body that are not walls or side planes, and of
-  // the body "ground").
+  camera_ = id(mjOBJ_CAMERA, "walker/egocentric");
+  // The ground: WallsCorridor's plane; GapsCorridor's plane and the
+  // platforms of the body "ground".
   const int ground_body =
       kind_ == CorridorKind::kGaps ? id(mjOBJ_BODY, "ground") : -1;
   // The world body's geoms come first: the ground plane is geom 0.
   const int ground_plane = 0;
-  nonfoot_geom_.assign(m->ngeom, false);
   ground_geom_.assign(m->ngeom, false);
   for (int g = 0; g < m->ngeom; ++g) {
-    const int body = m->geom_bodyid[g];
-    nonfoot_geom_[g] =
-        below(body, frame) && !below(body, lfoot) && !below(body, rfoot);
-    ground_geom_[g] = g == ground_plane || (body == ground_body);
+    ground_geom_[g] = g == ground_plane || m->geom_bodyid[g] == ground_body;
   }
   if (m->geom_type[ground_plane] != mjGEOM_PLANE ||
       m->geom_bodyid[ground_plane] != 0) {
@@ -454,22 +364,9 @@ void CorridorEnv::Reset() {
   mjData* d = data_.get();
   mj_resetData(m, d);
   AfterReset();
-  // UprightInitializer: the joints at qpos0, the free joint at the upright
-  // pose (its quaternion divided by numpy's norm), at rest.
-  for (int adr : walker_joint_qpos_) {
-    d->qpos[adr] = m->qpos0[adr];
-  }
-  double* root = d->qpos + free_qpos_;
-  std::copy(kUprightPos, kUprightPos + 3, root);
-  const double norm = mujoco_common::NumpyNorm(kUprightQuat, 4);
-  for (int k = 0; k < 4; ++k) {
-    root[3 + k] = kUprightQuat[k] / norm;
-  }
-  std::fill(d->qvel + free_qvel_, d->qvel + free_qvel_ + 6, 0.0);
-  // shift_pose by the spawn position (0.5, 0, 0), no rotation.
-  root[0] = root[0] + kSpawnX;
-  root[1] = root[1] + 0.0;
-  root[2] = root[2] + 0.0;
+  // UprightInitializer, then shift_pose by the spawn position (0.5, 0, 0),
+  // no rotation.
+  walker_->PlaceUpright(m, d, kSpawnX, 0.0);
   AfterReset();
   has_episode_ = true;
   failed_ = false;
@@ -480,15 +377,16 @@ void CorridorEnv::Reset() {
 
 bool CorridorEnv::Failed() const {
   const mjData* d = data_.get();
+  const std::vector<bool>& nonfoot = walker_->nonfoot_geoms();
   for (int c = 0; c < d->ncon; ++c) {
     const int g1 = d->contact[c].geom[0];
     const int g2 = d->contact[c].geom[1];
-    if ((nonfoot_geom_[g1] && ground_geom_[g2]) ||
-        (ground_geom_[g1] && nonfoot_geom_[g2])) {
+    if ((nonfoot[g1] && ground_geom_[g2]) ||
+        (ground_geom_[g1] && nonfoot[g2])) {
       return true;
     }
   }
-  for (int body : end_effector_bodies_) {
+  for (int body : walker_->end_effector_bodies()) {
     if (d->xpos[3 * body + 2] < kTerminateAtHeight) {
       return true;
     }
@@ -499,7 +397,7 @@ bool CorridorEnv::Failed() const {
 void CorridorEnv::Step(const ActionView& action) {
   mjData* d = data_.get();
   const double* a = action.Get(fields_.action);
-  for (int i = 0; i < kNumActuators; ++i) {
+  for (int i = 0; i < kCmuWalkerActions; ++i) {
     d->ctrl[i] = a[i];
   }
   for (int i = 0; i < kSubSteps; ++i) {
@@ -513,7 +411,7 @@ void CorridorEnv::Step(const ActionView& action) {
   mj_forward(model_.get(), d);
   failed_ = Failed();
   mj_subtreeVel(model_.get(), d);
-  reward_ = LinearTolerance(d->subtree_linvel[3 * root_body_]);
+  reward_ = LinearTolerance(d->subtree_linvel[3 * walker_->root_body()]);
   terminated_ = failed_;
   truncated_ = !failed_ && d->time >= time_limit_;
 }
@@ -524,50 +422,7 @@ double* CorridorEnv::Obs(const Output& out, const char* key) const {
 
 void CorridorEnv::Write(const Output& out) {
   const mjData* d = data_.get();
-  const double* xpos = d->xpos + 3 * root_body_;
-  const double* xmat = d->xmat + 9 * root_body_;
-  auto egocentric = [&](const double* vec, double* to) {
-    const double delta[3] = {vec[0] - xpos[0], vec[1] - xpos[1],
-                             vec[2] - xpos[2]};
-    for (int j = 0; j < 3; ++j) {
-      to[j] =
-          delta[0] * xmat[j] + delta[1] * xmat[3 + j] + delta[2] * xmat[6 + j];
-    }
-  };
-  double* appendages = Obs(out, "walker/appendages_pos");
-  int k = 0;
-  for (int body : end_effector_bodies_) {
-    egocentric(d->xpos + 3 * body, appendages + 3 * k++);
-  }
-  egocentric(d->xpos + 3 * head_body_, appendages + 3 * k);
-  Obs(out, "walker/body_height")[0] = xpos[2];
-  double* effectors = Obs(out, "walker/end_effectors_pos");
-  for (int adr : end_effector_sensors_) {
-    effectors =
-        std::copy(d->sensordata + adr, d->sensordata + adr + 3, effectors);
-  }
-  double* qpos = Obs(out, "walker/joints_pos");
-  double* qvel = Obs(out, "walker/joints_vel");
-  for (int i = 0; i < kNumActuators; ++i) {
-    qpos[i] = d->qpos[joint_qpos_[i]];
-    qvel[i] = d->qvel[joint_qvel_[i]];
-  }
-  std::copy(d->sensordata + accelerometer_, d->sensordata + accelerometer_ + 3,
-            Obs(out, "walker/sensors_accelerometer"));
-  std::copy(d->sensordata + gyro_, d->sensordata + gyro_ + 3,
-            Obs(out, "walker/sensors_gyro"));
-  std::copy(d->sensordata + velocimeter_, d->sensordata + velocimeter_ + 3,
-            Obs(out, "walker/sensors_velocimeter"));
-  double* torque = Obs(out, "walker/sensors_torque");
-  for (std::size_t i = 0; i < torque_sensors_.size(); ++i) {
-    torque[i] =
-        std::tanh(2 * d->sensordata[torque_sensors_[i]] / kTorqueThreshold);
-  }
-  double* touch = Obs(out, "walker/sensors_touch");
-  for (std::size_t i = 0; i < touch_sensors_.size(); ++i) {
-    touch[i] = d->sensordata[touch_sensors_[i]] > kTouchThreshold ? 1.0 : 0.0;
-  }
-  std::copy(xmat + 6, xmat + 9, Obs(out, "walker/world_zaxis"));
+  walker_->Write(d, [&](const char* key) { return Obs(out, key); });
   // The egocentric camera: dm_control's Physics.render(64, 64, camera).
   const mjModel* context = ContextModel(kind_);
   render::SceneSettings settings;
