@@ -14,6 +14,8 @@ TASKS: list[tuple[str, str, str]] = [
     ("DmcSoccerBoxhead-v1", "DmcSoccer", "soccer_boxhead"),
     ("DmcSoccerAnt-v1", "DmcSoccer", "soccer_ant"),
     ("DmcCmuHumanoidGoToTarget-v1", "DmcCmuHumanoidGoToTarget", "cmu_humanoid_go_to_target"),
+    ("DmcCmuHumanoidRunWalls-v1", "DmcCmuHumanoidRun", "cmu_humanoid_run_walls"),
+    ("DmcCmuHumanoidRunGaps-v1", "DmcCmuHumanoidRun", "cmu_humanoid_run_gaps"),
 ]
 
 for _task_id, _env_class, _task_name in TASKS:
