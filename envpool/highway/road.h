@@ -101,6 +101,9 @@ struct LaneIndex {
 // A lane of road/lane.py: a StraightLane, a SineLane (a straight lane whose
 // centre oscillates sideways: amplitude * sin(pulsation * s + phase), made by
 // Sine) or a CircularLane (made by Circular), with AbstractLane's queries.
+// highway-env's LineType: how a lane's side is drawn (rendering only).
+enum class LineType { kNone, kStriped, kContinuous, kContinuousLine };
+
 class Lane {
  public:
   static constexpr double kDefaultWidth = 4.0;
@@ -198,6 +201,14 @@ class Lane {
     return heading_;
   }
   double WidthAt(double /*longitudinal*/) const { return width_; }
+  // The lines drawn on the left (side 0) and right (side 1) of the lane:
+  // highway-env's default is striped on both sides.
+  LineType line_type(int side) const { return line_types_[side]; }
+  Lane& set_line_types(LineType left, LineType right) {
+    line_types_ = {left, right};
+    return *this;
+  }
+  bool circular() const { return circular_; }
   // AbstractLane.priority: who yields at a regulated crossing.
   int priority() const { return priority_; }
   void set_priority(int priority) { priority_ = priority; }
@@ -256,6 +267,8 @@ class Lane {
   double pulsation_ = 0.0;
   double phase_ = 0.0;
   int priority_ = 0;
+  std::array<LineType, 2> line_types_ = {LineType::kStriped,
+                                         LineType::kStriped};
 };
 
 // road/road.py's RoadNetwork: node -> node -> lanes, in insertion order
@@ -425,9 +438,11 @@ class RoadNetwork {
     RoadNetwork net;
     for (int lane = 0; lane < lanes; ++lane) {
       const double y = lane * Lane::kDefaultWidth;
-      net.AddLane(
-          "0", "1",
-          Lane({0.0, y}, {10000.0, y}, Lane::kDefaultWidth, speed_limit));
+      Lane straight({0.0, y}, {10000.0, y}, Lane::kDefaultWidth, speed_limit);
+      straight.set_line_types(
+          lane == 0 ? LineType::kContinuousLine : LineType::kStriped,
+          lane == lanes - 1 ? LineType::kContinuousLine : LineType::kNone);
+      net.AddLane("0", "1", straight);
     }
     return net;
   }

@@ -14,6 +14,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/core/snapshot.h"
+#include "envpool/highway/render.h"
 #include "envpool/highway/road.h"
 
 namespace envpool::highway {
@@ -183,6 +184,58 @@ class SceneEnv : public Env {
     const Vehicle& ego = road_.vehicles[vehicle];
     *out.Get(fields.speed) = static_cast<float>(ego.speed);
     *out.Get(fields.crashed) = ego.crashed;
+  }
+
+  // The viewer's options (screen_width, screen_height, and where the scene
+  // has them, scaling and centering_position_x/y) and the frame rate
+  // highway-env's metadata gives (2 x policy_frequency): render_mode
+  // "rgb_array" at that size only.
+  static ViewerConfig DeclareViewer(const Options& options, EnvSpec* spec,
+                                    ViewerConfig defaults) {
+    ViewerConfig config = ReadViewer(options, defaults);
+    if (config.width < 1 || config.height < 1) {
+      throw std::invalid_argument(
+          "options 'screen_width' and 'screen_height' must be at least 1, "
+          "got " +
+          std::to_string(config.width) + " and " +
+          std::to_string(config.height));
+    }
+    if (!(config.scaling > 0)) {
+      throw std::invalid_argument("option 'scaling' must be > 0");
+    }
+    DeclareRendering(
+        options, spec, {"rgb_array"}, config.width, config.height,
+        static_cast<int>(2 * options.Get<int64_t>("policy_frequency")));
+    return config;
+  }
+  static ViewerConfig ReadViewer(const Options& options,
+                                 ViewerConfig defaults) {
+    ViewerConfig config = defaults;
+    config.width = static_cast<int>(options.Get<int64_t>("screen_width"));
+    config.height = static_cast<int>(options.Get<int64_t>("screen_height"));
+    if (options.Has("scaling")) {
+      config.scaling = options.Get<double>("scaling");
+    }
+    if (options.Has("centering_position_x")) {
+      config.centering_x = options.Get<double>("centering_position_x");
+      config.centering_y = options.Get<double>("centering_position_y");
+    }
+    return config;
+  }
+
+  // EnvViewer.display then get_image: the window on the ego (vehicle
+  // `ego`), the road, the objects, the vehicles in road order.
+  void DrawFrame(const ViewerConfig& config, int ego, uint8_t* rgb) const {
+    WorldFrame frame(config);
+    frame.CenterOn(road_.vehicles[ego].position);
+    frame.DrawRoad(road_.network);
+    for (const Vehicle& o : road_.objects) {
+      frame.DrawObject(o);
+    }
+    for (const Vehicle& v : road_.vehicles) {
+      frame.DrawVehicle(v);
+    }
+    frame.Write(rgb);
   }
 
   int64_t simulation_frequency_;
