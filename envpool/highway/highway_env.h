@@ -124,11 +124,6 @@ class HighwayEnv : public SceneEnv {
     DeclareViewer(options, spec, ViewerConfig{});
   }
 
-  void Render(int /*width*/, int /*height*/, int /*camera_id*/,
-              uint8_t* rgb) override {
-    DrawFrame(viewer_, controlled_[0], rgb);
-  }
-
   HighwayEnv(const Options& options, const Fields& fields)
       : SceneEnv(options),
         fields_(fields),
@@ -152,8 +147,9 @@ class HighwayEnv : public SceneEnv {
         other_vehicles_check_collisions_(
             options.Get<bool>("other_vehicles_check_collisions")),
         observed_(static_cast<int>(
-            options.Get<int64_t>("observation_vehicles_count"))),
-        viewer_(ReadViewer(options, ViewerConfig{})) {}
+            options.Get<int64_t>("observation_vehicles_count"))) {
+    viewer_ = ReadViewer(options, ViewerConfig{});
+  }
 
   void Reset() override {
     time_ = 0.0;
@@ -222,6 +218,8 @@ class HighwayEnv : public SceneEnv {
     return reward * (on_road ? 1.0 : 0.0);
   }
 
+  int ViewerEgo() const override { return controlled_[0]; }
+
   void SaveScene(StateWriter* w) const override {
     w->Put(controlled_, y_range_);
   }
@@ -244,7 +242,6 @@ class HighwayEnv : public SceneEnv {
   bool offroad_terminal_;
   bool other_vehicles_check_collisions_;
   int observed_;
-  ViewerConfig viewer_;
 
   std::vector<int> controlled_;
   double y_range_ = 16.0;

@@ -433,15 +433,21 @@ class RoadNetwork {
     return lanes;
   }
 
+  // straight_road_network's lines: a continuous line on the road's edges,
+  // stripes between its lanes.
+  static void SetStraightRoadLines(Lane* lane, int id, int lanes) {
+    lane->set_line_types(
+        id == 0 ? LineType::kContinuousLine : LineType::kStriped,
+        id == lanes - 1 ? LineType::kContinuousLine : LineType::kNone);
+  }
+
   // straight_road_network(lanes, start=0, length=10000, angle=0).
   static RoadNetwork StraightRoad(int lanes, double speed_limit) {
     RoadNetwork net;
     for (int lane = 0; lane < lanes; ++lane) {
       const double y = lane * Lane::kDefaultWidth;
       Lane straight({0.0, y}, {10000.0, y}, Lane::kDefaultWidth, speed_limit);
-      straight.set_line_types(
-          lane == 0 ? LineType::kContinuousLine : LineType::kStriped,
-          lane == lanes - 1 ? LineType::kContinuousLine : LineType::kNone);
+      SetStraightRoadLines(&straight, lane, lanes);
       net.AddLane("0", "1", straight);
     }
     return net;

@@ -94,6 +94,12 @@ class SceneEnv : public Env {
     LoadScene(r);
   }
 
+  // highway-env's rgb_array frame (scenes that declare their viewer).
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/,
+              uint8_t* rgb) override {
+    DrawFrame(viewer_, ViewerEgo(), rgb);
+  }
+
   // Test hook: x, y, heading and speed of every vehicle, in road order.
   std::vector<double> GetState() const override {
     std::vector<double> state;
@@ -108,6 +114,8 @@ class SceneEnv : public Env {
   // What a scene keeps besides its road, for snapshots.
   virtual void SaveScene(StateWriter* /*w*/) const {}
   virtual void LoadScene(StateReader* /*r*/) {}
+  // The vehicle the viewer follows: the first controlled one.
+  virtual int ViewerEgo() const { return 0; }
 
   explicit SceneEnv(const Options& options)
       : simulation_frequency_(options.Get<int64_t>("simulation_frequency")),
@@ -240,6 +248,7 @@ class SceneEnv : public Env {
 
   int64_t simulation_frequency_;
   int64_t policy_frequency_;
+  ViewerConfig viewer_;
   Road road_;
   double time_ = 0.0;
 };

@@ -124,7 +124,7 @@ def test_highway_fast_frames(seed: int) -> None:
         "HighwayFast-v0",
         seed=seed,
         num_envs=3,
-        steps=60 if ALL else 20,
+        steps=60 if ALL else 15,
         coverage=coverage,
     )
     assert coverage.rotated > 0 and coverage.crashed > 0, vars(coverage)
@@ -132,7 +132,57 @@ def test_highway_fast_frames(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", [5, 6] if ALL else [5])
 def test_highway_frames(seed: int) -> None:
-    frames_match("highway-v0", seed=seed, num_envs=1, steps=40 if ALL else 6)
+    frames_match("highway-v0", seed=seed, num_envs=1, steps=40 if ALL else 3)
+
+
+# Scenes with sine and circular lanes (their lines drawn as stripes along
+# the curve), obstacles (merge), other viewer sizes and scales.
+SCENES = [
+    ("Merge-v0", 0, 1, 10),
+    ("merge-generic-v1", 1, 1, 8),
+    ("Exit-v0", 2, 1, 8),
+    ("Roundabout-v0", 3, 1, 4),
+    ("RoundaboutGeneric-v1", 4, 1, 4),
+    ("TwoWay-v0", 5, 1, 10),
+    ("UTurn-v0", 6, 1, 5),
+]
+SCENES_ALL = [
+    ("merge-v1", 7, 3, 60),
+    ("MergeGeneric-v0", 8, 3, 60),
+    ("exit-v1", 9, 3, 40),
+    ("roundabout-v1", 10, 3, 40),
+    ("RoundaboutGeneric-v0", 11, 3, 40),
+    ("two-way-v0", 12, 3, 40),
+    ("UTurn-v1", 13, 3, 40),
+]
+
+
+@pytest.mark.parametrize(
+    ("task_id", "seed", "num_envs", "steps"), SCENES + (SCENES_ALL if ALL else [])
+)
+def test_scene_frames(task_id: str, seed: int, num_envs: int, steps: int) -> None:
+    frames_match(task_id, seed=seed, num_envs=num_envs, steps=steps)
+
+
+def test_generic_scenes_frames_follow_their_geometry() -> None:
+    frames_match(
+        "MergeGeneric-v0",
+        seed=2,
+        num_envs=1,
+        steps=5,
+        lanes_count=3,
+        vehicles_count=6,
+        parallel_merge_length=120,
+    )
+    frames_match(
+        "RoundaboutGeneric-v0",
+        seed=3,
+        num_envs=1,
+        steps=2,
+        roundabout_lanes=3,
+        roundabout_radius=30.0,
+    )
+    frames_match("RoundaboutGeneric-v0", seed=4, num_envs=1, steps=1, roundabout_lanes=1)
 
 
 def test_highway_frames_follow_the_viewer_options() -> None:
