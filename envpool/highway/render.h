@@ -119,7 +119,9 @@ class WorldFrame {
   }
 
   // VehicleGraphics.display (without the label, the roof, transparency).
-  void DrawVehicle(const Vehicle& v) {
+  // `ego_colored`: the vehicle's `color` attribute is the ego's green
+  // (parking's ego), whatever its state.
+  void DrawVehicle(const Vehicle& v, bool ego_colored = false) {
     if (!IsVisible(v.position)) {
       return;
     }
@@ -129,7 +131,8 @@ class WorldFrame {
     constexpr double kHeadlightWidth = 0.6;
     const double length = v.length + 2 * kTireLength;
     render::RgbaSurface surface(Pix(length), Pix(length));
-    const render::Rgba color = VehicleColor(v);
+    const render::Rgba color =
+        ego_colored ? render::Rgba{50, 200, 0, 255} : VehicleColor(v);
     const int rx = Pix(kTireLength);
     const int ry = Pix(length / 2 - v.width / 2);
     const int rw = Pix(v.length);
@@ -152,9 +155,8 @@ class WorldFrame {
         render::RgbaSurface tire(Pix(kTireLength), Pix(kTireLength));
         tire.FillRect(0, Pix(kTireLength / 2 - kTireWidth / 2),
                       Pix(kTireLength), Pix(kTireWidth), kBlack);
-        const double steering = i < 2 ? 0.0 : v.steering;
         BlitRotate(&surface, tire, Pix(tire_x[i]), Pix(tire_y[i]),
-                   RadToDeg(-steering));
+                   i < 2 ? 0.0 : TireAngle(v));
       }
     }
     const double h = std::abs(v.heading) > 2 * M_PI / 180 ? v.heading : 0;
@@ -207,6 +209,16 @@ class WorldFrame {
 
   // np.rad2deg.
   static double RadToDeg(double rad) { return rad * (180.0 / M_PI); }
+  // np.rad2deg(-action["steering"]): a BicycleVehicle keeps the float32
+  // steering of its ContinuousAction (numpy's float32 loop multiplies by
+  // 180f / pi_f), a kinematic Vehicle a Python float.
+  static double TireAngle(const Vehicle& v) {
+    if (v.kind == VehicleKind::kBicycle) {
+      const float k = 180.0F / static_cast<float>(M_PI);
+      return static_cast<double>(-static_cast<float>(v.steering) * k);
+    }
+    return RadToDeg(-v.steering);
+  }
 
   bool IsVisible(const Vec2& p) const {
     constexpr int kMargin = 50;

@@ -1393,6 +1393,33 @@ class Road {
     }
   }
 
+  // Whether handle_collisions finds `a` and `b` intersecting (what sets a
+  // non-solid Landmark's `hit`): the spherical pre-check, then the
+  // separating axes.
+  static bool Intersecting(const Vehicle& a, const Vehicle& b, double dt) {
+    if (!(a.check_collisions || b.check_collisions)) {
+      return false;
+    }
+    const double diagonal_a =
+        std::sqrt(a.length * a.length + a.width * a.width);
+    const double diagonal_b =
+        std::sqrt(b.length * b.length + b.width * b.width);
+    const double dx = b.position.x - a.position.x;
+    const double dy = b.position.y - a.position.y;
+    if (Norm2(dx, dy) > (diagonal_a + diagonal_b) / 2 + a.speed * dt) {
+      return false;
+    }
+    const Vec2 va = a.Velocity();
+    const Vec2 vb = b.Velocity();
+    bool intersecting = false;
+    bool will_intersect = false;
+    Vec2 translation;
+    PolygonsIntersecting(Polygon(a), Polygon(b), {va.x * dt, va.y * dt},
+                         {vb.x * dt, vb.y * dt}, &intersecting, &will_intersect,
+                         &translation);
+    return intersecting;
+  }
+
   // RoadObject.polygon: the four corners and the first again.
   static std::array<Vec2, 5> Polygon(const Vehicle& v) {
     const double kL = v.length / 2;

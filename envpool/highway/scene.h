@@ -237,14 +237,20 @@ class SceneEnv : public Env {
     WorldFrame frame(config);
     frame.CenterOn(road_.vehicles[ego].position);
     frame.DrawRoad(road_.network);
-    for (const Vehicle& o : road_.objects) {
-      frame.DrawObject(o);
-    }
-    for (const Vehicle& v : road_.vehicles) {
-      frame.DrawVehicle(v);
+    DrawObjects(&frame);
+    for (size_t i = 0; i < road_.vehicles.size(); ++i) {
+      frame.DrawVehicle(road_.vehicles[i], EgoColored(static_cast<int>(i)));
     }
     frame.Write(rgb);
   }
+  // RoadGraphics.display_road_objects: the road's objects in order.
+  virtual void DrawObjects(WorldFrame* frame) const {
+    for (const Vehicle& o : road_.objects) {
+      frame->DrawObject(o);
+    }
+  }
+  // Whether vehicle i has highway-env's `color` set to the ego's green.
+  virtual bool EgoColored(int /*i*/) const { return false; }
 
   int64_t simulation_frequency_;
   int64_t policy_frequency_;
