@@ -355,3 +355,19 @@ def test_render_size_is_the_screen() -> None:
         envpool.make("Highway-v0", num_envs=1, render_mode="rgb_array", render_width=300)
     with pytest.raises(ValueError, match="screen_width"):
         envpool.make("Highway-v0", num_envs=1, render_mode="rgb_array", screen_width=0)
+
+
+def test_pettingzoo_env_frame() -> None:
+    # An env of a PettingZoo vector draws its env's frame (seed + index).
+    envs = envpool.make(
+        "IntersectionMultiAgent-v1",
+        env_type="pettingzoo",
+        num_envs=2,
+        seed=5,
+        render_mode="rgb_array",
+    )
+    envs[1].reset()
+    ref = _make_reference("IntersectionMultiAgent-v1", {})
+    ref.reset(seed=6)
+    np.testing.assert_array_equal(envs[1].render(), ref.render())
+    envs.close()
