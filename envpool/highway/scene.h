@@ -14,6 +14,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/core/snapshot.h"
+#include "envpool/highway/render.h"
 #include "envpool/highway/road.h"
 
 namespace envpool::highway {
@@ -93,6 +94,12 @@ class SceneEnv : public Env {
     LoadScene(r);
   }
 
+  // highway-env's rgb_array frame (scenes that declare their viewer).
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/,
+              uint8_t* rgb) override {
+    DrawFrame(viewer_, ViewerEgo(), rgb);
+  }
+
   // Test hook: x, y, heading and speed of every vehicle, in road order.
   std::vector<double> GetState() const override {
     std::vector<double> state;
@@ -107,6 +114,8 @@ class SceneEnv : public Env {
   // What a scene keeps besides its road, for snapshots.
   virtual void SaveScene(StateWriter* /*w*/) const {}
   virtual void LoadScene(StateReader* /*r*/) {}
+  // The vehicle the viewer follows: the first controlled one.
+  virtual int ViewerEgo() const { return 0; }
 
   explicit SceneEnv(const Options& options)
       : simulation_frequency_(options.Get<int64_t>("simulation_frequency")),
@@ -185,8 +194,67 @@ class SceneEnv : public Env {
     *out.Get(fields.crashed) = ego.crashed;
   }
 
+  // The viewer's options (screen_width, screen_height, and where the scene
+  // has them, scaling and centering_position_x/y) and the frame rate
+  // highway-env's metadata gives (2 x policy_frequency): render_mode
+  // "rgb_array" at that size only.
+  static ViewerConfig DeclareViewer(const Options& options, EnvSpec* spec,
+                                    ViewerConfig defaults) {
+    ViewerConfig config = ReadViewer(options, defaults);
+    if (config.width < 1 || config.height < 1) {
+      throw std::invalid_argument(
+          "options 'screen_width' and 'screen_height' must be at least 1, "
+          "got " +
+          std::to_string(config.width) + " and " +
+          std::to_string(config.height));
+    }
+    if (!(config.scaling > 0)) {
+      throw std::invalid_argument("option 'scaling' must be > 0");
+    }
+    DeclareRendering(
+        options, spec, {"rgb_array"}, config.width, config.height,
+        static_cast<int>(2 * options.Get<int64_t>("policy_frequency")));
+    return config;
+  }
+  static ViewerConfig ReadViewer(const Options& options,
+                                 ViewerConfig defaults) {
+    ViewerConfig config = defaults;
+    config.width = static_cast<int>(options.Get<int64_t>("screen_width"));
+    config.height = static_cast<int>(options.Get<int64_t>("screen_height"));
+    if (options.Has("scaling")) {
+      config.scaling = options.Get<double>("scaling");
+    }
+    if (options.Has("centering_position_x")) {
+      config.centering_x = options.Get<double>("centering_position_x");
+      config.centering_y = options.Get<double>("centering_position_y");
+    }
+    return config;
+  }
+
+  // EnvViewer.display then get_image: the window on the ego (vehicle
+  // `ego`), the road, the objects, the vehicles in road order.
+  void DrawFrame(const ViewerConfig& config, int ego, uint8_t* rgb) const {
+    WorldFrame frame(config);
+    frame.CenterOn(road_.vehicles[ego].position);
+    frame.DrawRoad(road_.network);
+    DrawObjects(&frame);
+    for (size_t i = 0; i < road_.vehicles.size(); ++i) {
+      frame.DrawVehicle(road_.vehicles[i], EgoColored(static_cast<int>(i)));
+    }
+    frame.Write(rgb);
+  }
+  // RoadGraphics.display_road_objects: the road's objects in order.
+  virtual void DrawObjects(WorldFrame* frame) const {
+    for (const Vehicle& o : road_.objects) {
+      frame->DrawObject(o);
+    }
+  }
+  // Whether vehicle i has highway-env's `color` set to the ego's green.
+  virtual bool EgoColored(int /*i*/) const { return false; }
+
   int64_t simulation_frequency_;
   int64_t policy_frequency_;
+  ViewerConfig viewer_;
   Road road_;
   double time_ = 0.0;
 };
