@@ -696,6 +696,20 @@ std::string BenchmarkTaskName(const Options& options) {
         sampling + "\"");
   }
   if (benchmark.empty()) {
+    // The benchmark's options mean nothing without one: refuse them rather
+    // than play per-episode draws the caller did not ask for.
+    const bool defaults = options.Get<std::string>("split") == "train" &&
+                          options.Get<int64_t>("benchmark_seed") == 0 &&
+                          options.Get<int64_t>("task_index") == 0 &&
+                          options.Get<int64_t>("task_vector") == -1 &&
+                          sampling == "random";
+    if (!defaults) {
+      throw std::invalid_argument(
+          "options 'split', 'benchmark_seed', 'task_index', 'task_sampling' "
+          "and 'task_vector' choose a Meta-World benchmark's tasks: give "
+          "option 'benchmark' too (" +
+          std::string(kBenchmarks) + ")");
+    }
     return task_name;
   }
   const auto seed = options.Get<int64_t>("benchmark_seed");

@@ -313,6 +313,8 @@ def test_a_snapshot_replays_the_pseudorandom_task_cycle() -> None:
         ({"benchmark": "MT1", "benchmark_seed": -1}, "option 'benchmark_seed'"),
         ({"benchmark": "MT1", "task_vector": 50}, "option 'task_vector'"),
         ({"benchmark": "MT1", "task_sampling": "cyclic"}, "option 'task_sampling'"),
+        ({"task_index": 3}, "give option 'benchmark' too"),
+        ({"task_vector": 3}, "give option 'benchmark' too"),
     ],
 )
 def test_bad_benchmark_options_are_value_errors_naming_them(
