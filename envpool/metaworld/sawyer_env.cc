@@ -94,6 +94,9 @@ Options SawyerEnv::DefaultOptions() {
       {"task_index", int64_t{0}},
       {"task_sampling", std::string("random")},
       {"task_vector", int64_t{-1}},
+      {"task_vectors_per_class", int64_t{50}},
+      {"task_vector_stride", int64_t{1}},
+      {"task_vector_offset", int64_t{0}},
   };
 }
 

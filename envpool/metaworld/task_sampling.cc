@@ -698,15 +698,19 @@ std::string BenchmarkTaskName(const Options& options) {
   if (benchmark.empty()) {
     // The benchmark's options mean nothing without one: refuse them rather
     // than play per-episode draws the caller did not ask for.
-    const bool defaults = options.Get<std::string>("split") == "train" &&
-                          options.Get<int64_t>("benchmark_seed") == 0 &&
-                          options.Get<int64_t>("task_index") == 0 &&
-                          options.Get<int64_t>("task_vector") == -1 &&
-                          sampling == "random";
+    const bool defaults =
+        options.Get<std::string>("split") == "train" &&
+        options.Get<int64_t>("benchmark_seed") == 0 &&
+        options.Get<int64_t>("task_index") == 0 &&
+        options.Get<int64_t>("task_vector") == -1 &&
+        options.Get<int64_t>("task_vectors_per_class") == kTaskVariations &&
+        options.Get<int64_t>("task_vector_stride") == 1 &&
+        options.Get<int64_t>("task_vector_offset") == 0 && sampling == "random";
     if (!defaults) {
       throw std::invalid_argument(
-          "options 'split', 'benchmark_seed', 'task_index', 'task_sampling' "
-          "and 'task_vector' choose a Meta-World benchmark's tasks: give "
+          "options 'split', 'benchmark_seed', 'task_index', 'task_sampling', "
+          "'task_vector', 'task_vectors_per_class', 'task_vector_stride' and "
+          "'task_vector_offset' choose a Meta-World benchmark's tasks: give "
           "option 'benchmark' too (" +
           std::string(kBenchmarks) + ")");
     }
@@ -728,6 +732,23 @@ std::string BenchmarkTaskName(const Options& options) {
     throw std::invalid_argument(
         "option 'task_vector' must be -1 (sample per reset) or in [0, " +
         std::to_string(kTaskVariations) + "), got " + std::to_string(vector));
+  }
+  const auto per_class = options.Get<int64_t>("task_vectors_per_class");
+  const auto stride = options.Get<int64_t>("task_vector_stride");
+  const auto offset = options.Get<int64_t>("task_vector_offset");
+  if (per_class < 1 || per_class > kTaskVariations) {
+    throw std::invalid_argument(
+        "option 'task_vectors_per_class' must be in [1, " +
+        std::to_string(kTaskVariations) +
+        "] (Meta-World's total_tasks_per_cls), got " +
+        std::to_string(per_class));
+  }
+  if (stride < 1 || offset < 0 || offset >= stride || offset >= per_class) {
+    throw std::invalid_argument(
+        "options 'task_vector_stride' (k >= 1) and 'task_vector_offset' (i in "
+        "[0, k) and below task_vectors_per_class) choose vectors i, i + k, "
+        "... of the class, got k = " +
+        std::to_string(stride) + ", i = " + std::to_string(offset));
   }
   const std::vector<std::string> classes =
       BenchmarkClasses(benchmark, options.Get<std::string>("split"), task_name);
@@ -786,7 +807,11 @@ std::unique_ptr<TaskSampler> TaskSampler::Make(const Options& options) {
   sampler->pseudorandom_ =
       options.Get<std::string>("task_sampling") == "pseudorandom";
   sampler->fixed_ = options.Get<int64_t>("task_vector");
-  for (int64_t j = 0; j < kTaskVariations; ++j) {
+  // The wrapper's list: make_ml_envs' tasks[:per_class][offset::stride].
+  const auto per_class = options.Get<int64_t>("task_vectors_per_class");
+  const auto stride = options.Get<int64_t>("task_vector_stride");
+  for (int64_t j = options.Get<int64_t>("task_vector_offset"); j < per_class;
+       j += stride) {
     sampler->order_.push_back(j);
   }
   return sampler;
@@ -796,13 +821,13 @@ const std::vector<double>& TaskSampler::Next(random::Generator* np_random) {
   if (fixed_ >= 0) {
     current_ = fixed_;
   } else if (pseudorandom_) {
-    position_ = (position_ + 1) % kTaskVariations;
+    position_ = (position_ + 1) % static_cast<int64_t>(order_.size());
     if (position_ == 0) {
       np_random->Shuffle(&order_);
     }
     current_ = order_[position_];
   } else {
-    current_ = np_random->Choice(int64_t{kTaskVariations});
+    current_ = order_[np_random->Choice(static_cast<int64_t>(order_.size()))];
   }
   return (*vectors_)[class_index_][current_];
 }
@@ -812,9 +837,9 @@ void TaskSampler::Save(StateWriter* writer) const {
 }
 
 const std::vector<double>& TaskSampler::Load(StateReader* reader) {
+  const std::size_t size = order_.size();
   reader->Get(&current_, &order_, &position_);
-  if (current_ < 0 || current_ >= kTaskVariations ||
-      order_.size() != static_cast<std::size_t>(kTaskVariations)) {
+  if (current_ < 0 || current_ >= kTaskVariations || order_.size() != size) {
     throw std::invalid_argument(
         "the snapshot's task sampling state does not fit this env");
   }

@@ -84,7 +84,10 @@ void GoalBounds(const Options& options, std::array<double, 3>* low,
 // "random" (RandomTaskSelectWrapper: np_random.choice(50) per reset),
 // "pseudorandom" (PseudoRandomTaskSelectWrapper sampling on each reset:
 // the next of the list, which np_random.shuffle reorders whenever it starts
-// over), or one fixed vector (task_vector >= 0: set_task once).
+// over), or one fixed vector (task_vector >= 0: set_task once). The list
+// is the class's first task_vectors_per_class vectors, every
+// task_vector_stride-th from task_vector_offset (make_ml_envs' split of a
+// class among meta_batch_size envs).
 class TaskSampler {
  public:
   // Null when the options name no benchmark.
@@ -100,8 +103,8 @@ class TaskSampler {
   int class_index_ = 0;
   bool pseudorandom_ = false;
   int64_t fixed_ = -1;
-  // The vector of the last reset, and the pseudorandom wrapper's list of
-  // the vectors' indices and its position in it.
+  // The vector of the last reset, the wrapper's list of the vectors'
+  // indices (pseudorandom: in its shuffled order) and its position in it.
   int64_t current_ = 0;
   std::vector<int64_t> order_;
   int64_t position_ = -1;

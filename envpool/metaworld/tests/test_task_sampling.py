@@ -135,12 +135,16 @@ def run_benchmark_lockstep(
     length: int,
     task_name: str = "",
     task_vector: int = -1,
+    per_class: int = 50,
+    stride: int = 1,
+    offsets: list[int] | None = None,
 ) -> set[tuple[int, bytes]]:
     """A pool on benchmark tasks and, per env, Meta-World's env with its task-select wrapper."""
     from metaworld.wrappers import PseudoRandomTaskSelectWrapper, RandomTaskSelectWrapper
 
     partially_observable = name.startswith("ML")
     num_envs = len(task_index)
+    offsets = offsets or [0] * num_envs
     env = envpool.make(
         f"MetaWorld/{'PickPlace' if not task_name else 'Reach'}-v3",
         num_envs=num_envs,
@@ -152,6 +156,9 @@ def run_benchmark_lockstep(
         task_index=task_index,
         task_sampling=task_sampling,
         task_vector=task_vector,
+        task_vectors_per_class=per_class,
+        task_vector_stride=stride,
+        task_vector_offset=offsets,
         partially_observable=partially_observable,
         **({"task_name": task_name} if task_name else {}),
     )
@@ -163,6 +170,8 @@ def run_benchmark_lockstep(
     for i, index in enumerate(task_index):
         class_name, cls = classes[index]
         tasks = [t for t in all_tasks if t.env_name == class_name]
+        if task_vector < 0:  # make_ml_envs' split of the class among envs
+            tasks = tasks[:per_class][offsets[i] :: stride]
         ref = cls()
         ref.seed(seed + i)
         ref.max_path_length = length
@@ -231,12 +240,17 @@ def test_an_mt10_pool_plays_one_task_per_env_as_metaworld_with_random_task_selec
 
 
 def test_ml10_test_tasks_play_as_metaworld_with_pseudorandom_task_select() -> None:
-    # ML10's test classes drawer-open, door-close, sweep-into, lever-pull
-    # (goal hidden), the wrapper's shuffled cycle through the 50 vectors.
+    # ML10's test classes drawer-open, sweep-into, lever-pull (goal hidden),
+    # the wrapper's shuffled cycle through a class's vectors, split as
+    # make_ml_envs(total_tasks_per_cls=20) splits it between two envs
+    # (tasks[:20][i::2]) for drawer-open, all 50 for the others.
     played = run_benchmark_lockstep(
         "ML10",
         split="test",
-        task_index=[0, 1, 3, 4],
+        task_index=[0, 0, 3, 4],
+        per_class=20,
+        stride=2,
+        offsets=[0, 1, 0, 0],
         benchmark_seed=5,
         seed=2,
         task_sampling="pseudorandom",
@@ -244,6 +258,10 @@ def test_ml10_test_tasks_play_as_metaworld_with_pseudorandom_task_select() -> No
         length=10,
     )
     assert len(played) == 16, played
+    vectors = ours("ML10", "test", 5)
+    for env_id, first in ((0, 0), (1, 1)):
+        allowed = {vectors[0][j].tobytes() for j in range(first, 20, 2)}
+        assert {v for e, v in played if e == env_id} <= allowed
 
 
 def test_ml1_pins_one_test_vector_per_env_as_set_task() -> None:
@@ -314,6 +332,12 @@ def test_a_snapshot_replays_the_pseudorandom_task_cycle() -> None:
         ({"benchmark": "MT1", "task_sampling": "cyclic"}, "option 'task_sampling'"),
         ({"task_index": 3}, "give option 'benchmark' too"),
         ({"task_vector": 3}, "give option 'benchmark' too"),
+        ({"benchmark": "ML1", "task_vectors_per_class": 0}, "option 'task_vectors_per_class'"),
+        (
+            {"benchmark": "ML1", "task_vector_stride": 2, "task_vector_offset": 2},
+            "got k = 2, i = 2",
+        ),
+        ({"task_vector_stride": 2}, "give option 'benchmark' too"),
     ],
 )
 def test_bad_benchmark_options_are_value_errors_naming_them(
