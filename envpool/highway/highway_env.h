@@ -223,7 +223,19 @@ class HighwayEnv : public SceneEnv {
   void SaveScene(StateWriter* w) const override {
     w->Put(controlled_, y_range_);
   }
-  void LoadScene(StateReader* r) override { r->Get(&controlled_, &y_range_); }
+  void LoadScene(StateReader* r) override {
+    GetSized(r, &controlled_, "controlled vehicles");
+    r->Get(&y_range_);
+  }
+  void CheckScene() const override {
+    for (int i : controlled_) {
+      if (i < 0 || i >= static_cast<int>(road_.vehicles.size())) {
+        throw SnapshotError(
+            "highway: a controlled vehicle of the state is "
+            "not on its road");
+      }
+    }
+  }
 
   Fields fields_;
   int lanes_count_;

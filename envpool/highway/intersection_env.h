@@ -535,7 +535,25 @@ class IntersectionEnv : public SceneEnv {
     w->Put(controlled_, agent_rewards_, obs_);
   }
   void LoadScene(StateReader* r) override {
-    r->Get(&controlled_, &agent_rewards_, &obs_);
+    GetSized(r, &controlled_, "controlled vehicles");
+    GetSized(r, &agent_rewards_, "rewards");
+    GetSized(r, &obs_, "observations");
+  }
+  void CheckScene() const override {
+    for (const Vehicle& v : road_.vehicles) {
+      if (v.player >= players_) {
+        throw SnapshotError("highway: a vehicle of the state has player " +
+                            std::to_string(v.player) + " of " +
+                            std::to_string(players_));
+      }
+    }
+    for (int i : controlled_) {
+      if (i < 0 || i >= static_cast<int>(road_.vehicles.size())) {
+        throw SnapshotError(
+            "highway: a controlled vehicle of the state is "
+            "not on its road");
+      }
+    }
   }
 
   Fields fields_;

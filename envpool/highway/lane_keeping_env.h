@@ -219,6 +219,14 @@ class LaneKeepingEnv : public SceneEnv {
     r->Get(&following_, &next_lane_, &has_next_lane_, &state_, &derivative_,
            &reference_);
   }
+  void CheckScene() const override {
+    if (!IsLaneOf(road_.network, following_, false) ||
+        (has_next_lane_ && !IsLaneOf(road_.network, next_lane_, false))) {
+      throw SnapshotError(
+          "highway: the state follows a lane this road does "
+          "not have");
+    }
+  }
 
   Fields fields_;
   double state_noise_;

@@ -64,6 +64,62 @@ inline void GetVehicles(StateReader* r, std::vector<Vehicle>* list) {
   }
 }
 
+// A state's vector must have the size this env's options give it (the
+// scene copies it into fixed-size outputs or indexes it by player).
+template <typename T>
+void GetSized(StateReader* r, std::vector<T>* values, const char* what) {
+  const std::size_t size = values->size();
+  r->Get(values);
+  if (values->size() != size) {
+    throw SnapshotError(std::string("highway: the state's ") + what + " has " +
+                        std::to_string(values->size()) + " items, this env " +
+                        std::to_string(size));
+  }
+}
+
+// A lane of the network (a route may name any lane of a road: id -1).
+inline bool IsLaneOf(const RoadNetwork& network, const LaneIndex& index,
+                     bool any_lane) {
+  for (const RoadNetwork::Road& road : network.roads()) {
+    if (road.from == index.from && road.to == index.to) {
+      return (any_lane && index.id == -1) ||
+             (index.id >= 0 && index.id < static_cast<int>(road.lanes.size()));
+    }
+  }
+  return false;
+}
+
+// What the road's code indexes with a vehicle's members: its lanes and
+// route in the network, its speed index in its target speeds, its kind and
+// player. A state whose checksum holds can still name a lane the network
+// lacks (its lanes are read unchecked), so each is checked on loading.
+inline void CheckVehicle(const RoadNetwork& network, const Vehicle& v,
+                         int players) {
+  const char* bad = nullptr;
+  if (static_cast<int>(v.kind) < 0 ||
+      static_cast<int>(v.kind) > static_cast<int>(VehicleKind::kKinematic)) {
+    bad = "kind";
+  } else if (!IsLaneOf(network, v.lane_index, false) ||
+             !IsLaneOf(network, v.target_lane_index, false)) {
+    bad = "lane";
+  } else if (v.player < -1 || v.player >= players) {
+    bad = "player";
+  } else if ((!v.target_speeds.empty() || v.kind == VehicleKind::kMdp) &&
+             (v.speed_index < 0 ||
+              v.speed_index >= static_cast<int>(v.target_speeds.size()))) {
+    bad = "speed index";
+  }
+  for (const LaneIndex& lane : v.route) {
+    if (bad == nullptr && !IsLaneOf(network, lane, true)) {
+      bad = "route";
+    }
+  }
+  if (bad != nullptr) {
+    throw SnapshotError(std::string("highway: a vehicle of the state has a ") +
+                        bad + " this road does not have");
+  }
+}
+
 class SceneEnv : public Env {
  public:
   // Snapshots (docs/snapshots.md): the clock, the road's vehicles and
@@ -92,6 +148,19 @@ class SceneEnv : public Env {
     GetVehicles(r, &road_.vehicles);
     GetVehicles(r, &road_.objects);
     LoadScene(r);
+    // The scenes read the controlled vehicles (the first, or those of
+    // controlled_) without checking.
+    if (road_.vehicles.empty()) {
+      throw SnapshotError("highway: a state without vehicles");
+    }
+    const int vehicles = static_cast<int>(road_.vehicles.size());
+    for (const Vehicle& v : road_.vehicles) {
+      CheckVehicle(road_.network, v, vehicles);
+    }
+    for (const Vehicle& v : road_.objects) {
+      CheckVehicle(road_.network, v, vehicles);
+    }
+    CheckScene();
   }
 
   // highway-env's rgb_array frame (scenes that declare their viewer).
@@ -116,6 +185,8 @@ class SceneEnv : public Env {
   virtual void LoadScene(StateReader* /*r*/) {}
   // The vehicle the viewer follows: the first controlled one.
   virtual int ViewerEgo() const { return 0; }
+  // Throws SnapshotError where what LoadScene read does not fit the road.
+  virtual void CheckScene() const {}
 
   explicit SceneEnv(const Options& options)
       : simulation_frequency_(options.Get<int64_t>("simulation_frequency")),
