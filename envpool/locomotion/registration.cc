@@ -3,12 +3,16 @@
 // core: registration.py's ASSET_DIR), and learns how this process's numpy
 // sums a norm, and its float64 kernels (envpool/core/numpy_kernels.h).
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
+#include <stdexcept>
 #include <string>
 
 #include "envpool/core/env.h"
 #include "envpool/core/numpy_kernels_loader.h"
+#include "envpool/locomotion/bowl_terrain.h"
 #include "envpool/locomotion/go_to_target.h"
+#include "envpool/locomotion/rodent.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/mujoco_common/message_handlers.h"
@@ -21,6 +25,8 @@ PYBIND11_MODULE(_locomotion, m) {
   envpool::RegisterEnv<envpool::locomotion::SoccerEnv>("DmcSoccer");
   envpool::RegisterEnv<envpool::locomotion::GoToTargetEnv>(
       "DmcCmuHumanoidGoToTarget");
+  envpool::RegisterEnv<envpool::locomotion::RodentEscapeBowlEnv>(
+      "DmcRodentEscapeBowl");
   // For the tests: the MJCF text of a soccer episode and its compiled
   // textures, to compare with what dm_control compiles.
   namespace loco = envpool::locomotion;
@@ -38,6 +44,15 @@ PYBIND11_MODULE(_locomotion, m) {
       pybind11::arg("enable_field_box"), pybind11::arg("length"),
       pybind11::arg("width"), pybind11::arg("ant") = false);
   m.def("go_to_target_xml", &loco::GoToTargetXml);
+  m.def("rodent_xml", [](const std::string& task) {
+    if (task != "rodent_escape_bowl") {
+      throw std::invalid_argument("no rodent task '" + task + "'");
+    }
+    return loco::RodentXml(loco::RodentTask::kEscapeBowl);
+  });
+  m.def("rodent_skin", [] { return pybind11::bytes(loco::RodentSkin()); });
+  // scipy.ndimage.zoom(input, zoom, order=3) of a 2-d array, flattened.
+  m.def("spline_zoom", &loco::SplineZoom);
   m.def("soccer_tex_data", [](int team_size, double length, double width) {
     loco::SoccerConfig config;
     config.team_size = team_size;

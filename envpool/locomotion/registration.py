@@ -14,6 +14,7 @@ TASKS: list[tuple[str, str, str]] = [
     ("DmcSoccerBoxhead-v1", "DmcSoccer", "soccer_boxhead"),
     ("DmcSoccerAnt-v1", "DmcSoccer", "soccer_ant"),
     ("DmcCmuHumanoidGoToTarget-v1", "DmcCmuHumanoidGoToTarget", "cmu_humanoid_go_to_target"),
+    ("DmcRodentEscapeBowl-v1", "DmcRodentEscapeBowl", "rodent_escape_bowl"),
 ]
 
 for _task_id, _env_class, _task_name in TASKS:
