@@ -27,6 +27,8 @@ PYBIND11_MODULE(_locomotion, m) {
       "DmcCmuHumanoidGoToTarget");
   envpool::RegisterEnv<envpool::locomotion::RodentEscapeBowlEnv>(
       "DmcRodentEscapeBowl");
+  envpool::RegisterEnv<envpool::locomotion::RodentTwoTouchEnv>(
+      "DmcRodentTwoTouch");
   // For the tests: the MJCF text of a soccer episode and its compiled
   // textures, to compare with what dm_control compiles.
   namespace loco = envpool::locomotion;
@@ -45,10 +47,13 @@ PYBIND11_MODULE(_locomotion, m) {
       pybind11::arg("width"), pybind11::arg("ant") = false);
   m.def("go_to_target_xml", &loco::GoToTargetXml);
   m.def("rodent_xml", [](const std::string& task) {
-    if (task != "rodent_escape_bowl") {
-      throw std::invalid_argument("no rodent task '" + task + "'");
+    if (task == "rodent_escape_bowl") {
+      return loco::RodentXml(loco::RodentTask::kEscapeBowl);
     }
-    return loco::RodentXml(loco::RodentTask::kEscapeBowl);
+    if (task == "rodent_two_touch") {
+      return loco::RodentXml(loco::RodentTask::kTwoTouch);
+    }
+    throw std::invalid_argument("no rodent task '" + task + "'");
   });
   m.def("rodent_skin", [] { return pybind11::bytes(loco::RodentSkin()); });
   // scipy.ndimage.zoom(input, zoom, order=3) of a 2-d array, flattened.

@@ -15,6 +15,7 @@ TASKS: list[tuple[str, str, str]] = [
     ("DmcSoccerAnt-v1", "DmcSoccer", "soccer_ant"),
     ("DmcCmuHumanoidGoToTarget-v1", "DmcCmuHumanoidGoToTarget", "cmu_humanoid_go_to_target"),
     ("DmcRodentEscapeBowl-v1", "DmcRodentEscapeBowl", "rodent_escape_bowl"),
+    ("DmcRodentTwoTouch-v1", "DmcRodentTwoTouch", "rodent_two_touch"),
 ]
 
 for _task_id, _env_class, _task_name in TASKS:

@@ -1,6 +1,7 @@
 #include "envpool/locomotion/rodent.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -44,6 +45,10 @@ constexpr double kBowlHalfSize = 6;
 // escape.py's _find_non_contacting_height: 1 cm steps, at most 1000 tries.
 constexpr double kHeightStep = 0.01;
 constexpr int kMaxHeightTries = 1000;
+// floors.Floor's top camera and TwoTouch's floor (size=(10, 10)).
+constexpr double kFloorSize = 10.0;
+constexpr double kTopCameraPadding = 1.1;
+constexpr double kTopCameraDistance = 100.0;
 const char* const kEndEffectors[] = {"lower_arm_R", "lower_arm_L", "foot_R",
                                      "foot_L"};
 
@@ -77,9 +82,13 @@ std::string WalkerVisual() {
   return xml;
 }
 
-std::string BowlArena() {
-  return "    <hfield name=\"terrain\" nrow=\"201\" ncol=\"201\" size=\"6 6 "
-         "0.5 0.10000000000000001\"/>\n"
+// The arena's assets: the bowl's heightfield, then floors.Floor's and
+// bowl.Bowl's outdoor_natural ground and sky.
+std::string OutdoorArena(bool bowl) {
+  return std::string(bowl ? "    <hfield name=\"terrain\" nrow=\"201\" "
+                            "ncol=\"201\" size=\"6 6 0.5 "
+                            "0.10000000000000001\"/>\n"
+                          : "") +
          "    <texture name=\"aesthetic_texture\" class=\"/\" type=\"2d\" "
          "file=\"" +
          std::string(kGroundTexture) +
@@ -92,13 +101,40 @@ std::string BowlArena() {
          "\" gridsize=\"3 4\" gridlayout=\".U..LFRB.D..\"/>\n";
 }
 
+// TargetSphereTwoTouch's checker textures (untouched, touched once,
+// touched twice) and its material.
+std::string TargetAssets() {
+  std::string xml;
+  const char* const textures[][3] = {
+      {"init", "0 0.40000000000000002 0", "0 0.69999999999999996 0"},
+      {"inter", "1 1 0.40000000000000002",
+       "0.69999999999999996 0.69999999999999996 0"},
+      {"final", "0.40000000000000002 0.69999999999999996 1",
+       "0 0.40000000000000002 0.69999999999999996"},
+  };
+  for (const auto& texture : textures) {
+    xml += std::string("    <texture name=\"target_0_0/target_sphere_") +
+           texture[0] +
+           "\" class=\"target_0_0/\" type=\"cube\" builtin=\"checker\" "
+           "rgb1=\"" +
+           texture[1] + "\" rgb2=\"" + texture[2] +
+           "\" width=\"100\" height=\"100\"/>\n";
+  }
+  xml +=
+      "    <material name=\"target_0_0/target_sphere_init\" "
+      "class=\"target_0_0/\" texture=\"target_0_0/target_sphere_init\"/>\n";
+  return xml;
+}
+
 }  // namespace
 
-std::string RodentXml(RodentTask /*task*/) {
+std::string RodentXml(RodentTask task) {
+  const bool bowl = task == RodentTask::kEscapeBowl;
   const std::string p = kPrefix;
   const MjcfElement* statistic = Walker().Child("statistic");
   std::string xml =
-      "<mujoco model=\"bowl\">\n"
+      std::string(bowl ? "<mujoco model=\"bowl\">\n"
+                       : "<mujoco model=\"floor\">\n") +
       "  <compiler boundmass=\"1.0000000000000001e-05\" "
       "boundinertia=\"9.9999999999999994e-12\" coordinate=\"local\" "
       "angle=\"radian\" eulerseq=\"xyz\"/>\n"
@@ -112,8 +148,9 @@ std::string RodentXml(RodentTask /*task*/) {
   }
   xml += "  <visual>\n" + WalkerVisual() +
          "    <headlight ambient=\"0.4 0.4 0.4\" diffuse=\"0.8 0.8 0.8\" "
-         "specular=\"0.1 0.1 0.1\"/>\n"
-         "    <map znear=\"0.00025000000000000001\" zfar=\"50\"/>\n"
+         "specular=\"0.1 0.1 0.1\"/>\n" +
+         (bowl ? "    <map znear=\"0.00025000000000000001\" zfar=\"50\"/>\n"
+               : "    <map znear=\"0.01\"/>\n") +
          "    <scale forcewidth=\"0.01\" "
          "contactwidth=\"0.059999999999999998\" contactheight=\"0.01\" "
          "jointwidth=\"0.01\" framelength=\"0.29999999999999999\" "
@@ -126,7 +163,11 @@ std::string RodentXml(RodentTask /*task*/) {
   for (const MjcfElement& child : Section("default").children) {
     AppendPrefixed(child, PrefixRules{p}, 6, &xml);
   }
-  xml += "    </default>\n  </default>\n  <asset>\n" + BowlArena();
+  xml += "    </default>\n";
+  if (!bowl) {
+    xml += "    <default class=\"target_0_0/\"/>\n";
+  }
+  xml += "  </default>\n  <asset>\n" + OutdoorArena(bowl);
   // The skin's file, as the wheel ships it beside the walker.
   PrefixRules asset_rules{p};
   asset_rules.edit = [](const MjcfElement& element, auto* attributes) {
@@ -139,20 +180,50 @@ std::string RodentXml(RodentTask /*task*/) {
   for (const MjcfElement& child : Section("asset").children) {
     AppendPrefixed(child, asset_rules, 4, &xml);
   }
+  if (!bowl) {
+    xml += TargetAssets();
+  }
+  xml += "  </asset>\n  <worldbody>\n";
+  if (bowl) {
+    xml +=
+        "    <geom name=\"terrain\" class=\"/\" type=\"hfield\" "
+        "material=\"aesthetic_material\" pos=\"0 0 -0.01\" "
+        "hfield=\"terrain\"/>\n"
+        "    <geom name=\"groundplane\" class=\"/\" type=\"plane\" "
+        "size=\"20 20 0.5\" material=\"aesthetic_material\"/>\n";
+  } else {
+    // floors.Floor(size=(10, 10)): the plane's half size 10, its top
+    // camera framing it.
+    const double fovy = 2 *
+                        numpy_kernels::Arctan2(kTopCameraPadding * kFloorSize,
+                                               kTopCameraDistance) *
+                        (180.0 / M_PI);
+    xml +=
+        "    <geom name=\"groundplane\" class=\"/\" type=\"plane\" "
+        "size=\"10 10 0.25\" material=\"aesthetic_material\"/>\n"
+        "    <camera name=\"top_camera\" class=\"/\" fovy=\"" +
+        Number(fovy) + "\" pos=\"0 0 100\" quat=\"1 0 0 0\"/>\n";
+  }
   xml +=
-      "  </asset>\n  <worldbody>\n"
-      "    <geom name=\"terrain\" class=\"/\" type=\"hfield\" "
-      "material=\"aesthetic_material\" pos=\"0 0 -0.01\" "
-      "hfield=\"terrain\"/>\n"
-      "    <geom name=\"groundplane\" class=\"/\" type=\"plane\" size=\"20 "
-      "20 0.5\" material=\"aesthetic_material\"/>\n"
-      "    <body name=\"" +
-      p + "\">\n      <freejoint name=\"" + p + "\"/>\n";
+      "    <body name=\"" + p + "\">\n      <freejoint name=\"" + p + "\"/>\n";
   const PrefixRules walker_rules{p, /*add_class=*/true};
   for (const MjcfElement& child : Section("worldbody").children) {
     AppendPrefixed(child, walker_rules, 6, &xml);
   }
-  xml += "    </body>\n  </worldbody>\n  <contact>\n";
+  xml += "    </body>\n";
+  if (!bowl) {
+    // TargetSphereTwoTouch(radius=0.025) attached at TwoTouch's first
+    // target position (1, 1, 0.14); each episode moves it.
+    xml +=
+        "    <body name=\"target_0_0/\">\n"
+        "      <geom name=\"target_0_0/geom\" class=\"target_0_0/\" "
+        "type=\"sphere\" size=\"0.025000000000000001\" "
+        "material=\"target_0_0/target_sphere_init\" "
+        "margin=\"-0.050000000000000003\" gap=\"0.050000000000000003\" "
+        "pos=\"1 1 0.14000000000000001\"/>\n"
+        "    </body>\n";
+  }
+  xml += "  </worldbody>\n  <contact>\n";
   for (const MjcfElement& child : Section("contact").children) {
     AppendPrefixed(child, PrefixRules{p}, 4, &xml);
   }
@@ -186,8 +257,13 @@ struct Key {
 
 // dm_control's observation keys but the camera's, in its order
 // (strip_singleton_obs_buffer_dim: no leading 1).
-std::vector<Key> ObservationKeys(RodentTask /*task*/) {
-  return {
+std::string TaskName(RodentTask task) {
+  return task == RodentTask::kEscapeBowl ? "rodent_escape_bowl"
+                                         : "rodent_two_touch";
+}
+
+std::vector<Key> ObservationKeys(RodentTask task) {
+  std::vector<Key> keys{
       {"walker/actuator_activation", {38}},
       {"walker/appendages_pos", {15}},
       {"walker/body_height", {}},
@@ -203,8 +279,11 @@ std::vector<Key> ObservationKeys(RodentTask /*task*/) {
       {"walker/tendons_pos", {8}},
       {"walker/tendons_vel", {8}},
       {"walker/world_zaxis", {3}},
-      {"walker/origin", {3}},
   };
+  if (task == RodentTask::kEscapeBowl) {
+    keys.push_back({"walker/origin", {3}});
+  }
+  return keys;
 }
 
 // The skin file (MuJoCo's binary .skn: counts, vertices, texture
@@ -259,11 +338,12 @@ std::string PrefixedSkin(const std::string& skin, const std::string& prefix) {
 // The compiled model, once per process; each env copies it. The text and
 // the prefixed skin are files of a virtual file system in the asset
 // folder, so that MuJoCo finds the textures beside them.
-const mjModel& BaseModel(RodentTask task) {
-  static const mujoco_common::SharedModel model = [task] {
-    const std::string folder =
-        envpool::FamilyAssetDir(LocomotionAssets().family);
-    const std::string path = folder + "/rodent_escape_bowl.xml";
+mujoco_common::SharedModel CompileModel(RodentTask task) {
+  const std::string folder = envpool::FamilyAssetDir(LocomotionAssets().family);
+  const std::string path =
+      folder + (task == RodentTask::kEscapeBowl ? "/rodent_escape_bowl.xml"
+                                                : "/rodent_two_touch.xml");
+  {
     const std::string xml = RodentXml(task);
     const std::string skin = RodentSkin();
     mjVFS vfs;
@@ -281,8 +361,16 @@ const mjModel& BaseModel(RodentTask task) {
           std::string("cannot build the rodent's MuJoCo model: ") + error);
     }
     return mujoco_common::SharedModel(compiled, mj_deleteModel);
-  }();
-  return *model;
+  }
+}
+
+const mjModel& BaseModel(RodentTask task) {
+  if (task == RodentTask::kEscapeBowl) {
+    static const mujoco_common::SharedModel bowl = CompileModel(task);
+    return *bowl;
+  }
+  static const mujoco_common::SharedModel floor = CompileModel(task);
+  return *floor;
 }
 
 uint64_t NewHfieldStamp() {
@@ -323,13 +411,13 @@ Options RodentEnv::TaskOptions(const std::string& task_name,
   };
 }
 
-void RodentEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+void RodentEnv::DeclareTask(RodentTask rodent_task, const Options& options,
+                            EnvSpec* spec, Fields* fields) {
   const std::string task = options.Get<std::string>("task_name");
-  if (task != "rodent_escape_bowl") {
-    throw std::invalid_argument(
-        "option 'task_name' of DmcRodentEscapeBowl must be "
-        "'rodent_escape_bowl', got '" +
-        task + "'");
+  const std::string expected = TaskName(rodent_task);
+  if (task != expected) {
+    throw std::invalid_argument("option 'task_name' of this id must be '" +
+                                expected + "', got '" + task + "'");
   }
   const double time_limit = options.Get<double>("time_limit");
   if (!(time_limit > 0.0)) {
@@ -349,7 +437,7 @@ void RodentEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
   }
   spec->snapshots = true;
   fields->obs.clear();
-  std::vector<Key> keys = ObservationKeys(RodentTask::kEscapeBowl);
+  std::vector<Key> keys = ObservationKeys(rodent_task);
   for (const Key& key : keys) {
     ArraySpec array;
     array.name = "obs:" + key.name;
@@ -362,6 +450,12 @@ void RodentEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
   fields->camera =
       spec->state.Add<uint8_t>("obs:walker/egocentric_camera",
                                {kCameraSize, kCameraSize, 3}, {0.0}, {255.0});
+  // TwoTouch's task_logic: its state machine's state (int64).
+  fields->task_logic = Field<int64_t>{};
+  if (rodent_task == RodentTask::kTwoTouch) {
+    // No bounds: the int64's full range, as dm_control's spec has it.
+    fields->task_logic = spec->state.Add<int64_t>("obs:task_logic", {1});
+  }
   ArraySpec action;
   action.name = "action";
   action.dtype = DType::kFloat64;
@@ -372,7 +466,9 @@ void RodentEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
 }
 
 RodentEnv::RodentEnv(const Options& options, const Fields& fields)
-    : task_(RodentTask::kEscapeBowl),
+    : task_(options.Get<std::string>("task_name") == "rodent_two_touch"
+                ? RodentTask::kTwoTouch
+                : RodentTask::kEscapeBowl),
       time_limit_(options.Get<double>("time_limit")),
       fields_(fields) {
   const std::vector<Key> keys = ObservationKeys(task_);
@@ -401,8 +497,29 @@ RodentEnv::RodentEnv(const Options& options, const Fields& fields)
   skull_body_ = id(mjOBJ_BODY, p + "skull");
   head_site_ = id(mjOBJ_SITE, p + "head");
   camera_ = id(mjOBJ_CAMERA, p + "egocentric");
-  terrain_hfield_ = id(mjOBJ_HFIELD, "terrain");
+  if (task_ == RodentTask::kEscapeBowl) {
+    terrain_hfield_ = id(mjOBJ_HFIELD, "terrain");
+  } else {
+    target_geom_ = id(mjOBJ_GEOM, "target_0_0/geom");
+    target_material_ = id(mjOBJ_MATERIAL, "target_0_0/target_sphere_init");
+    texture_init_ = id(mjOBJ_TEXTURE, "target_0_0/target_sphere_init");
+    texture_interval_ = id(mjOBJ_TEXTURE, "target_0_0/target_sphere_inter");
+    texture_final_ = id(mjOBJ_TEXTURE, "target_0_0/target_sphere_final");
+    hand_l_body_ = id(mjOBJ_BODY, p + "hand_L");
+    hand_r_body_ = id(mjOBJ_BODY, p + "hand_R");
+    // Every geom below either hand (find_all: the fingers' too).
+    hand_geom_.assign(m->ngeom, false);
+    for (int g = 0; g < m->ngeom; ++g) {
+      for (int body = m->geom_bodyid[g]; body > 0;
+           body = m->body_parentid[body]) {
+        if (body == hand_l_body_ || body == hand_r_body_) {
+          hand_geom_[g] = true;
+        }
+      }
+    }
+  }
   free_qpos_ = m->jnt_qposadr[id(mjOBJ_JOINT, p)];
+  free_qvel_ = m->jnt_dofadr[id(mjOBJ_JOINT, p)];
   // observable_joints: the joints of the actuators that drive one.
   for (int a = 0; a < m->nu; ++a) {
     if (m->actuator_trntype[a] == mjTRN_JOINT) {
@@ -426,12 +543,15 @@ RodentEnv::RodentEnv(const Options& options, const Fields& fields)
 }
 
 void RodentEnv::OnSeed(uint64_t seed) {
+  // The env's random_state and dm_control's global np.random, both seeded
+  // with the env's seed.
   if (seed >> 32 == 0) {
     random_ = random::RandomState(static_cast<uint32_t>(seed));
   } else {
     random_ = random::RandomState(std::vector<uint32_t>{
         static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)});
   }
+  global_random_ = random_;
 }
 
 // Physics.after_reset: mj_forward with the actuation disabled.
@@ -469,7 +589,7 @@ void RodentEnv::FindNonContactingHeight(const double orientation[4]) {
   }
 }
 
-void RodentEnv::Reset() {
+void RodentEnv::ResetEscapeBowl() {
   mjModel* m = model_.get();
   mjData* d = data_.get();
   float* hfield = m->hfield_data + m->hfield_adr[terrain_hfield_];
@@ -497,6 +617,79 @@ void RodentEnv::Reset() {
     hfield[k] = static_cast<float>(terrain[k]);
   }
   hfield_stamp_ = NewHfieldStamp();
+}
+
+void RodentEnv::SetTargetTexture(int texture) {
+  // dm_control binds the material's texid: every texture role.
+  std::fill(model_->mat_texid + mjNTEXROLE * target_material_,
+            model_->mat_texid + mjNTEXROLE * (target_material_ + 1), texture);
+}
+
+void RodentEnv::RandomizeTarget() {
+  // TwoTouch._randomize_targets with the global np.random: the target area
+  // (1.5, 1.5) times uniform(-1, 1) each (the shuffle of one position draws
+  // nothing), the target reset and moved there.
+  constexpr double kTargetArea = 1.5;
+  constexpr double kTargetHeight = 0.14;
+  const double x = kTargetArea * global_random_.Uniform(-1., 1.);
+  const double y = kTargetArea * global_random_.Uniform(-1., 1.);
+  TwoTouchState& t = two_touch_;
+  t.touched_once = false;
+  t.touched_twice = false;
+  SetTargetTexture(texture_init_);
+  double* pos = model_->geom_pos + 3 * target_geom_;
+  pos[0] = x;
+  pos[1] = y;
+  pos[2] = kTargetHeight;
+  // dm_control's binding clears the geom's sameframe when it sets its pos.
+  model_->geom_sameframe[target_geom_] = 0;
+  t.rewarded_once = false;
+  t.rewarded_twice = false;
+  t.first_touch_time = 0;
+  t.second_touch_time = 0;
+  t.do_time_out = false;
+  t.logic = 0;  // PRE_TOUCH
+}
+
+void RodentEnv::ResetTwoTouch() {
+  mjModel* m = model_.get();
+  mjData* d = data_.get();
+  mj_resetData(m, d);
+  // _respawn_walker: UprightInitializer (the joints at qpos0, the free joint
+  // at the origin, upright, at rest: what mj_resetData leaves), then
+  // shift_pose by a rotation of 2 pi uniform() about z from the global
+  // np.random, its quaternion premultiplied and divided by numpy's norm.
+  const double rotation = 2 * M_PI * global_random_.RandomSample();
+  const double turn[4] = {numpy_kernels::Cos(rotation / 2), 0, 0,
+                          numpy_kernels::Sin(rotation / 2)};
+  double* root = d->qpos + free_qpos_;
+  double current[4];
+  std::copy(root + 3, root + 7, current);
+  for (int k = 0; k < 3; ++k) {
+    root[k] = root[k] + 0.0;
+  }
+  double quat[4];
+  mju_mulQuat(quat, turn, current);
+  // rotate_velocity: the free joint's linear velocity (zero) rotated.
+  double velocity[3];
+  mju_rotVecQuat(velocity, d->qvel + free_qvel_, turn);
+  std::copy(velocity, velocity + 3, d->qvel + free_qvel_);
+  const double norm = mujoco_common::NumpyNorm(quat, 4);
+  for (int k = 0; k < 4; ++k) {
+    root[3 + k] = quat[k] / norm;
+  }
+  two_touch_ = TwoTouchState{};
+  RandomizeTarget();
+  two_touch_.must_randomize = false;
+  two_touch_.observed_logic = two_touch_.logic;
+}
+
+void RodentEnv::Reset() {
+  if (task_ == RodentTask::kEscapeBowl) {
+    ResetEscapeBowl();
+  } else {
+    ResetTwoTouch();
+  }
   AfterReset();
   has_episode_ = true;
   reward_ = 0.0;
@@ -504,8 +697,105 @@ void RodentEnv::Reset() {
   truncated_ = false;
 }
 
+void RodentEnv::UpdateTargetActivation() {
+  // TargetSphereTwoTouch(touch_debounce=0.2)._update_activation.
+  constexpr double kTouchDebounce = 0.2;
+  TwoTouchState& t = two_touch_;
+  if (t.touched_once && t.touched_twice) {
+    return;
+  }
+  const mjData* d = data_.get();
+  for (int c = 0; c < d->ncon; ++c) {
+    const int g1 = d->contact[c].geom[0];
+    const int g2 = d->contact[c].geom[1];
+    if (!(hand_geom_[g1] || hand_geom_[g2]) ||
+        (g1 != target_geom_ && g2 != target_geom_)) {
+      continue;
+    }
+    if (!t.touched_once) {
+      t.touched_once = true;
+      t.touch_time = d->time;
+      SetTargetTexture(texture_interval_);
+    }
+    if (t.touched_once && d->time > t.touch_time + kTouchDebounce) {
+      t.touched_twice = true;
+      SetTargetTexture(texture_final_);
+    }
+  }
+}
+
+double RodentEnv::TwoTouchReward() {
+  // reach.TwoTouch's defaults and basic_rodent_2020's reward of 25.
+  constexpr double kTargetReward = 25.;
+  constexpr double kTouchInterval = 0.8;
+  constexpr double kIntervalTolerance = 0.1;
+  constexpr double kFailureTimeout = 1.2;
+  constexpr double kResetDelay = 0.;
+  constexpr int64_t kPreTouch = 0, kTouchedOnce = 1, kTouchedTwice = 2,
+                    kTouchedTooSoon = 3, kNoSecondTouch = 4;
+  const mjData* d = data_.get();
+  TwoTouchState& t = two_touch_;
+  double reward = 0.0;
+  const double* target = d->geom_xpos + 3 * target_geom_;
+  auto closeness = [&](int body) {
+    const double* hand = d->xpos + 3 * body;
+    double sum = 0;
+    for (int k = 0; k < 3; ++k) {
+      sum = sum + std::abs(hand[k] - target[k]);
+    }
+    return numpy_kernels::Exp(-3. * sum);
+  };
+  const double left = closeness(hand_l_body_);
+  const double right = closeness(hand_r_body_);
+  reward += .01 * std::max(left, right) * kTargetReward;
+  const double time = d->time;
+  if (t.logic == kPreTouch) {
+    if (t.touched_once && !t.rewarded_once) {
+      t.first_touch_time = time;
+      t.logic = kTouchedOnce;
+      t.rewarded_once = true;
+      reward += kTargetReward;
+    }
+  } else if (t.logic == kTouchedOnce) {
+    if (t.touched_twice && !t.rewarded_twice) {
+      t.second_touch_time = time;
+      t.logic = kTouchedTwice;
+      t.rewarded_twice = true;
+      if ((t.second_touch_time - t.first_touch_time) <
+          (kTouchInterval - kIntervalTolerance)) {
+        t.do_time_out = true;
+        t.logic = kTouchedTooSoon;
+      } else if ((t.second_touch_time - t.first_touch_time) <=
+                 (kTouchInterval + kIntervalTolerance)) {
+        reward += kTargetReward;
+      }
+    }
+    if ((time - t.first_touch_time) > (kTouchInterval + kIntervalTolerance)) {
+      t.do_time_out = true;
+      t.logic = kNoSecondTouch;
+      t.second_touch_time = time;
+    }
+  } else if (t.logic == kTouchedTwice || t.logic == kTouchedTooSoon ||
+             t.logic == kNoSecondTouch) {
+    if (t.do_time_out) {
+      if (time > (t.second_touch_time + kFailureTimeout)) {
+        t.do_time_out = false;
+      }
+    } else if (time > (t.second_touch_time + kResetDelay)) {
+      t.must_randomize = true;
+    }
+  }
+  return reward;
+}
+
 void RodentEnv::Step(const ActionView& action) {
   mjData* d = data_.get();
+  const bool two_touch = task_ == RodentTask::kTwoTouch;
+  // TwoTouch.before_step: a target the last reward asked to move.
+  if (two_touch && two_touch_.must_randomize) {
+    RandomizeTarget();
+    two_touch_.must_randomize = false;
+  }
   const double* a = action.Get(fields_.action);
   for (int i = 0; i < model_->nu; ++i) {
     d->ctrl[i] = a[i];
@@ -513,10 +803,21 @@ void RodentEnv::Step(const ActionView& action) {
   for (int i = 0; i < kSubSteps; ++i) {
     mj_step2(model_.get(), d);
     mj_step1(model_.get(), d);
+    if (two_touch) {
+      UpdateTargetActivation();
+    }
   }
   // No forward pass after the substeps: unlike the CMU humanoid's
   // go-to-target, the rodent's observations read the last mj_step2's
   // sensors (the accelerometer differs otherwise).
+  truncated_ = d->time >= time_limit_;
+  terminated_ = false;
+  if (two_touch) {
+    // Composer observes before it asks for the reward.
+    two_touch_.observed_logic = two_touch_.logic;
+    reward_ = TwoTouchReward();
+    return;
+  }
   // Escape.get_reward: the head site's distance from the origin against
   // the terrain's half size, times the torso and pelvis upright.
   const double terrain_size = model_->hfield_size[4 * terrain_hfield_];
@@ -598,11 +899,15 @@ void RodentEnv::Write(const Output& out) {
   std::copy(d->ten_velocity, d->ten_velocity + m->ntendon,
             Obs(out, "walker/tendons_vel"));
   std::copy(xmat + 6, xmat + 9, Obs(out, "walker/world_zaxis"));
-  // Escape's origin: -torso_pos . torso_frame.
-  double* origin = Obs(out, "walker/origin");
-  for (int j = 0; j < 3; ++j) {
-    origin[j] =
-        -(xpos[0] * xmat[j] + xpos[1] * xmat[3 + j] + xpos[2] * xmat[6 + j]);
+  if (task_ == RodentTask::kEscapeBowl) {
+    // Escape's origin: -torso_pos . torso_frame.
+    double* origin = Obs(out, "walker/origin");
+    for (int j = 0; j < 3; ++j) {
+      origin[j] =
+          -(xpos[0] * xmat[j] + xpos[1] * xmat[3 + j] + xpos[2] * xmat[6 + j]);
+    }
+  } else {
+    out.Get(fields_.task_logic)[0] = two_touch_.observed_logic;
   }
   RenderCamera(out.Get(fields_.camera));
 }
@@ -622,33 +927,69 @@ void RodentEnv::SaveState(StateWriter* writer) const {
   mujoco_common::GetIntegrationState(model_.get(), data_.get(), &state);
   const std::vector<mjtNum> sensors(data_->sensordata,
                                     data_->sensordata + model_->nsensordata);
-  const float* hfield =
-      model_->hfield_data + model_->hfield_adr[terrain_hfield_];
-  const std::vector<float> terrain(
-      hfield, hfield + model_->hfield_nrow[terrain_hfield_] *
-                           model_->hfield_ncol[terrain_hfield_]);
-  writer->Put(random_, has_episode_, terrain, state, sensors);
+  std::vector<float> terrain;
+  if (terrain_hfield_ >= 0) {
+    const float* hfield =
+        model_->hfield_data + model_->hfield_adr[terrain_hfield_];
+    terrain.assign(hfield, hfield + model_->hfield_nrow[terrain_hfield_] *
+                                        model_->hfield_ncol[terrain_hfield_]);
+  }
+  std::array<double, 3> target{};
+  int texture = -1;
+  if (target_geom_ >= 0) {
+    std::copy(model_->geom_pos + 3 * target_geom_,
+              model_->geom_pos + 3 * target_geom_ + 3, target.begin());
+    texture = model_->mat_texid[mjNTEXROLE * target_material_];
+  }
+  const TwoTouchState& t = two_touch_;
+  writer->Put(random_, global_random_, has_episode_, terrain, target, texture,
+              t.touched_once, t.touched_twice, t.touch_time, t.logic,
+              t.observed_logic, t.rewarded_once, t.rewarded_twice,
+              t.first_touch_time, t.second_touch_time, t.do_time_out,
+              t.must_randomize, state, sensors);
 }
 
 void RodentEnv::LoadState(StateReader* reader) {
-  random::RandomState random{uint32_t{0}};
+  random::RandomState random{uint32_t{0}}, global_random{uint32_t{0}};
   bool has_episode = false;
   std::vector<float> terrain;
+  std::array<double, 3> target{};
+  int texture = -1;
+  TwoTouchState t;
   std::vector<mjtNum> state, sensors;
-  reader->Get(&random, &has_episode, &terrain, &state, &sensors);
-  const int samples = model_->hfield_nrow[terrain_hfield_] *
-                      model_->hfield_ncol[terrain_hfield_];
+  reader->Get(&random, &global_random, &has_episode, &terrain, &target,
+              &texture, &t.touched_once, &t.touched_twice, &t.touch_time,
+              &t.logic, &t.observed_logic, &t.rewarded_once, &t.rewarded_twice,
+              &t.first_touch_time, &t.second_touch_time, &t.do_time_out,
+              &t.must_randomize, &state, &sensors);
+  const int samples = terrain_hfield_ < 0
+                          ? 0
+                          : model_->hfield_nrow[terrain_hfield_] *
+                                model_->hfield_ncol[terrain_hfield_];
+  const bool texture_ok = target_geom_ < 0 ? texture == -1
+                                           : (texture == texture_init_ ||
+                                              texture == texture_interval_ ||
+                                              texture == texture_final_);
   if (static_cast<int>(state.size()) !=
           mj_stateSize(model_.get(), mujoco_common::kIntegrationState) ||
       static_cast<int>(sensors.size()) != model_->nsensordata ||
-      static_cast<int>(terrain.size()) != samples) {
-    throw SnapshotError("the rodent's state is not of this model");
+      static_cast<int>(terrain.size()) != samples || !texture_ok) {
+    throw SnapshotError("the rodent's state is not of this task's model");
   }
   random_ = random;
+  global_random_ = global_random;
   has_episode_ = has_episode;
-  std::copy(terrain.begin(), terrain.end(),
-            model_->hfield_data + model_->hfield_adr[terrain_hfield_]);
-  hfield_stamp_ = NewHfieldStamp();
+  if (terrain_hfield_ >= 0) {
+    std::copy(terrain.begin(), terrain.end(),
+              model_->hfield_data + model_->hfield_adr[terrain_hfield_]);
+    hfield_stamp_ = NewHfieldStamp();
+  }
+  if (target_geom_ >= 0) {
+    std::copy(target.begin(), target.end(),
+              model_->geom_pos + 3 * target_geom_);
+    SetTargetTexture(texture);
+  }
+  two_touch_ = t;
   mujoco_common::SetIntegrationState(model_.get(), data_.get(), state);
   mj_step1(model_.get(), data_.get());
   std::copy(sensors.begin(), sensors.end(), data_->sensordata);

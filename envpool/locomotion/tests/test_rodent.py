@@ -1,8 +1,10 @@
-"""DmcRodentEscapeBowl-v1 against dm_control 1.0.50 on the same mujoco.
+"""DmcRodentEscapeBowl-v1 and DmcRodentTwoTouch-v1 against dm_control 1.0.50.
 
 Env i of a pool made with `seed=s` plays
-`basic_rodent_2020.rodent_escape_bowl(random_state=RandomState(s + i))`
-after `np.random.seed(s + i)`; both take the same float64 actions, and every
+`basic_rodent_2020.rodent_<task>(random_state=RandomState(s + i))` after
+`np.random.seed(s + i)` (TwoTouch draws from the global np.random at every
+reset: each reference keeps its own copy of that stream here, swapped in
+around its calls); both take the same float64 actions, and every
 observation entry but the camera (to 1e-6; they agree to about 1e-17), the
 egocentric camera (mean |diff| <= 1 level, at most 1% of pixels off by more
 than 32; the frames are equal here), the reward and how each episode ends
@@ -36,6 +38,12 @@ with warnings.catch_warnings():
 
 TASK_ID = "DmcRodentEscapeBowl-v1"
 ALIAS = "dm_control/locomotion/rodent_escape_bowl"
+TWO_TOUCH_ID = "DmcRodentTwoTouch-v1"
+TWO_TOUCH_ALIAS = "dm_control/locomotion/rodent_two_touch"
+FACTORIES = {
+    TASK_ID: basic_rodent_2020.rodent_escape_bowl,
+    TWO_TOUCH_ID: basic_rodent_2020.rodent_two_touch,
+}
 SPECS = json.loads((Path(__file__).parent / "envpool127_rodent_specs.json").read_text())
 TOLERANCE = 1e-6
 CAMERA = "walker/egocentric_camera"
@@ -43,14 +51,39 @@ CAMERA = "walker/egocentric_camera"
 ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
 
 
-def reference(seed: int, time_limit: float = 20.0) -> Any:
-    """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
-    np.random.seed(seed)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        env = basic_rodent_2020.rodent_escape_bowl(random_state=np.random.RandomState(seed))
-    env._time_limit = time_limit  # the time_limit option (20 s by default)
-    return env
+class Reference:
+    """The dm_control env that env `seed - s` of a pool seeded `s` plays,
+    with its own copy of the global np.random stream."""
+
+    def __init__(self, task_id: str, seed: int, time_limit: float | None = None) -> None:
+        np.random.seed(seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.env = FACTORIES[task_id](random_state=np.random.RandomState(seed))
+        if time_limit is not None:
+            self.env._time_limit = time_limit  # the time_limit option
+        self._global = np.random.get_state()
+
+    def _call(self, method: Any, *args: Any) -> Any:
+        np.random.set_state(self._global)
+        result = method(*args)
+        self._global = np.random.get_state()
+        return result
+
+    def reset(self) -> Any:
+        return self._call(self.env.reset)
+
+    def step(self, action: np.ndarray) -> Any:
+        return self._call(self.env.step, action)
+
+    @property
+    def physics(self) -> Any:
+        return self.env.physics
+
+
+def reference(seed: int, time_limit: float = 20.0, task_id: str = TASK_ID) -> Reference:
+    """The EscapeBowl reference (or `task_id`'s) of env `seed - s`."""
+    return Reference(task_id, seed, time_limit)
 
 
 def assert_frames_close(ours: np.ndarray, expected: np.ndarray, where: str) -> None:
@@ -60,10 +93,12 @@ def assert_frames_close(ours: np.ndarray, expected: np.ndarray, where: str) -> N
     assert (diff > 32).mean() <= 0.01, f"{where}: {(diff > 32).mean():.2%} pixels off"
 
 
-def play(seed: int, steps: int, num_envs: int, time_limit: float) -> dict[str, int]:
+def play(
+    seed: int, steps: int, num_envs: int, time_limit: float, task_id: str = TASK_ID
+) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts the time limits."""
-    env = envpool.make(TASK_ID, num_envs=num_envs, seed=seed, time_limit=time_limit)
-    refs = [reference(seed + i, time_limit) for i in range(num_envs)]
+    env = envpool.make(task_id, num_envs=num_envs, seed=seed, time_limit=time_limit)
+    refs = [reference(seed + i, time_limit, task_id) for i in range(num_envs)]
     obs, info = env.reset()
     steps_ref = [ref.reset() for ref in refs]
     rng = np.random.RandomState(seed)
@@ -80,6 +115,9 @@ def play(seed: int, steps: int, num_envs: int, time_limit: float) -> dict[str, i
                 if key == CAMERA:
                     assert ours.dtype == np.uint8, where
                     assert_frames_close(ours, expected, where)
+                elif key == "task_logic":
+                    assert ours.dtype == np.int64, where
+                    np.testing.assert_array_equal(ours, expected, err_msg=where)
                 else:
                     np.testing.assert_allclose(
                         ours, expected, rtol=0, atol=TOLERANCE, err_msg=where
@@ -98,7 +136,7 @@ def play(seed: int, steps: int, num_envs: int, time_limit: float) -> dict[str, i
                 continue
             np.testing.assert_allclose(reward[row], ts.reward, rtol=0, atol=TOLERANCE)
             counts["rewards"] += int(ts.reward > 0)
-            # Escape's discount is always 1: only the time limit ends it.
+            # The discount is always 1: only the time limit ends an episode.
             assert not terminated[row], step
             assert bool(truncated[row]) == ts.last(), step
             counts["time_limits"] += int(ts.last())
@@ -126,7 +164,7 @@ def test_model_is_dm_controls() -> None:
     envpool.make_spec(TASK_ID)
     from envpool.locomotion import _locomotion
 
-    ref = reference(0)
+    ref = reference(0).env
     ref.reset()
     # The skin as Composer writes it for the attached walker.
     skin = _locomotion.rodent_skin()
@@ -155,12 +193,39 @@ def test_model_is_dm_controls() -> None:
     assert compared > 200
 
 
-def test_reset_states_are_dm_controls_bit_for_bit() -> None:
+def test_two_touch_model_is_dm_controls() -> None:
+    envpool.make_spec(TWO_TOUCH_ID)
+    from envpool.locomotion import _locomotion
+
+    ref = Reference(TWO_TOUCH_ID, 0)
+    ref.reset()
+    # The episode's model as Composer compiles it, before the task moves the
+    # target and retextures it (which the lockstep test covers).
+    root = ref.env.task.root_entity.mjcf_model
+    expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
+    files = {"walkers/rodent_walker_skin_walker.skn": _locomotion.rodent_skin()}
+    for folder, _, names in os.walk(ASSET_DIR):
+        for name in names:
+            path = os.path.join(folder, name)
+            files[os.path.relpath(path, ASSET_DIR)] = Path(path).read_bytes()
+    model = mujoco.MjModel.from_xml_string(_locomotion.rodent_xml("rodent_two_touch"), files)
+    compared = 0
+    for name in dir(expected):
+        value = getattr(expected, name, None)
+        if name.startswith("_") or not isinstance(value, np.ndarray) or name == "tex_pathadr":
+            continue
+        np.testing.assert_array_equal(getattr(model, name), value, err_msg=name)
+        compared += 1
+    assert compared > 200
+
+
+@pytest.mark.parametrize("task_id", [TASK_ID, TWO_TOUCH_ID])
+def test_reset_states_are_dm_controls_bit_for_bit(task_id: str) -> None:
     seeds = range(1000, 1002)
-    env = envpool.make(TASK_ID, num_envs=len(seeds), seed=seeds[0])
+    env = envpool.make(task_id, num_envs=len(seeds), seed=seeds[0])
     env.reset()
     for i, seed in enumerate(seeds):
-        ref = reference(seed)
+        ref = Reference(task_id, seed)
         ref.reset()
         state = np.array(env._pool.get_state(i))
         data = ref.physics.data
@@ -181,9 +246,20 @@ def test_episodes_play_dm_controls_across_autoresets() -> None:
             play(seed, 150, 1, time_limit=1.0)
 
 
-def test_spaces_and_options_are_envpool_127s() -> None:
-    expected = SPECS[TASK_ID]
-    for task_id in (TASK_ID, ALIAS):
+def test_two_touch_episodes_play_dm_controls_across_autoresets() -> None:
+    # Random actions do not reach the target (0.14 m up, up to 2 m away):
+    # the reward is the hands' closeness and task_logic stays PRE_TOUCH.
+    steps = 60 if ALL else 12
+    counts = play(5, steps, 2, time_limit=0.1, task_id=TWO_TOUCH_ID)
+    assert counts["time_limits"] >= 4 and counts["rewards"] > 0, counts
+
+
+@pytest.mark.parametrize(
+    ("canonical", "alias"), [(TASK_ID, ALIAS), (TWO_TOUCH_ID, TWO_TOUCH_ALIAS)]
+)
+def test_spaces_and_options_are_envpool_127s(canonical: str, alias: str) -> None:
+    expected = SPECS[canonical]
+    for task_id in (canonical, alias):
         spec = envpool.make_spec(task_id)
         config = spec.config._asdict()
         for key, value in expected["config"].items():
@@ -194,6 +270,9 @@ def test_spaces_and_options_are_envpool_127s() -> None:
         for key, space in expected["observation_space"]["spaces"].items():
             assert list(spaces[key].shape) == space["shape"], key
             assert str(spaces[key].dtype) == space["dtype"], key
+            if space["dtype"] == "int64":  # task_logic: the whole int64 range
+                assert spaces[key].low.min() == space["low"], key
+                assert spaces[key].high.max() == space["high"], key
         action = expected["action_space"]
         assert list(spec.action_space.shape) == action["shape"]
         assert (spec.action_space.low == action["low"]).all()
@@ -206,6 +285,7 @@ def test_spaces_and_options_are_envpool_127s() -> None:
         ({"team_size": 3}, ("team_size", "soccer's")),
         ({"time_limit": 0.0}, ("time_limit", "positive")),
         ({"task_name": "soccer_ant"}, ("task_name", "rodent_escape_bowl")),
+        ({"task_name": "rodent_two_touch"}, ("task_name", "rodent_escape_bowl")),
     ],
 )
 def test_bad_option_values_are_value_errors(
@@ -248,6 +328,26 @@ def test_snapshots_restore_exactly() -> None:
     for action, want in zip(actions, later, strict=True):
         got = twin.step(action)[0]
         for key in (CAMERA, "walker/joints_pos", "walker/origin"):
+            np.testing.assert_array_equal(got[key], want[key], err_msg=key)
+    env.close()
+    twin.close()
+
+
+def test_two_touch_snapshots_carry_the_global_stream() -> None:
+    # Restored into a pool of another seed: the autoreset after the time
+    # limit draws the spawn rotation and target from the restored stream.
+    env = envpool.make(TWO_TOUCH_ID, num_envs=1, seed=0, time_limit=0.04)
+    twin = envpool.make(TWO_TOUCH_ID, num_envs=1, seed=9, time_limit=0.04)
+    env.reset()
+    twin.reset()
+    env.step(np.zeros((1, 38)))
+    state = env.get_state()
+    actions = [np.random.RandomState(t).uniform(-1, 1, (1, 38)) for t in range(4)]
+    later = [env.step(a)[0] for a in actions]
+    twin.set_state(state)
+    for action, want in zip(actions, later, strict=True):
+        got = twin.step(action)[0]
+        for key in (CAMERA, "walker/joints_pos", "walker/world_zaxis", "task_logic"):
             np.testing.assert_array_equal(got[key], want[key], err_msg=key)
     env.close()
     twin.close()
