@@ -697,12 +697,13 @@ void RodentEnv::Reset() {
   truncated_ = false;
 }
 
-void RodentEnv::UpdateTargetActivation() {
+bool RodentEnv::UpdateTargetActivation() {
   // TargetSphereTwoTouch(touch_debounce=0.2)._update_activation.
   constexpr double kTouchDebounce = 0.2;
   TwoTouchState& t = two_touch_;
+  bool retextured = false;
   if (t.touched_once && t.touched_twice) {
-    return;
+    return retextured;
   }
   const mjData* d = data_.get();
   for (int c = 0; c < d->ncon; ++c) {
@@ -716,12 +717,15 @@ void RodentEnv::UpdateTargetActivation() {
       t.touched_once = true;
       t.touch_time = d->time;
       SetTargetTexture(texture_interval_);
+      retextured = true;
     }
     if (t.touched_once && d->time > t.touch_time + kTouchDebounce) {
       t.touched_twice = true;
       SetTargetTexture(texture_final_);
+      retextured = true;
     }
   }
+  return retextured;
 }
 
 double RodentEnv::TwoTouchReward() {
@@ -791,10 +795,16 @@ double RodentEnv::TwoTouchReward() {
 void RodentEnv::Step(const ActionView& action) {
   mjData* d = data_.get();
   const bool two_touch = task_ == RodentTask::kTwoTouch;
+  // dm_control's mjcf Physics runs mj_forward at the first read through a
+  // binding after a write through one that marks it dirty: here the
+  // target's moves and retexturings within the step (the actions' write
+  // does not), so the observations after such a step read a forward pass.
+  bool model_written = false;
   // TwoTouch.before_step: a target the last reward asked to move.
   if (two_touch && two_touch_.must_randomize) {
     RandomizeTarget();
     two_touch_.must_randomize = false;
+    model_written = true;
   }
   const double* a = action.Get(fields_.action);
   for (int i = 0; i < model_->nu; ++i) {
@@ -803,9 +813,12 @@ void RodentEnv::Step(const ActionView& action) {
   for (int i = 0; i < kSubSteps; ++i) {
     mj_step2(model_.get(), d);
     mj_step1(model_.get(), d);
-    if (two_touch) {
-      UpdateTargetActivation();
+    if (two_touch && UpdateTargetActivation()) {
+      model_written = true;
     }
+  }
+  if (model_written) {
+    mj_forward(model_.get(), d);
   }
   // No forward pass after the substeps: unlike the CMU humanoid's
   // go-to-target, the rodent's observations read the last mj_step2's

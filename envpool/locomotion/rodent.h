@@ -87,7 +87,7 @@ class RodentEnv : public Env {
   // (TargetSphereTwoTouch._update_activation) and the reward's state
   // machine (TwoTouch.get_reward).
   void RandomizeTarget();
-  void UpdateTargetActivation();
+  bool UpdateTargetActivation();  // whether it retextured the target
   double TwoTouchReward();
   void SetTargetTexture(int texture);
   double* Obs(const Output& out, const char* key) const;

@@ -16,8 +16,10 @@ a few steps); the bowl's zoom with scipy's bit for bit.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import struct
 import warnings
 from pathlib import Path
 from typing import Any
@@ -331,6 +333,68 @@ def test_snapshots_restore_exactly() -> None:
             np.testing.assert_array_equal(got[key], want[key], err_msg=key)
     env.close()
     twin.close()
+
+
+def rewritten(state: Any, old: bytes, new: bytes) -> Any:
+    """`state` with the one occurrence of `old` in its body replaced by `new`.
+
+    The engine's state is a header (magic, format, id, the body's FNV-1a
+    checksum) and the body (envpool/core/pool.cc's SaveEnv): the checksum is
+    computed anew.
+    """
+    data = state.data
+    at = 8 + 4  # magic, format
+    (id_length,) = struct.unpack_from("<Q", data, at)
+    at += 8 + id_length
+    body = data[at + 8 :]
+    assert body.count(old) == 1
+    body = body.replace(old, new)
+    checksum = 14695981039346656037
+    for byte in body:
+        checksum = ((checksum ^ byte) * 1099511628211) % 2**64
+    return dataclasses.replace(state, data=data[:at] + struct.pack("<Q", checksum) + body)
+
+
+def test_two_touches_play_dm_controls() -> None:
+    # Random actions never bring a hand up to the target: right after the
+    # reset, both envs get the target moved onto the left hand (dm_control
+    # through its binding, this env through its snapshot, whose bytes hold
+    # the target's position once), then step with zero actions: a first
+    # touch (25), the second, the timeout and, with ENVPOOL_TEST_ALL, the
+    # target placed anew from the global stream.
+    seed = 2
+    env = envpool.make(TWO_TOUCH_ID, num_envs=1, seed=seed)
+    ref = Reference(TWO_TOUCH_ID, seed)
+    obs, _ = env.reset()
+    ref.reset()
+    physics = ref.physics
+    geom = ref.env.task._targets[0][0].geom
+    old = np.array(physics.bind(geom).pos, dtype=np.float64)
+    new = np.array(physics.named.data.xpos["walker/hand_L"], dtype=np.float64)
+    physics.bind(geom).pos = new
+    [state] = env.get_state()
+    env.set_state([rewritten(state, old.tobytes(), new.tobytes())])
+    logic = []
+    total = 0.0
+    for step in range(1, (100 if ALL else 14) + 1):
+        action = np.zeros(38)
+        obs, reward, _, _, _ = env.step(action[None])
+        ts = ref.step(action)
+        for key, expected in ts.observation.items():
+            where = f"step {step} {key}"
+            if key == CAMERA:
+                assert_frames_close(obs[key][0], expected, where)
+            else:
+                np.testing.assert_allclose(
+                    obs[key][0], expected, rtol=0, atol=TOLERANCE, err_msg=where
+                )
+        np.testing.assert_allclose(reward[0], ts.reward, rtol=0, atol=TOLERANCE)
+        logic.append(int(ts.observation["task_logic"][0]))
+        total += float(ts.reward)
+    assert 1 in logic and total > 25, (logic, total)
+    if ALL:  # a timeout ended, then the target moved (PRE_TOUCH again)
+        assert logic[-1] == 0 and max(logic) >= 3, logic
+    env.close()
 
 
 def test_two_touch_snapshots_carry_the_global_stream() -> None:
