@@ -7,10 +7,13 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "envpool/core/env.h"
 #include "envpool/core/numpy_kernels_loader.h"
 #include "envpool/locomotion/bowl_terrain.h"
+#include "envpool/locomotion/corridor.h"
 #include "envpool/locomotion/go_to_target.h"
 #include "envpool/locomotion/rodent.h"
 #include "envpool/locomotion/soccer.h"
@@ -25,6 +28,7 @@ PYBIND11_MODULE(_locomotion, m) {
   envpool::RegisterEnv<envpool::locomotion::SoccerEnv>("DmcSoccer");
   envpool::RegisterEnv<envpool::locomotion::GoToTargetEnv>(
       "DmcCmuHumanoidGoToTarget");
+  envpool::RegisterEnv<envpool::locomotion::CorridorEnv>("DmcCmuHumanoidRun");
   envpool::RegisterEnv<envpool::locomotion::RodentEscapeBowlEnv>(
       "DmcRodentEscapeBowl");
   envpool::RegisterEnv<envpool::locomotion::RodentTwoTouchEnv>(
@@ -58,6 +62,12 @@ PYBIND11_MODULE(_locomotion, m) {
   m.def("rodent_skin", [] { return pybind11::bytes(loco::RodentSkin()); });
   // scipy.ndimage.zoom(input, zoom, order=3) of a 2-d array, flattened.
   m.def("spline_zoom", &loco::SplineZoom);
+  m.def("corridor_xml", [](bool gaps, std::vector<double> draws) {
+    loco::CorridorLayout layout;
+    layout.kind = gaps ? loco::CorridorKind::kGaps : loco::CorridorKind::kWalls;
+    layout.draws = std::move(draws);
+    return loco::CorridorXml(layout);
+  });
   m.def("soccer_tex_data", [](int team_size, double length, double width) {
     loco::SoccerConfig config;
     config.team_size = team_size;

@@ -22,15 +22,22 @@ TASKS = [
     ("CoffeeButton", "coffee-button-v3"),
     ("CoffeePull", "coffee-pull-v3"),
     ("CoffeePush", "coffee-push-v3"),
+    ("DialTurn", "dial-turn-v3"),
+    ("DoorClose", "door-close-v3"),
     ("DoorLock", "door-lock-v3"),
+    ("DoorOpen", "door-open-v3"),
     ("DoorUnlock", "door-unlock-v3"),
+    ("DrawerClose", "drawer-close-v3"),
     ("DrawerOpen", "drawer-open-v3"),
+    ("FaucetClose", "faucet-close-v3"),
+    ("FaucetOpen", "faucet-open-v3"),
     ("HandInsert", "hand-insert-v3"),
     ("HandlePress", "handle-press-v3"),
     ("HandlePressSide", "handle-press-side-v3"),
     ("HandlePull", "handle-pull-v3"),
     ("HandlePullSide", "handle-pull-side-v3"),
     ("LeverPull", "lever-pull-v3"),
+    ("PickOutOfHole", "pick-out-of-hole-v3"),
     ("PickPlace", "pick-place-v3"),
     ("PickPlaceWall", "pick-place-wall-v3"),
     ("PlateSlide", "plate-slide-v3"),
@@ -46,6 +53,7 @@ TASKS = [
     ("Soccer", "soccer-v3"),
     ("Sweep", "sweep-v3"),
     ("SweepInto", "sweep-into-v3"),
+    ("WindowClose", "window-close-v3"),
     ("WindowOpen", "window-open-v3"),
 ]
 
@@ -79,3 +87,9 @@ SEED_INDEPENDENT_RESET = {
     )
     for _stem in ("PlateSlide", "PlateSlideBack", "PlateSlideBackSide", "PlateSlideSide")
 }
+# pick-out-of-hole's object box is a point (the hole); its seeded goal is
+# hidden as well.
+SEED_INDEPENDENT_RESET["MetaWorld/PickOutOfHole-v3"] = (
+    "the object starts in the hole, at the one place Meta-World's object box allows; "
+    "the seeded goal is hidden from the observation"
+)
