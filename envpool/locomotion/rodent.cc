@@ -654,6 +654,24 @@ void RodentEnv::RandomizeTarget() {
 void RodentEnv::ResetTwoTouch() {
   mjModel* m = model_.get();
   mjData* d = data_.get();
+  // Composer compiles the episode's model with the target where the last
+  // episode left it (TwoTouch keeps its last position), and the compiler's
+  // statistics (center, extent: the renderer's clip planes scale with the
+  // extent) take in the target's box; the rest of the model spans
+  // [-1, 1] on each axis (the walker's cameras and lights). The bounding
+  // box of the two, as MuJoCo's compiler sums it.
+  {
+    const double* at = m->geom_pos + 3 * target_geom_;
+    const double radius = m->geom_size[3 * target_geom_];
+    double extent = 0;
+    for (int k = 0; k < 3; ++k) {
+      const double lo = std::min(-1.0, at[k] - radius);
+      const double hi = std::max(1.0, at[k] + radius);
+      m->stat.center[k] = (lo + hi) / 2;
+      extent = std::max(extent, hi - lo);
+    }
+    m->stat.extent = extent;
+  }
   mj_resetData(m, d);
   // _respawn_walker: UprightInitializer (the joints at qpos0, the free joint
   // at the origin, upright, at rest: what mj_resetData leaves), then
@@ -955,8 +973,11 @@ void RodentEnv::SaveState(StateWriter* writer) const {
     texture = model_->mat_texid[mjNTEXROLE * target_material_];
   }
   const TwoTouchState& t = two_touch_;
-  writer->Put(random_, global_random_, has_episode_, terrain, target, texture,
-              t.touched_once, t.touched_twice, t.touch_time, t.logic,
+  const std::array<double, 4> stat{model_->stat.extent, model_->stat.center[0],
+                                   model_->stat.center[1],
+                                   model_->stat.center[2]};
+  writer->Put(random_, global_random_, has_episode_, terrain, target, stat,
+              texture, t.touched_once, t.touched_twice, t.touch_time, t.logic,
               t.observed_logic, t.rewarded_once, t.rewarded_twice,
               t.first_touch_time, t.second_touch_time, t.do_time_out,
               t.must_randomize, state, sensors);
@@ -970,7 +991,8 @@ void RodentEnv::LoadState(StateReader* reader) {
   int texture = -1;
   TwoTouchState t;
   std::vector<mjtNum> state, sensors;
-  reader->Get(&random, &global_random, &has_episode, &terrain, &target,
+  std::array<double, 4> stat{};
+  reader->Get(&random, &global_random, &has_episode, &terrain, &target, &stat,
               &texture, &t.touched_once, &t.touched_twice, &t.touch_time,
               &t.logic, &t.observed_logic, &t.rewarded_once, &t.rewarded_twice,
               &t.first_touch_time, &t.second_touch_time, &t.do_time_out,
@@ -1003,6 +1025,8 @@ void RodentEnv::LoadState(StateReader* reader) {
     SetTargetTexture(texture);
   }
   two_touch_ = t;
+  model_->stat.extent = stat[0];
+  std::copy(stat.begin() + 1, stat.end(), model_->stat.center);
   mujoco_common::SetIntegrationState(model_.get(), data_.get(), state);
   mj_step1(model_.get(), data_.get());
   std::copy(sensors.begin(), sensors.end(), data_->sensordata);
