@@ -223,6 +223,9 @@ def measure(args: argparse.Namespace, backends: list[str], venvs: dict[str, str]
                 f"--seconds={args.seconds}",
                 f"--warmup={args.warmup}",
             ]
+            if job.worker_backend == "envpool_async":
+                # Sync's reset is untimed; async's first recvs collect the resets.
+                worker_args.append("--untimed-first-resets")
             done += 1
             progress = f"[{done}/{total}] repeat {repeat + 1} {job.backend:<17} N={job.num_envs:<4}"
             try:
@@ -587,7 +590,8 @@ def format_report(
         f"Env steps per second, median of {args.repeats} repeats of {args.seconds:g} s each "
         f"(after {args.warmup:g} s of warm-up), random actions drawn before timing; "
         "in brackets the ratio to `loop`. N is `num_envs`; envpool threads: "
-        f"{threads}.",
+        f"{threads}. The pools' first resets are untimed (the async pools' first "
+        "`recv`s, which collect them, come before the warm-up).",
         "",
         *rows,
         "",

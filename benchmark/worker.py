@@ -585,7 +585,12 @@ def action_rows_per_env(env: Any) -> int:
 
 
 def envpool_stepper(
-    task: str, num_envs: int, asynchronous: bool, num_threads: int, affinity_offset: int = -1
+    task: str,
+    num_envs: int,
+    asynchronous: bool,
+    num_threads: int,
+    affinity_offset: int = -1,
+    untimed_first_resets: bool = False,
 ) -> tuple[Any, Callable[[int], int]]:
     """An envpool pool and its step function, as `bench_envpool` times them.
 
@@ -595,6 +600,12 @@ def envpool_stepper(
     imports. Returns (the pool, a function stepping one batch and returning
     how many env steps it made). `affinity_offset` >= 0 pins worker i to
     core offset + i (`thread_affinity_offset`); -1 leaves it unset.
+
+    `untimed_first_resets`: the async pool's `recv`s collect every env's first
+    reset here, before the caller times anything, as the sync pool's `reset`
+    is; else the first recvs of the warm-up and of the timed part wait for
+    them (a soccer reset builds a new model, seconds for 16 envs, more than a
+    short measurement).
     """
     import envpool
 
@@ -619,6 +630,10 @@ def envpool_stepper(
             env.send(actions[i % NUM_ACTION_SETS], info["env_id"])
             return batch_size
 
+        if untimed_first_resets:
+            for i in range(-(-num_envs // batch_size)):
+                step(i)
+
     else:
         env.reset()
 
@@ -637,9 +652,12 @@ def bench_envpool(
     asynchronous: bool,
     num_threads: int,
     affinity_offset: int = -1,
+    untimed_first_resets: bool = False,
 ) -> tuple[int, float]:
     """Step an envpool pool: sync `step`, or async `send`/`recv` with batch_size = num_envs // 2."""
-    env, step = envpool_stepper(task, num_envs, asynchronous, num_threads, affinity_offset)
+    env, step = envpool_stepper(
+        task, num_envs, asynchronous, num_threads, affinity_offset, untimed_first_resets
+    )
     try:
         return timed(step, seconds, warmup)
     finally:
@@ -822,6 +840,7 @@ def measure_steps(args: argparse.Namespace) -> dict[str, Any]:
             args.backend == "envpool_async",
             args.num_threads,
             args.thread_affinity_offset,
+            args.untimed_first_resets,
         )
     return {"steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed, **extra}
 
@@ -880,6 +899,12 @@ def main() -> None:
         type=int,
         default=-1,
         help="envpool: pin worker i to core offset + i; -1 = unset (the library's default)",
+    )
+    step.add_argument(
+        "--untimed-first-resets",
+        action="store_true",
+        help="envpool_async: collect every env's first reset before timing, as sync's reset "
+        "(bench.py passes it)",
     )
     step.add_argument("--seconds", type=float, default=1.0)
     step.add_argument("--warmup", type=float, default=0.2)
