@@ -10,6 +10,7 @@
 #include "envpool/locomotion/go_to_target.h"
 #include "envpool/locomotion/mjcf_reader.h"
 #include "envpool/locomotion/soccer_model.h"
+#include "envpool/locomotion/task_options.h"
 #include "envpool/mujoco_common/numpy_math.h"
 #include "envpool/mujoco_common/state.h"
 #include "envpool/render/mujoco_egl.h"
@@ -236,40 +237,15 @@ std::string CorridorXml(const CorridorLayout& layout) {
 }
 
 Options CorridorEnv::DefaultOptions() {
-  // EnvPool 1.2.7's locomotion options; those of soccer only accept their
-  // defaults here.
-  return Options{
-      {"max_episode_steps", int64_t{2147483647}},
-      {"task_name", std::string("cmu_humanoid_run_walls")},
-      {"team_size", int64_t{2}},
-      {"time_limit", 30.0},
-      {"disable_walker_contacts", false},
-      {"enable_field_box", false},
-      {"terminate_on_goal", true},
-      {"keep_aspect_ratio", false},
-  };
+  return LocomotionOptions("cmu_humanoid_run_walls", 30.0);
 }
 
 void CorridorEnv::Declare(const Options& options, EnvSpec* spec,
                           Fields* fields) {
   const std::string task = options.Get<std::string>("task_name");
   KindOf(task);
-  const double time_limit = options.Get<double>("time_limit");
-  if (!(time_limit > 0.0)) {
-    throw std::invalid_argument(
-        "option 'time_limit' must be a positive number of seconds, got " +
-        std::to_string(time_limit));
-  }
-  if (options.Get<int64_t>("team_size") != 2 ||
-      options.Get<bool>("disable_walker_contacts") ||
-      options.Get<bool>("enable_field_box") ||
-      !options.Get<bool>("terminate_on_goal") ||
-      options.Get<bool>("keep_aspect_ratio")) {
-    throw std::invalid_argument(
-        "options 'team_size', 'disable_walker_contacts', 'enable_field_box', "
-        "'terminate_on_goal' and 'keep_aspect_ratio' are soccer's: " +
-        task + " takes only their defaults");
-  }
+  CheckedTimeLimit(options);
+  RequireSoccerDefaults(options, task);
   spec->snapshots = true;
   fields->obs.clear();
   for (const ObservationKey& key : CmuWalkerObservationKeys()) {

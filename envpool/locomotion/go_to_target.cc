@@ -11,6 +11,7 @@
 #include "envpool/core/numpy_kernels.h"
 #include "envpool/locomotion/mjcf_reader.h"
 #include "envpool/locomotion/soccer_model.h"
+#include "envpool/locomotion/task_options.h"
 #include "envpool/mujoco_common/numpy_math.h"
 #include "envpool/mujoco_common/state.h"
 
@@ -256,18 +257,7 @@ const mjModel& BaseModel() {
 }  // namespace
 
 Options GoToTargetEnv::DefaultOptions() {
-  // EnvPool 1.2.7's locomotion options; those of soccer only accept their
-  // defaults here.
-  return Options{
-      {"max_episode_steps", int64_t{2147483647}},
-      {"task_name", std::string("cmu_humanoid_go_to_target")},
-      {"team_size", int64_t{2}},
-      {"time_limit", 30.0},
-      {"disable_walker_contacts", false},
-      {"enable_field_box", false},
-      {"terminate_on_goal", true},
-      {"keep_aspect_ratio", false},
-  };
+  return LocomotionOptions("cmu_humanoid_go_to_target", 30.0);
 }
 
 void GoToTargetEnv::Declare(const Options& options, EnvSpec* spec,
@@ -279,22 +269,8 @@ void GoToTargetEnv::Declare(const Options& options, EnvSpec* spec,
         "'cmu_humanoid_go_to_target', got '" +
         task + "'");
   }
-  const double time_limit = options.Get<double>("time_limit");
-  if (!(time_limit > 0.0)) {
-    throw std::invalid_argument(
-        "option 'time_limit' must be a positive number of seconds, got " +
-        std::to_string(time_limit));
-  }
-  if (options.Get<int64_t>("team_size") != 2 ||
-      options.Get<bool>("disable_walker_contacts") ||
-      options.Get<bool>("enable_field_box") ||
-      !options.Get<bool>("terminate_on_goal") ||
-      options.Get<bool>("keep_aspect_ratio")) {
-    throw std::invalid_argument(
-        "options 'team_size', 'disable_walker_contacts', 'enable_field_box', "
-        "'terminate_on_goal' and 'keep_aspect_ratio' are soccer's: "
-        "cmu_humanoid_go_to_target takes only their defaults");
-  }
+  CheckedTimeLimit(options);
+  RequireSoccerDefaults(options, task);
   spec->snapshots = true;
   fields->obs.clear();
   for (const ObservationKey& key : ObservationKeys()) {

@@ -14,6 +14,7 @@
 #include "envpool/locomotion/bowl_terrain.h"
 #include "envpool/locomotion/mjcf_reader.h"
 #include "envpool/locomotion/soccer_model.h"
+#include "envpool/locomotion/task_options.h"
 #include "envpool/mujoco_common/numpy_math.h"
 #include "envpool/mujoco_common/state.h"
 #include "envpool/render/mujoco_egl.h"
@@ -397,18 +398,7 @@ std::string RodentSkin() {
 
 Options RodentEnv::TaskOptions(const std::string& task_name,
                                double time_limit) {
-  // EnvPool 1.2.7's locomotion options; those of soccer only accept their
-  // defaults here.
-  return Options{
-      {"max_episode_steps", int64_t{2147483647}},
-      {"task_name", task_name},
-      {"team_size", int64_t{2}},
-      {"time_limit", time_limit},
-      {"disable_walker_contacts", false},
-      {"enable_field_box", false},
-      {"terminate_on_goal", true},
-      {"keep_aspect_ratio", false},
-  };
+  return LocomotionOptions(task_name, time_limit);
 }
 
 void RodentEnv::DeclareTask(RodentTask rodent_task, const Options& options,
@@ -419,22 +409,8 @@ void RodentEnv::DeclareTask(RodentTask rodent_task, const Options& options,
     throw std::invalid_argument("option 'task_name' of this id must be '" +
                                 expected + "', got '" + task + "'");
   }
-  const double time_limit = options.Get<double>("time_limit");
-  if (!(time_limit > 0.0)) {
-    throw std::invalid_argument(
-        "option 'time_limit' must be a positive number of seconds, got " +
-        std::to_string(time_limit));
-  }
-  if (options.Get<int64_t>("team_size") != 2 ||
-      options.Get<bool>("disable_walker_contacts") ||
-      options.Get<bool>("enable_field_box") ||
-      !options.Get<bool>("terminate_on_goal") ||
-      options.Get<bool>("keep_aspect_ratio")) {
-    throw std::invalid_argument(
-        "options 'team_size', 'disable_walker_contacts', 'enable_field_box', "
-        "'terminate_on_goal' and 'keep_aspect_ratio' are soccer's: " +
-        task + " takes only their defaults");
-  }
+  CheckedTimeLimit(options);
+  RequireSoccerDefaults(options, task);
   spec->snapshots = true;
   fields->obs.clear();
   std::vector<Key> keys = ObservationKeys(rodent_task);

@@ -7,6 +7,7 @@
 
 #include "envpool/core/numpy_kernels.h"
 #include "envpool/locomotion/soccer.h"
+#include "envpool/locomotion/task_options.h"
 #include "envpool/mujoco_common/numpy_math.h"
 #include "envpool/mujoco_common/state.h"
 
@@ -114,16 +115,7 @@ double Norm(const double* x, int n) { return mujoco_common::NumpyNorm(x, n); }
 }  // namespace
 
 Options SoccerEnv::DefaultOptions() {
-  return Options{
-      {"max_episode_steps", int64_t{2147483647}},
-      {"task_name", std::string("soccer_boxhead")},
-      {"team_size", int64_t{2}},
-      {"time_limit", 45.0},
-      {"disable_walker_contacts", false},
-      {"enable_field_box", false},
-      {"terminate_on_goal", true},
-      {"keep_aspect_ratio", false},
-  };
+  return LocomotionOptions("soccer_boxhead", 45.0);
 }
 
 void SoccerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
@@ -135,12 +127,7 @@ void SoccerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
         "got " +
         std::to_string(team_size));
   }
-  const double time_limit = options.Get<double>("time_limit");
-  if (!(time_limit > 0.0)) {
-    throw std::invalid_argument(
-        "option 'time_limit' must be a positive number of seconds, got " +
-        std::to_string(time_limit));
-  }
+  CheckedTimeLimit(options);
   spec->max_num_players = static_cast<int>(2 * team_size);
   spec->snapshots = true;
   fields->obs.clear();
