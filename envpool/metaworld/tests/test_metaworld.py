@@ -48,9 +48,11 @@ INFO_KEYS = (
 )
 OURS = sorted(t for t in envpool.list_all_envs() if find_entry(t).family == "metaworld")
 # make test's sample: every TaskKind of envpool/metaworld/tasks.h (each a
-# placement and a reward function) once across the two lockstep tests
-# (every id under ENVPOOL_TEST_ALL).
+# placement and a reward function) up to kHandInsert once across the two
+# lockstep tests, and of the tool tasks after it basketball's and
+# stick-pull's (the most branches); every id under ENVPOOL_TEST_ALL.
 RANDOM_SAMPLE = [
+    "MetaWorld/Basketball-v3",
     "MetaWorld/ButtonPressTopdownWall-v3",
     "MetaWorld/ButtonPressWall-v3",
     "MetaWorld/CoffeeButton-v3",
@@ -84,6 +86,7 @@ EXPERT_SAMPLE = [
     "MetaWorld/PlateSlide-v3",
     "MetaWorld/PlateSlideSide-v3",
     "MetaWorld/ReachWall-v3",
+    "MetaWorld/StickPull-v3",
 ]
 
 
