@@ -1,7 +1,7 @@
 // numpy's own float64 kernels for the transcendental functions a reference
 // library computes with numpy (np.sin, np.cos, np.tan, np.arctan,
-// np.arcsin, np.arctan2, np.exp, np.power), for families whose episodes
-// depend on their last bit.
+// np.arcsin, np.arctan2, np.exp, np.power, np.log), for families whose
+// episodes depend on their last bit.
 //
 // Why: numpy picks its float64 loops by CPU when it is imported; on x86-64
 // with AVX-512 its tan, arctan, arcsin, arctan2, exp and power are SIMD
@@ -46,12 +46,13 @@ enum Function : int {
   kExp,
   kArctan2,
   kPower,
+  kLog,
   kNumFunctions
 };
 
 // The ufunc names, in Function order.
 inline constexpr std::array<const char*, kNumFunctions> kNames = {
-    "sin", "cos", "tan", "arctan", "arcsin", "exp", "arctan2", "power"};
+    "sin", "cos", "tan", "arctan", "arcsin", "exp", "arctan2", "power", "log"};
 
 // Set by the module at import; empty entries fall back to libm.
 inline std::array<Kernel, kNumFunctions>& Kernels() {
@@ -87,6 +88,48 @@ inline double Binary(Function f, double x, double y,
   return out;
 }
 
+// The same loops over n contiguous elements . numpy's loops are elementwise:
+// each element gets the bits a call of its own gives (whole vectors or a masked
+// tail, contiguous or strided), while a SIMD kernel costs about as much for a
+// vector of elements as for one, so a family that needs one function for many
+// values asks once.
+inline void UnaryN(Function f, const double* x, double* out, intptr_t n,
+                   double (*libm)(double)) {
+  const Kernel& k = Kernels()[f];
+  if (k.loop == nullptr) {
+    for (intptr_t i = 0; i < n; ++i) {
+      out[i] = libm(x[i]);
+    }
+    return;
+  }
+  if (n <= 0) {
+    return;
+  }
+  char* args[2] = {reinterpret_cast<char*>(const_cast<double*>(x)),
+                   reinterpret_cast<char*>(out)};
+  const intptr_t steps[2] = {sizeof(double), sizeof(double)};
+  k.loop(args, &n, steps, k.data);
+}
+
+inline void BinaryN(Function f, const double* x, const double* y, double* out,
+                    intptr_t n, double (*libm)(double, double)) {
+  const Kernel& k = Kernels()[f];
+  if (k.loop == nullptr) {
+    for (intptr_t i = 0; i < n; ++i) {
+      out[i] = libm(x[i], y[i]);
+    }
+    return;
+  }
+  if (n <= 0) {
+    return;
+  }
+  char* args[3] = {reinterpret_cast<char*>(const_cast<double*>(x)),
+                   reinterpret_cast<char*>(const_cast<double*>(y)),
+                   reinterpret_cast<char*>(out)};
+  const intptr_t steps[3] = {sizeof(double), sizeof(double), sizeof(double)};
+  k.loop(args, &n, steps, k.data);
+}
+
 inline double Sin(double x) {
   return Unary(kSin, x, [](double v) { return std::sin(v); });
 }
@@ -105,6 +148,9 @@ inline double Arcsin(double x) {
 inline double Exp(double x) {
   return Unary(kExp, x, [](double v) { return std::exp(v); });
 }
+inline double Log(double x) {
+  return Unary(kLog, x, [](double v) { return std::log(v); });
+}
 inline double Arctan2(double y, double x) {
   return Binary(kArctan2, y, x,
                 [](double a, double b) { return std::atan2(a, b); });
@@ -112,6 +158,26 @@ inline double Arctan2(double y, double x) {
 inline double Power(double x, double y) {
   return Binary(kPower, x, y,
                 [](double a, double b) { return std::pow(a, b); });
+}
+
+inline void Sin(const double* x, double* out, intptr_t n) {
+  UnaryN(kSin, x, out, n, [](double v) { return std::sin(v); });
+}
+inline void Cos(const double* x, double* out, intptr_t n) {
+  UnaryN(kCos, x, out, n, [](double v) { return std::cos(v); });
+}
+inline void Tan(const double* x, double* out, intptr_t n) {
+  UnaryN(kTan, x, out, n, [](double v) { return std::tan(v); });
+}
+inline void Arctan(const double* x, double* out, intptr_t n) {
+  UnaryN(kArctan, x, out, n, [](double v) { return std::atan(v); });
+}
+inline void Arcsin(const double* x, double* out, intptr_t n) {
+  UnaryN(kArcsin, x, out, n, [](double v) { return std::asin(v); });
+}
+inline void Power(const double* x, const double* y, double* out, intptr_t n) {
+  BinaryN(kPower, x, y, out, n,
+          [](double a, double b) { return std::pow(a, b); });
 }
 
 }  // namespace envpool::numpy_kernels

@@ -11,8 +11,10 @@
 #include <Python.h>
 #include <pybind11/pybind11.h>
 
+#include <cmath>
 #include <cstring>
 #include <limits>
+#include <string>
 
 #include "envpool/core/numpy_kernels.h"
 
@@ -73,7 +75,8 @@ inline Kernel FindKernel(const pybind11::module_& numpy, Function f) {
 // ordinary inputs (a loop found at the wrong place would not).
 inline bool AgreesWithNumpy(const pybind11::module_& numpy, Function f) {
   // (Inside every function's domain: first elements within [-1, 1] for
-  // arcsin, a negative base only with an integral power.)
+  // arcsin, a negative base only with an integral power, positive ones for
+  // log.)
   constexpr double kSamples[][2] = {{0.3, 0.7},
                                     {0.25, 1.5},
                                     {-0.5, 3.0},
@@ -81,7 +84,9 @@ inline bool AgreesWithNumpy(const pybind11::module_& numpy, Function f) {
                                     {0.999, 0.001},
                                     {0.6, -0.8},
                                     {0.123456789, 0.987654321}};
-  for (const auto& s : kSamples) {
+  for (const auto& sample : kSamples) {
+    const double s[2] = {f == kLog ? std::abs(sample[0]) : sample[0],
+                         sample[1]};
     const bool binary = NumArgs(f) == 3;
     const double expected =
         binary ? numpy.attr(kNames[f])(s[0], s[1]).cast<double>()
@@ -131,6 +136,55 @@ inline pybind11::list LoadedNumpyKernels() {
     }
   }
   return found;
+}
+
+// The envs' function of the unary ufunc f at x (numpy's loop or libm's).
+inline double EvaluateUnary(Function f, double x) {
+  switch (f) {
+    case kSin:
+      return Sin(x);
+    case kCos:
+      return Cos(x);
+    case kTan:
+      return Tan(x);
+    case kArctan:
+      return Arctan(x);
+    case kArcsin:
+      return Arcsin(x);
+    case kExp:
+      return Exp(x);
+    case kLog:
+      return Log(x);
+    default:
+      return std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+// What the envs compute for the unary ufunc `name` (one of kNames) at each
+// of `xs`, one call per number as the envs call it: for tests that compare
+// the loaded kernels with numpy's own results. A name that is not a unary
+// function of kNames is a ValueError naming the valid ones.
+inline pybind11::list EvaluateUnaryKernel(const std::string& name,
+                                          const pybind11::iterable& xs) {
+  namespace py = pybind11;
+  std::string valid;
+  for (int i = 0; i < kNumFunctions; ++i) {
+    const auto f = static_cast<Function>(i);
+    if (loader::NumArgs(f) != 2) {
+      continue;
+    }
+    if (name == kNames[f]) {
+      py::list out;
+      for (const py::handle x : xs) {
+        out.append(EvaluateUnary(f, x.cast<double>()));
+      }
+      return out;
+    }
+    valid += valid.empty() ? "" : ", ";
+    valid += std::string("'") + kNames[f] + "'";
+  }
+  throw py::value_error("unknown unary numpy kernel '" + name +
+                        "': use one of " + valid);
 }
 
 }  // namespace envpool::numpy_kernels

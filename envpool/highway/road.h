@@ -13,6 +13,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -597,6 +598,12 @@ class Road {
       on_lane_cache_;
   mutable std::vector<std::pair<double, int>> uncached_;
   bool caching_on_lane_ = false;
+  // Act's IDM vehicles, whose steering is computed for all of them at the
+  // end of the pass, and the stages' scratch arrays (SteeringControl,
+  // StepVehicles).
+  std::vector<int> steering_ids_;
+  std::vector<double> steering_out_;
+  mutable std::array<std::vector<double>, 5> scratch_;
 
  public:
   int NumBodies() const {
@@ -810,46 +817,90 @@ class Road {
            ego.speed * dv / (2 * std::sqrt(ab));
   }
 
-  // IDMVehicle.acceleration, with the exponent of the vehicle that asks
-  // (`delta`); -1 for no vehicle.
-  double Acceleration(double delta, int ego, int front) const {
-    if (ego < 0 || Body(ego).kind == VehicleKind::kObstacle) {
-      return 0;  // no vehicle, or an obstacle (not a Vehicle)
+  // IDMVehicle.acceleration of vehicle ego behind vehicle front (-1: no
+  // vehicle), with the exponent of the vehicle that asks (`delta`), for n
+  // pairs {ego, front} at once: numpy's power runs once for all of them
+  // (numpy_kernels::UnaryN: the bits of one call each).
+  void Accelerations(double delta, const std::array<int, 2>* pairs, int n,
+                     double* out) const {
+    std::vector<double>& x = scratch_[0];
+    std::vector<double>& y = scratch_[1];
+    std::vector<double>& power = scratch_[2];
+    x.resize(2 * n);
+    y.resize(2 * n);
+    power.resize(2 * n);
+    int m = 0;
+    for (int k = 0; k < n; ++k) {
+      const auto [ego, front] = pairs[k];
+      if (ego < 0 || Body(ego).kind == VehicleKind::kObstacle) {
+        continue;  // no vehicle, or an obstacle (not a Vehicle): 0
+      }
+      const Vehicle& e = Body(ego);
+      const double target = Clip(e.target_speed, 0, LaneOf(e).speed_limit());
+      x[m] = std::max(e.speed, 0.0) / std::abs(NotZero(target));
+      y[m++] = delta;
+      if (front >= 0) {
+        const double d = LaneDistance(e, Body(front));
+        x[m] = DesiredGap(e, Body(front)) / NotZero(d);
+        y[m++] = 2;
+      }
     }
-    const Vehicle& e = Body(ego);
-    const double target = Clip(e.target_speed, 0, LaneOf(e).speed_limit());
-    double acceleration =
-        comfort_acc_max *
-        (1 - numpy_kernels::Power(
-                 std::max(e.speed, 0.0) / std::abs(NotZero(target)), delta));
-    if (front >= 0) {
-      const double d = LaneDistance(e, Body(front));
-      const double ratio = DesiredGap(e, Body(front)) / NotZero(d);
-      acceleration -= comfort_acc_max * numpy_kernels::Power(ratio, 2);
+    numpy_kernels::Power(x.data(), y.data(), power.data(), m);
+    m = 0;
+    for (int k = 0; k < n; ++k) {
+      const auto [ego, front] = pairs[k];
+      out[k] = 0;
+      if (ego < 0 || Body(ego).kind == VehicleKind::kObstacle) {
+        continue;
+      }
+      out[k] = comfort_acc_max * (1 - power[m++]);
+      if (front >= 0) {
+        out[k] -= comfort_acc_max * power[m++];
+      }
     }
-    return acceleration;
   }
 
   // -- Control --
 
-  // ControlledVehicle.steering_control.
-  double SteeringControl(const Vehicle& v, const LaneIndex& target) const {
-    const Lane& lane = network.GetLane(target);
-    auto [s, r] = lane.LocalCoordinates(v.position);
-    const double lane_next = s + v.speed * kTauPursuit;
-    const double future_heading = lane.HeadingAt(lane_next);
-    const double lateral_speed_command = -kKpLateral * r;
-    const double heading_command = numpy_kernels::Arcsin(
-        Clip(lateral_speed_command / NotZero(v.speed), -1, 1));
-    const double heading_ref =
-        future_heading + Clip(heading_command, -M_PI / 4, M_PI / 4);
-    const double heading_rate_command =
-        kKpHeading * WrapToPi(heading_ref - v.heading);
-    const double slip_angle = numpy_kernels::Arcsin(Clip(
-        Vehicle::kLength / 2 / NotZero(v.speed) * heading_rate_command, -1, 1));
-    const double steering =
-        numpy_kernels::Arctan(2 * numpy_kernels::Tan(slip_angle));
-    return Clip(steering, -kMaxSteeringAngle, kMaxSteeringAngle);
+  // ControlledVehicle.steering_control of vehicles ids[0..n) towards their
+  // target lanes, into out[0..n): numpy's kernels run once a stage for all
+  // of them (numpy_kernels::UnaryN: the bits of one call each).
+  void SteeringControl(const int* ids, int n, double* out) const {
+    std::vector<double>& a = scratch_[0];
+    std::vector<double>& b = scratch_[1];
+    std::vector<double>& future_heading = scratch_[2];
+    a.resize(n);
+    b.resize(n);
+    future_heading.resize(n);
+    for (int k = 0; k < n; ++k) {
+      const Vehicle& v = vehicles[ids[k]];
+      const Lane& lane = network.GetLane(v.target_lane_index);
+      auto [s, r] = lane.LocalCoordinates(v.position);
+      const double lane_next = s + v.speed * kTauPursuit;
+      future_heading[k] = lane.HeadingAt(lane_next);
+      const double lateral_speed_command = -kKpLateral * r;
+      a[k] = Clip(lateral_speed_command / NotZero(v.speed), -1, 1);
+    }
+    numpy_kernels::Arcsin(a.data(), b.data(), n);  // heading_command
+    for (int k = 0; k < n; ++k) {
+      const Vehicle& v = vehicles[ids[k]];
+      const double heading_ref =
+          future_heading[k] + Clip(b[k], -M_PI / 4, M_PI / 4);
+      const double heading_rate_command =
+          kKpHeading * WrapToPi(heading_ref - v.heading);
+      a[k] =
+          Clip(Vehicle::kLength / 2 / NotZero(v.speed) * heading_rate_command,
+               -1, 1);
+    }
+    numpy_kernels::Arcsin(a.data(), b.data(), n);  // slip_angle
+    numpy_kernels::Tan(b.data(), a.data(), n);
+    for (int k = 0; k < n; ++k) {
+      a[k] = 2 * a[k];
+    }
+    numpy_kernels::Arctan(a.data(), b.data(), n);
+    for (int k = 0; k < n; ++k) {
+      out[k] = Clip(b[k], -kMaxSteeringAngle, kMaxSteeringAngle);
+    }
   }
 
   // ControlledVehicle.follow_road.
@@ -881,24 +932,35 @@ class Road {
         v.target_lane_index = target;
       }
     }
-    v.steering = Clip(SteeringControl(v, v.target_lane_index),
-                      -kMaxSteeringAngle, kMaxSteeringAngle);
+    double steering = 0.0;
+    SteeringControl(&i, 1, &steering);
+    v.steering = Clip(steering, -kMaxSteeringAngle, kMaxSteeringAngle);
     v.acceleration = kKpA * (v.target_speed - v.speed);
   }
 
-  // IDMVehicle.mobil.
+  // IDMVehicle.mobil. The six accelerations it may weigh are computed at
+  // once (they are pure: what the reference skips when it returns early
+  // changes nothing).
   bool Mobil(int i, const LaneIndex& lane_index) const {
     const Vehicle& self = vehicles[i];
     auto [new_preceding, new_following] = NeighbourVehicles(i, lane_index);
-    const double new_following_a =
-        Acceleration(self.delta, new_following, new_preceding);
-    const double new_following_pred_a =
-        Acceleration(self.delta, new_following, i);
+    auto [old_preceding, old_following] = NeighbourVehicles(i, self.lane_index);
+    const std::array<std::array<int, 2>, 6> pairs = {{
+        {new_following, new_preceding},
+        {new_following, i},
+        {i, new_preceding},
+        {i, old_preceding},
+        {old_following, i},
+        {old_following, old_preceding},
+    }};
+    std::array<double, 6> a{};
+    Accelerations(self.delta, pairs.data(), static_cast<int>(pairs.size()),
+                  a.data());
+    const auto [new_following_a, new_following_pred_a, self_pred_a, self_a,
+                old_following_a, old_following_pred_a] = a;
     if (new_following_pred_a < -kLaneChangeMaxBrakingImposed) {
       return false;
     }
-    auto [old_preceding, old_following] = NeighbourVehicles(i, self.lane_index);
-    const double self_pred_a = Acceleration(self.delta, i, new_preceding);
     if (!self.route.empty() && self.route.front().id >= 0) {
       // A planned lane: change only towards it, and only safely.
       auto sign = [](int v) { return (v > 0) - (v < 0); };
@@ -908,10 +970,6 @@ class Road {
       }
       return !(self_pred_a < -kLaneChangeMaxBrakingImposed);
     }
-    const double self_a = Acceleration(self.delta, i, old_preceding);
-    const double old_following_a = Acceleration(self.delta, old_following, i);
-    const double old_following_pred_a =
-        Acceleration(self.delta, old_following, old_preceding);
     const double jerk = self_pred_a - self_a +
                         kPoliteness * (new_following_pred_a - new_following_a +
                                        old_following_pred_a - old_following_a);
@@ -958,7 +1016,9 @@ class Road {
     }
   }
 
-  // IDMVehicle.act.
+  // IDMVehicle.act, but for the steering, which Act computes for all IDM
+  // vehicles at the end of its pass (no vehicle's act reads another's
+  // steering).
   void ActIdm(int i) {
     if (vehicles[i].crashed) {
       return;
@@ -968,17 +1028,18 @@ class Road {
       ChangeLanePolicy(i);
     }
     Vehicle& self = vehicles[i];
-    const double steering = Clip(SteeringControl(self, self.target_lane_index),
-                                 -kMaxSteeringAngle, kMaxSteeringAngle);
+    steering_ids_.push_back(i);
     auto [front, rear] = NeighbourVehicles(i, self.lane_index);
-    double acceleration = Acceleration(self.delta, i, front);
+    std::array<std::array<int, 2>, 2> pairs = {{{i, front}, {i, -1}}};
+    int n = 1;
     if (self.lane_index != self.target_lane_index) {
       auto [target_front, target_rear] =
           NeighbourVehicles(i, self.target_lane_index);
-      acceleration =
-          std::min(acceleration, Acceleration(self.delta, i, target_front));
+      pairs[n++] = {i, target_front};
     }
-    self.steering = steering;
+    std::array<double, 2> a{};
+    Accelerations(self.delta, pairs.data(), n, a.data());
+    const double acceleration = n == 1 ? a[0] : std::min(a[0], a[1]);
     self.acceleration = Clip(acceleration, -kAccMax, kAccMax);
   }
 
@@ -987,6 +1048,7 @@ class Road {
   void Act() {
     on_lane_cache_.clear();
     caching_on_lane_ = true;
+    steering_ids_.clear();
     for (int i = 0; i < static_cast<int>(vehicles.size()); ++i) {
       if (vehicles[i].kind == VehicleKind::kIdm) {
         ActIdm(i);
@@ -994,6 +1056,13 @@ class Road {
                  vehicles[i].kind != VehicleKind::kKinematic) {
         ActControlled(i, MetaAction::kNone);
       }  // a BicycleVehicle or a plain Vehicle repeats its last action
+    }
+    const int n = static_cast<int>(steering_ids_.size());
+    steering_out_.resize(n);
+    SteeringControl(steering_ids_.data(), n, steering_out_.data());
+    for (int k = 0; k < n; ++k) {
+      vehicles[steering_ids_[k]].steering =
+          Clip(steering_out_[k], -kMaxSteeringAngle, kMaxSteeringAngle);
     }
     caching_on_lane_ = false;
     on_lane_cache_.clear();
@@ -1280,33 +1349,64 @@ class Road {
 
   // -- Dynamics --
 
-  // Vehicle.step (IDMVehicle.step advances its timer first).
-  void StepVehicle(Vehicle* v, double dt) const {
-    if (v->kind == VehicleKind::kBicycle) {
-      StepBicycle(v, dt);
+  // Vehicle.step of every vehicle (IDMVehicle.step advances its timer
+  // first). A vehicle moves on its own, so numpy's kernels run once a stage
+  // for all of them (numpy_kernels::UnaryN: the bits of one call each).
+  void StepVehicles(double dt) {
+    steering_ids_.clear();  // the kinematic vehicles, in order
+    for (int i = 0; i < static_cast<int>(vehicles.size()); ++i) {
+      Vehicle* v = &vehicles[i];
+      if (v->kind == VehicleKind::kBicycle) {
+        StepBicycle(v, dt);
+        v->lane_index = network.GetClosestLaneIndex(v->position, v->heading);
+        continue;
+      }
+      if (v->kind == VehicleKind::kIdm) {
+        v->timer += dt;
+      }
+      ClipActions(v);
+      steering_ids_.push_back(i);
+    }
+    const int n = static_cast<int>(steering_ids_.size());
+    std::vector<double>& a = scratch_[0];
+    std::vector<double>& beta = scratch_[1];
+    std::vector<double>& cos_angle = scratch_[2];
+    std::vector<double>& sin_angle = scratch_[3];
+    std::vector<double>& sin_beta = scratch_[4];
+    for (std::vector<double>* x :
+         {&a, &beta, &cos_angle, &sin_angle, &sin_beta}) {
+      x->resize(n);
+    }
+    for (int k = 0; k < n; ++k) {
+      a[k] = vehicles[steering_ids_[k]].steering;
+    }
+    numpy_kernels::Tan(a.data(), beta.data(), n);
+    for (int k = 0; k < n; ++k) {
+      a[k] = 1.0 / 2 * beta[k];
+    }
+    numpy_kernels::Arctan(a.data(), beta.data(), n);
+    for (int k = 0; k < n; ++k) {
+      a[k] = vehicles[steering_ids_[k]].heading + beta[k];
+    }
+    numpy_kernels::Cos(a.data(), cos_angle.data(), n);
+    numpy_kernels::Sin(a.data(), sin_angle.data(), n);
+    numpy_kernels::Sin(beta.data(), sin_beta.data(), n);
+    for (int k = 0; k < n; ++k) {
+      Vehicle* v = &vehicles[steering_ids_[k]];
+      const double vx = v->speed * cos_angle[k];
+      const double vy = v->speed * sin_angle[k];
+      v->position.x += vx * dt;
+      v->position.y += vy * dt;
+      if (v->has_impact) {
+        v->position.x += v->impact.x;
+        v->position.y += v->impact.y;
+        v->crashed = true;
+        v->has_impact = false;
+      }
+      v->heading += v->speed * sin_beta[k] / (Vehicle::kLength / 2) * dt;
+      v->speed += v->acceleration * dt;
       v->lane_index = network.GetClosestLaneIndex(v->position, v->heading);
-      return;
     }
-    if (v->kind == VehicleKind::kIdm) {
-      v->timer += dt;
-    }
-    ClipActions(v);
-    const double beta =
-        numpy_kernels::Arctan(1.0 / 2 * numpy_kernels::Tan(v->steering));
-    const double vx = v->speed * numpy_kernels::Cos(v->heading + beta);
-    const double vy = v->speed * numpy_kernels::Sin(v->heading + beta);
-    v->position.x += vx * dt;
-    v->position.y += vy * dt;
-    if (v->has_impact) {
-      v->position.x += v->impact.x;
-      v->position.y += v->impact.y;
-      v->crashed = true;
-      v->has_impact = false;
-    }
-    v->heading +=
-        v->speed * numpy_kernels::Sin(beta) / (Vehicle::kLength / 2) * dt;
-    v->speed += v->acceleration * dt;
-    v->lane_index = network.GetClosestLaneIndex(v->position, v->heading);
   }
 
   // Road.step: move every vehicle, then check each pair for collisions
@@ -1319,9 +1419,7 @@ class Road {
         EnforceRoadRules();
       }
     }
-    for (Vehicle& v : vehicles) {
-      StepVehicle(&v, dt);
-    }
+    StepVehicles(dt);
     const int n = static_cast<int>(vehicles.size());
     for (int i = 0; i < n; ++i) {
       for (int j = i + 1; j < n; ++j) {

@@ -27,12 +27,6 @@ constexpr double kTopCameraPadding = 1.1;
 constexpr double kTopCameraDistance = 100.0;
 constexpr double kDistanceTolerance = 1.0;
 constexpr int kSubSteps = 6;  // control 0.03 s / physics 0.005 s
-// cmu_humanoid.py's _UPRIGHT_POS, _UPRIGHT_QUAT and _TORQUE_THRESHOLD;
-// legacy_base.py's _TOUCH_THRESHOLD.
-constexpr double kUprightPos[3] = {0.0, 0.0, 0.94};
-constexpr double kUprightQuat[4] = {0.859, 1.0, 1.0, 0.859};
-constexpr double kTorqueThreshold = 60;
-constexpr double kTouchThreshold = 1e-3;
 
 // cmu_humanoid.py's _POSITION_ACTUATORS: joint, force range +-, kp.
 struct PositionActuator {
@@ -71,6 +65,8 @@ constexpr PositionActuator kActuators[] = {
     {"upperneckry", 20, 20},   {"upperneckrz", 20, 20},
 };
 constexpr int kNumActuators = sizeof(kActuators) / sizeof(kActuators[0]);
+static_assert(kNumActuators == kCmuWalkerActions,
+              "the action is one entry per position actuator");
 const char* const kEndEffectors[] = {"rradius", "lradius", "rfoot", "lfoot"};
 
 const MjcfElement& Walker() {
@@ -131,11 +127,12 @@ std::string PositionActuatorXml(const PositionActuator& actuator) {
 
 }  // namespace
 
-std::string GoToTargetXml(double target_x, double target_y) {
+std::string CmuHumanoidTaskXml(const CmuArenaXml& arena) {
   const std::string p = kPrefix;
   const PrefixRules walker_rules{p, /*add_class=*/true};
   std::string xml =
-      "<mujoco model=\"floor\">\n"
+      "<mujoco model=\"" + arena.model +
+      "\">\n"
       "  <compiler boundmass=\"1.0000000000000001e-05\" "
       "boundinertia=\"9.9999999999999994e-12\" coordinate=\"local\" "
       "angle=\"radian\" eulerseq=\"xyz\"/>\n"
@@ -145,7 +142,9 @@ std::string GoToTargetXml(double target_x, double target_y) {
       "  <visual>\n"
       "    <headlight ambient=\"0.4 0.4 0.4\" diffuse=\"0.8 0.8 0.8\" "
       "specular=\"0.1 0.1 0.1\"/>\n"
-      "    <map znear=\"0.01\"/>\n"
+      "    <map " +
+      arena.map +
+      "/>\n"
       "    <scale forcewidth=\"0.01\" contactwidth=\"0.059999999999999998\" "
       "contactheight=\"0.01\" jointwidth=\"0.01\" "
       "framelength=\"0.29999999999999999\" framewidth=\"0.01\"/>\n"
@@ -168,38 +167,18 @@ std::string GoToTargetXml(double target_x, double target_y) {
   xml +=
       "    </default>\n"
       "  </default>\n"
-      "  <asset>\n"
-      "    <texture name=\"groundplane\" class=\"/\" type=\"2d\" "
-      "builtin=\"checker\" rgb1=\"0.2 0.3 0.4\" rgb2=\"0.1 0.2 0.3\" "
-      "mark=\"edge\" markrgb=\"0.8 0.8 0.8\" width=\"200\" height=\"200\"/>\n"
-      "    <material name=\"groundplane\" class=\"/\" texture=\"groundplane\" "
-      "texrepeat=\"2 2\" texuniform=\"true\" reflectance=\"0.2\"/>\n";
+      "  <asset>\n" +
+      arena.assets;
   for (const MjcfElement& child : Section("asset").children) {
     AppendPrefixed(child, walker_rules, 4, &xml);
   }
-  const double fovy = 2 *
-                      numpy_kernels::Arctan2(kTopCameraPadding * kFloorSize,
-                                             kTopCameraDistance) *
-                      (180.0 / M_PI);
-  xml +=
-      "  </asset>\n  <worldbody>\n"
-      "    <geom name=\"groundplane\" class=\"/\" type=\"plane\" size=\"8 "
-      "8 0.25\" material=\"groundplane\"/>\n"
-      "    <camera name=\"top_camera\" class=\"/\" fovy=\"" +
-      Number(fovy) +
-      "\" pos=\"0 0 100\" quat=\"1 0 0 0\"/>\n"
-      "    <body name=\"" +
-      p + "\">\n      <freejoint name=\"" + p + "\"/>\n";
+  xml += "  </asset>\n  <worldbody>\n" + arena.before_walker +
+         "    <body name=\"" + p + "\">\n      <freejoint name=\"" + p +
+         "\"/>\n";
   for (const MjcfElement& child : Section("worldbody").children) {
     AppendPrefixed(child, walker_rules, 6, &xml);
   }
-  xml +=
-      "    </body>\n    <site name=\"target\" class=\"/\" type=\"sphere\" "
-      "pos=\"" +
-      Number(target_x) + " " + Number(target_y) +
-      " 0\" size=\"0.10000000000000001\" rgba=\"0.90000000000000002 "
-      "0.59999999999999998 0.59999999999999998 1\"/>\n"
-      "  </worldbody>\n  <contact>\n";
+  xml += "    </body>\n" + arena.after_walker + "  </worldbody>\n  <contact>\n";
   int counter = 0;
   for (const MjcfElement& child : Section("contact").children) {
     MjcfElement named = child;
@@ -227,32 +206,42 @@ std::string GoToTargetXml(double target_x, double target_y) {
   return xml;
 }
 
+std::string GoToTargetXml(double target_x, double target_y) {
+  // floors.Floor: the checker ground plane and the top camera; the target
+  // site after the walker.
+  CmuArenaXml arena;
+  arena.model = "floor";
+  arena.map = "znear=\"0.01\"";
+  arena.assets =
+      "    <texture name=\"groundplane\" class=\"/\" type=\"2d\" "
+      "builtin=\"checker\" rgb1=\"0.2 0.3 0.4\" rgb2=\"0.1 0.2 0.3\" "
+      "mark=\"edge\" markrgb=\"0.8 0.8 0.8\" width=\"200\" height=\"200\"/>\n"
+      "    <material name=\"groundplane\" class=\"/\" texture=\"groundplane\" "
+      "texrepeat=\"2 2\" texuniform=\"true\" reflectance=\"0.2\"/>\n";
+  const double fovy = 2 *
+                      numpy_kernels::Arctan2(kTopCameraPadding * kFloorSize,
+                                             kTopCameraDistance) *
+                      (180.0 / M_PI);
+  arena.before_walker =
+      "    <geom name=\"groundplane\" class=\"/\" type=\"plane\" size=\"8 "
+      "8 0.25\" material=\"groundplane\"/>\n"
+      "    <camera name=\"top_camera\" class=\"/\" fovy=\"" +
+      Number(fovy) + "\" pos=\"0 0 100\" quat=\"1 0 0 0\"/>\n";
+  arena.after_walker =
+      "    <site name=\"target\" class=\"/\" type=\"sphere\" pos=\"" +
+      Number(target_x) + " " + Number(target_y) +
+      " 0\" size=\"0.10000000000000001\" rgba=\"0.90000000000000002 "
+      "0.59999999999999998 0.59999999999999998 1\"/>\n";
+  return CmuHumanoidTaskXml(arena);
+}
+
 namespace {
 
-struct Key {
-  std::string name;
-  std::vector<int64_t> shape;
-};
-
-// dm_control's observation keys (strip_singleton_obs_buffer_dim: no
-// leading 1).
-std::vector<Key> ObservationKeys() {
-  return {
-      {"walker/actuator_activation", {0}},
-      {"walker/appendages_pos", {15}},
-      {"walker/body_height", {}},
-      {"walker/end_effectors_pos", {12}},
-      {"walker/joints_pos", {kNumActuators}},
-      {"walker/joints_vel", {kNumActuators}},
-      {"walker/sensors_accelerometer", {3}},
-      {"walker/sensors_force", {0}},
-      {"walker/sensors_gyro", {3}},
-      {"walker/sensors_torque", {6}},
-      {"walker/sensors_touch", {10}},
-      {"walker/sensors_velocimeter", {3}},
-      {"walker/world_zaxis", {3}},
-      {"walker/target", {3}},
-  };
+// dm_control's observation keys: the walker's, then the target's.
+std::vector<ObservationKey> ObservationKeys() {
+  std::vector<ObservationKey> keys = CmuWalkerObservationKeys();
+  keys.push_back({"walker/target", {3}});
+  return keys;
 }
 
 // The compiled model with the target at the origin, once per process; each
@@ -308,7 +297,7 @@ void GoToTargetEnv::Declare(const Options& options, EnvSpec* spec,
   }
   spec->snapshots = true;
   fields->obs.clear();
-  for (const Key& key : ObservationKeys()) {
+  for (const ObservationKey& key : ObservationKeys()) {
     ArraySpec array;
     array.name = "obs:" + key.name;
     array.dtype = DType::kFloat64;
@@ -320,7 +309,7 @@ void GoToTargetEnv::Declare(const Options& options, EnvSpec* spec,
   ArraySpec action;
   action.name = "action";
   action.dtype = DType::kFloat64;
-  action.shape = {kNumActuators};
+  action.shape = {kCmuWalkerActions};
   action.low = {-1.0};
   action.high = {1.0};
   fields->action = spec->action.Add<double>(action);
@@ -328,7 +317,7 @@ void GoToTargetEnv::Declare(const Options& options, EnvSpec* spec,
 
 GoToTargetEnv::GoToTargetEnv(const Options& options, const Fields& fields)
     : time_limit_(options.Get<double>("time_limit")), fields_(fields) {
-  const std::vector<Key> keys = ObservationKeys();
+  const std::vector<ObservationKey> keys = ObservationKeys();
   for (std::size_t i = 0; i < keys.size(); ++i) {
     obs_index_[keys[i].name] = static_cast<int>(i);
   }
@@ -341,61 +330,12 @@ GoToTargetEnv::GoToTargetEnv(const Options& options, const Fields& fields)
     throw std::runtime_error("cannot allocate the MuJoCo model");
   }
   const mjModel* m = model_.get();
-  const std::string p = kPrefix;
+  walker_ = std::make_unique<CmuWalker>(m);
   auto id = [m](mjtObj type, const std::string& name) {
     return mujoco_common::ObjectId(m, type, name.c_str());
   };
-  auto sensor = [m, &id](const std::string& name) {
-    return m->sensor_adr[id(mjOBJ_SENSOR, name)];
-  };
   target_site_ = id(mjOBJ_SITE, "target");
-  root_body_ = id(mjOBJ_BODY, p + "root");
-  head_body_ = id(mjOBJ_BODY, p + "head");
-  const int free = id(mjOBJ_JOINT, p);
-  free_qpos_ = m->jnt_qposadr[free];
-  free_qvel_ = m->jnt_dofadr[free];
-  for (const PositionActuator& actuator : kActuators) {
-    const int joint = id(mjOBJ_JOINT, p + actuator.joint);
-    joint_qpos_.push_back(m->jnt_qposadr[joint]);
-    joint_qvel_.push_back(m->jnt_dofadr[joint]);
-  }
-  const int frame = id(mjOBJ_BODY, p);
-  auto below = [m](int body, int ancestor) {
-    while (body > 0 && body != ancestor) {
-      body = m->body_parentid[body];
-    }
-    return body == ancestor;
-  };
-  for (int j = 0; j < m->njnt; ++j) {
-    if (j != free && below(m->jnt_bodyid[j], frame)) {
-      walker_joint_qpos_.push_back(m->jnt_qposadr[j]);
-    }
-  }
-  for (const char* body : kEndEffectors) {
-    end_effector_bodies_.push_back(id(mjOBJ_BODY, p + body));
-    end_effector_sensors_.push_back(sensor(p + body + "_end_effector"));
-  }
-  for (int s = 0; s < m->nsensor; ++s) {
-    if (m->sensor_type[s] == mjSENS_TOUCH) {
-      touch_sensors_.push_back(m->sensor_adr[s]);
-    } else if (m->sensor_type[s] == mjSENS_TORQUE) {
-      for (int k = 0; k < 3; ++k) {
-        torque_sensors_.push_back(m->sensor_adr[s] + k);
-      }
-    }
-  }
-  velocimeter_ = sensor(p + "sensor_root_veloc");
-  gyro_ = sensor(p + "sensor_root_gyro");
-  accelerometer_ = sensor(p + "sensor_root_accel");
-  const int lfoot = id(mjOBJ_BODY, p + "lfoot");
-  const int rfoot = id(mjOBJ_BODY, p + "rfoot");
-  nonfoot_geom_.assign(m->ngeom, false);
   ground_geom_.assign(m->ngeom, false);
-  for (int g = 0; g < m->ngeom; ++g) {
-    const int body = m->geom_bodyid[g];
-    nonfoot_geom_[g] =
-        below(body, frame) && !below(body, lfoot) && !below(body, rfoot);
-  }
   ground_geom_[id(mjOBJ_GEOM, "groundplane")] = true;
   // go_to_target.py adds the target site's element id to its set of ground
   // geom ids: the geom with that id counts as ground.
@@ -434,24 +374,10 @@ void GoToTargetEnv::Reset() {
   site[2] = 0.0;
   mj_resetData(m, d);
   AfterReset();
-  // UprightInitializer: the joints at qpos0, the free joint at the upright
-  // pose (its quaternion divided by numpy's norm), at rest.
-  for (int adr : walker_joint_qpos_) {
-    d->qpos[adr] = m->qpos0[adr];
-  }
-  double* root = d->qpos + free_qpos_;
-  std::copy(kUprightPos, kUprightPos + 3, root);
-  const double norm = mujoco_common::NumpyNorm(kUprightQuat, 4);
-  for (int k = 0; k < 4; ++k) {
-    root[3 + k] = kUprightQuat[k] / norm;
-  }
-  std::fill(d->qvel + free_qvel_, d->qvel + free_qvel_ + 6, 0.0);
-  // shift_pose by the walker's spawn position.
+  // UprightInitializer, then shift_pose by the walker's spawn position.
   const double x = random_.Uniform(-half, half);
   const double y = random_.Uniform(-half, half);
-  root[0] = root[0] + x;
-  root[1] = root[1] + y;
-  root[2] = root[2] + 0.0;
+  walker_->PlaceUpright(m, d, x, y);
   AfterReset();
   has_episode_ = true;
   failed_ = false;
@@ -462,11 +388,12 @@ void GoToTargetEnv::Reset() {
 
 bool GoToTargetEnv::DisallowedContact() const {
   const mjData* d = data_.get();
+  const std::vector<bool>& nonfoot = walker_->nonfoot_geoms();
   for (int c = 0; c < d->ncon; ++c) {
     const int g1 = d->contact[c].geom[0];
     const int g2 = d->contact[c].geom[1];
-    if ((nonfoot_geom_[g1] && ground_geom_[g2]) ||
-        (ground_geom_[g1] && nonfoot_geom_[g2])) {
+    if ((nonfoot[g1] && ground_geom_[g2]) ||
+        (ground_geom_[g1] && nonfoot[g2])) {
       return true;
     }
   }
@@ -476,7 +403,7 @@ bool GoToTargetEnv::DisallowedContact() const {
 void GoToTargetEnv::Step(const ActionView& action) {
   mjData* d = data_.get();
   const double* a = action.Get(fields_.action);
-  for (int i = 0; i < kNumActuators; ++i) {
+  for (int i = 0; i < kCmuWalkerActions; ++i) {
     d->ctrl[i] = a[i];
   }
   for (int i = 0; i < kSubSteps; ++i) {
@@ -492,7 +419,7 @@ void GoToTargetEnv::Step(const ActionView& action) {
   // first and changes nothing.)
   mj_forward(model_.get(), d);
   const double* target = model_->site_pos + 3 * target_site_;
-  const double* xpos = d->xpos + 3 * root_body_;
+  const double* xpos = d->xpos + 3 * walker_->root_body();
   const double delta[2] = {target[0] - xpos[0], target[1] - xpos[1]};
   reward_ = mujoco_common::NumpyNorm(delta, 2) < kDistanceTolerance ? 1.0 : 0.0;
   terminated_ = failed_;
@@ -505,51 +432,9 @@ double* GoToTargetEnv::Obs(const Output& out, const char* key) const {
 
 void GoToTargetEnv::Write(const Output& out) {
   const mjData* d = data_.get();
-  const double* xpos = d->xpos + 3 * root_body_;
-  const double* xmat = d->xmat + 9 * root_body_;
-  auto egocentric = [&](const double* vec, double* to) {
-    const double delta[3] = {vec[0] - xpos[0], vec[1] - xpos[1],
-                             vec[2] - xpos[2]};
-    for (int j = 0; j < 3; ++j) {
-      to[j] =
-          delta[0] * xmat[j] + delta[1] * xmat[3 + j] + delta[2] * xmat[6 + j];
-    }
-  };
-  double* appendages = Obs(out, "walker/appendages_pos");
-  int k = 0;
-  for (int body : end_effector_bodies_) {
-    egocentric(d->xpos + 3 * body, appendages + 3 * k++);
-  }
-  egocentric(d->xpos + 3 * head_body_, appendages + 3 * k);
-  Obs(out, "walker/body_height")[0] = xpos[2];
-  double* effectors = Obs(out, "walker/end_effectors_pos");
-  for (int adr : end_effector_sensors_) {
-    effectors =
-        std::copy(d->sensordata + adr, d->sensordata + adr + 3, effectors);
-  }
-  double* qpos = Obs(out, "walker/joints_pos");
-  double* qvel = Obs(out, "walker/joints_vel");
-  for (int i = 0; i < kNumActuators; ++i) {
-    qpos[i] = d->qpos[joint_qpos_[i]];
-    qvel[i] = d->qvel[joint_qvel_[i]];
-  }
-  std::copy(d->sensordata + accelerometer_, d->sensordata + accelerometer_ + 3,
-            Obs(out, "walker/sensors_accelerometer"));
-  std::copy(d->sensordata + gyro_, d->sensordata + gyro_ + 3,
-            Obs(out, "walker/sensors_gyro"));
-  std::copy(d->sensordata + velocimeter_, d->sensordata + velocimeter_ + 3,
-            Obs(out, "walker/sensors_velocimeter"));
-  double* torque = Obs(out, "walker/sensors_torque");
-  for (std::size_t i = 0; i < torque_sensors_.size(); ++i) {
-    torque[i] =
-        std::tanh(2 * d->sensordata[torque_sensors_[i]] / kTorqueThreshold);
-  }
-  double* touch = Obs(out, "walker/sensors_touch");
-  for (std::size_t i = 0; i < touch_sensors_.size(); ++i) {
-    touch[i] = d->sensordata[touch_sensors_[i]] > kTouchThreshold ? 1.0 : 0.0;
-  }
-  std::copy(xmat + 6, xmat + 9, Obs(out, "walker/world_zaxis"));
-  egocentric(model_->site_pos + 3 * target_site_, Obs(out, "walker/target"));
+  walker_->Write(d, [&](const char* key) { return Obs(out, key); });
+  walker_->Egocentric(d, model_->site_pos + 3 * target_site_,
+                      Obs(out, "walker/target"));
 }
 
 std::vector<double> GoToTargetEnv::GetState() const {

@@ -18,12 +18,14 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "envpool/core/env.h"
 #include "envpool/core/random.h"
 #include "envpool/core/snapshot.h"
+#include "envpool/locomotion/cmu_walker.h"
 #include "envpool/mujoco_common/model.h"
 
 namespace envpool::locomotion {
@@ -31,6 +33,20 @@ namespace envpool::locomotion {
 // The MJCF text of the task's model with the target at (x, y, 0), the
 // walker read from the wheel's humanoid_CMU_V2019.xml.
 std::string GoToTargetXml(double target_x, double target_y);
+
+// What an arena puts into the MJCF text of a task with the position-
+// controlled CMU humanoid (basic_cmu_2019's walker), as Composer writes it:
+// the model's name, the attributes of <visual><map>, the arena's assets
+// (before the walker's) and its worldbody elements before and after the
+// walker's body.
+struct CmuArenaXml {
+  std::string model;
+  std::string map;
+  std::string assets;
+  std::string before_walker;
+  std::string after_walker;
+};
+std::string CmuHumanoidTaskXml(const CmuArenaXml& arena);
 
 class GoToTargetEnv : public Env {
  public:
@@ -69,17 +85,11 @@ class GoToTargetEnv : public Env {
   mujoco_common::DataPtr data_;
   bool has_episode_ = false;
   bool failed_ = false;
-  // Element ids and addresses.
-  int target_site_ = -1, root_body_ = -1, head_body_ = -1;
-  int free_qpos_ = -1, free_qvel_ = -1;
-  std::vector<int> joint_qpos_, joint_qvel_, walker_joint_qpos_;
-  std::vector<int> end_effector_bodies_;  // rradius, lradius, rfoot, lfoot
-  std::vector<int> end_effector_sensors_, touch_sensors_, torque_sensors_;
-  int velocimeter_ = -1, gyro_ = -1, accelerometer_ = -1;
-  // Geoms whose contact with the ground fails the episode (the walker's
-  // but the feet's), and the ground's (with the target site's id, as
-  // dm_control counts it).
-  std::vector<bool> nonfoot_geom_, ground_geom_;
+  // The walker's elements, the target site's id, and the ground's geoms
+  // (with the target site's id, as dm_control counts it).
+  std::unique_ptr<CmuWalker> walker_;
+  int target_site_ = -1;
+  std::vector<bool> ground_geom_;
 };
 
 }  // namespace envpool::locomotion

@@ -3,11 +3,15 @@
 // core: registration.py's ASSET_DIR), and learns how this process's numpy
 // sums a norm, and its float64 kernels (envpool/core/numpy_kernels.h).
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "envpool/core/env.h"
 #include "envpool/core/numpy_kernels_loader.h"
+#include "envpool/locomotion/corridor.h"
 #include "envpool/locomotion/go_to_target.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/locomotion/soccer_model.h"
@@ -21,6 +25,7 @@ PYBIND11_MODULE(_locomotion, m) {
   envpool::RegisterEnv<envpool::locomotion::SoccerEnv>("DmcSoccer");
   envpool::RegisterEnv<envpool::locomotion::GoToTargetEnv>(
       "DmcCmuHumanoidGoToTarget");
+  envpool::RegisterEnv<envpool::locomotion::CorridorEnv>("DmcCmuHumanoidRun");
   // For the tests: the MJCF text of a soccer episode and its compiled
   // textures, to compare with what dm_control compiles.
   namespace loco = envpool::locomotion;
@@ -38,6 +43,12 @@ PYBIND11_MODULE(_locomotion, m) {
       pybind11::arg("enable_field_box"), pybind11::arg("length"),
       pybind11::arg("width"), pybind11::arg("ant") = false);
   m.def("go_to_target_xml", &loco::GoToTargetXml);
+  m.def("corridor_xml", [](bool gaps, std::vector<double> draws) {
+    loco::CorridorLayout layout;
+    layout.kind = gaps ? loco::CorridorKind::kGaps : loco::CorridorKind::kWalls;
+    layout.draws = std::move(draws);
+    return loco::CorridorXml(layout);
+  });
   m.def("soccer_tex_data", [](int team_size, double length, double width) {
     loco::SoccerConfig config;
     config.team_size = team_size;

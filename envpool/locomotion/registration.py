@@ -14,6 +14,8 @@ TASKS: list[tuple[str, str, str]] = [
     ("DmcSoccerBoxhead-v1", "DmcSoccer", "soccer_boxhead"),
     ("DmcSoccerAnt-v1", "DmcSoccer", "soccer_ant"),
     ("DmcCmuHumanoidGoToTarget-v1", "DmcCmuHumanoidGoToTarget", "cmu_humanoid_go_to_target"),
+    ("DmcCmuHumanoidRunWalls-v1", "DmcCmuHumanoidRun", "cmu_humanoid_run_walls"),
+    ("DmcCmuHumanoidRunGaps-v1", "DmcCmuHumanoidRun", "cmu_humanoid_run_gaps"),
 ]
 
 for _task_id, _env_class, _task_name in TASKS:
@@ -32,3 +34,14 @@ ASSET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
 # pip packages the family reads files from at run time (pinned in
 # requirements-dev.txt): the MuJoCo library.
 RUNTIME_PACKAGES = ["mujoco"]
+# The tasks with the egocentric camera render a 64x64 frame at every reset and
+# step, and MuJoCo draws the spot light's 4096x4096 shadow map for each (as
+# dm_control does): about 0.3 s a step on a CPU, minutes for the project-wide
+# checks of one id. tests/test_corridor.py checks them against dm_control.
+_CAMERA = "renders its egocentric camera at every step (about 0.3 s on a CPU)"
+SLOW_TEST_IDS = {
+    name: _CAMERA
+    for task_id, env_class, task_name in TASKS
+    if env_class == "DmcCmuHumanoidRun"
+    for name in (task_id, f"dm_control/locomotion/{task_name}")
+}

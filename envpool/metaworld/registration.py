@@ -23,10 +23,16 @@ TASKS = [
     ("CoffeeButton", "coffee-button-v3"),
     ("CoffeePull", "coffee-pull-v3"),
     ("CoffeePush", "coffee-push-v3"),
+    ("DialTurn", "dial-turn-v3"),
     ("Disassemble", "disassemble-v3"),
+    ("DoorClose", "door-close-v3"),
     ("DoorLock", "door-lock-v3"),
+    ("DoorOpen", "door-open-v3"),
     ("DoorUnlock", "door-unlock-v3"),
+    ("DrawerClose", "drawer-close-v3"),
     ("DrawerOpen", "drawer-open-v3"),
+    ("FaucetClose", "faucet-close-v3"),
+    ("FaucetOpen", "faucet-open-v3"),
     ("Hammer", "hammer-v3"),
     ("HandInsert", "hand-insert-v3"),
     ("HandlePress", "handle-press-v3"),
@@ -34,8 +40,9 @@ TASKS = [
     ("HandlePull", "handle-pull-v3"),
     ("HandlePullSide", "handle-pull-side-v3"),
     ("LeverPull", "lever-pull-v3"),
-    ("PegUnplugSide", "peg-unplug-side-v3"),
     ("PegInsertSide", "peg-insert-side-v3"),
+    ("PegUnplugSide", "peg-unplug-side-v3"),
+    ("PickOutOfHole", "pick-out-of-hole-v3"),
     ("PickPlace", "pick-place-v3"),
     ("PickPlaceWall", "pick-place-wall-v3"),
     ("PlateSlide", "plate-slide-v3"),
@@ -53,6 +60,7 @@ TASKS = [
     ("StickPush", "stick-push-v3"),
     ("Sweep", "sweep-v3"),
     ("SweepInto", "sweep-into-v3"),
+    ("WindowClose", "window-close-v3"),
     ("WindowOpen", "window-open-v3"),
 ]
 
@@ -86,3 +94,9 @@ SEED_INDEPENDENT_RESET = {
     )
     for _stem in ("PlateSlide", "PlateSlideBack", "PlateSlideBackSide", "PlateSlideSide")
 }
+# pick-out-of-hole's object box is a point (the hole); its seeded goal is
+# hidden as well.
+SEED_INDEPENDENT_RESET["MetaWorld/PickOutOfHole-v3"] = (
+    "the object starts in the hole, at the one place Meta-World's object box allows; "
+    "the seeded goal is hidden from the observation"
+)

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "envpool/core/numpy_kernels.h"
 #include "envpool/mujoco_common/numpy_math.h"
 #include "envpool/mujoco_common/spec.h"
 #include "envpool/mujoco_common/state.h"
@@ -149,7 +150,9 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   right_pad_ = ObjectId(m, mjOBJ_BODY, "rightpad");
   left_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "leftpad_geom");
   right_pad_geom_ = ObjectId(m, mjOBJ_GEOM, "rightpad_geom");
-  if (IsLever()) {
+  if (CallsNumpyExpOrLog()) {
+    FindGaussianTaskElements();
+  } else if (IsLever()) {
     moved_body_ = ObjectId(m, mjOBJ_BODY, "lever");
     object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
     obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
@@ -192,7 +195,7 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     }
   }
   if (!task_->position_from_geom && !IsButton() && !ObservesSite() &&
-      !IsDrawer() && !IsTool()) {
+      !IsDrawer() && !IsTool() && !CallsNumpyExpOrLog()) {
     obj_body_ =
         ObjectId(m, mjOBJ_BODY,
                  task_->kind == TaskKind::kSoccer ? "soccer_ball" : "obj");
@@ -263,7 +266,8 @@ std::vector<double> SawyerEnv::DrawPlacement() {
     }
   }
   if (IsPlateSlide() || IsButton() || ObservesSite() || IsDrawer() ||
-      task_->kind == TaskKind::kSweep) {
+      task_->kind == TaskKind::kSweep ||
+      (CallsNumpyExpOrLog() && task_->vector_size == 3)) {
     // One draw: these tasks' object and goal are apart by construction.
     return DrawTaskVector();
   }
@@ -431,8 +435,19 @@ void SawyerEnv::Reset() {
       obj_init_pos_ = {vec[0], vec[1], height};
       break;
     }
+    case TaskKind::kWindowClose:
+    case TaskKind::kDrawerClose:
+    case TaskKind::kFaucetOpen:
+    case TaskKind::kFaucetClose:
+    case TaskKind::kDoorClose:
+    case TaskKind::kDialTurn:
+    case TaskKind::kDoorOpen:
+    case TaskKind::kPickOutOfHole:
+      break;  // below
   }
-  if (IsLever()) {
+  if (CallsNumpyExpOrLog()) {
+    PlaceGaussianTask(vec);
+  } else if (IsLever()) {
     // The lever moved in the model only: the reset's observation is what
     // the hand's last step left (the reference runs no mj_forward).
     MoveBody(vec);
@@ -618,6 +633,10 @@ void SawyerEnv::CurrentFrame(double* frame) const {
   std::fill(frame + 4, frame + kFrameDim, 0.0);
   if (IsTool()) {
     ToolFrame(frame);
+    return;
+  }
+  if (CallsNumpyExpOrLog()) {
+    GaussianTaskObject(frame + 4);
     return;
   }
   if (IsDrawer()) {
@@ -1574,6 +1593,16 @@ void SawyerEnv::Evaluate(float effort) {
       info.obj_to_target = obj_to_target;
       break;
     }
+    case TaskKind::kWindowClose:
+    case TaskKind::kDrawerClose:
+    case TaskKind::kFaucetOpen:
+    case TaskKind::kFaucetClose:
+    case TaskKind::kDoorClose:
+    case TaskKind::kDialTurn:
+    case TaskKind::kDoorOpen:
+    case TaskKind::kPickOutOfHole:
+      reward = EvaluateGaussianTask(effort, &info);
+      break;
   }
   info.unscaled_reward = reward.value;
   info_ = info;
@@ -1636,6 +1665,41 @@ void SawyerEnv::SetUpTool() {
       stick_end_site_ = ObjectId(m, mjOBJ_SITE, "stick_end");
       break;
     default:
+      break;
+  }
+}
+
+void SawyerEnv::FindGaussianTaskElements() {
+  const mjModel* m = model_.get();
+  using mujoco_common::ObjectId;
+  switch (task_->kind) {
+    case TaskKind::kWindowClose:
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "window");
+      object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+      window_slide_ = ObjectId(m, mjOBJ_JOINT, "window_slide");
+      break;
+    case TaskKind::kDrawerClose:
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "drawer");
+      drawer_link_ = ObjectId(m, mjOBJ_BODY, "drawer_link");
+      break;
+    case TaskKind::kFaucetOpen:
+    case TaskKind::kFaucetClose:
+      // The faucet's base is moved and observed (its quaternion).
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "faucetBase");
+      object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+      break;
+    case TaskKind::kPickOutOfHole:
+      obj_body_ = ObjectId(m, mjOBJ_BODY, "obj");
+      break;
+    case TaskKind::kDoorOpen:
+    case TaskKind::kDoorClose:
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "door");
+      obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
+      reset_joint_ = ObjectId(m, mjOBJ_JOINT, "doorjoint");
+      break;
+    default:  // dial-turn; the dial's body is moved and observed
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "dial");
+      reset_joint_ = ObjectId(m, mjOBJ_JOINT, "knob_Joint_1");
       break;
   }
 }
@@ -1723,6 +1787,81 @@ void SawyerEnv::ResetTool(const std::vector<double>& vec) {
       SetObjectPosition(obj_init_pos_);
       const double* goal = d->site_xpos + 3 * hoop_goal_site_;
       target_pos_ = {goal[0], goal[1], goal[2]};
+      break;
+    }
+  }
+}
+
+std::array<double, 3> SawyerEnv::DialPosition() const {
+  const double* center = data_->xpos + 3 * moved_body_;
+  const double angle = data_->qpos[model_->jnt_qposadr[reset_joint_]];
+  const double offset[3] = {numpy_kernels::Sin(angle) * 0.05,
+                            -numpy_kernels::Cos(angle) * 0.05, 0.0 * 0.05};
+  return {center[0] + offset[0], center[1] + offset[1], center[2] + offset[2]};
+}
+
+void SawyerEnv::PlaceGaussianTask(const std::vector<double>& vec) {
+  mjModel* m = model_.get();
+  mjData* d = data_.get();
+  obj_init_pos_ = {vec[0], vec[1], vec[2]};
+  MoveBody(vec);
+  switch (task_->kind) {
+    case TaskKind::kWindowClose: {
+      // The window moved in the model only (no mj_forward, as the
+      // reference): the handle's start 0.2 beside where the hand's last
+      // step left the site, the slide opened to 0.2.
+      target_pos_ = obj_init_pos_;
+      const double* handle = d->site_xpos + 3 * object_site_;
+      handle_init_ = {handle[0] + 0.2, handle[1] + 0.0, handle[2] + 0.0};
+      d->qpos[m->jnt_qposadr[window_slide_]] = 0.2;
+      break;
+    }
+    case TaskKind::kDrawerClose: {
+      // The drawer pulled out by maxDist (0.15); the handle's start is
+      // observed after mj_forward.
+      target_pos_ = {vec[0] + 0.0, vec[1] + -0.16, vec[2] + 0.09};
+      d->qpos[9] = -0.15;
+      mj_forward(m, d);
+      const double* link = d->xpos + 3 * drawer_link_;
+      obj_init_pos_ = {link[0] + 0.0, link[1] + -0.16, link[2] + 0.05};
+      break;
+    }
+    case TaskKind::kFaucetOpen:
+    case TaskKind::kFaucetClose: {
+      // The handle's goal beside the faucet (handle_length 0.175); only
+      // faucet-close runs mj_forward after moving the faucet.
+      const bool open = task_->kind == TaskKind::kFaucetOpen;
+      target_pos_ = {vec[0] + (open ? 0.175 : -0.175), vec[1] + 0.0,
+                     vec[2] + 0.125};
+      if (!open) {
+        mj_forward(m, d);
+      }
+      break;
+    }
+    case TaskKind::kPickOutOfHole:
+      target_pos_ = {vec[3], vec[4], vec[5]};
+      SetObjectPosition(obj_init_pos_);
+      break;
+    case TaskKind::kDoorOpen:
+    case TaskKind::kDoorClose: {
+      // door-close's door opened to -1.5708, door-open's closed (0); the
+      // hinge's velocity zeroed, mj_forward.
+      const bool close = task_->kind == TaskKind::kDoorClose;
+      target_pos_ = close ? std::array<double, 3>{vec[0] + 0.2, vec[1] + -0.2,
+                                                  vec[2] + 0.0}
+                          : std::array<double, 3>{vec[0] + -0.3, vec[1] + -0.45,
+                                                  vec[2] + 0.0};
+      d->qpos[m->jnt_qposadr[reset_joint_]] = close ? -1.5708 : 0.0;
+      d->qvel[m->jnt_dofadr[reset_joint_]] = 0.0;
+      mj_forward(m, d);
+      break;
+    }
+    default: {
+      // dial-turn: no mj_forward; the push position is from the dial's
+      // body where the hand's last step left it (handle_init_).
+      target_pos_ = {vec[0] + 0.0, vec[1] + 0.03, vec[2] + 0.03};
+      const std::array<double, 3> dial = DialPosition();
+      handle_init_ = {dial[0] + 0.05, dial[1] + 0.02, dial[2] + 0.09};
       break;
     }
   }
@@ -2086,6 +2225,283 @@ void SawyerEnv::EvaluateStick(float effort, TaskInfo* info,
   info->grasp_reward = grasped.value;
   info->in_place_reward = stick_in_place;
   info->obj_to_target = handle_to_target;
+}
+
+void SawyerEnv::GaussianTaskObject(double* pos_and_quat) const {
+  const mjData* d = data_.get();
+  double* quat = pos_and_quat + 3;
+  switch (task_->kind) {
+    case TaskKind::kWindowClose: {
+      const double* handle = d->site_xpos + 3 * object_site_;
+      std::copy(handle, handle + 3, pos_and_quat);
+      break;  // a zero quaternion
+    }
+    case TaskKind::kDrawerClose: {
+      const double* link = d->xpos + 3 * drawer_link_;
+      pos_and_quat[0] = link[0] + 0.0;
+      pos_and_quat[1] = link[1] + -0.16;
+      pos_and_quat[2] = link[2] + 0.05;
+      break;  // a zero quaternion
+    }
+    case TaskKind::kFaucetOpen:
+    case TaskKind::kFaucetClose: {
+      const double* handle = d->site_xpos + 3 * object_site_;
+      pos_and_quat[0] = handle[0] + 0.0;
+      pos_and_quat[1] = handle[1] + 0.0;
+      pos_and_quat[2] = handle[2] + -0.01;
+      const double* base = d->xquat + 4 * moved_body_;
+      std::copy(base, base + 4, quat);
+      break;
+    }
+    case TaskKind::kPickOutOfHole: {
+      // The body's position and MuJoCo quaternion.
+      const double* body = d->xpos + 3 * obj_body_;
+      std::copy(body, body + 3, pos_and_quat);
+      const double* body_quat = d->xquat + 4 * obj_body_;
+      std::copy(body_quat, body_quat + 4, quat);
+      break;
+    }
+    case TaskKind::kDoorOpen:
+    case TaskKind::kDoorClose: {
+      const double* handle = d->geom_xpos + 3 * obj_geom_;
+      std::copy(handle, handle + 3, pos_and_quat);
+      ObjectQuaternion(quat);
+      break;
+    }
+    default: {
+      const std::array<double, 3> dial = DialPosition();
+      std::copy(dial.begin(), dial.end(), pos_and_quat);
+      const double* dial_quat = d->xquat + 4 * moved_body_;
+      std::copy(dial_quat, dial_quat + 4, quat);
+      break;
+    }
+  }
+}
+
+Number SawyerEnv::EvaluateGaussianTask(float effort, TaskInfo* info) const {
+  const double* obj = obs_.data() + 4;
+  const std::array<double, 3> tcp = TcpCenter();
+  Number reward;
+  switch (task_->kind) {
+    case TaskKind::kWindowClose: {
+      const double* handle = data_->site_xpos + 3 * object_site_;
+      const double dx = handle[0] - target_pos_[0];
+      const double target_to_obj = mujoco_common::NumpyNorm(&dx, 1);
+      const double init_dx = handle_init_[0] - target_pos_[0];
+      const double target_to_obj_init = mujoco_common::NumpyNorm(&init_dx, 1);
+      const double in_place =
+          LongTailTolerance(target_to_obj, 0.0, kTargetRadius,
+                            std::abs(target_to_obj_init - kTargetRadius));
+      constexpr double kHandleRadius = 0.02;
+      const double tcp_to_obj = Norm3(handle, tcp.data());
+      const double tcp_to_obj_init =
+          Norm3(handle_init_.data(), init_tcp_.data());
+      const double reach =
+          GaussianTolerance(tcp_to_obj, 0.0, kHandleRadius,
+                            std::abs(tcp_to_obj_init - kHandleRadius));
+      reward = Py(10.0) * HamacherProduct(Py(reach), Py(in_place));
+      info->success = target_to_obj <= kTargetRadius ? 1.0 : 0.0;
+      info->near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
+      info->grasp_success = 1.0;
+      info->grasp_reward = reach;
+      info->in_place_reward = in_place;
+      info->obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kDrawerClose:
+    case TaskKind::kDialTurn: {
+      // The reach, gated by the gripper's effort (float32), Hamacher'd
+      // with the place.
+      const bool dial = task_->kind == TaskKind::kDialTurn;
+      // dial-turn's TARGET_RADIUS; drawer-close's _TARGET_RADIUS (0.04) is
+      // not the one it reads: self.TARGET_RADIUS is SawyerXYZEnv's 0.05.
+      const double radius = dial ? 0.07 : kTargetRadius;
+      const double reach_radius = 0.005;
+      std::array<double, 3> dial_pos{};
+      std::array<double, 3> push{};
+      if (dial) {
+        dial_pos = DialPosition();
+        push = {dial_pos[0] + 0.05, dial_pos[1] + 0.02, dial_pos[2] + 0.09};
+      }
+      const double* object = dial ? dial_pos.data() : obj;
+      const double* reached = dial ? push.data() : obj;
+      const double* object_init =
+          dial ? handle_init_.data() : obj_init_pos_.data();
+      const double target_to_obj = Norm3(object, target_pos_.data());
+      const double target_to_obj_init = Norm3(object_init, target_pos_.data());
+      const double in_place = LongTailTolerance(
+          target_to_obj, 0.0, radius, std::abs(target_to_obj_init - radius));
+      const double tcp_to_obj = Norm3(reached, tcp.data());
+      const double tcp_to_obj_init = Norm3(object_init, init_tcp_.data());
+      const double reach_alone =
+          GaussianTolerance(tcp_to_obj, 0.0, reach_radius,
+                            std::abs(tcp_to_obj_init - reach_radius));
+      const Number reach =
+          HamacherProduct(Py(reach_alone), ClampedEffort(effort, 1.0));
+      if (dial) {
+        reward = Py(10.0) * HamacherProduct(reach, Py(in_place));
+        info->success = target_to_obj <= radius ? 1.0 : 0.0;
+      } else {
+        reward = HamacherProduct(reach, Py(in_place));
+        if (target_to_obj <= radius + 0.015) {
+          reward = Py(1.0);
+        }
+        reward = reward * Py(10.0);
+        info->success = target_to_obj <= radius + 0.015 ? 1.0 : 0.0;
+      }
+      info->near_object = tcp_to_obj <= 0.01 ? 1.0 : 0.0;
+      info->grasp_success = 1.0;
+      info->grasp_reward = reach.value;
+      info->in_place_reward = in_place;
+      info->obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kFaucetOpen:
+    case TaskKind::kFaucetClose: {
+      constexpr double kFaucetRadius = 0.07;
+      constexpr double kFaucetReachRadius = 0.01;
+      const bool open = task_->kind == TaskKind::kFaucetOpen;
+      const double handle[3] = {obj[0] + (open ? -0.04 : 0.0), obj[1] + 0.0,
+                                obj[2] + (open ? 0.03 : 0.0)};
+      const double* object = open ? handle : obj;
+      const double target_to_obj = Norm3(object, target_pos_.data());
+      const double target_to_obj_init =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place =
+          LongTailTolerance(target_to_obj, 0.0, kFaucetRadius,
+                            std::abs(target_to_obj_init - kFaucetRadius));
+      const double tcp_to_obj = Norm3(object, tcp.data());
+      const double tcp_to_obj_init =
+          Norm3(obj_init_pos_.data(), init_tcp_.data());
+      const double reach =
+          GaussianTolerance(tcp_to_obj, 0.0, kFaucetReachRadius,
+                            std::abs(tcp_to_obj_init - kFaucetReachRadius));
+      reward = Py((2.0 * reach + 3.0 * in_place) * 2.0);
+      if (target_to_obj <= kFaucetRadius) {
+        reward = Py(10.0);
+      }
+      info->success = target_to_obj <= 0.07 ? 1.0 : 0.0;
+      info->near_object = tcp_to_obj <= 0.01 ? 1.0 : 0.0;
+      info->grasp_success = 1.0;
+      info->grasp_reward = reach;
+      info->in_place_reward = in_place;
+      info->obj_to_target = target_to_obj;
+      break;
+    }
+    case TaskKind::kDoorOpen: {
+      // _reward_grab_effort: (clip(effort, -1, 1) + 1) / 2 in float32.
+      const float clipped = ClipAction(effort);
+      const double grab = static_cast<double>((clipped + 1.0F) / 2.0F);
+      // _reward_pos: the hand above a funnel around the handle (np.log),
+      // between the handle and the door, then the door opened.
+      const double* hand = obs_.data();
+      const double door[3] = {obj[0] + -0.05, obj[1] + 0.0, obj[2] + 0.0};
+      constexpr double kThreshold = 0.12;
+      const double hand_door_xy[2] = {hand[0] - door[0], hand[1] - door[1]};
+      const double radius = mujoco_common::NumpyNorm(hand_door_xy, 2);
+      const double floor =
+          radius <= kThreshold
+              ? 0.0
+              : 0.04 * numpy_kernels::Log(radius - kThreshold) + 0.4;
+      const double above_floor =
+          hand[2] >= floor
+              ? 1.0
+              : LongTailTolerance(floor - hand[2], 0.0, 0.01, floor / 2.0);
+      const double between[3] = {(hand[0] - door[0]) - 0.05,
+                                 (hand[1] - door[1]) - 0.03,
+                                 (hand[2] - door[2]) - -0.01};
+      const double in_place = LongTailTolerance(
+          mujoco_common::NumpyNorm(between, 3), 0.0, kThreshold / 2.0, 0.5);
+      const double ready = HamacherProduct(Py(above_floor), Py(in_place)).value;
+      const double theta = data_->qpos[model_->jnt_qposadr[reset_joint_]];
+      const double door_angle = -theta;
+      const double opened =
+          0.2 * (theta < -M_PI / 90.0 ? 1.0 : 0.0) +
+          0.8 * LongTailTolerance(M_PI / 2.0 + M_PI / 6 - door_angle, 0.0, 0.5,
+                                  M_PI / 3.0);
+      // sum((a, b)): 0 + a + b.
+      reward = Py((0.0 + 2.0 * HamacherProduct(Py(ready), Py(grab)).value) +
+                  8.0 * opened);
+      const bool success = std::abs(obj[0] - target_pos_[0]) <= 0.08;
+      if (success) {
+        reward = Py(10.0);
+      }
+      info->success = success ? 1.0 : 0.0;
+      info->near_object = ready;
+      info->grasp_success = grab >= 0.5 ? 1.0 : 0.0;
+      info->grasp_reward = grab;
+      info->in_place_reward = opened;
+      info->obj_to_target = 0.0;
+      break;
+    }
+    case TaskKind::kPickOutOfHole: {
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double in_place_margin =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      // The hand above a funnel around the hole (np.log).
+      constexpr double kThreshold = 0.03;
+      const double tcp_init_xy[2] = {tcp[0] - obj_init_pos_[0],
+                                     tcp[1] - obj_init_pos_[1]};
+      const double radius = mujoco_common::NumpyNorm(tcp_init_xy, 2);
+      const double floor =
+          radius <= kThreshold
+              ? 0.0
+              : 0.015 * numpy_kernels::Log(radius - kThreshold) + 0.15;
+      // (Python's max(floor - z, 0.0): floor - z, positive here.)
+      const double above_floor =
+          tcp[2] >= floor ? 1.0
+                          : LongTailTolerance(std::max(floor - tcp[2], 0.0),
+                                              0.0, 0.01, 0.02);
+      const Number object_grasped =
+          GripperCaging(effort, obj, 0.015, 0.02, 0.03, true, 0.1);
+      const double in_place =
+          LongTailTolerance(obj_to_target, 0.0, 0.02, in_place_margin);
+      reward = HamacherProduct(object_grasped, Py(in_place));
+      const bool grasp_success = tcp_to_obj < 0.04 &&
+                                 obj[2] - 0.02 > obj_init_pos_[2] &&
+                                 !(obs_[3] < 0.33);
+      if (grasp_success) {
+        reward = reward +
+                 Py(1.0 +
+                    5.0 * HamacherProduct(Py(in_place), Py(above_floor)).value);
+      }
+      // self.TARGET_RADIUS: SawyerXYZEnv's 0.05 (not the class's 0.02).
+      if (obj_to_target < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info->success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info->near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info->grasp_success = grasp_success ? 1.0 : 0.0;
+      info->grasp_reward = object_grasped.value;
+      info->in_place_reward = in_place;
+      info->obj_to_target = obj_to_target;
+      break;
+    }
+    default: {  // door-close
+      const double tcp_to_target = Norm3(tcp.data(), target_pos_.data());
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      const double in_place_margin =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place =
+          GaussianTolerance(obj_to_target, 0.0, kTargetRadius, in_place_margin);
+      const double hand_margin = Norm3(task_->hand_init_pos.data(), obj) + 0.1;
+      const double hand_in_place = GaussianTolerance(
+          tcp_to_target, 0.0, 0.25 * kTargetRadius, hand_margin);
+      reward = Py(3.0 * hand_in_place + 6.0 * in_place);
+      if (obj_to_target < kTargetRadius) {
+        reward = Py(10.0);
+      }
+      info->success = obj_to_target <= 0.08 ? 1.0 : 0.0;
+      info->near_object = 0.0;
+      info->grasp_success = 1.0;
+      info->grasp_reward = 1.0;
+      info->in_place_reward = hand_in_place;
+      info->obj_to_target = obj_to_target;
+      break;
+    }
+  }
+  return reward;
 }
 
 void SawyerEnv::Write(const Output& out) {

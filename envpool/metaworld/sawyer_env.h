@@ -121,6 +121,25 @@ class SawyerEnv : public Env {
            task_->kind == TaskKind::kButtonPressTopdown ||
            task_->kind == TaskKind::kButtonPressTopdownWall;
   }
+  // The tasks whose rewards call np.exp (the "gaussian" tolerance) or
+  // np.log: their model elements, placement, observed object and reward.
+  bool CallsNumpyExpOrLog() const {
+    return task_->kind == TaskKind::kDoorOpen ||
+           task_->kind == TaskKind::kPickOutOfHole ||
+           task_->kind == TaskKind::kWindowClose ||
+           task_->kind == TaskKind::kDrawerClose ||
+           task_->kind == TaskKind::kFaucetOpen ||
+           task_->kind == TaskKind::kFaucetClose ||
+           task_->kind == TaskKind::kDoorClose ||
+           task_->kind == TaskKind::kDialTurn;
+  }
+  void FindGaussianTaskElements();
+  void PlaceGaussianTask(const std::vector<double>& vec);
+  void GaussianTaskObject(double* pos_and_quat) const;
+  Number EvaluateGaussianTask(float effort, TaskInfo* info) const;
+  // dial-turn's _get_pos_objects: the dial's body position plus 0.05 times
+  // (sin, -cos, 0) of the knob's angle.
+  std::array<double, 3> DialPosition() const;
   // The model side of a placement: moves moved_body_ as the task vector
   // says.
   void MoveBody(const std::vector<double>& vec);
@@ -197,6 +216,8 @@ class SawyerEnv : public Env {
   int insertion_site_ = -1;  // the stick tasks' thermos
   int stick_end_site_ = -1;
   int peg_top_site_ = -1;
+  // door-close's door hinge, dial-turn's knob.
+  int reset_joint_ = -1;
   // The episode.
   std::array<double, 3> target_pos_{};
   std::array<double, 3> obj_init_pos_{};

@@ -52,6 +52,16 @@ enum class TaskKind {
   kPegInsertSide,  // the peg into the box's hole, past its collision boxes
   kStickPush,      // the stick grasped, the thermos pushed with it
   kStickPull,      // the stick hooked into the thermos's handle, pulled
+  // The tasks whose reach reward is the "gaussian" tolerance.
+  kWindowClose,  // window-open's placement, the window pushed shut
+  kDrawerClose,  // drawer-open's model, the drawer pulled out at reset
+  kFaucetOpen,   // the handle turned to a goal beside the faucet
+  kFaucetClose,
+  kDoorClose,  // the door opened at reset, swung shut
+  kDialTurn,
+  // The tasks whose reward calls np.log (a funnel's floor).
+  kDoorOpen,       // door-close's model, the door pulled open
+  kPickOutOfHole,  // a grasping reward, the hand kept above the hole's edge
 };
 
 // Where a plate-slide task moves its goal marker body, puck_goal: to the
@@ -116,6 +126,10 @@ inline Number Py(double x) { return Number{x, false}; }
 // reward_utils.tolerance(x, bounds=(lower, upper), margin,
 // sigmoid="long_tail") with value_at_margin 0.1.
 double LongTailTolerance(double x, double lower, double upper, double margin);
+// reward_utils.tolerance(x, bounds=(lower, upper), margin,
+// sigmoid="gaussian") with value_at_margin 0.1: numpy's np.exp and np.log
+// (envpool/core/numpy_kernels.h) where the module has loaded them.
+double GaussianTolerance(double x, double lower, double upper, double margin);
 // `x ** 2` of a Python float or numpy float64 scalar: libm's pow (which
 // now and then rounds otherwise than x * x).
 double ScalarSquare(double x);

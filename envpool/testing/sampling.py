@@ -5,7 +5,10 @@ conformance check, the first step) would take longer with every family added.
 In `make test` a family of more than SAMPLE_ABOVE ids is checked on one id
 in SAMPLE_EVERY of them (chosen by a hash of the id, so the same ones every
 run) and always on its SMOKE_TEST_ID; its own tests cover its ids against
-its reference. ENVPOOL_TEST_ALL=1 (`make test-all-ids`) checks every id.
+its reference. Ids a family declares in SLOW_TEST_IDS (a minute or more of
+these checks an id: a camera rendered at every step on a CPU) are left to the
+family's own tests in `make test`. ENVPOOL_TEST_ALL=1 (`make test-all-ids`)
+checks every id.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ def sampled_ids(ids: Iterable[str]) -> list[str]:
         by_family.setdefault(envpool.make_spec(task_id).entry.family, []).append(task_id)
     kept = []
     for family, family_ids in by_family.items():
+        slow = family_declaration(family, "SLOW_TEST_IDS", {})
+        family_ids = [t for t in family_ids if t not in slow]
         if len(family_ids) <= SAMPLE_ABOVE:
             kept += family_ids
             continue

@@ -23,6 +23,17 @@ TEST(MetaWorldTasks, LongTailToleranceIsOneInsideAndATenthAtTheMargin) {
   EXPECT_EQ(LongTailTolerance(0.06, 0.0, 0.05, 0.0), 0.0);
 }
 
+TEST(MetaWorldTasks, GaussianToleranceIsOneInsideAndATenthAtTheMargin) {
+  EXPECT_EQ(GaussianTolerance(0.01, 0.0, 0.02, 0.3), 1.0);
+  // A margin away from the bound: exp(-0.5 * (-2 log 0.1)) = 0.1 (libm's
+  // exp and log here; the module calls numpy's).
+  EXPECT_NEAR(GaussianTolerance(0.32, 0.0, 0.02, 0.3), 0.1, 1e-15);
+  // Half a margin: 0.1 ** (1 / 4).
+  EXPECT_NEAR(GaussianTolerance(0.17, 0.0, 0.02, 0.3), std::pow(0.1, 0.25),
+              1e-15);
+  EXPECT_EQ(GaussianTolerance(0.03, 0.0, 0.02, 0.0), 0.0);
+}
+
 TEST(MetaWorldTasks, NumbersFromTheFloat32ActionComputeInFloat32) {
   const Number effort = ClampedEffort(0.3F, 1.0);
   EXPECT_TRUE(effort.single);

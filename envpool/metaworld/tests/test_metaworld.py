@@ -49,14 +49,20 @@ INFO_KEYS = (
 OURS = sorted(t for t in envpool.list_all_envs() if find_entry(t).family == "metaworld")
 # make test's sample: every TaskKind of envpool/metaworld/tasks.h (each a
 # placement and a reward function) up to kHandInsert once across the two
-# lockstep tests, and of the tool tasks after it basketball's and
-# stick-pull's (the most branches); every id under ENVPOOL_TEST_ALL.
+# lockstep tests; of the tool tasks after it basketball's and stick-pull's
+# (the most branches); of the tasks whose rewards call np.exp or np.log
+# three: drawer-close (the "gaussian" tolerance gated by the float32 effort;
+# its expert episodes differ from the reference's at step 36 with libm's
+# exp), door-open and pick-out-of-hole (np.log); numpy's exp and log
+# themselves are compared over many inputs below (every id under
+# ENVPOOL_TEST_ALL).
 RANDOM_SAMPLE = [
     "MetaWorld/Basketball-v3",
     "MetaWorld/ButtonPressTopdownWall-v3",
     "MetaWorld/ButtonPressWall-v3",
     "MetaWorld/CoffeeButton-v3",
     "MetaWorld/CoffeePush-v3",
+    "MetaWorld/DoorOpen-v3",
     "MetaWorld/DoorUnlock-v3",
     "MetaWorld/HandInsert-v3",
     "MetaWorld/HandlePress-v3",
@@ -79,9 +85,11 @@ EXPERT_SAMPLE = [
     "MetaWorld/ButtonPress-v3",
     "MetaWorld/ButtonPressTopdown-v3",
     "MetaWorld/DoorLock-v3",
+    "MetaWorld/DrawerClose-v3",
     "MetaWorld/DrawerOpen-v3",
     "MetaWorld/HandlePressSide-v3",
     "MetaWorld/HandlePull-v3",
+    "MetaWorld/PickOutOfHole-v3",
     "MetaWorld/PickPlace-v3",
     "MetaWorld/PlateSlide-v3",
     "MetaWorld/PlateSlideSide-v3",
@@ -260,6 +268,34 @@ def test_the_expert_episodes_succeed_as_the_reference_with_the_goal_shown(task_i
     assert seen["successes"] > 0, seen
     if task_name == "pick-place-v3":
         assert seen["grasps"] > 0, seen
+
+
+def test_the_rewards_exp_and_log_are_numpys_own_bit_for_bit() -> None:
+    # The "gaussian" tolerance's np.exp and door-open's np.log: numpy's own
+    # float64 loops (SIMD ones on AVX-512 machines, which round otherwise
+    # than libm now and then), called one number at a time as the envs call
+    # them, over inputs where the two differ.
+    from envpool.metaworld import _metaworld
+
+    assert {"exp", "log"} <= set(_metaworld.numpy_kernels())
+    rng = np.random.default_rng(0)
+    # exp: the tolerance's -0.5 * (d * scale) ** 2 for d up to 5 margins.
+    exp_inputs = -0.5 * (rng.uniform(0.0, 5.0, 50_000) * 2.145966026289347) ** 2
+    # log: door-open's distances beyond its 0.12 threshold, and wide ranges.
+    log_inputs = np.concatenate(
+        [
+            rng.uniform(1e-9, 1.5, 50_000),
+            np.exp(rng.uniform(-700.0, 700.0, 50_000)),
+            [0.1, 1.0, 2.0, 1e-300],
+        ]
+    )
+    for name, inputs in (("exp", exp_inputs), ("log", log_inputs)):
+        ours = np.array(_metaworld._numpy_kernel(name, inputs.tolist()))
+        expected = getattr(np, name)(inputs)
+        differ = np.flatnonzero(ours.view(np.int64) != expected.view(np.int64))
+        assert differ.size == 0, (name, inputs[differ[:5]], ours[differ[:5]], expected[differ[:5]])
+    with pytest.raises(ValueError, match="'exp'"):
+        _metaworld._numpy_kernel("arctan2", [0.5])
 
 
 # -- ids, options, spaces --------------------------------------------------------------

@@ -144,6 +144,9 @@ def test_check_env_samples_every_family_with_snapshots(monkeypatch: pytest.Monke
     for t in SNAPSHOT_IDS:
         by_family.setdefault(envpool.make_spec(t).entry.family, []).append(t)
     for family, ids in by_family.items():
+        slow = family_declaration(family, "SLOW_TEST_IDS", {})
+        assert not any(snapshot_check_sampled(t) for t in slow), family
+        ids = [t for t in ids if t not in slow]
         sampled = [t for t in ids if snapshot_check_sampled(t)]
         if family_declaration(family, "SNAPSHOT_CHECK_SAMPLED", False):
             assert 0 < len(sampled) < len(ids), family

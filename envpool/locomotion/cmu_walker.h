@@ -1,0 +1,70 @@
+// The position-controlled CMU humanoid (2019) of basic_cmu_2019's tasks, in
+// a task model that CmuHumanoidTaskXml wrote (go_to_target.h): its elements,
+// its upright initial pose and its proprioceptive observations, shared by
+// the go-to-target and corridor envs.
+#ifndef ENVPOOL_LOCOMOTION_CMU_WALKER_H_
+#define ENVPOOL_LOCOMOTION_CMU_WALKER_H_
+
+#include <mujoco/mujoco.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace envpool::locomotion {
+
+// The walker's 56 position actuators (the action's width).
+constexpr int kCmuWalkerActions = 56;
+
+struct ObservationKey {
+  std::string name;
+  std::vector<int64_t> shape;
+};
+
+// dm_control's keys of the walker's observables that basic_cmu_2019's tasks
+// enable (strip_singleton_obs_buffer_dim: no leading 1), in key order; all
+// float64.
+std::vector<ObservationKey> CmuWalkerObservationKeys();
+
+class CmuWalker {
+ public:
+  // The walker's elements in `model`, named with the prefix "walker/".
+  explicit CmuWalker(const mjModel* model);
+
+  // UprightInitializer (the joints at qpos0, the free joint at the upright
+  // pose, its quaternion divided by numpy's norm, at rest), then shift_pose
+  // by (x, y, 0).
+  void PlaceUpright(const mjModel* model, mjData* data, double x,
+                    double y) const;
+
+  // Writes the observations of CmuWalkerObservationKeys(): `obs(key)` is
+  // where the entries of `key` go.
+  void Write(const mjData* data,
+             const std::function<double*(const char*)>& obs) const;
+
+  // `vec` in the root's frame (dm_control's egocentric vectors).
+  void Egocentric(const mjData* data, const double* vec, double* to) const;
+
+  int root_body() const { return root_body_; }
+  // The end effectors' bodies: rradius, lradius, rfoot, lfoot.
+  const std::vector<int>& end_effector_bodies() const {
+    return end_effector_bodies_;
+  }
+  // Per geom of the model: the walker's but its feet's (a contact of one of
+  // them with the ground fails the tasks).
+  const std::vector<bool>& nonfoot_geoms() const { return nonfoot_geom_; }
+
+ private:
+  int root_body_ = -1, head_body_ = -1;
+  int free_qpos_ = -1, free_qvel_ = -1;
+  std::vector<int> joint_qpos_, joint_qvel_, walker_joint_qpos_;
+  std::vector<int> end_effector_bodies_;
+  std::vector<int> end_effector_sensors_, touch_sensors_, torque_sensors_;
+  int velocimeter_ = -1, gyro_ = -1, accelerometer_ = -1;
+  std::vector<bool> nonfoot_geom_;
+};
+
+}  // namespace envpool::locomotion
+
+#endif  // ENVPOOL_LOCOMOTION_CMU_WALKER_H_
