@@ -15,6 +15,7 @@ from envpool.python.registry import register
 
 # (id stem, Meta-World's task name), for the tasks implemented.
 TASKS = [
+    ("Assembly", "assembly-v3"),
     ("Basketball", "basketball-v3"),
     ("ButtonPress", "button-press-v3"),
     ("ButtonPressTopdown", "button-press-topdown-v3"),

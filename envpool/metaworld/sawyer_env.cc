@@ -421,6 +421,7 @@ void SawyerEnv::Reset() {
     }
     case TaskKind::kHammer:
     case TaskKind::kDisassemble:
+    case TaskKind::kAssembly:
     case TaskKind::kPegUnplugSide:
     case TaskKind::kBasketball:
     case TaskKind::kPegInsertSide:
@@ -585,6 +586,14 @@ void SawyerEnv::MoveBody(const std::vector<double>& vec) {
     const double top[3] = {vec[0] + 0.0, vec[1] + 0.0, vec[2] + 0.08};
     std::copy(peg, peg + 3, model_->body_pos + 3 * moved_body_);
     std::copy(top, top + 3, model_->site_pos + 3 * peg_top_site_);
+    return;
+  }
+  if (task_->kind == TaskKind::kAssembly) {
+    // The peg 0.05 below the goal, its top site at the goal.
+    const double peg[3] = {vec[3] - 0.0, vec[4] - 0.0, vec[5] - 0.05};
+    std::copy(peg, peg + 3, model_->body_pos + 3 * moved_body_);
+    std::copy(vec.begin() + 3, vec.begin() + 6,
+              model_->site_pos + 3 * peg_top_site_);
     return;
   }
   if (task_->kind == TaskKind::kPegInsertSide) {
@@ -1560,6 +1569,7 @@ void SawyerEnv::Evaluate(float effort) {
     }
     case TaskKind::kHammer:
     case TaskKind::kDisassemble:
+    case TaskKind::kAssembly:
     case TaskKind::kPegUnplugSide:
     case TaskKind::kBasketball:
     case TaskKind::kPegInsertSide:
@@ -1622,6 +1632,7 @@ void SawyerEnv::SetUpTool() {
       box_goal_site_ = ObjectId(m, mjOBJ_SITE, "goal");
       break;
     case TaskKind::kDisassemble:
+    case TaskKind::kAssembly:
       // The wrench's handle end (a site) and the nut's quaternion.
       object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
       tool_quat_body_ = ObjectId(m, mjOBJ_BODY, "RoundNut");
@@ -1724,6 +1735,14 @@ void SawyerEnv::ResetTool(const std::vector<double>& vec) {
       MoveBody(vec);
       mj_forward(m, d);
       SetObjectPosition(obj_init_pos_);
+      break;
+    case TaskKind::kAssembly:
+      // The nut at its start, then the peg under the goal (in the model
+      // only: the reference runs no mj_forward after).
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      target_pos_ = {vec[3], vec[4], vec[5]};
+      SetObjectPosition(obj_init_pos_);
+      MoveBody(vec);
       break;
     case TaskKind::kPegUnplugSide: {
       // The box at the drawn place, the plug in it (upright, its linear
@@ -1961,6 +1980,58 @@ void SawyerEnv::EvaluateTool(float effort, TaskInfo* info,
       const bool success =
           hammer ? data_->qpos[nail_qpos_] > 0.09 : obs_[6] > target_pos_[2];
       if (success && (!hammer || reward->value > 5.0)) {
+        *reward = Py(10.0);
+      }
+      info->success = success ? 1.0 : 0.0;
+      info->near_object = quat_reward;
+      info->grasp_success = grab.value >= 0.5 ? 1.0 : 0.0;
+      info->grasp_reward = grab.value;
+      info->in_place_reward = in_place;
+      info->obj_to_target = 0.0;
+      break;
+    }
+    case TaskKind::kAssembly: {
+      // disassemble's snapped handle and pose reward; the caging reward's
+      // medium density.
+      double threshed[3] = {obj[0], obj[1], obj[2]};
+      if (std::abs(obj[0] - hand[0]) < 0.02 / 2.0) {
+        threshed[0] = hand[0];
+      }
+      const double ideal[4] = {0.707, 0.0, 0.0, 0.707};
+      double quat_error[4];
+      for (int k = 0; k < 4; ++k) {
+        quat_error[k] = obs_[7 + k] - ideal[k];
+      }
+      const double quat_reward_raw =
+          1.0 - mujoco_common::NumpyNorm(quat_error, 4) / 0.4;
+      const double quat_reward = 0.0 > quat_reward_raw ? 0.0 : quat_reward_raw;
+      const Number grab =
+          GripperCaging(effort, threshed, 0.015, 0.02, 0.01, false, 1.0, 0.01);
+      // _reward_pos: the wrench's centre over the peg (within 0.02 in xy)
+      // and below the goal succeeds; its height is measured from a funnel
+      // around the peg whose floor is np.log of the xy distance, widened
+      // once it succeeds.
+      const double* center = data_->site_xpos + 3 * wrench_center_site_;
+      double pos_error[3] = {target_pos_[0] - center[0],
+                             target_pos_[1] - center[1],
+                             target_pos_[2] - center[2]};
+      const double radius = mujoco_common::NumpyNorm(pos_error, 2);
+      const bool success = radius < 0.02 && pos_error[2] > 0.0;
+      const double threshold = success ? 0.02 : 0.01;
+      const double target_height =
+          radius > threshold
+              ? 0.02 * numpy_kernels::Log(radius - threshold) + 0.2
+              : 0.0;
+      pos_error[2] = target_height - center[2];
+      const double scaled[3] = {pos_error[0] * 1.0, pos_error[1] * 1.0,
+                                pos_error[2] * 3.0};
+      const double lifted = center[2] > 0.02 || radius < threshold ? 1.0 : 0.0;
+      const double in_place =
+          0.1 * lifted +
+          0.9 * LongTailTolerance(mujoco_common::NumpyNorm(scaled, 3), 0.0,
+                                  0.02, 0.4);
+      *reward = (Py(2.0) * grab + Py(6.0 * in_place)) * Py(quat_reward);
+      if (success) {
         *reward = Py(10.0);
       }
       info->success = success ? 1.0 : 0.0;

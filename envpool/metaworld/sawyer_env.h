@@ -96,11 +96,12 @@ class SawyerEnv : public Env {
   bool ObservesSite() const {
     return IsHandle() || IsWindow() || IsCoffee() || IsDoorLock() || IsLever();
   }
-  // hammer, disassemble, peg-unplug-side, basketball, peg-insert-side,
-  // stick-push, stick-pull.
+  // hammer, disassemble, assembly, peg-unplug-side, basketball,
+  // peg-insert-side, stick-push, stick-pull.
   bool IsTool() const {
     return task_->kind == TaskKind::kHammer ||
            task_->kind == TaskKind::kDisassemble ||
+           task_->kind == TaskKind::kAssembly ||
            task_->kind == TaskKind::kPegUnplugSide ||
            task_->kind == TaskKind::kBasketball ||
            task_->kind == TaskKind::kPegInsertSide || IsStick();

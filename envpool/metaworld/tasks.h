@@ -52,6 +52,7 @@ enum class TaskKind {
   kPegInsertSide,  // the peg into the box's hole, past its collision boxes
   kStickPush,      // the stick grasped, the thermos pushed with it
   kStickPull,      // the stick hooked into the thermos's handle, pulled
+  kAssembly,       // disassemble's model, the wrench put onto the peg (np.log)
   // The tasks whose reach reward is the "gaussian" tolerance.
   kWindowClose,  // window-open's placement, the window pushed shut
   kDrawerClose,  // drawer-open's model, the drawer pulled out at reset

@@ -82,6 +82,7 @@ RANDOM_SAMPLE = [
     "MetaWorld/WindowOpen-v3",
 ]
 EXPERT_SAMPLE = [
+    "MetaWorld/Assembly-v3",
     "MetaWorld/ButtonPress-v3",
     "MetaWorld/ButtonPressTopdown-v3",
     "MetaWorld/DoorLock-v3",
