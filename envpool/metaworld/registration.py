@@ -17,6 +17,8 @@ from envpool.python.registry import register
 TASKS = [
     ("Assembly", "assembly-v3"),
     ("Basketball", "basketball-v3"),
+    ("BinPicking", "bin-picking-v3"),
+    ("BoxClose", "box-close-v3"),
     ("ButtonPress", "button-press-v3"),
     ("ButtonPressTopdown", "button-press-topdown-v3"),
     ("ButtonPressTopdownWall", "button-press-topdown-wall-v3"),

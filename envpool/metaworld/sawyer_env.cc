@@ -215,9 +215,10 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     goal_site_ = -1;
   }
   if (task_->kind == TaskKind::kHammer ||
-      task_->kind == TaskKind::kBasketball) {
+      task_->kind == TaskKind::kBasketball ||
+      task_->kind == TaskKind::kBinPicking) {
     // Their goal sites sit on the box and on the hoop: the goal is where
-    // the site is, not the other way round.
+    // the site is, not the other way round. (Bin-picking moves no site.)
     goal_site_ = -1;
   }
   if (mocap_ < 0 || m->nu != 2) {
@@ -249,17 +250,19 @@ std::vector<double> SawyerEnv::DrawTaskVector() {
 
 std::vector<double> SawyerEnv::DrawPlacement() {
   if (IsTool()) {
-    // hammer and peg-unplug-side draw once; basketball redraws while the
-    // ball and the basket are closer than 0.15 in xy, the others while
-    // their object and goal are closer than 0.1.
+    // hammer, peg-unplug-side and bin-picking draw once; basketball
+    // redraws while the ball and the basket are closer than 0.15 in xy,
+    // box-close while closer than 0.25, the others than 0.1.
     for (;;) {
       std::vector<double> vec = DrawTaskVector();
-      if (task_->vector_size == 3) {
+      if (task_->vector_size == 3 || task_->kind == TaskKind::kBinPicking) {
         return vec;
       }
       const double diff[2] = {vec[0] - vec[3], vec[1] - vec[4]};
       const double min_distance =
-          task_->kind == TaskKind::kBasketball ? 0.15 : 0.1;
+          task_->kind == TaskKind::kBasketball
+              ? 0.15
+              : (task_->kind == TaskKind::kBoxClose ? 0.25 : 0.1);
       if (!(mujoco_common::NumpyNorm(diff, 2) < min_distance)) {
         return vec;
       }
@@ -422,6 +425,8 @@ void SawyerEnv::Reset() {
     case TaskKind::kHammer:
     case TaskKind::kDisassemble:
     case TaskKind::kAssembly:
+    case TaskKind::kBinPicking:
+    case TaskKind::kBoxClose:
     case TaskKind::kPegUnplugSide:
     case TaskKind::kBasketball:
     case TaskKind::kPegInsertSide:
@@ -586,6 +591,13 @@ void SawyerEnv::MoveBody(const std::vector<double>& vec) {
     const double top[3] = {vec[0] + 0.0, vec[1] + 0.0, vec[2] + 0.08};
     std::copy(peg, peg + 3, model_->body_pos + 3 * moved_body_);
     std::copy(top, top + 3, model_->site_pos + 3 * peg_top_site_);
+    return;
+  }
+  if (task_->kind == TaskKind::kBoxClose) {
+    // The box to the goal's xy, at its height where the last step left it.
+    model_->body_pos[3 * moved_body_] = vec[3];
+    model_->body_pos[3 * moved_body_ + 1] = vec[4];
+    model_->body_pos[3 * moved_body_ + 2] = data_->xpos[3 * moved_body_ + 2];
     return;
   }
   if (task_->kind == TaskKind::kAssembly) {
@@ -1570,12 +1582,16 @@ void SawyerEnv::Evaluate(float effort) {
     case TaskKind::kHammer:
     case TaskKind::kDisassemble:
     case TaskKind::kAssembly:
+    case TaskKind::kBoxClose:
     case TaskKind::kPegUnplugSide:
     case TaskKind::kBasketball:
     case TaskKind::kPegInsertSide:
     case TaskKind::kStickPush:
     case TaskKind::kStickPull:
       EvaluateTool(effort, &info, &reward);
+      break;
+    case TaskKind::kBinPicking:
+      reward = EvaluateBinPicking(effort, &info);
       break;
     case TaskKind::kPickPlace: {
       const double obj_to_target = Norm3(obj, target_pos_.data());
@@ -1639,6 +1655,20 @@ void SawyerEnv::SetUpTool() {
       wrench_center_site_ = ObjectId(m, mjOBJ_SITE, "RoundNut");
       moved_body_ = ObjectId(m, mjOBJ_BODY, "peg");
       peg_top_site_ = ObjectId(m, mjOBJ_SITE, "pegTop");
+      break;
+    case TaskKind::kBinPicking:
+      // The object, a body's position and quaternion; the goal is the
+      // target bin's body (which does not move).
+      tool_body_ = ObjectId(m, mjOBJ_BODY, "obj");
+      tool_quat_body_ = tool_body_;
+      bin_goal_body_ = ObjectId(m, mjOBJ_BODY, "bin_goal");
+      break;
+    case TaskKind::kBoxClose:
+      // The lid, a body's position and quaternion; the box moves to the
+      // goal.
+      tool_body_ = ObjectId(m, mjOBJ_BODY, "top_link");
+      tool_quat_body_ = tool_body_;
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "boxbody");
       break;
     case TaskKind::kPegUnplugSide:
       // The plug's end (a site) and the plug's quaternion.
@@ -1743,6 +1773,29 @@ void SawyerEnv::ResetTool(const std::vector<double>& vec) {
       target_pos_ = {vec[3], vec[4], vec[5]};
       SetObjectPosition(obj_init_pos_);
       MoveBody(vec);
+      break;
+    case TaskKind::kBinPicking: {
+      // The object at the drawn xy, at its height where the hand's reset
+      // left it; the goal is the bin's body. The in-place margin is the
+      // first step's distance (the reference's _target_to_obj_init).
+      obj_init_pos_ = {vec[0], vec[1], d->xpos[3 * tool_body_ + 2]};
+      SetObjectPosition(obj_init_pos_);
+      const double* bin = d->xpos + 3 * bin_goal_body_;
+      target_pos_ = {bin[0], bin[1], bin[2]};
+      obj_to_target_init_ = -1.0;
+      break;
+    }
+    case TaskKind::kBoxClose:
+      // The box to the goal, frame_skip physics steps (no mj_forward
+      // before), then the lid at the drawn xy and init_config's float32
+      // height.
+      obj_init_pos_ = {vec[0], vec[1], static_cast<double>(0.02F)};
+      target_pos_ = {vec[3], vec[4], vec[5]};
+      MoveBody(vec);
+      for (int s = 0; s < frame_skip_; ++s) {
+        mj_step(m, d);
+      }
+      SetObjectPosition(obj_init_pos_);
       break;
     case TaskKind::kPegUnplugSide: {
       // The box at the drawn place, the plug in it (upright, its linear
@@ -1923,6 +1976,61 @@ void SawyerEnv::ToolFrame(double* frame) const {
   }
 }
 
+Number SawyerEnv::EvaluateBinPicking(float effort, TaskInfo* info) {
+  const double* hand = obs_.data();
+  const double* obj = obs_.data() + 4;
+  const double target_to_obj = Norm3(obj, target_pos_.data());
+  if (obj_to_target_init_ < 0.0) {
+    obj_to_target_init_ = target_to_obj;  // the episode's first step
+  }
+  const double in_place =
+      LongTailTolerance(target_to_obj, 0.0, kTargetRadius, obj_to_target_init_);
+  // The floor: two funnels (np.log), around the object's start and around
+  // the goal; the lower one counts (Python's min keeps the first of equals).
+  constexpr double kThreshold = 0.03;
+  const double to_start[2] = {hand[0] - obj_init_pos_[0],
+                              hand[1] - obj_init_pos_[1]};
+  const double to_goal[2] = {hand[0] - target_pos_[0],
+                             hand[1] - target_pos_[1]};
+  const double radii[2] = {mujoco_common::NumpyNorm(to_start, 2),
+                           mujoco_common::NumpyNorm(to_goal, 2)};
+  double floors[2];
+  for (int k = 0; k < 2; ++k) {
+    floors[k] = radii[k] > kThreshold
+                    ? 0.02 * numpy_kernels::Log(radii[k] - kThreshold) + 0.2
+                    : 0.0;
+  }
+  const double floor = floors[1] < floors[0] ? floors[1] : floors[0];
+  // max(floor - hand_z, 0.0): the difference unless 0.0 is larger.
+  const double below = floor - hand[2];
+  const double above_floor =
+      hand[2] >= floor
+          ? 1.0
+          : LongTailTolerance(0.0 > below ? 0.0 : below, 0.0, 0.01, 0.05);
+  const Number grasped =
+      GripperCaging(effort, obj, 0.015, 0.05, 0.01, true, 0.7);
+  Number reward = HamacherProduct(grasped, Py(in_place));
+  const bool near_object = Norm3(obj, hand) < 0.04;
+  const bool pinched_without_object = obs_[3] < 0.43;
+  const bool lifted = obj[2] - 0.02 > obj_init_pos_[2];
+  const bool grasp_success = near_object && lifted && !pinched_without_object;
+  if (grasp_success) {
+    reward =
+        reward +
+        Py(1.0 + 5.0 * HamacherProduct(Py(above_floor), Py(in_place)).value);
+  }
+  if (target_to_obj < kTargetRadius) {
+    reward = Py(10.0);
+  }
+  info->success = target_to_obj <= 0.05 ? 1.0 : 0.0;
+  info->near_object = near_object ? 1.0 : 0.0;
+  info->grasp_success = grasp_success ? 1.0 : 0.0;
+  info->grasp_reward = grasped.value;
+  info->in_place_reward = in_place;
+  info->obj_to_target = target_to_obj;
+  return reward;
+}
+
 void SawyerEnv::EvaluateTool(float effort, TaskInfo* info,
                              Number* reward) const {
   const double* hand = obs_.data();
@@ -2039,6 +2147,58 @@ void SawyerEnv::EvaluateTool(float effort, TaskInfo* info,
       info->grasp_success = grab.value >= 0.5 ? 1.0 : 0.0;
       info->grasp_reward = grab.value;
       info->in_place_reward = in_place;
+      info->obj_to_target = 0.0;
+      break;
+    }
+    case TaskKind::kBoxClose: {
+      // _reward_grab_effort: (clip(effort, -1, 1) + 1) / 2 in float32.
+      const float clipped = ClipAction(effort);
+      const double grab = static_cast<double>((clipped + 1.0F) / 2.0F);
+      // The lid upright: 1 at the ideal quaternion, 0 from 0.2 away.
+      const double ideal[4] = {0.707, 0.0, 0.0, 0.707};
+      double quat_error[4];
+      for (int k = 0; k < 4; ++k) {
+        quat_error[k] = obs_[7 + k] - ideal[k];
+      }
+      const double quat_reward_raw =
+          1.0 - mujoco_common::NumpyNorm(quat_error, 4) / 0.2;
+      const double quat_reward = 0.0 > quat_reward_raw ? 0.0 : quat_reward_raw;
+      // _reward_pos: the hand above a funnel around the lid's handle
+      // (np.log), at the handle, then the lid onto the box.
+      const double lid[3] = {obj[0] + 0.0, obj[1] + 0.0, obj[2] + 0.02};
+      constexpr double kThreshold = 0.02;
+      const double hand_lid_xy[2] = {hand[0] - lid[0], hand[1] - lid[1]};
+      const double radius = mujoco_common::NumpyNorm(hand_lid_xy, 2);
+      const double floor =
+          radius <= kThreshold
+              ? 0.0
+              : 0.04 * numpy_kernels::Log(radius - kThreshold) + 0.4;
+      const double above_floor =
+          hand[2] >= floor
+              ? 1.0
+              : LongTailTolerance(floor - hand[2], 0.0, 0.01, floor / 2.0);
+      const double in_place =
+          LongTailTolerance(Norm3(hand, lid), 0.0, 0.02, 0.5);
+      const double ready = HamacherProduct(Py(above_floor), Py(in_place)).value;
+      const double pos_error[3] = {(target_pos_[0] - lid[0]) * 1.0,
+                                   (target_pos_[1] - lid[1]) * 1.0,
+                                   (target_pos_[2] - lid[2]) * 3.0};
+      const double lifted =
+          0.2 * (lid[2] > 0.04 ? 1.0 : 0.0) +
+          0.8 * LongTailTolerance(mujoco_common::NumpyNorm(pos_error, 3), 0.0,
+                                  0.05, 0.25);
+      *reward = Py(2.0 * HamacherProduct(Py(grab), Py(ready)).value) +
+                Py(8.0 * lifted);
+      const bool success = Norm3(obj, target_pos_.data()) < 0.08;
+      if (success) {
+        *reward = Py(10.0);
+      }
+      *reward = *reward * Py(quat_reward);
+      info->success = success ? 1.0 : 0.0;
+      info->near_object = ready;
+      info->grasp_success = grab >= 0.5 ? 1.0 : 0.0;
+      info->grasp_reward = grab;
+      info->in_place_reward = lifted;
       info->obj_to_target = 0.0;
       break;
     }

@@ -96,12 +96,14 @@ class SawyerEnv : public Env {
   bool ObservesSite() const {
     return IsHandle() || IsWindow() || IsCoffee() || IsDoorLock() || IsLever();
   }
-  // hammer, disassemble, assembly, peg-unplug-side, basketball,
-  // peg-insert-side, stick-push, stick-pull.
+  // hammer, disassemble, assembly, bin-picking, box-close, peg-unplug-side,
+  // basketball, peg-insert-side, stick-push, stick-pull.
   bool IsTool() const {
     return task_->kind == TaskKind::kHammer ||
            task_->kind == TaskKind::kDisassemble ||
            task_->kind == TaskKind::kAssembly ||
+           task_->kind == TaskKind::kBinPicking ||
+           task_->kind == TaskKind::kBoxClose ||
            task_->kind == TaskKind::kPegUnplugSide ||
            task_->kind == TaskKind::kBasketball ||
            task_->kind == TaskKind::kPegInsertSide || IsStick();
@@ -116,6 +118,8 @@ class SawyerEnv : public Env {
   void EvaluateTool(float effort, TaskInfo* info, Number* reward) const;
   void EvaluatePegInsert(float effort, TaskInfo* info, Number* reward) const;
   void EvaluateStick(float effort, TaskInfo* info, Number* reward) const;
+  // Sets the in-place margin at the episode's first step.
+  Number EvaluateBinPicking(float effort, TaskInfo* info);
   bool IsButton() const {
     return task_->kind == TaskKind::kButtonPress ||
            task_->kind == TaskKind::kButtonPressWall ||
@@ -217,6 +221,7 @@ class SawyerEnv : public Env {
   int insertion_site_ = -1;  // the stick tasks' thermos
   int stick_end_site_ = -1;
   int peg_top_site_ = -1;
+  int bin_goal_body_ = -1;  // bin-picking's goal
   // door-close's door hinge, dial-turn's knob.
   int reset_joint_ = -1;
   // The episode.

@@ -53,6 +53,9 @@ enum class TaskKind {
   kStickPush,      // the stick grasped, the thermos pushed with it
   kStickPull,      // the stick hooked into the thermos's handle, pulled
   kAssembly,       // disassemble's model, the wrench put onto the peg (np.log)
+  // A body's position and quaternion observed, a funnel's floor (np.log).
+  kBinPicking,  // the object carried from one bin into the other
+  kBoxClose,    // the lid lifted onto the box
   // The tasks whose reach reward is the "gaussian" tolerance.
   kWindowClose,  // window-open's placement, the window pushed shut
   kDrawerClose,  // drawer-open's model, the drawer pulled out at reset
