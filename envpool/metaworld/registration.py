@@ -1,10 +1,9 @@
 """Ids of the metaworld family (Meta-World 3.1.1's Sawyer tasks).
 
-EnvPool 1.2.7's ids `MetaWorld/<Task>-v3` with its option names; an id is
-registered once it plays the reference's episodes step for step (the rest of
-the 50 are listed in docs/metaworld.md). `task_name` is Meta-World's name of
-the task; `partially_observable=False` shows the goal in the observation
-(Meta-World's goal-observable variants).
+EnvPool 1.2.7's 50 ids `MetaWorld/<Task>-v3` with its option names, each
+playing the reference's episodes step for step (docs/metaworld.md).
+`task_name` is Meta-World's name of the task; `partially_observable=False`
+shows the goal in the observation (Meta-World's goal-observable variants).
 """
 
 from __future__ import annotations
