@@ -20,7 +20,7 @@ ENSURE_DEB = missing=""; for p in $(1); do \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
 
-.PHONY: setup-demo setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-all-ids test-integrations lint format bench bench-setup bench127 clean procgen-reference rllib-env bench-rllib acme-env bench-acme many-cores-kit
+.PHONY: setup-demo setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-all-ids test-integrations lint format bench bench-setup bench127 bench-highway bench-locomotion bench-robotics bench-metaworld bench-pgx bench-new-families clean procgen-reference rllib-env bench-rllib acme-env bench-acme many-cores-kit
 
 setup-demo:
 	@$(call ENSURE_DEB,$(DEMO_DEB_PACKAGES))
@@ -189,6 +189,38 @@ bench127: wheels benchmark/.venv-envpool127/bin/python benchmark/.venv-py312/bin
 	  benchmark/.venv-py312/bin/python -P benchmark/bench.py --task $$task --repeats 3 \
 	    --backends envpool_sync envpool_async envpool127_sync envpool127_async \
 	    --num-envs 1 8 --import-runs 3 --out-dir benchmark/results/envpool127 || exit 1; done
+
+# The families after the first nine against their references and EnvPool
+# 1.2.7 (benchmark/results/<family>/README.md). BENCH_NEW_PYTHON holds this
+# project's wheel and the references (highway-env, dm-control,
+# gymnasium-robotics, metaworld, pgx and jax); BENCH_NEW_ARGS are short runs
+# for a shared machine (3 repeats of 0.5 s), lengthen them on a quiet one.
+BENCH_NEW_PYTHON ?= $(PYTHON)
+BENCH_NEW_ARGS ?= --repeats 3 --seconds 0.5 --import-runs 1 --paired-runs 0 \
+  --note 'measured on a shared 2-core machine (other builds and tests running beside it)'
+BENCH_VECTOR = loop gym_sync gym_async envpool_sync envpool_async envpool127_sync envpool127_async
+BENCH_ROBOTICS_TASKS = FetchPickAndPlace-v4 HandManipulateBlock-v1 AdroitHandDoor-v1
+bench-highway: benchmark/.venv-envpool127/bin/python
+	$(BENCH_NEW_PYTHON) -P benchmark/bench.py --task IntersectionMultiAgent-v1 --num-envs 1 8 64 \
+	  --backends $(BENCH_VECTOR) $(BENCH_NEW_ARGS) --worker-timeout 600 \
+	  --out-dir benchmark/results/highway
+bench-locomotion: benchmark/.venv-envpool127/bin/python
+	$(BENCH_NEW_PYTHON) -P benchmark/bench.py --task DmcSoccerBoxhead-v1 --num-envs 1 2 8 16 \
+	  --backends loop envpool_sync envpool_async envpool127_sync envpool127_async \
+	  $(BENCH_NEW_ARGS) --out-dir benchmark/results/locomotion
+bench-robotics: benchmark/.venv-envpool127/bin/python
+	for task in $(BENCH_ROBOTICS_TASKS); do \
+	  $(BENCH_NEW_PYTHON) -P benchmark/bench.py --task $$task --num-envs 1 2 8 16 \
+	    --backends $(BENCH_VECTOR) $(BENCH_NEW_ARGS) --worker-timeout 300 \
+	    --out-dir benchmark/results/robotics || exit 1; done
+bench-metaworld: benchmark/.venv-envpool127/bin/python
+	$(BENCH_NEW_PYTHON) -P benchmark/bench.py --task MetaWorld/PickPlace-v3 --num-envs 1 2 8 16 \
+	  --backends $(BENCH_VECTOR) $(BENCH_NEW_ARGS) --worker-timeout 300 \
+	  --out-dir benchmark/results/metaworld
+bench-pgx: benchmark/.venv-envpool127/bin/python
+	$(BENCH_NEW_PYTHON) -P benchmark/pgx_bench.py --repeats 3 --seconds 0.5 \
+	  --note 'measured on a shared 2-core machine (other builds and tests running beside it)'
+bench-new-families: bench-highway bench-locomotion bench-robotics bench-metaworld bench-pgx
 
 # What benchmark/many_cores_device.sh installs on the 16-core GPU machine,
 # which has Python 3.12 and no network (benchmark/results/many_cores/README.md):

@@ -202,7 +202,7 @@ def measure(args: argparse.Namespace, backends: list[str], venvs: dict[str, str]
     import_runs = [("this project", args.envpool_python)]
     for prefix in sorted({published_prefix(b) for b in backends} - {None}):
         import_runs.append((f"EnvPool {PUBLISHED[prefix][0]}", venvs[prefix]))
-    timeout = args.seconds + args.warmup + 120.0
+    timeout = args.seconds + args.warmup + args.worker_timeout
     total = len(jobs) * args.repeats
     done = 0
     for repeat in range(args.repeats):
@@ -223,6 +223,9 @@ def measure(args: argparse.Namespace, backends: list[str], venvs: dict[str, str]
                 f"--seconds={args.seconds}",
                 f"--warmup={args.warmup}",
             ]
+            if job.worker_backend == "envpool_async":
+                # Sync's reset is untimed; async's first recvs collect the resets.
+                worker_args.append("--untimed-first-resets")
             done += 1
             progress = f"[{done}/{total}] repeat {repeat + 1} {job.backend:<17} N={job.num_envs:<4}"
             try:
@@ -587,7 +590,8 @@ def format_report(
         f"Env steps per second, median of {args.repeats} repeats of {args.seconds:g} s each "
         f"(after {args.warmup:g} s of warm-up), random actions drawn before timing; "
         "in brackets the ratio to `loop`. N is `num_envs`; envpool threads: "
-        f"{threads}.",
+        f"{threads}. The pools' first resets are untimed (the async pools' first "
+        "`recv`s, which collect them, come before the warm-up).",
         "",
         *rows,
         "",
@@ -726,6 +730,14 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--import-runs", type=int, default=7)
     parser.add_argument(
+        "--worker-timeout",
+        type=float,
+        default=120.0,
+        help="seconds a measurement's process may take beyond --seconds and --warmup "
+        "(making its envs: gym_async's N processes of a slow reference on a busy machine "
+        "need more)",
+    )
+    parser.add_argument(
         "--paired-runs",
         type=int,
         default=3,
@@ -763,6 +775,12 @@ def parse_args() -> argparse.Namespace:
         "for the whole measurement, keeping one core busy as a learner beside the pool "
         "does; results go to <out-dir>/contention/<task>-<kind>.md",
     )
+    parser.add_argument(
+        "--note",
+        action="append",
+        default=[],
+        help="a line for the results file's Run section (e.g. how busy the machine was)",
+    )
     parser.add_argument("--out-dir", type=Path, default=HERE / "results")
     args = parser.parse_args()
     args.reference_python = os.path.abspath(args.reference_python)
@@ -783,7 +801,7 @@ def main() -> None:
     """Measure, then write and print the results."""
     args = parse_args()
     backends = list(dict.fromkeys(["loop", *args.backends]))
-    notes: list[str] = []
+    notes: list[str] = list(args.note)
     venvs: dict[str, str] = {}
     for prefix in PUBLISHED:
         wanted = [b for b in backends if published_prefix(b) == prefix]

@@ -41,6 +41,11 @@ IDS = [
     "CheetahRun-v1",
     "Pong-v5",
     "CoinrunHard-v0",
+    "Highway-v0",
+    "ConnectFour-v1",
+    "DmcCmuHumanoidGoToTarget-v1",
+    "FetchPush-v4",
+    "MetaWorld/ButtonPress-v3",
 ]
 
 
@@ -67,17 +72,28 @@ def _random_actions(env: object, steps: int, seed: int) -> list[np.ndarray]:
     return [np.stack([space.sample() for _ in range(num_envs)]) for _ in range(steps)]
 
 
+def _warm_up(env: object, steps: int) -> None:
+    """Reset, then `steps` random steps (board games: random legal moves)."""
+    _, info = env.reset(seed=0)  # type: ignore[attr-defined]
+    rng = np.random.default_rng(0)
+    for action in _random_actions(env, steps, seed=0):
+        mask = info.get("legal_action_mask")
+        if mask is not None:  # pgx refuses an illegal move
+            action = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
+        _, _, _, _, info = env.step(action)  # type: ignore[attr-defined]
+
+
 def state_costs(args: argparse.Namespace) -> None:
     print(f"\n## get_state / set_state, {args.num_envs} envs, after {args.warmup} steps\n")
     print("| id | get_state (us/env) | set_state (us/env) | state (bytes) |")
     print("| --- | --- | --- | --- |")
-    for task_id in IDS:
+    for task_id in args.ids:
+        # No truncation inside the warm-up (Meta-World allows 500 steps at most).
+        longest = 500 if task_id.startswith("MetaWorld/") else 100_000
         env = envpool.make(
-            task_id, env_type="gymnasium", num_envs=args.num_envs, max_episode_steps=100_000
+            task_id, env_type="gymnasium", num_envs=args.num_envs, max_episode_steps=longest
         )
-        env.reset(seed=0)
-        for action in _random_actions(env, args.warmup, seed=0):
-            env.step(action)
+        _warm_up(env, args.warmup)
         states = env.get_state()
 
         def get(env: object = env) -> int:
@@ -206,6 +222,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="per timing")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--part", choices=["all", "costs", "rollouts"], default="all")
+    parser.add_argument(
+        "--ids", nargs="+", default=IDS, help="part 1's ids (default: one per family)"
+    )
     args = parser.parse_args()
     if args.part in ("all", "costs"):
         state_costs(args)

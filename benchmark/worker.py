@@ -19,7 +19,13 @@ envpool's defaults do. A procgen id (CoinrunEasy-v0) has no gymnasium env:
 its reference is procgen's own vector env, `ProcgenGym3Env`, which needs
 procgen 0.10.7 and so Python <= 3.10 (`bench.py --reference-python`).
 A dm_control id (CheetahRun-v1) has no gymnasium
-env: its loop steps `dm_control.suite.load(domain, task)` (`dm_control_reference`).
+env: its loop steps `dm_control.suite.load(domain, task)` (`dm_control_reference`),
+and DmcSoccerBoxhead-v1 `dm_control.locomotion.soccer.load(...)`. The ids of
+the families after the first nine step their own references: highway-env's
+id of IntersectionMultiAgent-v1 (`intersection-multi-agent-v1`, its two
+players' tuple action), gymnasium-robotics' ids and Meta-World 3.1.1's task
+class, each with the one patch the project's tests apply to run it on mujoco
+3.17 (`robotics_on_mujoco_317`, `metaworld_reference`).
 
 This file needs only the standard library, numpy and gymnasium (and envpool
 for the envpool backends, ale-py for the Atari references), since the
@@ -69,6 +75,10 @@ def gym_reference(task: str) -> tuple[Callable[[], Any], str]:
     """
     import gymnasium
 
+    if task in HIGHWAY_MULTI_AGENT:
+        return highway_multi_agent_reference(task)
+    if task.startswith("MetaWorld/"):
+        return metaworld_reference(task)
     if task.startswith(("MiniGrid-", "BabyAI-")):
         import minigrid  # registers its ids with gymnasium
 
@@ -83,7 +93,10 @@ def gym_reference(task: str) -> tuple[Callable[[], Any], str]:
             if task in gymnasium.registry:
                 break
     if task in gymnasium.registry:
-        return (lambda: gymnasium.make(task)), f"`gymnasium.make({task!r})`"
+        description = f"`gymnasium.make({task!r})`"
+        if gymnasium.registry[task].entry_point.startswith("gymnasium_robotics"):
+            description += robotics_on_mujoco_317()
+        return (lambda: gymnasium.make(task)), description
     if task.endswith("-v1") and _vizdoom_scenario(task) is not None:
         return vizdoom_reference(task)
     import ale_py
@@ -113,6 +126,116 @@ def gym_reference(task: str) -> tuple[Callable[[], Any], str]:
         "reset in games that have it) has no counterpart here, a few frames per episode"
     )
     return make, description
+
+
+HIGHWAY_MULTI_AGENT = {"IntersectionMultiAgent-v1": "intersection-multi-agent-v1"}
+"""This project's two-player highway ids -> highway-env's id."""
+
+
+def highway_multi_agent_reference(task: str) -> tuple[Callable[[], Any], str]:
+    """highway-env's two-player intersection, its per-agent flags reduced for a vector env.
+
+    highway-env's `MultiAgentWrapper` returns a tuple of the agents' rewards
+    and of their terminated flags, which gymnasium's vector envs cannot
+    store; the wrapper here returns the sum of the rewards and "every agent
+    terminated" (what ends an episode of this project's -v1 id). The action
+    stays highway-env's tuple of the two players' `Discrete(3)` moves.
+    """
+    import gymnasium
+    import highway_env
+
+    gymnasium.register_envs(highway_env)
+    reference_id = HIGHWAY_MULTI_AGENT[task]
+
+    class AllAgents(gymnasium.Wrapper):
+        def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+            obs, reward, terminated, truncated, info = self.env.step(action)
+            return obs, float(np.sum(reward)), bool(np.all(terminated)), bool(truncated), info
+
+    def make() -> Any:
+        return AllAgents(gymnasium.make(reference_id))
+
+    return make, (
+        f"`gymnasium.make({reference_id!r})` (highway-env {highway_env.__version__}, the "
+        "two players' tuple action), wrapped to return the sum of the agents' rewards and "
+        "'every agent terminated', which gymnasium's vector envs can store"
+    )
+
+
+def robotics_on_mujoco_317() -> str:
+    """Let gymnasium-robotics 1.4.2 run on mujoco 3.17, as the project's robotics tests do.
+
+    Its `mujoco_utils` joint helpers assert `joint_type in (mjtJoint.mjJNT_HINGE, ...)`,
+    False on 3.17 for a numpy int; they see plain ints for the four joint types
+    instead, nothing else changes (envpool/robotics/tests/robotics_reference.py).
+    Returns the note for the reference's description.
+    """
+    import types
+
+    import mujoco
+    from gymnasium_robotics.utils import mujoco_utils
+
+    class PlainJointTypes(types.ModuleType):
+        mjtJoint = types.SimpleNamespace(  # noqa: N815 (mujoco's own name)
+            **{
+                name: int(getattr(mujoco.mjtJoint, name))
+                for name in ("mjJNT_FREE", "mjJNT_BALL", "mjJNT_SLIDE", "mjJNT_HINGE")
+            }
+        )
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(mujoco, name)
+
+    mujoco_utils.mujoco = PlainJointTypes("mujoco")
+    from importlib.metadata import version
+
+    return (
+        f" (gymnasium-robotics {version('gymnasium-robotics')} on mujoco {mujoco.__version__}, "
+        "its `mujoco_utils` seeing plain-int joint types: the robotics tests' patch)"
+    )
+
+
+def metaworld_reference(task: str) -> tuple[Callable[[], Any], str]:
+    """Meta-World 3.1.1's env of a `MetaWorld/<Task>-v3` id, built as the project's tests do.
+
+    The task's class from `ALL_V3_ENVIRONMENTS`, the task vector unfrozen and
+    drawn per reset from the env's seeded generator, 500-step episodes; on
+    mujoco 3.17 its `reset_mocap_welds` writes its 11 numbers into the first
+    11 of a weld's 12 (envpool/metaworld/tests, the one patch they apply).
+    """
+    import re
+    from importlib.metadata import version
+
+    import mujoco
+    from metaworld.env_dict import ALL_V3_ENVIRONMENTS
+    from metaworld.sawyer_xyz_env import SawyerMocapBase
+
+    camel = task.removeprefix("MetaWorld/").removesuffix("-v3")
+    task_name = re.sub(r"(?<!^)(?=[A-Z])", "-", camel).lower() + "-v3"
+    if task_name not in ALL_V3_ENVIRONMENTS:
+        raise ValueError(f"Meta-World has no task {task_name!r} (from {task!r})")
+
+    def reset_mocap_welds(self: Any) -> None:
+        if self.model.nmocap > 0 and self.model.eq_data is not None:
+            for i in range(self.model.eq_data.shape[0]):
+                if self.model.eq_type[i] == mujoco.mjtEq.mjEQ_WELD:
+                    self.model.eq_data[i, :11] = [0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 5]
+
+    SawyerMocapBase.reset_mocap_welds = reset_mocap_welds
+
+    def make() -> Any:
+        env = ALL_V3_ENVIRONMENTS[task_name]()
+        env._set_task_called = True
+        env._freeze_rand_vec = False
+        env.seeded_rand_vec = True
+        env.max_path_length = 500
+        return env
+
+    return make, (
+        f"Meta-World {version('metaworld')}'s `ALL_V3_ENVIRONMENTS[{task_name!r}]()`, task "
+        "vector drawn per reset (`seeded_rand_vec`), 500-step episodes, on mujoco "
+        f"{mujoco.__version__} with the tests' `reset_mocap_welds` patch"
+    )
 
 
 PROCGEN_GAMES = (
@@ -192,6 +315,10 @@ def bench_procgen(
         env.close()
 
 
+SOCCER_WALKERS = {"DmcSoccerBoxhead-v1": "BOXHEAD", "DmcSoccerAnt-v1": "ANT"}
+"""dm_control soccer ids -> the walker of `soccer.load` (team_size 2, this project's default)."""
+
+
 def dm_control_reference(task: str) -> tuple[Callable[[], Any], str] | None:
     """dm_control's suite env of a dm_control id (`CheetahRun-v1` is
     `suite.load("cheetah", "run")`), or None for another id."""
@@ -203,6 +330,25 @@ def dm_control_reference(task: str) -> tuple[Callable[[], Any], str] | None:
     def camel(name: str) -> str:
         return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
 
+    if task in SOCCER_WALKERS:
+        from importlib.metadata import version
+
+        from dm_control.locomotion import soccer
+
+        walker = SOCCER_WALKERS[task]
+
+        def make_soccer() -> Any:
+            return soccer.load(
+                team_size=2,
+                walker_type=soccer.WalkerType[walker],
+                random_state=np.random.RandomState(0),
+            )
+
+        return make_soccer, (
+            f"`dm_control.locomotion.soccer.load(team_size=2, walker_type=WalkerType.{walker})` "
+            f"(dm-control {version('dm-control')}; 4 players acting at once, one env step "
+            "counted per step of the 4)"
+        )
     for domain, name in suite.ALL_TASKS:
         if f"{camel(domain)}{camel(name)}-v1" == task:
             from importlib.metadata import version
@@ -225,8 +371,17 @@ def bench_dm_control_loop(
     env.reset()
     spec = env.action_spec()
     rng = np.random.RandomState(0)
-    low, high = np.maximum(spec.minimum, -1), np.minimum(spec.maximum, 1)
-    actions = [rng.uniform(low, high) for _ in range(NUM_ACTION_SETS)]
+
+    def draw(spec: Any) -> np.ndarray:
+        low, high = np.maximum(spec.minimum, -1), np.minimum(spec.maximum, 1)
+        return rng.uniform(low, high)
+
+    # A multi-player env (soccer) has one spec per player and takes a list.
+    specs = spec if isinstance(spec, list | tuple) else None
+    actions = [
+        [draw(s) for s in specs] if specs is not None else draw(spec)
+        for _ in range(NUM_ACTION_SETS)
+    ]
 
     def step(i: int) -> int:
         if env.step(actions[i % NUM_ACTION_SETS]).last():
@@ -399,7 +554,12 @@ def bench_gym_vector(
         else gymnasium.vector.SyncVectorEnv(fns)
     )
     env.reset(seed=0)
-    actions = draw_actions(env.single_action_space, num_envs, seed=0)
+    if isinstance(env.single_action_space, gymnasium.spaces.Tuple | gymnasium.spaces.Dict):
+        # A tuple action (highway-env's two players) is batched per member, not stacked.
+        env.action_space.seed(0)
+        actions = [env.action_space.sample() for _ in range(NUM_ACTION_SETS)]
+    else:
+        actions = draw_actions(env.single_action_space, num_envs, seed=0)
 
     def step(i: int) -> int:
         env.step(actions[i % NUM_ACTION_SETS])
@@ -411,8 +571,26 @@ def bench_gym_vector(
         env.close()
 
 
+def action_rows_per_env(env: Any) -> int:
+    """Action rows an env takes: one per player where every player acts at once.
+
+    Players acting at once (highway-env's intersection, soccer) take one row
+    each, in this project and in EnvPool 1.2.7 alike; a turn-based game
+    (pgx, with a legal-action mask) takes one per env, its current player's.
+    The rate still counts env steps, not player steps.
+    """
+    players = int(getattr(env.spec.config, "max_num_players", 1))
+    turn_based = "info:legal_action_mask" in env.spec.state_array_spec
+    return players if players > 1 and not turn_based else 1
+
+
 def envpool_stepper(
-    task: str, num_envs: int, asynchronous: bool, num_threads: int, affinity_offset: int = -1
+    task: str,
+    num_envs: int,
+    asynchronous: bool,
+    num_threads: int,
+    affinity_offset: int = -1,
+    untimed_first_resets: bool = False,
 ) -> tuple[Any, Callable[[int], int]]:
     """An envpool pool and its step function, as `bench_envpool` times them.
 
@@ -422,6 +600,12 @@ def envpool_stepper(
     imports. Returns (the pool, a function stepping one batch and returning
     how many env steps it made). `affinity_offset` >= 0 pins worker i to
     core offset + i (`thread_affinity_offset`); -1 leaves it unset.
+
+    `untimed_first_resets`: the async pool's `recv`s collect every env's first
+    reset here, before the caller times anything, as the sync pool's `reset`
+    is; else the first recvs of the warm-up and of the timed part wait for
+    them (a soccer reset builds a new model, seconds for 16 envs, more than a
+    short measurement).
     """
     import envpool
 
@@ -436,7 +620,7 @@ def envpool_stepper(
         seed=0,
         **pinning,
     )
-    actions = draw_actions(env.single_action_space, batch_size, seed=0)
+    actions = draw_actions(env.single_action_space, batch_size * action_rows_per_env(env), seed=0)
 
     if asynchronous:
         env.async_reset()
@@ -445,6 +629,10 @@ def envpool_stepper(
             info = env.recv()[4]
             env.send(actions[i % NUM_ACTION_SETS], info["env_id"])
             return batch_size
+
+        if untimed_first_resets:
+            for i in range(-(-num_envs // batch_size)):
+                step(i)
 
     else:
         env.reset()
@@ -464,9 +652,12 @@ def bench_envpool(
     asynchronous: bool,
     num_threads: int,
     affinity_offset: int = -1,
+    untimed_first_resets: bool = False,
 ) -> tuple[int, float]:
     """Step an envpool pool: sync `step`, or async `send`/`recv` with batch_size = num_envs // 2."""
-    env, step = envpool_stepper(task, num_envs, asynchronous, num_threads, affinity_offset)
+    env, step = envpool_stepper(
+        task, num_envs, asynchronous, num_threads, affinity_offset, untimed_first_resets
+    )
     try:
         return timed(step, seconds, warmup)
     finally:
@@ -649,6 +840,7 @@ def measure_steps(args: argparse.Namespace) -> dict[str, Any]:
             args.backend == "envpool_async",
             args.num_threads,
             args.thread_affinity_offset,
+            args.untimed_first_resets,
         )
     return {"steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed, **extra}
 
@@ -707,6 +899,12 @@ def main() -> None:
         type=int,
         default=-1,
         help="envpool: pin worker i to core offset + i; -1 = unset (the library's default)",
+    )
+    step.add_argument(
+        "--untimed-first-resets",
+        action="store_true",
+        help="envpool_async: collect every env's first reset before timing, as sync's reset "
+        "(bench.py passes it)",
     )
     step.add_argument("--seconds", type=float, default=1.0)
     step.add_argument("--warmup", type=float, default=0.2)

@@ -457,11 +457,14 @@ class AtariEnv : public Env {
           kept.size() != pool_.kept_screen().size()) {
         throw SnapshotError("the Atari state's frames are not of this game");
       }
+      CheckAleState(state);
       try {
         ale_->restoreState(ale::ALEState(state));
         SetTiaFrame(tia, ale_.get());
       } catch (const std::exception& e) {
         throw SnapshotError(std::string("ALE refused the state: ") + e.what());
+      } catch (const char* e) {  // ALE's Deserializer throws C strings
+        throw SnapshotError(std::string("ALE refused the state: ") + e);
       }
       SetStickyActions(sticky, ale_->environment.get());
       std::copy(screen.begin(), screen.end(), ale_screen.getArray());
@@ -513,6 +516,39 @@ class AtariEnv : public Env {
     reseeded_ = true;
   }
 
+  // ALEState::serialize's framing (ale_state.cpp): six ints, the
+  // emulator's state (an int length, its bytes), two ints; the emulator's
+  // state opens with the ROM's md5 (an int length, the digest). ALE reads a
+  // length it is given as it is (a huge one allocates that much), and a
+  // System::loadState that fails on another ROM's md5 returns false and
+  // ALE goes on reading the rest into this emulator, so both are checked.
+  static std::string AleMd5(const std::string& state) {
+    constexpr std::size_t kInts = 6 * 4;
+    auto int_at = [&](std::size_t at) {
+      int32_t v = 0;
+      std::memcpy(&v, state.data() + at, 4);
+      return v;
+    };
+    if (state.size() < kInts + 4 + 4 + 8) {
+      throw SnapshotError("the Atari state's emulator state is truncated");
+    }
+    const int32_t inner = int_at(kInts);
+    if (inner < 4 ||
+        static_cast<std::size_t>(inner) != state.size() - kInts - 4 - 8) {
+      throw SnapshotError("the Atari state's emulator state is corrupt");
+    }
+    const int32_t md5 = int_at(kInts + 4);
+    if (md5 < 0 || md5 > inner - 4) {
+      throw SnapshotError("the Atari state's emulator state is corrupt");
+    }
+    return state.substr(kInts + 8, static_cast<std::size_t>(md5));
+  }
+  void CheckAleState(const std::string& state) const {
+    if (AleMd5(state) != rom_md5_) {
+      throw SnapshotError("the Atari state is of another ROM");
+    }
+  }
+
   void LoadGame() {
     // ALE reads its seed when the ROM loads; it drives sticky actions (and
     // the random room layouts of some game modes).
@@ -525,6 +561,7 @@ class AtariEnv : public Env {
       ale_->setDifficulty(static_cast<ale::difficulty_t>(difficulty_));
     }
     ale_->reset_game();
+    rom_md5_ = AleMd5(ale_->cloneState(true).serialize());
     if (!loaded_) {
       const ale::ALEScreen& screen = ale_->getScreen();
       screen_height_ = static_cast<int>(screen.height());
@@ -579,6 +616,8 @@ class AtariEnv : public Env {
   ale::ActionVect action_set_;
   std::unique_ptr<ale::ALEInterface> ale_;
   bool loaded_ = false;
+  // The md5 that opens this ROM's emulator states (CheckAleState).
+  std::string rom_md5_;
   bool reseeded_ = true;
   int32_t ale_seed_ = 0;
   int screen_height_ = 0, screen_width_ = 0;

@@ -21,8 +21,12 @@ using OptionTable = std::map<std::string, std::vector<double>>;
 // MiniGrid's agent_start_pos [1, 1]).
 using OptionInts = std::vector<int64_t>;
 
-using OptionValue =
-    std::variant<bool, int64_t, double, std::string, OptionTable, OptionInts>;
+// A list of names: a Python list of str (e.g. FrankaKitchen's
+// tasks_to_complete ["microwave", "kettle"]); the env checks the names.
+using OptionStrings = std::vector<std::string>;
+
+using OptionValue = std::variant<bool, int64_t, double, std::string,
+                                 OptionTable, OptionInts, OptionStrings>;
 
 // An ordered set of options.  The type of each option is fixed by its
 // default; `Set` with another type is an error that names the option.
@@ -67,7 +71,8 @@ class Options {
     }
     if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string> ||
                   std::is_same_v<T, double> || std::is_same_v<T, OptionTable> ||
-                  std::is_same_v<T, OptionInts>) {
+                  std::is_same_v<T, OptionInts> ||
+                  std::is_same_v<T, OptionStrings>) {
       return std::get<T>(*v);
     } else if constexpr (std::is_floating_point_v<T>) {
       return static_cast<T>(std::get<double>(*v));
@@ -81,8 +86,8 @@ class Options {
   }
 
   static const char* TypeName(const OptionValue& v) {
-    static const char* names[] = {"bool", "int",  "float",
-                                  "str",  "dict", "list of int"};
+    static const char* names[] = {"bool", "int",         "float",      "str",
+                                  "dict", "list of int", "list of str"};
     return names[v.index()];
   }
 

@@ -149,6 +149,36 @@ OptionInts IntsFromPython(const std::string& name, const py::handle& value) {
   return ints;
 }
 
+// A list or tuple of str, or a 1-d numpy array of them: a list-of-names
+// option (its default is an OptionStrings).
+OptionStrings StringsFromPython(const std::string& name,
+                                const py::handle& value) {
+  py::object items = py::reinterpret_borrow<py::object>(value);
+  if (py::hasattr(value, "tolist") && py::hasattr(value, "ndim")) {
+    if (value.attr("ndim").cast<int>() != 1) {
+      throw py::type_error("option '" + name +
+                           "' takes a list of str, got an array of shape " +
+                           std::string(py::str(value.attr("shape"))));
+    }
+    items = value.attr("tolist")();
+  }
+  OptionStrings names;
+  for (const auto& item : items.cast<py::sequence>()) {
+    if (!py::isinstance<py::str>(item)) {
+      throw py::type_error("option '" + name + "' takes a list of str, got " +
+                           std::string(py::repr(value)));
+    }
+    names.push_back(item.cast<std::string>());
+  }
+  return names;
+}
+
+bool IsSequence(const py::handle& value) {
+  return py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) ||
+         (py::hasattr(value, "ndim") && py::hasattr(value, "tolist") &&
+          value.attr("ndim").cast<int>() > 0);
+}
+
 OptionValue FromPython(const std::string& name, const py::handle& value) {
   if (py::isinstance<py::bool_>(value)) {
     return value.cast<bool>();
@@ -165,9 +195,7 @@ OptionValue FromPython(const std::string& name, const py::handle& value) {
   if (py::isinstance<py::dict>(value)) {
     return TableFromPython(name, value.cast<py::dict>());
   }
-  if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) ||
-      (py::hasattr(value, "ndim") && py::hasattr(value, "tolist") &&
-       value.attr("ndim").cast<int>() > 0)) {
+  if (IsSequence(value)) {
     return IntsFromPython(name, value);
   }
   // numpy scalars
@@ -236,7 +264,14 @@ Options ToOptions(const EnvClass& type, const py::dict& overrides,
         (*per_env)[name] = std::move(values);
         continue;
       }
-      options.Set(name, FromPython(name, value));
+      // A list option's items are read as its default's: names or ints.
+      if (options.Has(name) &&
+          std::holds_alternative<OptionStrings>(ValueOf(options, name)) &&
+          IsSequence(value)) {
+        options.Set(name, StringsFromPython(name, value));
+      } else {
+        options.Set(name, FromPython(name, value));
+      }
     } catch (const std::invalid_argument& e) {
       throw py::type_error(e.what());
     }
@@ -361,9 +396,21 @@ class PyPool {
         state_keys_.push_back(py::str(name.substr(5)));
         state_is_obs_.push_back(false);
       } else if (name.rfind("obs:", 0) == 0) {
-        state_keys_.push_back(py::str(name.substr(4)));
+        // "obs:achieved_goal:kettle" is obs["achieved_goal"]["kettle"]
+        // (envpool/python/keys.py, obs_path): the last part is the key, the
+        // ones before it the dicts that hold it.
+        std::vector<py::str> dicts;
+        std::size_t start = 4;
+        for (std::size_t colon = name.find(':', start);
+             colon != std::string::npos; colon = name.find(':', start)) {
+          dicts.emplace_back(name.substr(start, colon - start));
+          start = colon + 1;
+        }
+        state_keys_.push_back(py::str(name.substr(start)));
         state_is_obs_.push_back(true);
         obs_is_dict_ = true;
+        obs_dicts_.resize(c + 1);
+        obs_dicts_[c] = std::move(dicts);
       } else {
         state_keys_.push_back(py::str(name));
         state_is_obs_.push_back(true);
@@ -776,7 +823,16 @@ class PyPool {
       if (!state_is_obs_[c]) {
         info[state_keys_[c]] = column(c);
       } else if (obs_is_dict_) {
-        obs_dict[state_keys_[c]] = column(c);
+        py::dict holder = obs_dict;
+        if (c < static_cast<int>(obs_dicts_.size())) {
+          for (const py::str& key : obs_dicts_[c]) {
+            if (!holder.contains(key)) {
+              holder[key] = py::dict();
+            }
+            holder = holder[key].cast<py::dict>();
+          }
+        }
+        holder[state_keys_[c]] = column(c);
       } else {
         obs = column(c);
       }
@@ -814,6 +870,10 @@ class PyPool {
   std::unique_ptr<Pool> pool_;
   std::vector<py::str> state_keys_;
   std::vector<bool> state_is_obs_;
+  // Per state column: the keys of the dicts that hold it in a nested dict
+  // observation (empty for a key of the outer dict; shorter than the
+  // columns when the last ones are not obs).
+  std::vector<std::vector<py::str>> obs_dicts_;
   bool obs_is_dict_ = false;
   std::vector<int> all_ids_;
   std::vector<int> last_ids_;

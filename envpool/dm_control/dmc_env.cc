@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "envpool/mujoco_common/spec.h"
@@ -277,6 +280,32 @@ std::vector<uint64_t> WatchedModelBlocks(const mjModel& model) {
   return blocks;
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> IndexArrayRanges(
+    const mjModel& model) {
+  const mjModel* m = &model;
+  const auto* buffer = static_cast<const uint8_t*>(m->buffer);
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  auto add = [&](const void* array, std::size_t bytes) {
+    if (bytes == 0) {
+      return;
+    }
+    const auto begin =
+        static_cast<std::size_t>(static_cast<const uint8_t*>(array) - buffer);
+    ranges.emplace_back(begin, begin + bytes);
+  };
+  MJMODEL_POINTERS_PREAMBLE(m)
+#define X(type, name, nr, nc)                                            \
+  if (std::is_same_v<type, int>) {                                       \
+    add(m->name, sizeof(type) * static_cast<std::size_t>(m->nr) * (nc)); \
+  }
+#define XNV X
+  MJMODEL_POINTERS
+#undef XNV
+#undef X
+  std::sort(ranges.begin(), ranges.end());
+  return ranges;
+}
+
 DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
                const std::string& model_file)
     : DmcEnv(options, fields, LoadModel(model_file)) {}
@@ -296,6 +325,7 @@ DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
   }
   obs_ptrs_.resize(fields_.obs.size());
   model_blocks_ = WatchedModelBlocks(*model_);
+  index_ranges_ = IndexArrayRanges(*model_);
 }
 
 uint64_t DmcEnv::NewHfieldStamp() {
@@ -458,8 +488,46 @@ void DmcEnv::LoadState(StateReader* reader) {
   if (bytes.size() != expected) {
     throw SnapshotError("the dm_control state's model blocks are corrupt");
   }
+  // The discrete options (integrator, cone, solver, iteration counts,
+  // flags: MuJoCo indexes and loops with them) must be the loaded model's;
+  // no task changes them.
+  constexpr std::size_t kDiscreteOptions = offsetof(mjOption, integrator);
+  if (std::memcmp(
+          reinterpret_cast<const char*>(&opt) + kDiscreteOptions,
+          reinterpret_cast<const char*>(&base_model_->opt) + kDiscreteOptions,
+          sizeof(mjOption) - kDiscreteOptions) != 0) {
+    throw SnapshotError(
+        "the dm_control state changes the model's integrator, solver or "
+        "flags; no task does");
+  }
   auto* own = static_cast<uint8_t*>(model_->buffer);
   const auto* base = static_cast<const uint8_t*>(base_model_->buffer);
+  // The int arrays (ids, addresses, types) must be the loaded model's:
+  // MuJoCo indexes with them unchecked.
+  {
+    const uint8_t* saved = bytes.data();
+    for (uint64_t block : blocks) {
+      const std::size_t at = block * kModelBlock;
+      const std::size_t n = std::min(kModelBlock, size - at);
+      auto range = std::upper_bound(
+          index_ranges_.begin(), index_ranges_.end(),
+          std::make_pair(at, std::numeric_limits<std::size_t>::max()));
+      if (range != index_ranges_.begin()) {
+        --range;
+      }
+      for (; range != index_ranges_.end() && range->first < at + n; ++range) {
+        const std::size_t from = std::max(range->first, at);
+        const std::size_t to = std::min(range->second, at + n);
+        if (from < to &&
+            std::memcmp(saved + (from - at), base + from, to - from) != 0) {
+          throw SnapshotError(
+              "the dm_control state changes the model's ids, addresses or "
+              "types; no task does");
+        }
+      }
+      saved += n;
+    }
+  }
   for (uint64_t block : model_blocks_) {
     const std::size_t at = block * kModelBlock;
     std::memcpy(own + at, base + at, std::min(kModelBlock, size - at));

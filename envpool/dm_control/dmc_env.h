@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "envpool/core/env.h"
@@ -109,6 +110,11 @@ void CheckTask(const std::string& domain, const std::string& task,
 // big static ones (textures, meshes, skins, flexes, bounding volumes,
 // octrees, names, paths), ascending: what snapshots compare.
 std::vector<uint64_t> WatchedModelBlocks(const mjModel& model);
+// The byte ranges [begin, end) of the model's buffer that hold int arrays
+// (ids, addresses, counts, types), ascending: MuJoCo indexes with them
+// unchecked, and no task changes them, so a state may not.
+std::vector<std::pair<std::size_t, std::size_t>> IndexArrayRanges(
+    const mjModel& model);
 
 class DmcEnv : public Env {
  public:
@@ -196,6 +202,8 @@ class DmcEnv : public Env {
   // The 64-byte blocks of the model's buffer that snapshots compare with
   // the loaded model's (every array but the big static ones), ascending.
   std::vector<uint64_t> model_blocks_;
+  // IndexArrayRanges of the model.
+  std::vector<std::pair<std::size_t, std::size_t>> index_ranges_;
 };
 
 }  // namespace envpool::dm_control

@@ -28,6 +28,8 @@ class ExitEnv : public SceneEnv {
     Field<bool> is_success;
   };
 
+  // ExitEnv's viewer: the default one at 5 pixels a metre.
+  static constexpr ViewerConfig kViewer{600, 150, 5.0, 0.3, 0.5};
   static constexpr int kObserved = 15;
   static constexpr int kFeatures = 7;
 
@@ -76,6 +78,7 @@ class ExitEnv : public SceneEnv {
         spec->state.Add<float>("obs", {kObserved, kFeatures}, {-kInf}, {kInf});
     DeclareInfosAndAction(spec, fields);
     fields->is_success = spec->state.Add<bool>("info:is_success", {});
+    DeclareViewer(options, spec, kViewer);
   }
 
   ExitEnv(const Options& options, const Fields& fields)
@@ -88,7 +91,9 @@ class ExitEnv : public SceneEnv {
         vehicles_density_(options.Get<double>("vehicles_density")),
         ego_spacing_(options.Get<double>("ego_spacing")),
         connected_lanes_(
-            options.Get<bool>("neighbour_vehicles_connected_lanes")) {}
+            options.Get<bool>("neighbour_vehicles_connected_lanes")) {
+    viewer_ = ReadViewer(options, kViewer);
+  }
 
   void Reset() override {
     time_ = 0.0;
@@ -159,9 +164,10 @@ class ExitEnv : public SceneEnv {
                         const char* to) {
       for (int lane = 0; lane < n; ++lane) {
         const double y = lane * Lane::kDefaultWidth;
-        net.AddLane(
-            from, to,
-            Lane({start, y}, {start + length, y}, Lane::kDefaultWidth, 30.0));
+        Lane straight({start, y}, {start + length, y}, Lane::kDefaultWidth,
+                      30.0);
+        RoadNetwork::SetStraightRoadLines(&straight, lane, n);
+        net.AddLane(from, to, straight);
       }
     };
     straight(lanes, 0, 400, "0", "1");

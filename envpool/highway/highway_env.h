@@ -49,8 +49,8 @@ class HighwayEnv : public SceneEnv {
         {"observation_vehicles_count", int64_t{5}},
         {"simulation_frequency", int64_t{15}},
         {"policy_frequency", int64_t{1}},
-        // Rendering geometry of the reference's viewer, kept for EnvPool's
-        // option surface (this family does not draw yet).
+        // The reference's viewer: the frame's size, scale and the ego's
+        // place on it.
         {"screen_width", int64_t{600}},
         {"screen_height", int64_t{150}},
         {"centering_position_x", 0.3},
@@ -121,6 +121,7 @@ class HighwayEnv : public SceneEnv {
     fields->obs = spec->state.Add<float>("obs", {static_cast<int>(observed), 5},
                                          {-kInf}, {kInf});
     DeclareInfosAndAction(spec, fields);
+    DeclareViewer(options, spec, ViewerConfig{});
   }
 
   HighwayEnv(const Options& options, const Fields& fields)
@@ -146,7 +147,9 @@ class HighwayEnv : public SceneEnv {
         other_vehicles_check_collisions_(
             options.Get<bool>("other_vehicles_check_collisions")),
         observed_(static_cast<int>(
-            options.Get<int64_t>("observation_vehicles_count"))) {}
+            options.Get<int64_t>("observation_vehicles_count"))) {
+    viewer_ = ReadViewer(options, ViewerConfig{});
+  }
 
   void Reset() override {
     time_ = 0.0;
@@ -215,10 +218,24 @@ class HighwayEnv : public SceneEnv {
     return reward * (on_road ? 1.0 : 0.0);
   }
 
+  int ViewerEgo() const override { return controlled_[0]; }
+
   void SaveScene(StateWriter* w) const override {
     w->Put(controlled_, y_range_);
   }
-  void LoadScene(StateReader* r) override { r->Get(&controlled_, &y_range_); }
+  void LoadScene(StateReader* r) override {
+    GetSized(r, &controlled_, "controlled vehicles");
+    r->Get(&y_range_);
+  }
+  void CheckScene() const override {
+    for (int i : controlled_) {
+      if (i < 0 || i >= static_cast<int>(road_.vehicles.size())) {
+        throw SnapshotError(
+            "highway: a controlled vehicle of the state is "
+            "not on its road");
+      }
+    }
+  }
 
   Fields fields_;
   int lanes_count_;

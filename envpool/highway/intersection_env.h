@@ -163,7 +163,9 @@ class IntersectionEnv : public SceneEnv {
         offroad_terminal_(options.Get<bool>("offroad_terminal")),
         controlled_(players, 0),
         agent_rewards_(players, 0.0),
-        obs_(static_cast<size_t>(players) * observed_ * features_, 0.0F) {}
+        obs_(static_cast<size_t>(players) * observed_ * features_, 0.0F) {
+    viewer_ = ReadViewer(options, kViewer);
+  }
 
   // Kinematics' rows and features: (presence, x, y, vx, vy, cos_h, sin_h)
   // for the discrete ids, (presence, x, y, vx, vy, long_off, lat_off,
@@ -236,7 +238,13 @@ class IntersectionEnv : public SceneEnv {
       fields->action = spec->action.AddDiscrete<int64_t>(
           "action", 3, /*per_player=*/players > 1);
     }
+    DeclareViewer(options, spec, kViewer);
   }
+
+  // IntersectionEnv's viewer: 600x600 at 5.5 x 1.3 pixels a metre, the ego
+  // at 60% of the height.
+  static constexpr ViewerConfig kViewer{600, 600, 5.5 * 1.3, 0.5, 0.6};
+  int ViewerEgo() const override { return controlled_[0]; }
 
   // ContinuousAction.get_action and act for the ego (a BicycleVehicle):
   // the action clipped to [-1, 1] and mapped to an acceleration in [-5, 5]
@@ -286,10 +294,14 @@ class IntersectionEnv : public SceneEnv {
       auto rotate = [&](double x, double y) {
         return Vec2{GemvRow(c, -s, x, y), GemvRow(s, c, x, y)};
       };
+      constexpr LineType kNo = LineType::kNone;
+      constexpr LineType kLine = LineType::kContinuous;
+      constexpr LineType kStripes = LineType::kStriped;
       auto add = [&](const std::string& from, const std::string& to, Lane lane,
-                     int lane_priority) {
+                     int lane_priority, LineType left, LineType right) {
         lane.set_speed_limit(kSpeedLimit);
         lane.set_priority(lane_priority);
+        lane.set_line_types(left, right);
         net.AddLane(from, to, std::move(lane));
       };
       const int right = (corner + 3) % 4;
@@ -298,28 +310,28 @@ class IntersectionEnv : public SceneEnv {
       add(name("o", corner), name("ir", corner),
           Lane(rotate(kWidth / 2, kAccessLength + kOuterDistance),
                rotate(kWidth / 2, kOuterDistance)),
-          priority);
+          priority, kStripes, kLine);
       add(name("ir", corner), name("il", right),
           Lane::Circular(rotate(kOuterDistance, kOuterDistance),
                          kRightTurnRadius, angle + Radians(180),
                          angle + Radians(270), /*clockwise=*/true,
                          /*forbidden=*/false),
-          priority);
+          priority, kNo, kLine);
       add(name("ir", corner), name("il", left),
           Lane::Circular(rotate(-kLeftTurnRadius + kWidth / 2,
                                 kLeftTurnRadius - kWidth / 2),
                          kLeftTurnRadius, angle + Radians(0),
                          angle + Radians(-90), /*clockwise=*/false,
                          /*forbidden=*/false),
-          priority - 1);
+          priority - 1, kNo, kNo);
       add(name("ir", corner), name("il", ahead),
           Lane(rotate(kWidth / 2, kOuterDistance),
                rotate(kWidth / 2, -kOuterDistance)),
-          priority);
+          priority, kStripes, kNo);
       add(name("il", right), name("o", right),
           Lane(rotate(kOuterDistance, kWidth / 2),
                rotate(kAccessLength + kOuterDistance, kWidth / 2)),
-          priority);
+          priority, kNo, kLine);
     }
     return net;
   }
@@ -523,7 +535,25 @@ class IntersectionEnv : public SceneEnv {
     w->Put(controlled_, agent_rewards_, obs_);
   }
   void LoadScene(StateReader* r) override {
-    r->Get(&controlled_, &agent_rewards_, &obs_);
+    GetSized(r, &controlled_, "controlled vehicles");
+    GetSized(r, &agent_rewards_, "rewards");
+    GetSized(r, &obs_, "observations");
+  }
+  void CheckScene() const override {
+    for (const Vehicle& v : road_.vehicles) {
+      if (v.player >= players_) {
+        throw SnapshotError("highway: a vehicle of the state has player " +
+                            std::to_string(v.player) + " of " +
+                            std::to_string(players_));
+      }
+    }
+    for (int i : controlled_) {
+      if (i < 0 || i >= static_cast<int>(road_.vehicles.size())) {
+        throw SnapshotError(
+            "highway: a controlled vehicle of the state is "
+            "not on its road");
+      }
+    }
   }
 
   Fields fields_;

@@ -78,13 +78,20 @@ class LaneKeepingEnv : public SceneEnv {
     action.low = {-1.0};
     action.high = {1.0};
     fields->action = spec->action.Add<float>(action);
+    DeclareViewer(options, spec, kViewer);
   }
+
+  // LaneKeepingEnv's viewer: 600x250 at 7 pixels a metre, the ego at 40%
+  // of the width.
+  static constexpr ViewerConfig kViewer{600, 250, 7.0, 0.4, 0.5};
 
   LaneKeepingEnv(const Options& options, const Fields& fields)
       : SceneEnv(options),
         fields_(fields),
         state_noise_(options.Get<double>("state_noise")),
-        derivative_noise_(options.Get<double>("derivative_noise")) {}
+        derivative_noise_(options.Get<double>("derivative_noise")) {
+    viewer_ = ReadViewer(options, kViewer);
+  }
 
   void Reset() override {
     // AbstractEnv.reset calls define_spaces before and after the scene is
@@ -104,7 +111,8 @@ class LaneKeepingEnv : public SceneEnv {
     net.AddLane("c", "d", Lane({50, 50}, {115, 15}, kLaneWidth));
     net.AddLane("d", "a",
                 Lane({115, 15}, {115 + 20, 15 + 20 * (15.0 - 50) / (115 - 50)},
-                     kLaneWidth));
+                     kLaneWidth)
+                    .set_line_types(LineType::kNone, LineType::kStriped));
     following_ = {net.NodeIndex("c"), net.NodeIndex("d"), 0};
     next_lane_ = {net.NodeIndex("a"), net.NodeIndex("b"), 0};
     has_next_lane_ = true;
@@ -210,6 +218,14 @@ class LaneKeepingEnv : public SceneEnv {
   void LoadScene(StateReader* r) override {
     r->Get(&following_, &next_lane_, &has_next_lane_, &state_, &derivative_,
            &reference_);
+  }
+  void CheckScene() const override {
+    if (!IsLaneOf(road_.network, following_, false) ||
+        (has_next_lane_ && !IsLaneOf(road_.network, next_lane_, false))) {
+      throw SnapshotError(
+          "highway: the state follows a lane this road does "
+          "not have");
+    }
   }
 
   Fields fields_;

@@ -48,13 +48,16 @@ class MergeEnv : public SceneEnv {
     constexpr double kInf = std::numeric_limits<double>::infinity();
     fields->obs = spec->state.Add<float>("obs", {5, 5}, {-kInf}, {kInf});
     DeclareInfosAndAction(spec, fields);
+    DeclareViewer(options, spec, ViewerConfig{});
   }
 
   MergeEnv(const Options& options, const Fields& fields)
       : SceneEnv(options),
         fields_(fields),
         connected_lanes_(
-            options.Get<bool>("neighbour_vehicles_connected_lanes")) {}
+            options.Get<bool>("neighbour_vehicles_connected_lanes")) {
+    viewer_ = ReadViewer(options, ViewerConfig{});
+  }
 
   void Reset() override {
     NewRoad(connected_lanes_);
@@ -125,14 +128,24 @@ class MergeEnv : public SceneEnv {
   static RoadNetwork MakeNetwork() {
     RoadNetwork net;
     const double y[2] = {0, Lane::kDefaultWidth};
-    for (double yi : y) {
-      net.AddLane("a", "b", Lane({0, yi}, {kEnds[0] + kEnds[1], yi}));
-      net.AddLane("b", "c",
-                  Lane({kEnds[0] + kEnds[1], yi},
-                       {kEnds[0] + kEnds[1] + kEnds[2], yi}));
+    constexpr LineType c = LineType::kContinuousLine;
+    constexpr LineType s = LineType::kStriped;
+    constexpr LineType n = LineType::kNone;
+    const LineType line_type[2][2] = {{c, s}, {n, c}};
+    const LineType line_type_merge[2][2] = {{c, s}, {n, s}};
+    for (int i = 0; i < 2; ++i) {
+      const double yi = y[i];
+      net.AddLane("a", "b",
+                  Lane({0, yi}, {kEnds[0] + kEnds[1], yi})
+                      .set_line_types(line_type[i][0], line_type[i][1]));
+      net.AddLane(
+          "b", "c",
+          Lane({kEnds[0] + kEnds[1], yi}, {kEnds[0] + kEnds[1] + kEnds[2], yi})
+              .set_line_types(line_type_merge[i][0], line_type_merge[i][1]));
       net.AddLane("c", "d",
                   Lane({kEnds[0] + kEnds[1] + kEnds[2], yi},
-                       {kEnds[0] + kEnds[1] + kEnds[2] + kEnds[3], yi}));
+                       {kEnds[0] + kEnds[1] + kEnds[2] + kEnds[3], yi})
+                      .set_line_types(line_type[i][0], line_type[i][1]));
     }
     constexpr double kAmplitude = 3.25;
     const double y_ramp = 6.5 + 4 + 4;
@@ -145,6 +158,9 @@ class MergeEnv : public SceneEnv {
     const Vec2 merge_start = lkb.Position(kEnds[1], 0);
     Lane lbc(merge_start, {merge_start.x + kEnds[2], merge_start.y + 0},
              Lane::kDefaultWidth, Lane::kDefaultSpeedLimit, /*forbidden=*/true);
+    ljk.set_line_types(c, c);
+    lkb.set_line_types(c, c);
+    lbc.set_line_types(n, c);
     net.AddLane("j", "k", ljk);
     net.AddLane("k", "b", lkb);
     net.AddLane("b", "c", lbc);
@@ -242,9 +258,9 @@ class MergeGenericEnv : public MergeEnv {
                         const char* to) {
       for (int lane = 0; lane < lanes_; ++lane) {
         const double y = lane * Lane::kDefaultWidth;
-        net.AddLane(
-            from, to,
-            Lane({start, y}, {start + length, y}, Lane::kDefaultWidth, 30));
+        Lane straight({start, y}, {start + length, y}, Lane::kDefaultWidth, 30);
+        RoadNetwork::SetStraightRoadLines(&straight, lane, lanes_);
+        net.AddLane(from, to, straight);
       }
     };
     straight(0, pre_merge_ + converge_, "a", "b");
@@ -263,6 +279,9 @@ class MergeGenericEnv : public MergeEnv {
     Lane lbc({pre_merge_ + converge_, y_parallel},
              {pre_merge_ + converge_ + parallel_, y_parallel},
              Lane::kDefaultWidth, 30, /*forbidden=*/true);
+    ljk.set_line_types(LineType::kContinuousLine, LineType::kContinuousLine);
+    lkb.set_line_types(LineType::kContinuousLine, LineType::kContinuousLine);
+    lbc.set_line_types(LineType::kStriped, LineType::kContinuousLine);
     net.AddLane("j", "k", ljk);
     net.AddLane("k", "b", lkb);
     net.AddLane("b", "c", lbc);

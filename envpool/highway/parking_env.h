@@ -97,7 +97,12 @@ class ParkingEnv : public SceneEnv {
     action.low = {-1.0};
     action.high = {1.0};
     fields->action = spec->action.Add<float>(action);
+    DeclareViewer(options, spec, kViewer);
   }
+
+  // ParkingEnv's viewer: 600x300 at 7 pixels a metre, the ego in the
+  // middle.
+  static constexpr ViewerConfig kViewer{600, 300, 7.0, 0.5, 0.5};
 
   ParkingEnv(const Options& options, const Fields& fields)
       : SceneEnv(options),
@@ -106,10 +111,13 @@ class ParkingEnv : public SceneEnv {
         vehicles_count_(options.Get<int64_t>("vehicles_count")),
         add_walls_(options.Get<bool>("add_walls")),
         collision_reward_(options.Get<double>("collision_reward")),
-        success_goal_reward_(options.Get<double>("success_goal_reward")) {}
+        success_goal_reward_(options.Get<double>("success_goal_reward")) {
+    viewer_ = ReadViewer(options, kViewer);
+  }
 
   void Reset() override {
     time_ = 0.0;
+    goal_hit_ = false;
     NewRoad(false);
     MakeRoad();
     MakeVehicles();
@@ -126,6 +134,11 @@ class ParkingEnv : public SceneEnv {
       // Road.act: nothing here acts on its own (plain Vehicles keep their
       // action).
       road_.Step(dt);
+      // The goal Landmark turns green once a vehicle touches it.
+      const Vehicle goal = Goal();
+      for (const Vehicle& v : road_.vehicles) {
+        goal_hit_ = goal_hit_ || Road::Intersecting(v, goal, dt);
+      }
     }
     Observe();
     const Vehicle& ego = road_.vehicles[0];
@@ -172,10 +185,14 @@ class ParkingEnv : public SceneEnv {
     RoadNetwork& net = road_.network;
     for (int k = 0; k < kSpots; ++k) {
       const double x = (k + 1 - kSpots / 2) * kWidth - kWidth / 2;
-      net.AddLane("a", "b",
-                  Lane({x, kYOffset}, {x, kYOffset + kLength}, kWidth));
-      net.AddLane("b", "c",
-                  Lane({x, -kYOffset}, {x, -kYOffset - kLength}, kWidth));
+      net.AddLane(
+          "a", "b",
+          Lane({x, kYOffset}, {x, kYOffset + kLength}, kWidth)
+              .set_line_types(LineType::kContinuous, LineType::kContinuous));
+      net.AddLane(
+          "b", "c",
+          Lane({x, -kYOffset}, {x, -kYOffset - kLength}, kWidth)
+              .set_line_types(LineType::kContinuous, LineType::kContinuous));
     }
   }
 
@@ -284,12 +301,31 @@ class ParkingEnv : public SceneEnv {
 
   void SaveScene(StateWriter* w) const override {
     w->Put(goal_position_, goal_heading_, achieved_, desired_, goal_reward_,
-           is_success_);
+           is_success_, goal_hit_);
   }
   void LoadScene(StateReader* r) override {
     r->Get(&goal_position_, &goal_heading_, &achieved_, &desired_,
-           &goal_reward_, &is_success_);
+           &goal_reward_, &is_success_, &goal_hit_);
   }
+
+  // The goal as highway-env's Landmark: 2 m x 2 m at rest, along its spot.
+  Vehicle Goal() const {
+    Vehicle goal;
+    goal.kind = VehicleKind::kObstacle;
+    goal.length = 2.0;
+    goal.width = 2.0;
+    goal.position = goal_position_;
+    goal.heading = goal_heading_;
+    goal.speed = 0.0;
+    return goal;
+  }
+  // The goal first (highway-env appends it to the road's objects before
+  // the walls), then the walls; the ego in its own green.
+  void DrawObjects(WorldFrame* frame) const override {
+    frame->DrawObject(Goal(), /*landmark=*/true, goal_hit_);
+    SceneEnv::DrawObjects(frame);
+  }
+  bool EgoColored(int i) const override { return i == 0; }
 
   Fields fields_;
   double duration_;
@@ -298,6 +334,7 @@ class ParkingEnv : public SceneEnv {
   double collision_reward_;
   double success_goal_reward_;
   Vec2 goal_position_;
+  bool goal_hit_ = false;
   double goal_heading_ = 0.0;
   std::array<double, kFeatures> achieved_ = {};
   std::array<double, kFeatures> desired_ = {};

@@ -99,7 +99,11 @@ class RacetrackEnv : public SceneEnv {
     action.low = {-1.0};
     action.high = {1.0};
     fields->action = spec->action.Add<float>(action);
+    DeclareViewer(options, spec, kViewer);
   }
+
+  // RacetrackEnv's viewer: 600x600, the ego in the middle.
+  static constexpr ViewerConfig kViewer{600, 600, 5.5, 0.5, 0.5};
 
   RacetrackEnv(const Options& options, const Fields& fields)
       : RacetrackEnv(options, fields, Track::kRacetrack) {}
@@ -118,6 +122,7 @@ class RacetrackEnv : public SceneEnv {
         MakeOval();
         break;
     }
+    SetTrackLines();
     MakeVehicles();
     ClearStepResult();
     Observe();
@@ -182,6 +187,7 @@ class RacetrackEnv : public SceneEnv {
         lane_centering_reward_(options.Get<double>("lane_centering_reward")),
         action_reward_(options.Get<double>("action_reward")),
         terminate_off_road_(options.Get<bool>("terminate_off_road")) {
+    viewer_ = ReadViewer(options, kViewer);
     if (track == Track::kLarge) {
       speed_limit_ = options.Get<double>("speed_limit");
     }
@@ -207,6 +213,66 @@ class RacetrackEnv : public SceneEnv {
         from, to,
         Lane::Circular(center, radius, Deg(start_degrees), Deg(end_degrees),
                        clockwise, /*forbidden=*/false, kWidth, speed_limit));
+  }
+
+  // The line types of the lanes of road from-to, one code per lane in
+  // lane order: two letters (left, right), n none, s striped, c
+  // continuous.
+  void SetLines(const char* from, const char* to,
+                const std::vector<std::string>& codes) {
+    auto type = [](char code) {
+      return code == 'n'   ? LineType::kNone
+             : code == 's' ? LineType::kStriped
+                           : LineType::kContinuous;
+    };
+    RoadNetwork& net = road_.network;
+    std::vector<Lane>& lanes =
+        net.MutableLanes(net.NodeIndex(from), net.NodeIndex(to));
+    for (size_t i = 0; i < lanes.size() && i < codes.size(); ++i) {
+      lanes[i].set_line_types(type(codes[i][0]), type(codes[i][1]));
+    }
+  }
+
+  // The tracks' lines, as highway-env's _make_road gives them.
+  void SetTrackLines() {
+    const char* roads[][2] = {{"a", "b"}, {"b", "c"}, {"c", "d"},
+                              {"d", "e"}, {"e", "f"}, {"f", "g"},
+                              {"g", "h"}, {"h", "i"}, {"i", "a"}};
+    if (track_ == Track::kRacetrack) {
+      for (const auto& road : roads) {
+        const std::string name = std::string(road[0]) + road[1];
+        if (name == "ab") {
+          SetLines(road[0], road[1], {"cs", "sc"});
+        } else if (name == "ef" || name == "ia") {
+          SetLines(road[0], road[1], {"cs", "nc"});
+        } else {
+          SetLines(road[0], road[1], {"cn", "sc"});
+        }
+      }
+    } else if (track_ == Track::kLarge) {
+      for (const auto& road : roads) {
+        const bool first = std::string(road[0]) == "a";
+        SetLines(road[0], road[1], {first ? "cs" : "cn", "ss", "nc"});
+      }
+    } else {
+      const char* oval[][2] = {{"a", "b"}, {"b", "c"}, {"c", "d"}, {"d", "e"},
+                               {"e", "f"}, {"f", "g"}, {"g", "h"}, {"h", "a"}};
+      const int n = static_cast<int>(no_lanes_);
+      for (const auto& road : oval) {
+        const std::string name = std::string(road[0]) + road[1];
+        std::vector<std::string> codes;
+        for (int i = 0; i < n; ++i) {
+          if (i == 0) {
+            codes.emplace_back(name == "ab" ? "cs" : "cn");
+          } else if (i == n - 1 || name == "ha") {
+            codes.emplace_back("sc");
+          } else {
+            codes.emplace_back("sn");
+          }
+        }
+        SetLines(road[0], road[1], codes);
+      }
+    }
   }
 
   // RacetrackEnv._make_road (its speed limits are 10, not the option).

@@ -102,6 +102,9 @@ struct LaneIndex {
 // A lane of road/lane.py: a StraightLane, a SineLane (a straight lane whose
 // centre oscillates sideways: amplitude * sin(pulsation * s + phase), made by
 // Sine) or a CircularLane (made by Circular), with AbstractLane's queries.
+// highway-env's LineType: how a lane's side is drawn (rendering only).
+enum class LineType { kNone, kStriped, kContinuous, kContinuousLine };
+
 class Lane {
  public:
   static constexpr double kDefaultWidth = 4.0;
@@ -199,6 +202,14 @@ class Lane {
     return heading_;
   }
   double WidthAt(double /*longitudinal*/) const { return width_; }
+  // The lines drawn on the left (side 0) and right (side 1) of the lane:
+  // highway-env's default is striped on both sides.
+  LineType line_type(int side) const { return line_types_[side]; }
+  Lane& set_line_types(LineType left, LineType right) {
+    line_types_ = {left, right};
+    return *this;
+  }
+  bool circular() const { return circular_; }
   // AbstractLane.priority: who yields at a regulated crossing.
   int priority() const { return priority_; }
   void set_priority(int priority) { priority_ = priority; }
@@ -257,6 +268,8 @@ class Lane {
   double pulsation_ = 0.0;
   double phase_ = 0.0;
   int priority_ = 0;
+  std::array<LineType, 2> line_types_ = {LineType::kStriped,
+                                         LineType::kStriped};
 };
 
 // road/road.py's RoadNetwork: node -> node -> lanes, in insertion order
@@ -421,14 +434,22 @@ class RoadNetwork {
     return lanes;
   }
 
+  // straight_road_network's lines: a continuous line on the road's edges,
+  // stripes between its lanes.
+  static void SetStraightRoadLines(Lane* lane, int id, int lanes) {
+    lane->set_line_types(
+        id == 0 ? LineType::kContinuousLine : LineType::kStriped,
+        id == lanes - 1 ? LineType::kContinuousLine : LineType::kNone);
+  }
+
   // straight_road_network(lanes, start=0, length=10000, angle=0).
   static RoadNetwork StraightRoad(int lanes, double speed_limit) {
     RoadNetwork net;
     for (int lane = 0; lane < lanes; ++lane) {
       const double y = lane * Lane::kDefaultWidth;
-      net.AddLane(
-          "0", "1",
-          Lane({0.0, y}, {10000.0, y}, Lane::kDefaultWidth, speed_limit));
+      Lane straight({0.0, y}, {10000.0, y}, Lane::kDefaultWidth, speed_limit);
+      SetStraightRoadLines(&straight, lane, lanes);
+      net.AddLane("0", "1", straight);
     }
     return net;
   }
@@ -1468,6 +1489,33 @@ class Road {
       a->crashed = true;
       b->crashed = true;
     }
+  }
+
+  // Whether handle_collisions finds `a` and `b` intersecting (what sets a
+  // non-solid Landmark's `hit`): the spherical pre-check, then the
+  // separating axes.
+  static bool Intersecting(const Vehicle& a, const Vehicle& b, double dt) {
+    if (!(a.check_collisions || b.check_collisions)) {
+      return false;
+    }
+    const double diagonal_a =
+        std::sqrt(a.length * a.length + a.width * a.width);
+    const double diagonal_b =
+        std::sqrt(b.length * b.length + b.width * b.width);
+    const double dx = b.position.x - a.position.x;
+    const double dy = b.position.y - a.position.y;
+    if (Norm2(dx, dy) > (diagonal_a + diagonal_b) / 2 + a.speed * dt) {
+      return false;
+    }
+    const Vec2 va = a.Velocity();
+    const Vec2 vb = b.Velocity();
+    bool intersecting = false;
+    bool will_intersect = false;
+    Vec2 translation;
+    PolygonsIntersecting(Polygon(a), Polygon(b), {va.x * dt, va.y * dt},
+                         {vb.x * dt, vb.y * dt}, &intersecting, &will_intersect,
+                         &translation);
+    return intersecting;
   }
 
   // RoadObject.polygon: the four corners and the first again.

@@ -58,6 +58,7 @@ class RoundaboutEnv : public SceneEnv {
     constexpr double kInf = std::numeric_limits<double>::infinity();
     fields->obs = spec->state.Add<float>("obs", {5, 5}, {-kInf}, {kInf});
     DeclareInfosAndAction(spec, fields);
+    DeclareViewer(options, spec, kViewer);
   }
 
   RoundaboutEnv(const Options& options, const Fields& fields)
@@ -67,7 +68,12 @@ class RoundaboutEnv : public SceneEnv {
         connected_lanes_(
             options.Get<bool>("neighbour_vehicles_connected_lanes")),
         incoming_destination_(static_cast<int>(
-            options.Get<int64_t>("incoming_vehicle_destination"))) {}
+            options.Get<int64_t>("incoming_vehicle_destination"))) {
+    viewer_ = ReadViewer(options, kViewer);
+  }
+
+  // RoundaboutEnv's viewer: 600x600, the ego at 60% of the height.
+  static constexpr ViewerConfig kViewer{600, 600, 5.5, 0.5, 0.6};
 
   void Reset() override {
     time_ = 0.0;
@@ -170,13 +176,16 @@ class RoundaboutEnv : public SceneEnv {
         {"we", "sx", 180 - kAlpha, 90 + kAlpha},
         {"sx", "se", 90 + kAlpha, 90 - kAlpha},
     };
-    for (double radius : radii) {
+    const LineType lines[2][2] = {{LineType::kContinuous, LineType::kStriped},
+                                  {LineType::kNone, LineType::kContinuous}};
+    for (int lane = 0; lane < 2; ++lane) {
       for (const Arc& arc : arcs) {
-        net.AddLane(
-            arc.from, arc.to,
-            Lane::Circular(center, radius, Deg2Rad(arc.start), Deg2Rad(arc.end),
-                           /*clockwise=*/false,
-                           /*forbidden=*/false));
+        net.AddLane(arc.from, arc.to,
+                    Lane::Circular(center, radii[lane], Deg2Rad(arc.start),
+                                   Deg2Rad(arc.end),
+                                   /*clockwise=*/false,
+                                   /*forbidden=*/false)
+                        .set_line_types(lines[lane][0], lines[lane][1]));
       }
     }
     constexpr double kAccess = 170;
@@ -185,11 +194,22 @@ class RoundaboutEnv : public SceneEnv {
     constexpr double kDeltaSt = 0.2 * kDev;
     constexpr double kDeltaEn = kDev - kDeltaSt;
     const double w = 2 * M_PI / kDev;
+    // Entries ("ser", ...) striped on the left, exits ("sxs", ...) not.
     auto straight = [&](const char* from, const char* to, Vec2 start,
-                        Vec2 end) { net.AddLane(from, to, Lane(start, end)); };
+                        Vec2 end) {
+      const bool entry = from[2] == 'r';
+      net.AddLane(
+          from, to,
+          Lane(start, end)
+              .set_line_types(entry ? LineType::kStriped : LineType::kNone,
+                              LineType::kContinuous));
+    };
     auto sine = [&](const char* from, const char* to, Vec2 start, Vec2 end,
                     double phase) {
-      net.AddLane(from, to, Lane::Sine(start, end, kA, w, phase, false));
+      net.AddLane(
+          from, to,
+          Lane::Sine(start, end, kA, w, phase, false)
+              .set_line_types(LineType::kContinuous, LineType::kContinuous));
     };
     straight("ser", "ses", {2, kAccess}, {2, kDev / 2});
     sine("ses", "se", {2 + kA, kDev / 2}, {2 + kA, kDev / 2 - kDeltaSt},
@@ -348,11 +368,21 @@ class RoundaboutGenericEnv : public RoundaboutEnv {
     for (int lane = 0; lane < lanes_; ++lane) {
       const double radius = radius_ + (4 * lane);
       outer_radius = radius;
+      LineType left = LineType::kNone;
+      LineType right = LineType::kStriped;
+      if (lanes_ == 1) {
+        left = right = LineType::kContinuous;
+      } else if (lane == 0) {
+        left = LineType::kContinuous;
+      } else if (lane == lanes_ - 1) {
+        right = LineType::kContinuous;
+      }
       for (int i = 0; i < 8; ++i) {
         net.AddLane(nodes[i], nodes[i + 1],
                     Lane::Circular({0, 0}, radius, Deg2Rad(angles[i][0]),
                                    Deg2Rad(angles[i][1]), /*clockwise=*/false,
-                                   /*forbidden=*/false));
+                                   /*forbidden=*/false)
+                        .set_line_types(left, right));
       }
     }
     auto pt = [&](double degrees) {
@@ -370,13 +400,23 @@ class RoundaboutGenericEnv : public RoundaboutEnv {
     const Vec2 p_sx = pt(90 + kAlpha);
     const double dev = std::max(100.0, 2 * outer_radius + 40.0);
     const double access = dev + 40.0;
+    // Entries ("ser", ...) striped on the left, exits ("sxs", ...) not.
     auto straight = [&](const char* from, const char* to, Vec2 start,
-                        Vec2 end) { net.AddLane(from, to, Lane(start, end)); };
+                        Vec2 end) {
+      const bool entry = from[2] == 'r';
+      net.AddLane(
+          from, to,
+          Lane(start, end)
+              .set_line_types(entry ? LineType::kStriped : LineType::kNone,
+                              LineType::kContinuous));
+    };
     auto sine = [&](const char* from, const char* to, Vec2 start, Vec2 end,
                     double amplitude, double pulsation) {
-      net.AddLane(from, to,
-                  Lane::Sine(start, end, amplitude, pulsation, -M_PI / 2,
-                             /*forbidden=*/false));
+      net.AddLane(
+          from, to,
+          Lane::Sine(start, end, amplitude, pulsation, -M_PI / 2,
+                     /*forbidden=*/false)
+              .set_line_types(LineType::kContinuous, LineType::kContinuous));
     };
     double d = dev / 2 - p_se.y;
     double a = (p_se.x - 2) / 2;

@@ -14,6 +14,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/core/snapshot.h"
+#include "envpool/highway/render.h"
 #include "envpool/highway/road.h"
 
 namespace envpool::highway {
@@ -63,6 +64,62 @@ inline void GetVehicles(StateReader* r, std::vector<Vehicle>* list) {
   }
 }
 
+// A state's vector must have the size this env's options give it (the
+// scene copies it into fixed-size outputs or indexes it by player).
+template <typename T>
+void GetSized(StateReader* r, std::vector<T>* values, const char* what) {
+  const std::size_t size = values->size();
+  r->Get(values);
+  if (values->size() != size) {
+    throw SnapshotError(std::string("highway: the state's ") + what + " has " +
+                        std::to_string(values->size()) + " items, this env " +
+                        std::to_string(size));
+  }
+}
+
+// A lane of the network (a route may name any lane of a road: id -1).
+inline bool IsLaneOf(const RoadNetwork& network, const LaneIndex& index,
+                     bool any_lane) {
+  for (const RoadNetwork::Road& road : network.roads()) {
+    if (road.from == index.from && road.to == index.to) {
+      return (any_lane && index.id == -1) ||
+             (index.id >= 0 && index.id < static_cast<int>(road.lanes.size()));
+    }
+  }
+  return false;
+}
+
+// What the road's code indexes with a vehicle's members: its lanes and
+// route in the network, its speed index in its target speeds, its kind and
+// player. A state whose checksum holds can still name a lane the network
+// lacks (its lanes are read unchecked), so each is checked on loading.
+inline void CheckVehicle(const RoadNetwork& network, const Vehicle& v,
+                         int players) {
+  const char* bad = nullptr;
+  if (static_cast<int>(v.kind) < 0 ||
+      static_cast<int>(v.kind) > static_cast<int>(VehicleKind::kKinematic)) {
+    bad = "kind";
+  } else if (!IsLaneOf(network, v.lane_index, false) ||
+             !IsLaneOf(network, v.target_lane_index, false)) {
+    bad = "lane";
+  } else if (v.player < -1 || v.player >= players) {
+    bad = "player";
+  } else if ((!v.target_speeds.empty() || v.kind == VehicleKind::kMdp) &&
+             (v.speed_index < 0 ||
+              v.speed_index >= static_cast<int>(v.target_speeds.size()))) {
+    bad = "speed index";
+  }
+  for (const LaneIndex& lane : v.route) {
+    if (bad == nullptr && !IsLaneOf(network, lane, true)) {
+      bad = "route";
+    }
+  }
+  if (bad != nullptr) {
+    throw SnapshotError(std::string("highway: a vehicle of the state has a ") +
+                        bad + " this road does not have");
+  }
+}
+
 class SceneEnv : public Env {
  public:
   // Snapshots (docs/snapshots.md): the clock, the road's vehicles and
@@ -91,6 +148,25 @@ class SceneEnv : public Env {
     GetVehicles(r, &road_.vehicles);
     GetVehicles(r, &road_.objects);
     LoadScene(r);
+    // The scenes read the controlled vehicles (the first, or those of
+    // controlled_) without checking.
+    if (road_.vehicles.empty()) {
+      throw SnapshotError("highway: a state without vehicles");
+    }
+    const int vehicles = static_cast<int>(road_.vehicles.size());
+    for (const Vehicle& v : road_.vehicles) {
+      CheckVehicle(road_.network, v, vehicles);
+    }
+    for (const Vehicle& v : road_.objects) {
+      CheckVehicle(road_.network, v, vehicles);
+    }
+    CheckScene();
+  }
+
+  // highway-env's rgb_array frame (scenes that declare their viewer).
+  void Render(int /*width*/, int /*height*/, int /*camera_id*/,
+              uint8_t* rgb) override {
+    DrawFrame(viewer_, ViewerEgo(), rgb);
   }
 
   // Test hook: x, y, heading and speed of every vehicle, in road order.
@@ -107,6 +183,10 @@ class SceneEnv : public Env {
   // What a scene keeps besides its road, for snapshots.
   virtual void SaveScene(StateWriter* /*w*/) const {}
   virtual void LoadScene(StateReader* /*r*/) {}
+  // The vehicle the viewer follows: the first controlled one.
+  virtual int ViewerEgo() const { return 0; }
+  // Throws SnapshotError where what LoadScene read does not fit the road.
+  virtual void CheckScene() const {}
 
   explicit SceneEnv(const Options& options)
       : simulation_frequency_(options.Get<int64_t>("simulation_frequency")),
@@ -185,8 +265,67 @@ class SceneEnv : public Env {
     *out.Get(fields.crashed) = ego.crashed;
   }
 
+  // The viewer's options (screen_width, screen_height, and where the scene
+  // has them, scaling and centering_position_x/y) and the frame rate
+  // highway-env's metadata gives (2 x policy_frequency): render_mode
+  // "rgb_array" at that size only.
+  static ViewerConfig DeclareViewer(const Options& options, EnvSpec* spec,
+                                    ViewerConfig defaults) {
+    ViewerConfig config = ReadViewer(options, defaults);
+    if (config.width < 1 || config.height < 1) {
+      throw std::invalid_argument(
+          "options 'screen_width' and 'screen_height' must be at least 1, "
+          "got " +
+          std::to_string(config.width) + " and " +
+          std::to_string(config.height));
+    }
+    if (!(config.scaling > 0)) {
+      throw std::invalid_argument("option 'scaling' must be > 0");
+    }
+    DeclareRendering(
+        options, spec, {"rgb_array"}, config.width, config.height,
+        static_cast<int>(2 * options.Get<int64_t>("policy_frequency")));
+    return config;
+  }
+  static ViewerConfig ReadViewer(const Options& options,
+                                 ViewerConfig defaults) {
+    ViewerConfig config = defaults;
+    config.width = static_cast<int>(options.Get<int64_t>("screen_width"));
+    config.height = static_cast<int>(options.Get<int64_t>("screen_height"));
+    if (options.Has("scaling")) {
+      config.scaling = options.Get<double>("scaling");
+    }
+    if (options.Has("centering_position_x")) {
+      config.centering_x = options.Get<double>("centering_position_x");
+      config.centering_y = options.Get<double>("centering_position_y");
+    }
+    return config;
+  }
+
+  // EnvViewer.display then get_image: the window on the ego (vehicle
+  // `ego`), the road, the objects, the vehicles in road order.
+  void DrawFrame(const ViewerConfig& config, int ego, uint8_t* rgb) const {
+    WorldFrame frame(config);
+    frame.CenterOn(road_.vehicles[ego].position);
+    frame.DrawRoad(road_.network);
+    DrawObjects(&frame);
+    for (size_t i = 0; i < road_.vehicles.size(); ++i) {
+      frame.DrawVehicle(road_.vehicles[i], EgoColored(static_cast<int>(i)));
+    }
+    frame.Write(rgb);
+  }
+  // RoadGraphics.display_road_objects: the road's objects in order.
+  virtual void DrawObjects(WorldFrame* frame) const {
+    for (const Vehicle& o : road_.objects) {
+      frame->DrawObject(o);
+    }
+  }
+  // Whether vehicle i has highway-env's `color` set to the ego's green.
+  virtual bool EgoColored(int /*i*/) const { return false; }
+
   int64_t simulation_frequency_;
   int64_t policy_frequency_;
+  ViewerConfig viewer_;
   Road road_;
   double time_ = 0.0;
 };

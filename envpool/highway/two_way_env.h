@@ -46,10 +46,13 @@ class TwoWayEnv : public SceneEnv {
     fields->obs =
         spec->state.Add<float>("obs", {3, 3, time_cells}, {0.0}, {1.0});
     DeclareInfosAndAction(spec, fields);
+    DeclareViewer(options, spec, ViewerConfig{});
   }
 
   TwoWayEnv(const Options& options, const Fields& fields)
-      : SceneEnv(options), fields_(fields) {}
+      : SceneEnv(options), fields_(fields) {
+    viewer_ = ReadViewer(options, ViewerConfig{});
+  }
 
   void Reset() override {
     NewRoad(/*connected_lanes=*/false);
@@ -113,10 +116,17 @@ class TwoWayEnv : public SceneEnv {
   static RoadNetwork MakeNetwork() {
     constexpr double kLength = 800;
     RoadNetwork net;
-    net.AddLane("a", "b", Lane({0, 0}, {kLength, 0}));
-    net.AddLane("a", "b",
-                Lane({0, Lane::kDefaultWidth}, {kLength, Lane::kDefaultWidth}));
-    net.AddLane("b", "a", Lane({kLength, 0}, {0, 0}));
+    net.AddLane(
+        "a", "b",
+        Lane({0, 0}, {kLength, 0})
+            .set_line_types(LineType::kContinuousLine, LineType::kStriped));
+    net.AddLane(
+        "a", "b",
+        Lane({0, Lane::kDefaultWidth}, {kLength, Lane::kDefaultWidth})
+            .set_line_types(LineType::kNone, LineType::kContinuousLine));
+    net.AddLane("b", "a",
+                Lane({kLength, 0}, {0, 0})
+                    .set_line_types(LineType::kNone, LineType::kNone));
     return net;
   }
 

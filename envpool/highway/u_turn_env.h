@@ -48,6 +48,7 @@ class UTurnEnv : public SceneEnv {
     fields->obs =
         spec->state.Add<float>("obs", {3, 3, time_cells}, {0.0}, {1.0});
     DeclareInfosAndAction(spec, fields);
+    DeclareViewer(options, spec, ViewerConfig{789, 289, 5.5, 0.3, 0.5});
   }
 
   UTurnEnv(const Options& options, const Fields& fields)
@@ -55,7 +56,9 @@ class UTurnEnv : public SceneEnv {
         fields_(fields),
         duration_(static_cast<double>(options.Get<int64_t>("duration"))),
         connected_lanes_(
-            options.Get<bool>("neighbour_vehicles_connected_lanes")) {}
+            options.Get<bool>("neighbour_vehicles_connected_lanes")) {
+    viewer_ = ReadViewer(options, ViewerConfig{789, 289, 5.5, 0.3, 0.5});
+  }
 
   void Reset() override {
     time_ = 0.0;
@@ -135,23 +138,30 @@ class UTurnEnv : public SceneEnv {
     constexpr double kLength = 128;
     constexpr double kWidth = Lane::kDefaultWidth;
     RoadNetwork net;
-    net.AddLane("c", "d", Lane({kLength, kWidth}, {0, kWidth}));
-    net.AddLane("c", "d", Lane({kLength, 0}, {0, 0}));
+    constexpr LineType n = LineType::kNone;
+    constexpr LineType c = LineType::kContinuous;
+    constexpr LineType s = LineType::kStriped;
+    constexpr LineType line = LineType::kContinuousLine;
+    net.AddLane("c", "d",
+                Lane({kLength, kWidth}, {0, kWidth}).set_line_types(line, s));
+    net.AddLane("c", "d", Lane({kLength, 0}, {0, 0}).set_line_types(n, line));
     const Vec2 center = {kLength, kWidth + 20};
     constexpr double kRadius = 20;
     const double radii[2] = {kRadius, kRadius + kWidth};
-    for (double radius : radii) {
-      net.AddLane(
-          "b", "c",
-          Lane::Circular(center, radius, 90 * (M_PI / 180), -90 * (M_PI / 180),
-                         /*clockwise=*/false,
-                         /*forbidden=*/false));
+    const LineType lines[2][2] = {{c, s}, {n, c}};
+    for (int lane = 0; lane < 2; ++lane) {
+      net.AddLane("b", "c",
+                  Lane::Circular(center, radii[lane], 90 * (M_PI / 180),
+                                 -90 * (M_PI / 180),
+                                 /*clockwise=*/false,
+                                 /*forbidden=*/false)
+                      .set_line_types(lines[lane][0], lines[lane][1]));
     }
     constexpr double kOffset = 2 * kRadius;
     const double y0 = (2 * kWidth + kOffset) - kWidth;
     const double y1 = 2 * kWidth + kOffset;
-    net.AddLane("a", "b", Lane({0, y0}, {kLength, y0}));
-    net.AddLane("a", "b", Lane({0, y1}, {kLength, y1}));
+    net.AddLane("a", "b", Lane({0, y0}, {kLength, y0}).set_line_types(line, s));
+    net.AddLane("a", "b", Lane({0, y1}, {kLength, y1}).set_line_types(n, line));
     return net;
   }
 

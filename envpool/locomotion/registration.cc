@@ -5,14 +5,17 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "envpool/core/env.h"
 #include "envpool/core/numpy_kernels_loader.h"
+#include "envpool/locomotion/bowl_terrain.h"
 #include "envpool/locomotion/corridor.h"
 #include "envpool/locomotion/go_to_target.h"
+#include "envpool/locomotion/rodent.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/mujoco_common/message_handlers.h"
@@ -26,6 +29,10 @@ PYBIND11_MODULE(_locomotion, m) {
   envpool::RegisterEnv<envpool::locomotion::GoToTargetEnv>(
       "DmcCmuHumanoidGoToTarget");
   envpool::RegisterEnv<envpool::locomotion::CorridorEnv>("DmcCmuHumanoidRun");
+  envpool::RegisterEnv<envpool::locomotion::RodentEscapeBowlEnv>(
+      "DmcRodentEscapeBowl");
+  envpool::RegisterEnv<envpool::locomotion::RodentTwoTouchEnv>(
+      "DmcRodentTwoTouch");
   // For the tests: the MJCF text of a soccer episode and its compiled
   // textures, to compare with what dm_control compiles.
   namespace loco = envpool::locomotion;
@@ -43,6 +50,18 @@ PYBIND11_MODULE(_locomotion, m) {
       pybind11::arg("enable_field_box"), pybind11::arg("length"),
       pybind11::arg("width"), pybind11::arg("ant") = false);
   m.def("go_to_target_xml", &loco::GoToTargetXml);
+  m.def("rodent_xml", [](const std::string& task) {
+    if (task == "rodent_escape_bowl") {
+      return loco::RodentXml(loco::RodentTask::kEscapeBowl);
+    }
+    if (task == "rodent_two_touch") {
+      return loco::RodentXml(loco::RodentTask::kTwoTouch);
+    }
+    throw std::invalid_argument("no rodent task '" + task + "'");
+  });
+  m.def("rodent_skin", [] { return pybind11::bytes(loco::RodentSkin()); });
+  // scipy.ndimage.zoom(input, zoom, order=3) of a 2-d array, flattened.
+  m.def("spline_zoom", &loco::SplineZoom);
   m.def("corridor_xml", [](bool gaps, std::vector<double> draws) {
     loco::CorridorLayout layout;
     layout.kind = gaps ? loco::CorridorKind::kGaps : loco::CorridorKind::kWalls;

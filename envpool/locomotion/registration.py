@@ -16,6 +16,8 @@ TASKS: list[tuple[str, str, str]] = [
     ("DmcCmuHumanoidGoToTarget-v1", "DmcCmuHumanoidGoToTarget", "cmu_humanoid_go_to_target"),
     ("DmcCmuHumanoidRunWalls-v1", "DmcCmuHumanoidRun", "cmu_humanoid_run_walls"),
     ("DmcCmuHumanoidRunGaps-v1", "DmcCmuHumanoidRun", "cmu_humanoid_run_gaps"),
+    ("DmcRodentEscapeBowl-v1", "DmcRodentEscapeBowl", "rodent_escape_bowl"),
+    ("DmcRodentTwoTouch-v1", "DmcRodentTwoTouch", "rodent_two_touch"),
 ]
 
 for _task_id, _env_class, _task_name in TASKS:
@@ -36,12 +38,13 @@ ASSET_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
 RUNTIME_PACKAGES = ["mujoco"]
 # The tasks with the egocentric camera render a 64x64 frame at every reset and
 # step, and MuJoCo draws the spot light's 4096x4096 shadow map for each (as
-# dm_control does): about 0.3 s a step on a CPU, minutes for the project-wide
-# checks of one id. tests/test_corridor.py checks them against dm_control.
+# dm_control does; the rodent's light a 2048x2048 one): about 0.3 s a step on
+# a CPU, minutes for the project-wide checks of one id. tests/test_corridor.py
+# and tests/test_rodent.py check them against dm_control.
 _CAMERA = "renders its egocentric camera at every step (about 0.3 s on a CPU)"
 SLOW_TEST_IDS = {
     name: _CAMERA
     for task_id, env_class, task_name in TASKS
-    if env_class == "DmcCmuHumanoidRun"
+    if env_class in ("DmcCmuHumanoidRun", "DmcRodentEscapeBowl", "DmcRodentTwoTouch")
     for name in (task_id, f"dm_control/locomotion/{task_name}")
 }

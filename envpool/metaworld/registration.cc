@@ -4,10 +4,12 @@
 // sums a norm, and finds its float64 kernels (np.exp and np.log of the
 // rewards' "gaussian" tolerance: envpool/core/numpy_kernels.h).
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include "envpool/core/env.h"
 #include "envpool/core/numpy_kernels_loader.h"
 #include "envpool/metaworld/sawyer_env.h"
+#include "envpool/metaworld/task_sampling.h"
 #include "envpool/mujoco_common/message_handlers.h"
 #include "envpool/mujoco_common/numpy_probe.h"
 
@@ -20,5 +22,14 @@ PYBIND11_MODULE(_metaworld, m) {
   m.def("_numpy_kernel", &envpool::numpy_kernels::EvaluateUnaryKernel,
         "What the envs compute for a unary numpy ufunc at each number (tests "
         "compare it with numpy).");
+  m.def(
+      "_benchmark_task_vectors",
+      [](const std::string& benchmark, const std::string& split,
+         const std::string& task_name, uint32_t seed) {
+        return *envpool::metaworld::BenchmarkTaskVectors(benchmark, split,
+                                                         task_name, seed);
+      },
+      "A benchmark split's task vectors per class (tests compare them with "
+      "Meta-World's).");
   envpool::RegisterEnv<envpool::metaworld::SawyerEnv>("MetaWorld");
 }

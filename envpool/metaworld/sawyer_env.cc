@@ -87,11 +87,21 @@ Options SawyerEnv::DefaultOptions() {
       {"frame_stack", int64_t{1}},
       {"task_name", std::string("pick-place-v3")},
       {"partially_observable", true},
+      // Meta-World's benchmarks (task_sampling.h, docs/metaworld.md).
+      {"benchmark", std::string("")},
+      {"split", std::string("train")},
+      {"benchmark_seed", int64_t{0}},
+      {"task_index", int64_t{0}},
+      {"task_sampling", std::string("random")},
+      {"task_vector", int64_t{-1}},
+      {"task_vectors_per_class", int64_t{50}},
+      {"task_vector_stride", int64_t{1}},
+      {"task_vector_offset", int64_t{0}},
   };
 }
 
 void SawyerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
-  const TaskConfig& task = FindTask(options.Get<std::string>("task_name"));
+  const TaskConfig& task = FindTask(BenchmarkTaskName(options));
   mujoco_common::FrameSkip(options);
   const auto frame_stack = options.Get<int64_t>("frame_stack");
   if (frame_stack != 1) {
@@ -113,6 +123,14 @@ void SawyerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
   std::vector<double> high;
   ObservationBounds(task, options.Get<bool>("partially_observable"), &low,
                     &high);
+  if (!options.Get<std::string>("benchmark").empty() &&
+      !options.Get<bool>("partially_observable")) {
+    std::array<double, 3> goal_low{};
+    std::array<double, 3> goal_high{};
+    GoalBounds(options, &goal_low, &goal_high);
+    std::copy(goal_low.begin(), goal_low.end(), low.end() - 3);
+    std::copy(goal_high.begin(), goal_high.end(), high.end() - 3);
+  }
   fields->obs = spec->state.Add<double>("obs", {kObsDim}, low, high);
   fields->action = spec->action.Add<float>("action", {4}, {-1.0}, {1.0});
   fields->success = spec->state.Add<double>("info:success", {});
@@ -128,7 +146,7 @@ void SawyerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
 
 SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     : fields_(fields),
-      task_(&FindTask(options.Get<std::string>("task_name"))),
+      task_(&FindTask(BenchmarkTaskName(options))),
       shared_model_(mujoco_common::LoadModel(MetaWorldModels(), task_->xml)),
       model_(CopyModel(shared_model_.get())),
       data_(mj_makeData(model_.get())),
@@ -138,6 +156,7 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     throw std::runtime_error(std::string("cannot allocate MuJoCo data for ") +
                              task_->xml);
   }
+  task_sampler_ = TaskSampler::Make(options);
   mjModel* m = model_.get();
   using mujoco_common::ObjectId;
   hand_body_ = ObjectId(m, mjOBJ_BODY, "hand");
@@ -249,6 +268,9 @@ std::vector<double> SawyerEnv::DrawTaskVector() {
 }
 
 std::vector<double> SawyerEnv::DrawPlacement() {
+  if (task_vector_ != nullptr) {
+    return *task_vector_;  // set_task's frozen vector: no draw
+  }
   if (IsTool()) {
     // hammer, peg-unplug-side and bin-picking draw once; basketball
     // redraws while the ball and the basket are closer than 0.15 in xy,
@@ -327,6 +349,9 @@ void SawyerEnv::SetObjectPosition(const std::array<double, 3>& pos) {
 }
 
 void SawyerEnv::Reset() {
+  if (task_sampler_) {
+    task_vector_ = &task_sampler_->Next(&np_random_);
+  }
   // The reference's first reset_model(): its physics are discarded, its
   // draws and its moves of the model's bodies are not (the next hand reset
   // runs with them).
@@ -2757,6 +2782,9 @@ void SawyerEnv::SaveState(StateWriter* writer) const {
   }
   writer->Put(physics, target_pos_, obj_init_pos_, init_tcp_, prev_frame_, obs_,
               info_, obj_to_target_init_, moved, handle_init_);
+  if (task_sampler_) {
+    task_sampler_->Save(writer);
+  }
 }
 
 void SawyerEnv::LoadState(StateReader* reader) {
@@ -2764,6 +2792,9 @@ void SawyerEnv::LoadState(StateReader* reader) {
   std::array<double, 3> moved{};
   reader->Get(&physics, &target_pos_, &obj_init_pos_, &init_tcp_, &prev_frame_,
               &obs_, &info_, &obj_to_target_init_, &moved, &handle_init_);
+  if (task_sampler_) {
+    task_vector_ = &task_sampler_->Load(reader);
+  }
   if (moved_body_ >= 0) {
     std::copy(moved.begin(), moved.end(), model_->body_pos + 3 * moved_body_);
   }

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/metaworld/task_sampling.h"
 #include "envpool/metaworld/tasks.h"
 #include "envpool/mujoco_common/model.h"
 
@@ -226,6 +227,9 @@ class SawyerEnv : public Env {
   int reset_joint_ = -1;
   // The episode.
   std::array<double, 3> target_pos_{};
+  // A benchmark's task vector per reset (task_sampling.h), or null.
+  std::unique_ptr<TaskSampler> task_sampler_;
+  const std::vector<double>* task_vector_ = nullptr;
   std::array<double, 3> obj_init_pos_{};
   std::array<double, 3> init_tcp_{};
   double obj_to_target_init_ = 0.0;  // buttons

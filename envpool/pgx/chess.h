@@ -164,6 +164,16 @@ class ChessGame {
                 &legal_, &player_order_, &rewards_, &color_, &en_passant_,
                 &halfmove_, &step_count_, &terminated_);
     hash_history_ = UnpackHashes(hashes, kMaxSteps + 1);
+    // Pieces index the Zobrist table and the observation's planes, the
+    // en-passant square its table, the colour the player order.
+    CheckLoaded(AllIn(board_, -6, 6) && AllIn(board_history_, -6, 6),
+                "a piece");
+    CheckLoaded(color_ == 0 || color_ == 1, "the colour");
+    CheckLoaded(en_passant_ >= -1 && en_passant_ < 64, "the en-passant square");
+    CheckLoaded(IsPlayerOrder(player_order_), "the player order");
+    CheckLoaded(step_count_ >= 0 && step_count_ <= kMaxSteps &&
+                    halfmove_ >= 0 && AllIn(repetitions_, 0, kMaxSteps),
+                "a step count");
   }
   float reward(int player) const { return rewards_[player]; }
 

@@ -149,6 +149,15 @@ class GardnerChessGame {
                 &step_count_, &terminated_);
     hash_ = UnpackHash(hash);
     hash_history_ = UnpackHashes(hashes, kMaxSteps + 1);
+    // Pieces index the Zobrist table and the observation's planes.
+    CheckLoaded(AllIn(board_, -6, 6) && AllIn(board_history_, -6, 6),
+                "a piece");
+    CheckLoaded(current_player_ == 0 || current_player_ == 1,
+                "the current player");
+    CheckLoaded(turn_ == 0 || turn_ == 1, "the turn");
+    CheckLoaded(step_count_ >= 0 && step_count_ <= kMaxSteps &&
+                    halfmove_ >= 0 && AllIn(repetitions_, 0, kMaxSteps),
+                "a step count");
   }
   float reward(int player) const { return rewards_[player]; }
 

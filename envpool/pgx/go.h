@@ -179,6 +179,15 @@ class GoGame {
                           std::to_string(n));
     }
     hashes_ = UnpackHashes(hashes, started ? config_->max_steps : 0);
+    // Stones index the Zobrist table, the step count the history of
+    // hashes, ko the legal moves.
+    CheckLoaded(AllIn(board_, -1, 1) && AllIn(history_, -1, 2), "a stone");
+    CheckLoaded(step_count_ >= 0 &&
+                    step_count_ <= (started ? config_->max_steps : 0) &&
+                    passes_ >= 0 && passes_ <= step_count_,
+                "the step count");
+    CheckLoaded(ko_ >= -1 && ko_ < static_cast<int>(n), "the ko point");
+    CheckLoaded(IsPlayerOrder(player_order_), "the player order");
     hash_ = UnpackHash(hash);
     seen_ = std::unordered_set<uint64_t>(seen.begin(), seen.end());
   }

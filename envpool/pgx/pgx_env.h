@@ -46,8 +46,10 @@
 #define ENVPOOL_PGX_PGX_ENV_H_
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -251,6 +253,25 @@ inline std::vector<uint64_t> PackHashes(const std::vector<HashPair>& hashes) {
   std::transform(hashes.begin(), hashes.end(), packed.begin(), PackHash);
   return packed;
 }
+// A member of a loaded game that the game indexes its boards, tables or
+// histories with: out of range, the state is refused (a state whose
+// checksum holds can still be crafted).
+inline void CheckLoaded(bool in_range, const char* what) {
+  if (!in_range) {
+    throw SnapshotError(std::string("the pgx state is corrupt: ") + what +
+                        " is out of range");
+  }
+}
+template <typename Values>
+bool AllIn(const Values& values, int low, int high) {
+  return std::all_of(std::begin(values), std::end(values), [&](auto v) {
+    return static_cast<int>(v) >= low && static_cast<int>(v) <= high;
+  });
+}
+inline bool IsPlayerOrder(const std::array<int, 2>& order) {
+  return (order[0] == 0 && order[1] == 1) || (order[0] == 1 && order[1] == 0);
+}
+
 inline std::vector<HashPair> UnpackHashes(const std::vector<uint64_t>& packed,
                                           std::size_t size) {
   if (!packed.empty() && packed.size() != size) {

@@ -21,6 +21,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/procgen/libenv.h"
+#include "envpool/procgen/procgen_state.h"
 
 namespace envpool::procgen {
 
@@ -219,7 +220,9 @@ class ProcgenEnv : public Env {
         spec->state.Add<int32_t>("info:prev_level_complete", {});
     fields->level_seed = spec->state.Add<int32_t>("info:level_seed", {});
     fields->action = spec->action.AddDiscrete<int64_t>("action", kNumActions);
-    spec->snapshots = true;
+    // procgen cannot serialize generated assets (its serialize asserts
+    // !use_generated_assets and ends the process).
+    spec->snapshots = !options.Get<bool>("use_generated_assets");
     DeclareRendering(options, spec, {"rgb_array"}, kRenderSize, kRenderSize,
                      kRenderFps);
   }
@@ -232,7 +235,8 @@ class ProcgenEnv : public Env {
         channel_first_(options.Get<bool>("channel_first")),
         max_episode_steps_(options.Get<int64_t>("max_episode_steps")),
         render_human_(options.Has("render_mode") &&
-                      options.Get<std::string>("render_mode") == "rgb_array") {
+                      options.Get<std::string>("render_mode") == "rgb_array"),
+        snapshots_(!options.Get<bool>("use_generated_assets")) {
     int64_t mode = options.Get<int64_t>("distribution_mode");
     int64_t num_levels = options.Get<int64_t>("num_levels");
     int64_t start_level = options.Get<int64_t>("start_level");
@@ -341,12 +345,22 @@ class ProcgenEnv : public Env {
     if (open) {
       std::string game;
       reader->Get(&game);
-      if (game.empty() || game.size() > StateBuffer().size()) {
-        throw SnapshotError("the procgen state is corrupt");
+      if (game.size() > StateBuffer().size()) {
+        throw SnapshotError("the procgen state is corrupt: too long");
       }
+      // procgen ends the process on a game it cannot read or draw: the
+      // bytes are checked first, and the members the id and options fix
+      // must be this env's.
+      const FixedMembers fixed =
+          CheckGameState(game_.name, game.data(), game.size());
       rand_seed_ = rand_seed;
       if (instance_ == nullptr) {
         Open();
+      }
+      if (fixed != fixed_) {
+        throw SnapshotError(
+            "the procgen state is corrupt: its game was made with other "
+            "options");
       }
       lib_->set_state(instance_, 0, game.data(), static_cast<int>(game.size()));
     }
@@ -429,6 +443,14 @@ class ProcgenEnv : public Env {
     }
     BindBuffers();
     Observe();
+    if (snapshots_) {
+      // What a restored game must share with this one (CheckGameState).
+      std::vector<char>& buffer = StateBuffer();
+      const int n = lib_->get_state(instance_, 0, buffer.data(),
+                                    static_cast<int>(buffer.size()));
+      fixed_ = CheckGameState(game_.name, buffer.data(),
+                              static_cast<std::size_t>(n), false);
+    }
   }
 
   // The copy of the library this env's games run in (see Libenv).
@@ -545,6 +567,10 @@ class ProcgenEnv : public Env {
   bool channel_first_;
   int64_t max_episode_steps_;
   bool render_human_;
+  // Whether procgen can serialize the game (no generated assets).
+  bool snapshots_;
+  // The members of this env's game that its id and options fix.
+  FixedMembers fixed_;
   int32_t distribution_mode_ = kHard;
   int32_t num_levels_ = 0;
   int32_t start_level_ = 0;

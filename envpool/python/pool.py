@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool.python.keys import is_hidden_info, is_obs, state_key
+from envpool.python.keys import is_hidden_info, is_obs, nest, obs_path, state_key
 from envpool.python.snapshot import FORMAT, EnvState, check_states, state_options
 from envpool.python.spec import AUTORESET_MODES, EnvSpec, load_family
 
@@ -138,7 +138,7 @@ class PoolBase:
                 if obs_keys == ["obs"]:
                     final_obs[i] = rows_of("obs", i)
                 else:
-                    final_obs[i] = {state_key(k): rows_of(k, i) for k in obs_keys}
+                    final_obs[i] = nest((obs_path(k), rows_of(k, i)) for k in obs_keys)
             # The ended step's info, keys and order as info's, masked as
             # gymnasium's vector envs mask them.
             final_info: dict[str, Any] = {"env_id": info["env_id"].copy(), "_env_id": mask.copy()}

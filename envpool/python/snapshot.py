@@ -47,7 +47,9 @@ def state_options(config: Any, env_id: int) -> tuple[tuple[str, Any], ...]:
         if name in _NOT_STATE:
             continue
         value = values[name]
-        if isinstance(value, list) and len(value) == num_envs and num_envs > 1:
+        # One value per env is a tuple (EnvSpec keeps them so); a list is a
+        # list option's one value (tasks_to_complete), whatever its length.
+        if isinstance(value, tuple) and len(value) == num_envs and num_envs > 1:
             value = value[env_id]
         out.append((name, _hashable(value)))
     return tuple(out)

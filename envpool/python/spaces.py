@@ -8,7 +8,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from envpool.python.keys import is_obs, state_key
+from envpool.python.keys import is_obs, nest, obs_path
 
 
 def _bound(values: list[float], shape: tuple[int, ...], dtype: np.dtype, default: float):
@@ -45,9 +45,18 @@ def observation_space(state: list[dict[str, Any]]) -> gymnasium.Space:
     obs = [d for d in state if is_obs(d["name"])]
     if len(obs) == 1 and obs[0]["name"] == "obs":
         return array_space(obs[0])
-    # In the env's order, as EnvPool's (a plain dict would be sorted).
-    fields = collections.OrderedDict((state_key(d["name"]), array_space(d)) for d in obs)
-    return gymnasium.spaces.Dict(fields)
+    # In the env's order, as EnvPool's (a plain dict would be sorted); keys
+    # of more parts ("obs:achieved_goal:kettle") as Dicts in the Dict.
+    return _dict_space(nest((obs_path(d["name"]), array_space(d)) for d in obs))
+
+
+def _dict_space(tree: dict[str, Any]) -> gymnasium.spaces.Dict:
+    return gymnasium.spaces.Dict(
+        collections.OrderedDict(
+            (key, _dict_space(value) if isinstance(value, dict) else value)
+            for key, value in tree.items()
+        )
+    )
 
 
 def action_space(action: list[dict[str, Any]]) -> gymnasium.Space:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from envpool.python import human_render, plugins
-from envpool.python.keys import dm_field, is_hidden_info, is_info, state_key
+from envpool.python.keys import dm_field, is_hidden_info, is_info, is_obs, nest, obs_path, state_key
 from envpool.python.registry import TaskEntry, family_declaration
 
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
@@ -166,6 +166,12 @@ def _suggest_option(name: str, valid: list[str], family: str) -> str | None:
     return contained[0] if contained else None
 
 
+def _is_names(values: Any) -> bool:
+    """Whether a list option's values are names (str), as a list-of-names
+    option's default is: a non-empty list of str."""
+    return bool(values) and all(isinstance(v, str) for v in values)
+
+
 def _check_type(name: str, value: Any, default: Any) -> Any:
     """`value` converted to the type of `default`, or TypeError."""
     if isinstance(default, bool):
@@ -181,8 +187,19 @@ def _check_type(name: str, value: Any, default: Any) -> Any:
         if isinstance(value, str):
             return value
     elif isinstance(default, list):
-        # A list option (e.g. MiniGrid's agent_start_pos): ints; the env
-        # checks how many and what they mean.
+        # A list option: ints (e.g. MiniGrid's agent_start_pos), or names
+        # where the default holds names (FrankaKitchen's tasks_to_complete);
+        # the env checks how many and what they mean.
+        if _is_names(default):
+            items = value.tolist() if isinstance(value, np.ndarray) else value
+            if isinstance(value, (list, tuple, np.ndarray)) and all(
+                isinstance(v, str) for v in items
+            ):
+                return [str(v) for v in items]
+            raise TypeError(
+                f"option {name!r} takes a list of str (e.g. {default!r}), got {value!r} "
+                f"of type {type(value).__name__}"
+            )
         if isinstance(value, (list, tuple, np.ndarray)) and all(
             isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
             for v in (value.tolist() if isinstance(value, np.ndarray) else value)
@@ -239,6 +256,28 @@ def _normalize_seed(value: Any, num_envs: int) -> int | tuple[int, ...]:
             raise ValueError(f"seed has {len(seeds)} entries, but num_envs={num_envs}")
         return seeds
     raise TypeError(f"seed must be an int or a list of num_envs ints, got {value!r}")
+
+
+class _DmNode:
+    """The namedtuple type of an inner dict of a dm observation, and its keys' nodes."""
+
+    def __init__(self, key: str, children: dict[str, Any]) -> None:
+        self.children = {k: _dm_node(k, v) for k, v in children.items()}
+        self.type = collections.namedtuple(  # type: ignore[misc]
+            dm_field(key), [dm_field(k) for k in children]
+        )
+
+
+def _dm_node(key: str, tree: Any) -> _DmNode | None:
+    """None for an array, else the node of the inner dict `tree`."""
+    return _DmNode(key, tree) if isinstance(tree, dict) else None
+
+
+def _as_dm(node: _DmNode | None, value: Any) -> Any:
+    """`value` (an array, or a dict of them) as the dm observation holds it."""
+    if node is None:
+        return value
+    return node.type(**{dm_field(k): _as_dm(child, value[k]) for k, child in node.children.items()})
 
 
 class EnvSpec:
@@ -368,6 +407,7 @@ class EnvSpec:
         self.metadata = metadata
         self._spaces: tuple[Any, Any] | None = None
         self._dm_types: tuple[Any, Any, list[str], list[str]] | None = None
+        self._dm_nodes: dict[str, _DmNode | None] = {}
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt from the id's entry and the options given (config is a
@@ -435,17 +475,22 @@ class EnvSpec:
         `State` holds env_id, players (a namedtuple `players` of env_id, and
         id for multi-player envs),
         the observation ("obs", or one field per key of a dict observation),
-        then the family's info keys, as EnvPool's dm observation does.
+        then the family's info keys, as EnvPool's dm observation does. A
+        nested dict observation's inner dicts are namedtuples too, each named
+        and filled by its key (`dm_observation`); the obs keys returned are
+        the outer ones.
         """
         if self._dm_types is None:
-            obs_keys, info_keys = [], []
-            for desc in self.description["state"]:
-                name = desc["name"]
-                if is_info(name):
-                    if not is_hidden_info(name):
-                        info_keys.append(state_key(name))
-                else:
-                    obs_keys.append(state_key(name))
+            info_keys = [
+                state_key(d["name"])
+                for d in self.description["state"]
+                if is_info(d["name"]) and not is_hidden_info(d["name"])
+            ]
+            tree = nest(
+                (obs_path(d["name"]), None) for d in self.description["state"] if is_obs(d["name"])
+            )
+            obs_keys = list(tree)
+            self._dm_nodes = {k: _dm_node(k, v) for k, v in tree.items()}
             state = collections.namedtuple(  # type: ignore[misc]
                 "State",
                 ["env_id", "players", *map(dm_field, obs_keys), *map(dm_field, info_keys)],
@@ -458,9 +503,18 @@ class EnvSpec:
             self._dm_types = (state, players, obs_keys, info_keys)
         return self._dm_types
 
+    def dm_observation(self, obs: Any) -> dict[str, Any]:
+        """The observation's fields of the dm `State`, by field name: `obs`
+        for a single array; for a dict observation one field per key, an
+        inner dict as its namedtuple (no copies: the arrays themselves)."""
+        _, _, obs_keys, _ = self.dm_state_types()
+        if not isinstance(obs, dict):
+            return {"obs": obs}
+        return {dm_field(k): _as_dm(self._dm_nodes[k], obs[k]) for k in obs_keys}
+
     def observation_spec(self):
         """dm_env specs of the dm observation (a `State` namedtuple)."""
-        state, players, _, _ = self.dm_state_types()
+        state, players, _, info_keys = self.dm_state_types()
         fields: dict[str, Any] = {}
 
         def int32_spec(name: str) -> Any:
@@ -469,10 +523,22 @@ class EnvSpec:
 
         fields["env_id"] = int32_spec("env_id")
         fields["players"] = players(**{name: int32_spec(name) for name in players._fields})
+        obs = [d for d in self.description["state"] if is_obs(d["name"])]
+        if len(obs) == 1 and obs[0]["name"] == "obs":
+            fields["obs"] = _dm_array_spec(obs[0], "obs")
+        else:
+            fields.update(
+                self.dm_observation(
+                    nest(
+                        (obs_path(d["name"]), _dm_array_spec(d, dm_field(obs_path(d["name"])[-1])))
+                        for d in obs
+                    )
+                )
+            )
         for desc in self.description["state"]:
-            name = dm_field(desc["name"].split(":", 1)[-1])
-            if name in state._fields and name not in fields:
-                fields[name] = _dm_array_spec(desc, name)
+            if is_info(desc["name"]) and state_key(desc["name"]) in info_keys:
+                name = dm_field(state_key(desc["name"]))
+                fields.setdefault(name, _dm_array_spec(desc, name))
         return state(**fields)
 
     def action_spec(self):

@@ -34,8 +34,8 @@ def dm_timestep(
     zero_discount_on_life_loss writes info["discount"]); a step with
     elapsed_step 0 is FIRST.
     """
-    state_type, players_type, obs_keys, info_keys = spec.dm_state_types()
-    fields = {dm_field(k): obs[k] for k in obs_keys} if isinstance(obs, dict) else {"obs": obs}
+    state_type, players_type, _, info_keys = spec.dm_state_types()
+    fields = spec.dm_observation(obs)
     fields.update({dm_field(k): info[k] for k in info_keys})
     players = players_type(**{k: info["players"][k] for k in players_type._fields})
     state = state_type(env_id=info["env_id"], players=players, **fields)

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from envpool.python.keys import DM_HIDDEN_INFO, is_info, state_key
+from envpool.python.keys import DM_HIDDEN_INFO, is_info, nest, obs_path, state_key
 
 _registered = False
 
@@ -119,7 +119,7 @@ def make_xla(env) -> tuple[Any, Any, Any, Any]:
         obs = (
             obs_items["obs"]
             if list(obs_items) == ["obs"]
-            else {state_key(n): c for n, c in obs_items.items()}
+            else nest((obs_path(n), c) for n, c in obs_items.items())
         )
         info = {"env_id": env_id, "players": players}
         for n, c in zip(names, columns, strict=True):

@@ -331,6 +331,11 @@ void RenderFrame(const mjModel* context_model, const mjModel* model,
   mjvOption option;
   mjv_defaultOption(&option);
   option.flags[mjVIS_RANGEFINDER] = settings.rangefinders ? 1 : 0;
+  for (int g = 0; g < mjNGROUP; ++g) {
+    if ((settings.hidden_geom_groups >> g) & 1U) {
+      option.geomgroup[g] = 0;
+    }
+  }
   mjvPerturb perturb;
   mjv_defaultPerturb(&perturb);
   mjv_updateScene(model, const_cast<mjData*>(data), &option, &perturb, &cam,

@@ -50,6 +50,10 @@ struct SceneSettings {
   // thread's context uploads `model`'s again (mjr_uploadHField), as
   // dm_control does after changing a terrain. 0: never.
   uint64_t hfield_stamp = 0;
+  // Geom groups the scene leaves out, bit g for group g (dm_control's
+  // scene_option.geomgroup[g] = 0): a walker's egocentric camera hides its
+  // own collision and cosmetic geoms. 0: every group is drawn.
+  unsigned hidden_geom_groups = 0;
 };
 
 // dm_control's scene budget for `model`: max(1000, its estimate of the

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "envpool/mujoco_common/numpy_math.h"
@@ -65,18 +65,21 @@ constexpr double kVelBound[9][2] = {{-10, 10}, {-10, 10}, {-10, 10},
                                     {-10, 10}, {-10, 10}, {-10, 10},
                                     {-10, 10}, {-10, 10}, {-10, 10}};
 
-constexpr const char* kAllTasks =
-    "bottom burner,top burner,light switch,slide cabinet,hinge cabinet,"
-    "microwave,kettle";
+// The seven task names, quoted and separated by commas, for the errors.
+std::string TaskNames() {
+  std::string names;
+  for (const KitchenTask& task : kTasks) {
+    names += std::string(names.empty() ? "'" : ", '") + task.name + "'";
+  }
+  return names;
+}
 
-// The option tasks_to_complete: task names separated by commas, each one
-// of the seven (repeats count once, as the reference's set and dict).
+// The option tasks_to_complete: a list of the seven task names (repeats
+// count once, as the reference's set and dict).
 std::vector<int> GoalTasks(const Options& options) {
-  const auto text = options.Get<std::string>("tasks_to_complete");
   std::vector<int> tasks;
-  std::stringstream stream(text);
-  std::string name;
-  while (std::getline(stream, name, ',')) {
+  for (const std::string& name :
+       options.Get<OptionStrings>("tasks_to_complete")) {
     int found = -1;
     for (int t = 0; t < kKitchenTasks; ++t) {
       if (name == kTasks[t].name) {
@@ -85,9 +88,7 @@ std::vector<int> GoalTasks(const Options& options) {
     }
     if (found < 0) {
       throw std::invalid_argument("option 'tasks_to_complete': unknown task '" +
-                                  name + "'; the tasks are " +
-                                  std::string(kAllTasks) +
-                                  " (separated by commas)");
+                                  name + "'; the tasks are " + TaskNames());
     }
     if (std::find(tasks.begin(), tasks.end(), found) == tasks.end()) {
       tasks.push_back(found);
@@ -95,8 +96,8 @@ std::vector<int> GoalTasks(const Options& options) {
   }
   if (tasks.empty()) {
     throw std::invalid_argument(
-        "option 'tasks_to_complete' names no task; the tasks are " +
-        std::string(kAllTasks));
+        "option 'tasks_to_complete' names no task; give a list of some of " +
+        TaskNames());
   }
   return tasks;
 }
@@ -119,7 +120,9 @@ Options FrankaKitchenEnv::DefaultOptions() {
       {"frame_stack", int64_t{1}},
       {"xml_file",
        std::string("kitchen_franka/kitchen_assets/kitchen_env_model.xml")},
-      {"tasks_to_complete", std::string(kAllTasks)},
+      {"tasks_to_complete",
+       OptionStrings{"bottom burner", "top burner", "light switch",
+                     "slide cabinet", "hinge cabinet", "microwave", "kettle"}},
       {"terminate_on_tasks_completed", true},
       {"remove_task_when_completed", true},
       {"robot_noise_ratio", 0.01},

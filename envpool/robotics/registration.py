@@ -222,3 +222,13 @@ for _task, _adroit_task, _obs_dim, _action_dim, _qpos_dim, _reset_dim in _ADROIT
             qvel_dim=_qpos_dim,
             reset_dim=_reset_dim,
         )
+
+# -- Franka Kitchen (envs/franka_kitchen): seven tasks; the observation nests
+# one dict per goal (obs["achieved_goal"]["kettle"]) --
+
+register(
+    "FrankaKitchen-v1",
+    family="robotics",
+    env_class="FrankaKitchen",
+    max_episode_steps=280,
+)

@@ -656,7 +656,9 @@ def check_observation(ctx: Context, where: str, obs: Rows, n: int, players: int)
     observation space, of the declared dtypes."""
     if isinstance(ctx.obs_space, gymnasium.spaces.Dict):
         spaces = dict(_leaves(ctx.obs_space))
-        names = {k: f"obs:{k}" for k in spaces}
+        # A nested key's path ("achieved_goal.kettle") is declared with
+        # colons ("obs:achieved_goal:kettle").
+        names = {k: f"obs:{k.replace('.', ':')}" for k in spaces}
     else:
         spaces = {"obs": ctx.obs_space}
         names = {"obs": "obs"}
@@ -1055,11 +1057,25 @@ def _dm_batch(ctx: Context, timestep: Any, obs_keys: Sequence[str]) -> Batch:
         list(fields)[:2] == ["env_id", "players"],
         f"dm State fields {list(fields)} do not start with env_id, players",
     )
-    # A key that is no Python name is its dm_field (walker/target -> walker_target).
-    obs_fields = {k: dm_field(k) for k in obs_keys}
+    # A key that is no Python name is its dm_field (walker/target -> walker_target);
+    # a nested key ("achieved_goal.bottom burner") a namedtuple's field in
+    # the State's field (state.achieved_goal.bottom_burner).
+    obs_fields = {k: dm_field(k.partition(".")[0]) for k in obs_keys}
     missing = [k for k, field in obs_fields.items() if field not in fields]
     ctx.require(not missing, f"dm State fields {list(fields)} lack the observation {missing}")
-    obs = {k: np.array(fields[field]) for k, field in obs_fields.items()}
+
+    def dm_leaf(key: str) -> np.ndarray:
+        head, _, rest = key.partition(".")
+        value = fields[dm_field(head)]
+        for part in rest.split(".") if rest else []:
+            ctx.require(
+                hasattr(value, dm_field(part)),
+                f"dm observation {head!r} has no field {dm_field(part)!r} for obs[{key}]",
+            )
+            value = getattr(value, dm_field(part))
+        return np.array(value)
+
+    obs = {k: dm_leaf(k) for k in obs_keys}
     info = {"env_id": np.array(fields["env_id"])}
     info.update({f"players.{k}": np.array(v) for k, v in fields["players"]._asdict().items()})
     for key, value in fields.items():

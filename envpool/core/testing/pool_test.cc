@@ -566,6 +566,19 @@ TEST(OptionsTest, ListOptionsKeepTheirIntsAndRefuseOtherTypes) {
   EXPECT_STREQ(Options::TypeName(OptionValue(OptionInts{})), "list of int");
 }
 
+TEST(OptionsTest, NameListOptionsKeepTheirNamesAndRefuseInts) {
+  Options options{{"tasks", OptionStrings{"microwave", "kettle"}},
+                  {"pos", OptionInts{1, 1}}};
+  options.Set("tasks", OptionStrings{"bottom burner"});
+  EXPECT_EQ(options.Get<OptionStrings>("tasks"),
+            (OptionStrings{"bottom burner"}));
+  EXPECT_THROW(options.Set("tasks", OptionValue(OptionInts{1})),
+               std::invalid_argument);
+  EXPECT_THROW(options.Set("pos", OptionValue(OptionStrings{"a"})),
+               std::invalid_argument);
+  EXPECT_STREQ(Options::TypeName(OptionValue(OptionStrings{})), "list of str");
+}
+
 class IdEnv : public Env {
  public:
   int id() const { return env_id_; }

@@ -24,6 +24,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+# dm_control picks its renderer when it is first imported: EGL, headless
+# (run alone, this module would otherwise get GLFW, which has no display).
+os.environ.setdefault("MUJOCO_GL", "egl")
+
 import envpool
 from envpool.locomotion.registration import ASSET_DIR
 from envpool.testing.snapshots import check_snapshots

@@ -60,8 +60,13 @@ def player_env_ids(env_type: str, out: Any) -> np.ndarray:
 
 
 def flat(obs: Any) -> list[np.ndarray]:
+    """The arrays of an observation, nested dicts (the dm type's namedtuples)
+    key by key, sorted by their dm field names."""
+    if hasattr(obs, "_asdict"):
+        obs = obs._asdict()
     if isinstance(obs, dict):
-        return [np.asarray(obs[k]) for k in sorted(obs)]
+        named = {dm_field(k): v for k, v in obs.items()}
+        return [a for k in sorted(named) for a in flat(named[k])]
     return [np.asarray(obs)]
 
 

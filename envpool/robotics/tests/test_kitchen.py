@@ -1,13 +1,9 @@
-"""The FrankaKitchen env class against gymnasium-robotics 1.4.2's FrankaKitchen-v1 on mujoco 3.17.0.
+"""FrankaKitchen-v1 against gymnasium-robotics 1.4.2's FrankaKitchen-v1 on mujoco 3.17.0.
 
-The id FrankaKitchen-v1 is not registered yet: the reference's observation
-nests a dict per goal (`obs["achieved_goal"]["kettle"]`) and its option
-`tasks_to_complete` is a list of names, neither of which the core carries
-yet (docs/robotics.md). The env class is complete and seed-exact; these
-tests make it under a test id (added to the registry for the test only),
-whose observation shows the per-task goals as flat keys
-(`"achieved_goal:kettle"`) and whose tasks_to_complete is the names joined
-by commas.
+The observation nests one dict per goal, as the reference's does
+(`obs["achieved_goal"]["kettle"]`; the dm type's `achieved_goal` is a
+namedtuple with the field `bottom_burner` for "bottom burner"), and the
+option `tasks_to_complete` is the reference's list of task names.
 
 On mujoco 3.17 the reference's `robot_get_obs` fails the joint-type
 assert of gymnasium-robotics' `mujoco_utils` (docs/robotics.md): the
@@ -20,8 +16,9 @@ truncated and the task lists agree exactly (in practice bit for bit).
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -30,10 +27,10 @@ import pytest
 from robotics_reference import reference_joint_types  # noqa: F401 (autouse)
 
 import envpool
-from envpool.python import registry
+from envpool.python.keys import dm_field
 
 ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
-TEST_ID = "FrankaKitchenUnderTest-v1"
+TEST_ID = "FrankaKitchen-v1"
 TASKS = [
     "bottom burner",
     "top burner",
@@ -58,23 +55,11 @@ gymnasium_robotics = pytest.importorskip("gymnasium_robotics")
 gymnasium.register_envs(gymnasium_robotics)
 
 
-@pytest.fixture(autouse=True)
-def kitchen_id(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The env class under a test id, in the registry for this test only."""
-    entry = registry.TaskEntry(TEST_ID, "robotics", "FrankaKitchen", {})
-    registry.list_all_envs()  # the families' own ids first
-    monkeypatch.setitem(registry._REGISTRY, TEST_ID, entry)
-    yield
-
-
 def make_pair(
     num_envs: int, seed: int, max_episode_steps: int, **options: Any
 ) -> tuple[Any, list[Any]]:
-    ours = dict(options)
-    if "tasks_to_complete" in ours:
-        ours["tasks_to_complete"] = ",".join(ours["tasks_to_complete"])
     env = envpool.make(
-        TEST_ID, num_envs=num_envs, seed=seed, max_episode_steps=max_episode_steps, **ours
+        TEST_ID, num_envs=num_envs, seed=seed, max_episode_steps=max_episode_steps, **options
     )
     refs = [
         gymnasium.make("FrankaKitchen-v1", max_episode_steps=max_episode_steps, **options)
@@ -84,15 +69,15 @@ def make_pair(
 
 
 def check_same(
-    obs: dict[str, np.ndarray], info: dict[str, Any], i: int, r_obs: Any, r_info: Any, where: str
+    obs: dict[str, Any], info: dict[str, Any], i: int, r_obs: Any, r_info: Any, where: str
 ) -> None:
+    assert list(obs) == list(r_obs), where
     np.testing.assert_array_equal(obs["observation"][i], r_obs["observation"], err_msg=where)
-    goals = [k.split(":", 1)[1] for k in obs if k.startswith("achieved_goal:")]
-    assert goals == list(r_obs["achieved_goal"]), where
-    for task in goals:
-        for part in ("achieved_goal", "desired_goal"):
+    for part in ("achieved_goal", "desired_goal"):
+        assert list(obs[part]) == list(r_obs[part]), where
+        for task in r_obs[part]:
             np.testing.assert_array_equal(
-                obs[f"{part}:{task}"][i], r_obs[part][task], err_msg=f"{where} {part} {task}"
+                obs[part][task][i], r_obs[part][task], err_msg=f"{where} {part} {task}"
             )
     for key in ("tasks_to_complete", "step_task_completions", "episode_task_completions"):
         ours = {t for t, flag in zip(TASKS, info[key][i], strict=True) if flag}
@@ -200,22 +185,82 @@ def test_task_completions_pay_and_end_as_the_reference(
         assert seen["reward"] > 2 * len(done_tasks), seen
 
 
+# EnvPool 1.2.7's make_spec("FrankaKitchen-v1"): config and spaces.
+SPEC = json.loads((Path(__file__).parent / "envpool127_kitchen_spec.json").read_text())[TEST_ID]
+
+
+def space_facts(space: gymnasium.Space) -> Any:
+    """A space as the copied spec writes it: nested dicts of (shape, dtype)."""
+    if isinstance(space, gymnasium.spaces.Dict):
+        return {k: space_facts(v) for k, v in space.spaces.items()}
+    assert np.all(space.low == -np.inf) and np.all(space.high == np.inf)
+    return (list(space.shape), str(space.dtype))
+
+
+def json_facts(space: dict[str, Any]) -> Any:
+    if space["type"] == "Dict":
+        return {k: json_facts(v) for k, v in space["spaces"].items()}
+    return (space["shape"], space["dtype"])
+
+
 def test_spaces_and_options_are_envpool_1_2_7s() -> None:
     spec = envpool.make_spec(TEST_ID)
     config = spec.config._asdict()
-    assert config["frame_skip"] == 40 and config["max_episode_steps"] == 280
-    assert config["robot_noise_ratio"] == 0.01 and config["object_noise_ratio"] == 0.0005
-    assert config["remove_task_when_completed"] and config["terminate_on_tasks_completed"]
-    assert config["tasks_to_complete"].split(",") == TASKS
-    assert config["xml_file"] == "kitchen_franka/kitchen_assets/kitchen_env_model.xml"
+    for name, value in SPEC["config"].items():
+        if name not in ("env_seed", "reward_threshold"):
+            assert config[name] == value, (name, config[name], value)
+    assert config["tasks_to_complete"] == TASKS
     assert spec.action_space.shape == (9,) and spec.action_space.dtype == np.float64
+    assert np.all(spec.action_space.low == -1.0) and np.all(spec.action_space.high == 1.0)
+    assert space_facts(spec.observation_space) == json_facts(SPEC["observation_space"])
+    assert isinstance(spec.observation_space["achieved_goal"], gymnasium.spaces.Dict)
+    # The reference's space, nested the same (gymnasium compares Dicts key by key).
     ref = gymnasium.make("FrankaKitchen-v1")
-    assert spec.observation_space["observation"].shape == (59,)
-    for part in ("achieved_goal", "desired_goal"):
-        for task, box in ref.observation_space[part].spaces.items():
-            ours = spec.observation_space[f"{part}:{task}"]
-            assert ours.shape == box.shape and ours.dtype == box.dtype
+    assert spec.observation_space == ref.observation_space
+    assert spec.max_episode_steps == ref.spec.max_episode_steps == 280
     assert env_fps() == ref.metadata["render_fps"]
+    # Every batched array is a view into the pool's batch, nested or not.
+    env = envpool.make(TEST_ID, num_envs=2)
+    obs, _ = env.reset()
+    assert not obs["achieved_goal"]["kettle"].flags.owndata
+    assert not obs["observation"].flags.owndata
+    assert obs["desired_goal"]["microwave"].shape == (2, 1)
+    env.close()
+
+
+def test_tasks_to_complete_shapes_the_goals_and_is_a_list_of_names() -> None:
+    spec = envpool.make_spec(TEST_ID, tasks_to_complete=("light switch", "kettle"))
+    assert spec.config.tasks_to_complete == ["light switch", "kettle"]
+    ref = gymnasium.make("FrankaKitchen-v1", tasks_to_complete=["light switch", "kettle"])
+    assert spec.observation_space == ref.observation_space
+    # The goals in the option's order, as the reference's observation has them.
+    assert list(spec.observation_space["achieved_goal"].spaces) == ["light switch", "kettle"]
+    with pytest.raises(TypeError, match="takes a list of str"):
+        envpool.make_spec(TEST_ID, tasks_to_complete="kettle")
+    with pytest.raises(TypeError, match="takes a list of str"):
+        envpool.make_spec(TEST_ID, tasks_to_complete=["kettle", 3])
+
+
+def test_dm_observation_nests_namedtuples_of_identifier_fields() -> None:
+    tasks = ["bottom burner", "kettle"]
+    env = envpool.make_dm(TEST_ID, num_envs=2, seed=3, tasks_to_complete=tasks)
+    gym_env = envpool.make_gymnasium(TEST_ID, num_envs=2, seed=3, tasks_to_complete=tasks)
+    state = env.reset().observation
+    obs, _ = gym_env.reset()
+    assert state.achieved_goal._fields == ("bottom_burner", "kettle")
+    assert dm_field("bottom burner") == "bottom_burner"
+    for part in ("achieved_goal", "desired_goal"):
+        for task in ("bottom burner", "kettle"):
+            np.testing.assert_array_equal(
+                getattr(getattr(state, part), dm_field(task)), obs[part][task]
+            )
+    np.testing.assert_array_equal(state.observation, obs["observation"])
+    spec = env.observation_spec()
+    assert spec.achieved_goal.kettle.shape == (7,)
+    assert spec.desired_goal.bottom_burner.shape == (2,)
+    assert spec.observation.shape == (59,)
+    env.close()
+    gym_env.close()
 
 
 def env_fps() -> int:
@@ -225,8 +270,8 @@ def env_fps() -> int:
 @pytest.mark.parametrize(
     ("options", "words"),
     [
-        ({"tasks_to_complete": "kettle,oven"}, "unknown task 'oven'"),
-        ({"tasks_to_complete": ""}, "names no task"),
+        ({"tasks_to_complete": ["kettle", "oven"]}, "unknown task 'oven'; the tasks are 'bottom"),
+        ({"tasks_to_complete": []}, "names no task"),
         ({"robot_noise_ratio": -0.1}, "option 'robot_noise_ratio'"),
         ({"frame_skip": 0}, "option 'frame_skip'"),
         ({"frame_stack": 2}, "option 'frame_stack' must be 1"),
@@ -253,8 +298,12 @@ def test_a_snapshot_replays_bit_for_bit_across_a_completion() -> None:
     again = [env.step(a) for a in actions]
     assert first[0][1][0] == 1.0  # the microwave paid
     for t, (one, two) in enumerate(zip(first, again, strict=True)):
-        for key in one[0]:
-            np.testing.assert_array_equal(one[0][key], two[0][key], err_msg=f"{t} {key}")
+        np.testing.assert_array_equal(one[0]["observation"], two[0]["observation"])
+        for part in ("achieved_goal", "desired_goal"):
+            for task in TASKS:
+                np.testing.assert_array_equal(
+                    one[0][part][task], two[0][part][task], err_msg=f"{t} {part} {task}"
+                )
         for k in (1, 2, 3):
             np.testing.assert_array_equal(one[k], two[k])
         for key in ("tasks_to_complete", "episode_task_completions"):

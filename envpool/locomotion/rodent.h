@@ -1,0 +1,159 @@
+// dm_control 1.0.50's rodent tasks (locomotion/examples/basic_rodent_2020):
+// the position-controlled rat (walkers/rodent.py: rodent.xml with its skin,
+// 38 actuators filtering their controls, 1 ms physics steps, 20 ms control
+// steps) and its egocentric camera (64 x 64 x 3, rendered at every step).
+//
+// - DmcRodentEscapeBowl-v1 (rodent_escape_bowl): the bowl arena of
+//   bowl.py, its heightfield drawn at every reset (bowl_terrain.h); a reset
+//   draws the walker's orientation (randn(4), divided by numpy's norm),
+//   lifts it 1 cm at a time from the floor until it touches nothing (on the
+//   flat heightfield of a freshly compiled model, as Composer's reset
+//   does), then draws the terrain; the reward is escape.py's (the head away
+//   from the origin, times the torso and pelvis upright).
+// - DmcRodentTwoTouch-v1 (rodent_two_touch): floors.Floor and one
+//   TargetSphereTwoTouch; a reset turns the upright walker by 2 pi
+//   uniform() and places the target (1.5 uniform(-1, 1), twice), both drawn
+//   from the global np.random (env i: a private RandomState(seed + i));
+//   after every physics step the target looks for a hand touching it; the
+//   reward and task_logic are reach.TwoTouch's state machine.
+//
+// Composer recompiles the model at every reset; the model does not depend
+// on anything drawn, so each env copies one compiled model and rewrites the
+// heightfield per episode.
+#ifndef ENVPOOL_LOCOMOTION_RODENT_H_
+#define ENVPOOL_LOCOMOTION_RODENT_H_
+
+#include <mujoco/mujoco.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "envpool/core/env.h"
+#include "envpool/core/random.h"
+#include "envpool/core/snapshot.h"
+#include "envpool/mujoco_common/model.h"
+
+namespace envpool::locomotion {
+
+enum class RodentTask { kEscapeBowl, kTwoTouch };
+
+// The MJCF text of the task's model, the walker read from the wheel's
+// rodent.xml.
+std::string RodentXml(RodentTask task);
+
+// The walker's skin file as the model reads it: rodent_walker_skin.skn with
+// its bones' body names prefixed "walker/", as Composer writes it (the text
+// names it walkers/rodent_walker_skin_walker.skn).
+std::string RodentSkin();
+
+class RodentEnv : public Env {
+ public:
+  struct Fields {
+    std::vector<Field<double>> obs;  // in the order of the keys
+    Field<uint8_t> camera;
+    Field<int64_t> task_logic;  // TwoTouch's
+    Field<double> action;
+  };
+
+  RodentEnv(const Options& options, const Fields& fields);
+
+  void Reset() override;
+  void Step(const ActionView& action) override;
+  void Write(const Output& out) override;
+
+  // Test hooks: qpos, qvel, act and qacc_warmstart.
+  std::vector<double> GetState() const override;
+
+  // Snapshots: the RandomStates, the episode's heightfield (EscapeBowl) or
+  // the target and the task's state (TwoTouch), MuJoCo's integration state
+  // and the sensor readings; LoadState runs mj_step1.
+  void SaveState(StateWriter* writer) const override;
+  void LoadState(StateReader* reader) override;
+
+ protected:
+  static Options TaskOptions(const std::string& task_name, double time_limit);
+  static void DeclareTask(RodentTask task, const Options& options,
+                          EnvSpec* spec, Fields* fields);
+
+ private:
+  void OnSeed(uint64_t seed) override;
+  void AfterReset();
+  void FindNonContactingHeight(const double orientation[4]);
+  void ResetEscapeBowl();
+  void ResetTwoTouch();
+  // TwoTouch: the target placed anew (_randomize_targets), its touches
+  // (TargetSphereTwoTouch._update_activation) and the reward's state
+  // machine (TwoTouch.get_reward).
+  void RandomizeTarget();
+  bool UpdateTargetActivation();  // whether it retextured the target
+  double TwoTouchReward();
+  void SetTargetTexture(int texture);
+  double* Obs(const Output& out, const char* key) const;
+  void RenderCamera(uint8_t* rgb);
+
+  RodentTask task_;
+  double time_limit_;
+  Fields fields_;
+  std::map<std::string, int> obs_index_;
+  random::RandomState random_{uint32_t{0}};
+  // dm_control's global np.random, which TwoTouch draws from.
+  random::RandomState global_random_{uint32_t{0}};
+  mujoco_common::ModelPtr model_;
+  mujoco_common::DataPtr data_;
+  bool has_episode_ = false;
+  uint64_t hfield_stamp_ = 0;
+  // Element ids and addresses.
+  int torso_body_ = -1, pelvis_body_ = -1, skull_body_ = -1;
+  int head_site_ = -1, camera_ = -1, terrain_hfield_ = -1;
+  int free_qpos_ = -1, free_qvel_ = -1;
+  std::vector<int> joint_qpos_, joint_qvel_;  // the actuated joints
+  std::vector<int> end_effector_bodies_;      // lower arms R, L, feet R, L
+  std::vector<int> end_effector_sensors_, touch_sensors_;
+  // TwoTouch's target and hands.
+  int target_geom_ = -1, target_material_ = -1, hand_l_body_ = -1,
+      hand_r_body_ = -1;
+  int texture_init_ = -1, texture_interval_ = -1, texture_final_ = -1;
+  std::vector<bool> hand_geom_;
+  // TwoTouch's state: the target's touches, the task's state machine and
+  // the task_logic observed (the state before this step's reward).
+  struct TwoTouchState {
+    bool touched_once = false, touched_twice = false;
+    double touch_time = 0;
+    int64_t logic = 0;  // TwoTouchState: PRE_TOUCH .. NO_SECOND_TOUCH
+    int64_t observed_logic = 0;
+    bool rewarded_once = false, rewarded_twice = false;
+    double first_touch_time = 0, second_touch_time = 0;
+    bool do_time_out = false, must_randomize = false;
+  } two_touch_;
+  int velocimeter_ = -1, gyro_ = -1, accelerometer_ = -1;
+};
+
+// The ids' env classes: the task and its time limit (EnvPool 1.2.7's
+// default) are the class's.
+class RodentEscapeBowlEnv : public RodentEnv {
+ public:
+  using RodentEnv::RodentEnv;
+  static Options DefaultOptions() {
+    return TaskOptions("rodent_escape_bowl", 20.0);
+  }
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    DeclareTask(RodentTask::kEscapeBowl, options, spec, fields);
+  }
+};
+
+class RodentTwoTouchEnv : public RodentEnv {
+ public:
+  using RodentEnv::RodentEnv;
+  static Options DefaultOptions() {
+    return TaskOptions("rodent_two_touch", 30.0);
+  }
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    DeclareTask(RodentTask::kTwoTouch, options, spec, fields);
+  }
+};
+
+}  // namespace envpool::locomotion
+
+#endif  // ENVPOOL_LOCOMOTION_RODENT_H_

@@ -1,0 +1,438 @@
+"""DmcRodentEscapeBowl-v1 and DmcRodentTwoTouch-v1 against dm_control 1.0.50.
+
+Env i of a pool made with `seed=s` plays
+`basic_rodent_2020.rodent_<task>(random_state=RandomState(s + i))` after
+`np.random.seed(s + i)` (TwoTouch draws from the global np.random at every
+reset: each reference keeps its own copy of that stream here, swapped in
+around its calls); both take the same float64 actions, and every
+observation entry but the camera (to 1e-6; they agree to about 1e-17), the
+egocentric camera (mean |diff| <= 1 level, at most 1% of pixels off by more
+than 32; the frames are equal here), the reward and how each episode ends
+must agree at every step, across NEXT_STEP autoresets. The model is compared
+with dm_control's compiled one array by array and the walker's skin byte for
+byte; the reset state bit for bit (the rodent turns one ulp into O(1) within
+a few steps); the bowl's zoom with scipy's bit for bit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import struct
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("MUJOCO_GL", "egl")  # dm_control renders the camera
+
+import envpool
+from envpool.locomotion.registration import ASSET_DIR
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    import mujoco
+    from dm_control.locomotion.examples import basic_rodent_2020
+    from scipy import ndimage
+
+TASK_ID = "DmcRodentEscapeBowl-v1"
+ALIAS = "dm_control/locomotion/rodent_escape_bowl"
+TWO_TOUCH_ID = "DmcRodentTwoTouch-v1"
+TWO_TOUCH_ALIAS = "dm_control/locomotion/rodent_two_touch"
+FACTORIES = {
+    TASK_ID: basic_rodent_2020.rodent_escape_bowl,
+    TWO_TOUCH_ID: basic_rodent_2020.rodent_two_touch,
+}
+SPECS = json.loads((Path(__file__).parent / "envpool127_rodent_specs.json").read_text())
+TOLERANCE = 1e-6
+CAMERA = "walker/egocentric_camera"
+# Longer episodes and more seeds with ENVPOOL_TEST_ALL=1 (make test-all-ids).
+ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
+
+
+class Reference:
+    """The dm_control env that env `seed - s` of a pool seeded `s` plays,
+    with its own copy of the global np.random stream."""
+
+    def __init__(self, task_id: str, seed: int, time_limit: float | None = None) -> None:
+        np.random.seed(seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.env = FACTORIES[task_id](random_state=np.random.RandomState(seed))
+        if time_limit is not None:
+            self.env._time_limit = time_limit  # the time_limit option
+        self._global = np.random.get_state()
+
+    def _call(self, method: Any, *args: Any) -> Any:
+        np.random.set_state(self._global)
+        result = method(*args)
+        self._global = np.random.get_state()
+        return result
+
+    def reset(self) -> Any:
+        return self._call(self.env.reset)
+
+    def step(self, action: np.ndarray) -> Any:
+        return self._call(self.env.step, action)
+
+    @property
+    def physics(self) -> Any:
+        return self.env.physics
+
+
+def reference(seed: int, time_limit: float = 20.0, task_id: str = TASK_ID) -> Reference:
+    """The EscapeBowl reference (or `task_id`'s) of env `seed - s`."""
+    return Reference(task_id, seed, time_limit)
+
+
+def assert_frames_close(ours: np.ndarray, expected: np.ndarray, where: str) -> None:
+    """The issue's camera tolerance."""
+    diff = np.abs(ours.astype(np.int64) - expected.astype(np.int64))
+    assert diff.mean() <= 1.0, f"{where}: mean |diff| {diff.mean()}"
+    assert (diff > 32).mean() <= 0.01, f"{where}: {(diff > 32).mean():.2%} pixels off"
+
+
+def play(
+    seed: int, steps: int, num_envs: int, time_limit: float, task_id: str = TASK_ID
+) -> dict[str, int]:
+    """Steps a pool and its references in lockstep; counts the time limits."""
+    env = envpool.make(task_id, num_envs=num_envs, seed=seed, time_limit=time_limit)
+    refs = [reference(seed + i, time_limit, task_id) for i in range(num_envs)]
+    obs, info = env.reset()
+    steps_ref = [ref.reset() for ref in refs]
+    rng = np.random.RandomState(seed)
+    counts = {"time_limits": 0, "rewards": 0}
+
+    def compare(step: int) -> None:
+        for i, ts in enumerate(steps_ref):
+            row = int(np.flatnonzero(info["env_id"] == i)[0])
+            assert set(ts.observation) == set(obs)
+            for key, expected in ts.observation.items():
+                ours = obs[key][row]
+                where = f"step {step} env {i} {key}"
+                assert ours.shape == np.shape(expected), where
+                if key == CAMERA:
+                    assert ours.dtype == np.uint8, where
+                    assert_frames_close(ours, expected, where)
+                elif key == "task_logic":
+                    assert ours.dtype == np.int64, where
+                    np.testing.assert_array_equal(ours, expected, err_msg=where)
+                else:
+                    np.testing.assert_allclose(
+                        ours, expected, rtol=0, atol=TOLERANCE, err_msg=where
+                    )
+
+    compare(0)
+    for step in range(1, steps + 1):
+        action = rng.uniform(-1, 1, size=(num_envs, 38))
+        obs, reward, terminated, truncated, info = env.step(action)
+        steps_ref = [ref.step(action[i]) for i, ref in enumerate(refs)]
+        compare(step)
+        for i, ts in enumerate(steps_ref):
+            row = int(np.flatnonzero(info["env_id"] == i)[0])
+            if ts.first():
+                assert reward[row] == 0 and not terminated[row] and not truncated[row]
+                continue
+            np.testing.assert_allclose(reward[row], ts.reward, rtol=0, atol=TOLERANCE)
+            counts["rewards"] += int(ts.reward > 0)
+            # The discount is always 1: only the time limit ends an episode.
+            assert not terminated[row], step
+            assert bool(truncated[row]) == ts.last(), step
+            counts["time_limits"] += int(ts.last())
+    env.close()
+    return counts
+
+
+@pytest.mark.parametrize(
+    ("shape", "zoom"),
+    [((60, 60), 201 / 60.0), ((7, 13), (2.5, 1.7)), ((5, 9), (0.6, 3.0)), ((1, 4), 2.0)],
+)
+def test_the_bowls_zoom_is_scipys_bit_for_bit(shape: tuple[int, int], zoom: Any) -> None:
+    envpool.make_spec(TASK_ID)
+    from envpool.locomotion import _locomotion
+
+    rng = np.random.RandomState(sum(shape))
+    for _ in range(5):
+        bumps = rng.uniform(0.5, 1, shape)
+        expected = ndimage.zoom(bumps, zoom)
+        ours = np.array(_locomotion.spline_zoom(bumps.ravel().tolist(), *shape, *expected.shape))
+        np.testing.assert_array_equal(ours.reshape(expected.shape), expected)
+
+
+def test_model_is_dm_controls() -> None:
+    envpool.make_spec(TASK_ID)
+    from envpool.locomotion import _locomotion
+
+    ref = reference(0).env
+    ref.reset()
+    # The skin as Composer writes it for the attached walker.
+    skin = _locomotion.rodent_skin()
+    composer_assets = ref.task.root_entity.mjcf_model.get_assets()
+    assert [name for name, data in composer_assets.items() if name.endswith(".skn")] == [
+        name for name, data in composer_assets.items() if data == skin
+    ]
+    files = {"walkers/rodent_walker_skin_walker.skn": skin}
+    for folder, _, names in os.walk(ASSET_DIR):
+        for name in names:
+            path = os.path.join(folder, name)
+            files[os.path.relpath(path, ASSET_DIR)] = Path(path).read_bytes()
+    model = mujoco.MjModel.from_xml_string(_locomotion.rodent_xml("rodent_escape_bowl"), files)
+    expected = ref.physics.model._model
+    compared = 0
+    for name in dir(expected):
+        value = getattr(expected, name, None)
+        # tex_pathadr points at the textures' file names (Composer's are
+        # hashed); hfield_data is the episode's terrain (the lockstep test).
+        if name.startswith("_") or not isinstance(value, np.ndarray):
+            continue
+        if name in ("tex_pathadr", "hfield_data"):
+            continue
+        np.testing.assert_array_equal(getattr(model, name), value, err_msg=name)
+        compared += 1
+    assert compared > 200
+
+
+def test_two_touch_model_is_dm_controls() -> None:
+    envpool.make_spec(TWO_TOUCH_ID)
+    from envpool.locomotion import _locomotion
+
+    ref = Reference(TWO_TOUCH_ID, 0)
+    ref.reset()
+    # The episode's model as Composer compiles it, before the task moves the
+    # target and retextures it (which the lockstep test covers).
+    root = ref.env.task.root_entity.mjcf_model
+    expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
+    files = {"walkers/rodent_walker_skin_walker.skn": _locomotion.rodent_skin()}
+    for folder, _, names in os.walk(ASSET_DIR):
+        for name in names:
+            path = os.path.join(folder, name)
+            files[os.path.relpath(path, ASSET_DIR)] = Path(path).read_bytes()
+    model = mujoco.MjModel.from_xml_string(_locomotion.rodent_xml("rodent_two_touch"), files)
+    compared = 0
+    for name in dir(expected):
+        value = getattr(expected, name, None)
+        if name.startswith("_") or not isinstance(value, np.ndarray) or name == "tex_pathadr":
+            continue
+        np.testing.assert_array_equal(getattr(model, name), value, err_msg=name)
+        compared += 1
+    assert compared > 200
+
+
+@pytest.mark.parametrize("task_id", [TASK_ID, TWO_TOUCH_ID])
+def test_reset_states_are_dm_controls_bit_for_bit(task_id: str) -> None:
+    seeds = range(1000, 1002)
+    env = envpool.make(task_id, num_envs=len(seeds), seed=seeds[0])
+    env.reset()
+    for i, seed in enumerate(seeds):
+        ref = Reference(task_id, seed)
+        ref.reset()
+        state = np.array(env._pool.get_state(i))
+        data = ref.physics.data
+        expected = np.concatenate([data.qpos, data.qvel, data.act, data.qacc_warmstart])
+        np.testing.assert_array_equal(state, expected, err_msg=f"seed {seed}")
+    env.close()
+
+
+def test_episodes_play_dm_controls_across_autoresets() -> None:
+    # 5 steps of 20 ms an episode: 2 autoresets within 12 steps (more with
+    # ENVPOOL_TEST_ALL).
+    steps = 60 if ALL else 12
+    counts = play(0, steps, 2, time_limit=0.1)
+    assert counts["time_limits"] >= 4, counts
+    assert counts["rewards"] > 0, counts
+    if ALL:
+        for seed in (3, 11):
+            play(seed, 150, 1, time_limit=1.0)
+
+
+def test_two_touch_episodes_play_dm_controls_across_autoresets() -> None:
+    # Random actions do not reach the target (0.14 m up, up to 2 m away):
+    # the reward is the hands' closeness and task_logic stays PRE_TOUCH.
+    steps = 60 if ALL else 12
+    counts = play(5, steps, 2, time_limit=0.1, task_id=TWO_TOUCH_ID)
+    assert counts["time_limits"] >= 4 and counts["rewards"] > 0, counts
+
+
+@pytest.mark.parametrize(
+    ("canonical", "alias"), [(TASK_ID, ALIAS), (TWO_TOUCH_ID, TWO_TOUCH_ALIAS)]
+)
+def test_spaces_and_options_are_envpool_127s(canonical: str, alias: str) -> None:
+    expected = SPECS[canonical]
+    for task_id in (canonical, alias):
+        spec = envpool.make_spec(task_id)
+        config = spec.config._asdict()
+        for key, value in expected["config"].items():
+            if key != "env_seed":
+                assert config[key] == value, key
+        spaces = spec.observation_space.spaces
+        assert set(spaces) == set(expected["observation_space"]["spaces"])
+        for key, space in expected["observation_space"]["spaces"].items():
+            assert list(spaces[key].shape) == space["shape"], key
+            assert str(spaces[key].dtype) == space["dtype"], key
+            if space["dtype"] == "int64":  # task_logic: the whole int64 range
+                assert spaces[key].low.min() == space["low"], key
+                assert spaces[key].high.max() == space["high"], key
+        action = expected["action_space"]
+        assert list(spec.action_space.shape) == action["shape"]
+        assert (spec.action_space.low == action["low"]).all()
+        assert (spec.action_space.high == action["high"]).all()
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"team_size": 3}, ("team_size", "soccer's")),
+        ({"time_limit": 0.0}, ("time_limit", "positive")),
+        ({"task_name": "soccer_ant"}, ("task_name", "rodent_escape_bowl")),
+        ({"task_name": "rodent_two_touch"}, ("task_name", "rodent_escape_bowl")),
+    ],
+)
+def test_bad_option_values_are_value_errors(
+    options: dict[str, Any], words: tuple[str, ...]
+) -> None:
+    with pytest.raises(ValueError) as error:
+        envpool.make(TASK_ID, **options)
+    for word in words:
+        assert word in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [np.zeros((2, 8)), np.full((2, 38), np.nan)],
+    ids=["wrong-width", "nan"],
+)
+def test_bad_actions_are_errors_and_the_pool_goes_on(action: np.ndarray) -> None:
+    env = envpool.make(TASK_ID, num_envs=2, seed=0)
+    env.reset()
+    with pytest.raises(ValueError, match="action"):
+        env.step(action)
+    obs, reward, _, _, _ = env.step(np.zeros((2, 38)))
+    assert reward.shape == (2,) and obs["walker/joints_pos"].shape == (2, 30)
+    assert obs[CAMERA].shape == (2, 64, 64, 3)
+    env.close()
+
+
+def test_snapshots_restore_exactly() -> None:
+    # The conformance check (test_conformance.py) saves mid-episode and
+    # across autoresets; here right after a reset, into a pool of another
+    # seed (another terrain, which the state carries).
+    env = envpool.make(TASK_ID, num_envs=1, seed=0)
+    twin = envpool.make(TASK_ID, num_envs=1, seed=9)
+    env.reset()
+    twin.reset()
+    state = env.get_state()
+    actions = [np.random.RandomState(t).uniform(-1, 1, (1, 38)) for t in range(3)]
+    later = [env.step(a)[0] for a in actions]
+    twin.set_state(state)
+    for action, want in zip(actions, later, strict=True):
+        got = twin.step(action)[0]
+        for key in (CAMERA, "walker/joints_pos", "walker/origin"):
+            np.testing.assert_array_equal(got[key], want[key], err_msg=key)
+    env.close()
+    twin.close()
+
+
+def rewritten(state: Any, old: bytes, new: bytes) -> Any:
+    """`state` with the one occurrence of `old` in its body replaced by `new`.
+
+    The engine's state is a header (magic, format, id, the body's FNV-1a
+    checksum) and the body (envpool/core/pool.cc's SaveEnv): the checksum is
+    computed anew.
+    """
+    data = state.data
+    at = 8 + 4  # magic, format
+    (id_length,) = struct.unpack_from("<Q", data, at)
+    at += 8 + id_length
+    body = data[at + 8 :]
+    assert body.count(old) == 1
+    body = body.replace(old, new)
+    checksum = 14695981039346656037
+    for byte in body:
+        checksum = ((checksum ^ byte) * 1099511628211) % 2**64
+    return dataclasses.replace(state, data=data[:at] + struct.pack("<Q", checksum) + body)
+
+
+def test_two_touches_play_dm_controls() -> None:
+    # Random actions never bring a hand up to the target: right after the
+    # reset, both envs get the target moved onto the left hand (dm_control
+    # through its binding, this env through its snapshot, whose bytes hold
+    # the target's position once), then step with zero actions: a first
+    # touch (25), the second, the timeout and, with ENVPOOL_TEST_ALL, the
+    # target placed anew from the global stream.
+    seed = 2
+    env = envpool.make(TWO_TOUCH_ID, num_envs=1, seed=seed)
+    ref = Reference(TWO_TOUCH_ID, seed)
+    obs, _ = env.reset()
+    ref.reset()
+    physics = ref.physics
+    geom = ref.env.task._targets[0][0].geom
+    old = np.array(physics.bind(geom).pos, dtype=np.float64)
+    new = np.array(physics.named.data.xpos["walker/hand_L"], dtype=np.float64)
+    physics.bind(geom).pos = new
+    [state] = env.get_state()
+    env.set_state([rewritten(state, old.tobytes(), new.tobytes())])
+    logic = []
+    total = 0.0
+    for step in range(1, (100 if ALL else 14) + 1):
+        action = np.zeros(38)
+        obs, reward, _, _, _ = env.step(action[None])
+        ts = ref.step(action)
+        for key, expected in ts.observation.items():
+            where = f"step {step} {key}"
+            if key == CAMERA:
+                assert_frames_close(obs[key][0], expected, where)
+            else:
+                np.testing.assert_allclose(
+                    obs[key][0], expected, rtol=0, atol=TOLERANCE, err_msg=where
+                )
+        np.testing.assert_allclose(reward[0], ts.reward, rtol=0, atol=TOLERANCE)
+        logic.append(int(ts.observation["task_logic"][0]))
+        total += float(ts.reward)
+    assert 1 in logic and total > 25, (logic, total)
+    if ALL:  # a timeout ended, then the target moved (PRE_TOUCH again)
+        assert logic[-1] == 0 and max(logic) >= 3, logic
+    env.close()
+
+
+def test_two_touch_snapshots_carry_the_global_stream() -> None:
+    # Restored into a pool of another seed: the autoreset after the time
+    # limit draws the spawn rotation and target from the restored stream.
+    env = envpool.make(TWO_TOUCH_ID, num_envs=1, seed=0, time_limit=0.04)
+    twin = envpool.make(TWO_TOUCH_ID, num_envs=1, seed=9, time_limit=0.04)
+    env.reset()
+    twin.reset()
+    env.step(np.zeros((1, 38)))
+    state = env.get_state()
+    actions = [np.random.RandomState(t).uniform(-1, 1, (1, 38)) for t in range(4)]
+    later = [env.step(a)[0] for a in actions]
+    twin.set_state(state)
+    for action, want in zip(actions, later, strict=True):
+        got = twin.step(action)[0]
+        for key in (CAMERA, "walker/joints_pos", "walker/world_zaxis", "task_logic"):
+            np.testing.assert_array_equal(got[key], want[key], err_msg=key)
+    env.close()
+    twin.close()
+
+
+def test_a_missing_walker_model_names_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from envpool.locomotion import registration
+
+    (tmp_path / "soccer").symlink_to(Path(ASSET_DIR) / "soccer")
+    monkeypatch.setattr(registration, "ASSET_DIR", str(tmp_path))
+    with pytest.raises(ValueError, match=r"rodent\.xml.*reinstall envpool"):
+        envpool.make(TASK_ID, seed=0)
+
+
+def test_dm_env_type_names_the_keys_as_python_names() -> None:
+    env = envpool.make(ALIAS, env_type="dm", num_envs=2, seed=0)
+    ts = env.reset()
+    assert ts.observation.walker_joints_pos.shape == (2, 30)
+    assert ts.observation.walker_egocentric_camera.shape == (2, 64, 64, 3)
+    ts = env.step(np.zeros((2, 38)))
+    assert ts.reward.shape == (2,)
+    env.close()

@@ -1,0 +1,849 @@
+#include "envpool/metaworld/task_sampling.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+
+#include "envpool/metaworld/tasks.h"
+#include "envpool/mujoco_common/numpy_math.h"
+
+namespace envpool::metaworld {
+namespace {
+
+// Each class's _random_reset_space, goal_space and reset_model() redraw
+// rule, read from metaworld 3.1.1's classes (envs/sawyer_*_v3.py); the
+// numbers are the float64s of its spaces.
+const std::vector<TaskSampling>& Table() {
+  static const std::vector<TaskSampling> table{
+      {"assembly-v3",
+       6,
+       {0.0, 0.6, 0.02, -0.1, 0.75, 0.1},
+       {0.0, 0.6, 0.02, 0.1, 0.85, 0.1},
+       {-0.1, 0.75, 0.1},
+       {0.1, 0.85, 0.1},
+       Redraw::kObjectGoal,
+       0.1,
+       {0.0, 0.0}},  // 0
+      {"basketball-v3",
+       6,
+       {-0.1, 0.6, 0.0299, -0.1, 0.85, 0.0},
+       {0.1, 0.7, 0.0301, 0.1, 0.9000001, 0.0},
+       {-0.1, 0.767, 0.2499},
+       {0.1, 0.8170001, 0.2501},
+       Redraw::kObjectGoal,
+       0.15,
+       {0.0, 0.0}},  // 1
+      {"bin-picking-v3",
+       6,
+       {-0.21, 0.65, 0.02, 0.1199, 0.699, -0.001},
+       {-0.03, 0.75, 0.02, 0.1201, 0.701, 0.001},
+       {0.1199, 0.699, -0.001},
+       {0.1201, 0.701, 0.001},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 2
+      {"box-close-v3",
+       6,
+       {-0.05, 0.5, 0.02, -0.1, 0.7, 0.133},
+       {0.05, 0.55, 0.02, 0.1, 0.8, 0.133},
+       {-0.1, 0.7, 0.133},
+       {0.1, 0.8, 0.133},
+       Redraw::kObjectGoal,
+       0.25,
+       {0.0, 0.0}},  // 3
+      {"button-press-topdown-v3",
+       3,
+       {-0.1, 0.8, 0.115},
+       {0.1, 0.9, 0.115},
+       {-0.5, 0.4, 0.05},
+       {0.5, 1.0, 0.5},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 4
+      {"button-press-topdown-wall-v3",
+       3,
+       {-0.1, 0.8, 0.115},
+       {0.1, 0.9, 0.115},
+       {-0.5, 0.4, 0.05},
+       {0.5, 1.0, 0.5},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 5
+      {"button-press-v3",
+       3,
+       {-0.1, 0.85, 0.115},
+       {0.1, 0.9, 0.115},
+       {-0.5, 0.4, 0.05},
+       {0.5, 1.0, 0.5},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 6
+      {"button-press-wall-v3",
+       3,
+       {-0.05, 0.85, 0.1149},
+       {0.05, 0.9, 0.1151},
+       {-0.5, 0.4, 0.05},
+       {0.5, 1.0, 0.5},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 7
+      {"coffee-button-v3",
+       3,
+       {-0.1, 0.8, -0.001},
+       {0.1, 0.9, 0.001},
+       {-0.101, 0.6100000000000001, 0.298},
+       {0.101, 0.71, 0.302},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 8
+      {"coffee-pull-v3",
+       6,
+       {-0.05, 0.7, -0.001, -0.1, 0.55, -0.001},
+       {0.05, 0.75, 0.001, 0.1, 0.65, 0.001},
+       {-0.1, 0.55, -0.001},
+       {0.1, 0.65, 0.001},
+       Redraw::kObjectGoal,
+       0.15,
+       {0.0, 0.0}},  // 9
+      {"coffee-push-v3",
+       6,
+       {-0.1, 0.55, -0.001, -0.05, 0.7, -0.001},
+       {0.1, 0.65, 0.001, 0.05, 0.75, 0.001},
+       {-0.05, 0.7, -0.001},
+       {0.05, 0.75, 0.001},
+       Redraw::kObjectGoal,
+       0.15,
+       {0.0, 0.0}},  // 10
+      {"dial-turn-v3",
+       3,
+       {-0.1, 0.7, 0.0},
+       {0.1, 0.8, 0.0},
+       {-0.1, 0.73, 0.0299},
+       {0.1, 0.83, 0.0301},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 11
+      {"disassemble-v3",
+       6,
+       {0.0, 0.6, 0.025, -0.1, 0.6, 0.1699},
+       {0.1, 0.75, 0.02501, 0.1, 0.75, 0.1701},
+       {-0.1, 0.6, 0.1749},
+       {0.1, 0.75, 0.1751},
+       Redraw::kObjectGoal,
+       0.1,
+       {0.0, 0.0}},  // 12
+      {"door-close-v3",
+       3,
+       {0.0, 0.85, 0.15},
+       {0.1, 0.95, 0.15},
+       {0.2, 0.65, 0.1499},
+       {0.3, 0.75, 0.1501},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 13
+      {"door-lock-v3",
+       3,
+       {-0.1, 0.8, 0.15},
+       {0.1, 0.85, 0.15},
+       {-0.5, 0.4, -0.15},
+       {0.5, 1.0, 0.5},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 14
+      {"door-open-v3",
+       3,
+       {0.0, 0.85, 0.15},
+       {0.1, 0.95, 0.15},
+       {-0.3, 0.4, 0.1499},
+       {-0.2, 0.5, 0.1501},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 15
+      {"door-unlock-v3",
+       3,
+       {-0.1, 0.8, 0.15},
+       {0.1, 0.85, 0.15},
+       {0.0, 0.64, 0.21},
+       {0.2, 0.7, 0.2111},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 16
+      {"hand-insert-v3",
+       6,
+       {-0.1, 0.6, 0.05, -0.04, 0.8, -0.0201},
+       {0.1, 0.7, 0.05, 0.04, 0.88, -0.0199},
+       {-0.04, 0.8, -0.0201},
+       {0.04, 0.88, -0.0199},
+       Redraw::kObjectGoal,
+       0.15,
+       {0.0, 0.0}},  // 17
+      {"drawer-close-v3",
+       3,
+       {-0.1, 0.9, 0.0},
+       {0.1, 0.9, 0.0},
+       {-0.5, 0.4, 0.05},
+       {0.5, 1.0, 0.5},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 18
+      {"drawer-open-v3",
+       3,
+       {-0.1, 0.9, 0.0},
+       {0.1, 0.9, 0.0},
+       {-0.5, 0.4, 0.05},
+       {0.5, 1.0, 0.5},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 19
+      {"faucet-open-v3",
+       3,
+       {-0.05, 0.8, 0.0},
+       {0.05, 0.85, 0.0},
+       {-0.5, 0.4, -0.15},
+       {0.5, 1.0, 0.5},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 20
+      {"faucet-close-v3",
+       3,
+       {-0.1, 0.8, 0.0},
+       {0.1, 0.85, 0.0},
+       {-0.5, 0.4, -0.15},
+       {0.5, 1.0, 0.5},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 21
+      {"hammer-v3",
+       3,
+       {-0.1, 0.4, 0.0},
+       {0.1, 0.5, 0.0},
+       {0.2399, 0.7399, 0.109},
+       {0.2401, 0.7401, 0.111},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 22
+      {"handle-press-side-v3",
+       3,
+       {-0.35, 0.65, -0.001},
+       {-0.25, 0.75, 0.001},
+       {-0.5, 0.4, 0.05},
+       {0.5, 1.0, 0.5},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 23
+      {"handle-press-v3",
+       3,
+       {-0.1, 0.8, -0.001},
+       {0.1, 0.9, 0.001},
+       {-0.1, 0.55, 0.04},
+       {0.1, 0.7, 0.08},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 24
+      {"handle-pull-side-v3",
+       3,
+       {-0.35, 0.65, 0.0},
+       {-0.25, 0.75, 0.0},
+       {-0.5, 0.4, 0.05},
+       {0.5, 1.0, 0.5},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 25
+      {"handle-pull-v3",
+       3,
+       {-0.1, 0.8, -0.001},
+       {0.1, 0.9, 0.001},
+       {-0.1, 0.55, 0.04},
+       {0.1, 0.7, 0.18},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 26
+      {"lever-pull-v3",
+       3,
+       {-0.1, 0.7, 0.0},
+       {0.1, 0.8, 0.0},
+       {-0.5, 0.4, -0.15},
+       {0.5, 1.0, 0.5},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 27
+      {"pick-place-wall-v3",
+       6,
+       {-0.05, 0.6, 0.015, -0.05, 0.85, 0.05},
+       {0.05, 0.65, 0.015, 0.05, 0.9, 0.3},
+       {-0.05, 0.85, 0.05},
+       {0.05, 0.9, 0.3},
+       Redraw::kObjectGoal,
+       0.15,
+       {0.0, 0.0}},  // 28
+      {"pick-out-of-hole-v3",
+       6,
+       {0.0, 0.75, 0.02, -0.1, 0.5, 0.15},
+       {0.0, 0.75, 0.02, 0.1, 0.6, 0.3},
+       {-0.1, 0.5, 0.15},
+       {0.1, 0.6, 0.3},
+       Redraw::kObjectGoal,
+       0.15,
+       {0.0, 0.0}},  // 29
+      {"pick-place-v3",
+       6,
+       {-0.1, 0.6, 0.02, -0.1, 0.8, 0.05},
+       {0.1, 0.7, 0.02, 0.1, 0.9, 0.3},
+       {-0.1, 0.8, 0.05},
+       {0.1, 0.9, 0.3},
+       Redraw::kObjectGoal,
+       0.15,
+       {0.0, 0.0}},  // 30
+      {"plate-slide-v3",
+       6,
+       {0.0, 0.6, 0.0, -0.1, 0.85, 0.0},
+       {0.0, 0.6, 0.0, 0.1, 0.9, 0.0},
+       {-0.1, 0.85, 0.0},
+       {0.1, 0.9, 0.0},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 31
+      {"plate-slide-side-v3",
+       6,
+       {0.0, 0.6, 0.0, -0.3, 0.54, 0.0},
+       {0.0, 0.6, 0.0, -0.25, 0.66, 0.0},
+       {-0.3, 0.54, 0.0},
+       {-0.25, 0.66, 0.0},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 32
+      {"plate-slide-back-v3",
+       6,
+       {0.0, 0.85, 0.0, -0.1, 0.6, 0.015},
+       {0.0, 0.85, 0.0, 0.1, 0.6, 0.015},
+       {-0.1, 0.6, 0.015},
+       {0.1, 0.6, 0.015},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 33
+      {"plate-slide-back-side-v3",
+       6,
+       {-0.25, 0.6, 0.0, -0.05, 0.6, 0.015},
+       {-0.25, 0.6, 0.0, 0.15, 0.6, 0.015},
+       {-0.05, 0.6, 0.015},
+       {0.15, 0.6, 0.015},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 34
+      {"peg-insert-side-v3",
+       6,
+       {0.0, 0.5, 0.02, -0.35, 0.4, -0.001},
+       {0.2, 0.7, 0.02, -0.25, 0.7, 0.001},
+       {-0.31999999999999995, 0.4, 0.129},
+       {-0.22, 0.7, 0.131},
+       Redraw::kObjectGoal,
+       0.1,
+       {0.0, 0.0}},  // 35
+      {"peg-unplug-side-v3",
+       3,
+       {-0.25, 0.6, -0.001},
+       {-0.15, 0.8, 0.001},
+       {-0.055999999999999994, 0.6, 0.13},
+       {0.04400000000000001, 0.8, 0.132},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 36
+      {"soccer-v3",
+       6,
+       {-0.1, 0.6, 0.03, -0.1, 0.8, 0.0},
+       {0.1, 0.7, 0.03, 0.1, 0.9, 0.0},
+       {-0.1, 0.8, 0.0},
+       {0.1, 0.9, 0.0},
+       Redraw::kObjectGoal,
+       0.15,
+       {0.0, 0.0}},  // 37
+      {"stick-push-v3",
+       6,
+       {-0.08, 0.58, 0.0, 0.399, 0.55, 0.1319},
+       {-0.03, 0.62, 0.001, 0.401, 0.6, 0.1321},
+       {0.399, 0.55, 0.1319},
+       {0.401, 0.6, 0.1321},
+       Redraw::kObjectGoal,
+       0.1,
+       {0.0, 0.0}},  // 38
+      {"stick-pull-v3",
+       6,
+       {-0.1, 0.55, 0.0, 0.35, 0.45, 0.0199},
+       {0.0, 0.65, 0.001, 0.45, 0.55, 0.0201},
+       {0.35, 0.45, 0.0199},
+       {0.45, 0.55, 0.0201},
+       Redraw::kObjectGoal,
+       0.1,
+       {0.0, 0.0}},  // 39
+      {"push-v3",
+       6,
+       {-0.1, 0.6, 0.02, -0.1, 0.8, 0.01},
+       {0.1, 0.7, 0.02, 0.1, 0.9, 0.02},
+       {-0.1, 0.8, 0.01},
+       {0.1, 0.9, 0.02},
+       Redraw::kObjectGoal,
+       0.15,
+       {0.0, 0.0}},  // 40
+      {"push-wall-v3",
+       6,
+       {-0.05, 0.6, 0.015, -0.05, 0.85, 0.01},
+       {0.05, 0.65, 0.015, 0.05, 0.9, 0.02},
+       {-0.05, 0.85, 0.01},
+       {0.05, 0.9, 0.02},
+       Redraw::kObjectGoal,
+       0.15,
+       {0.0, 0.0}},  // 41
+      {"push-back-v3",
+       6,
+       {-0.1, 0.8, 0.02, -0.1, 0.6, 0.0199},
+       {0.1, 0.85, 0.02, 0.1, 0.7, 0.0201},
+       {-0.1, 0.6, 0.0199},
+       {0.1, 0.7, 0.0201},
+       Redraw::kObjectGoal,
+       0.15,
+       {0.0, 0.0}},  // 42
+      {"reach-v3",
+       6,
+       {-0.1, 0.6, 0.02, -0.1, 0.8, 0.05},
+       {0.1, 0.7, 0.02, 0.1, 0.9, 0.3},
+       {-0.1, 0.8, 0.05},
+       {0.1, 0.9, 0.3},
+       Redraw::kObjectGoal,
+       0.15,
+       {0.0, 0.0}},  // 43
+      {"reach-wall-v3",
+       6,
+       {-0.05, 0.6, 0.015, -0.05, 0.85, 0.05},
+       {0.05, 0.65, 0.015, 0.05, 0.9, 0.3},
+       {-0.05, 0.85, 0.05},
+       {0.05, 0.9, 0.3},
+       Redraw::kObjectGoal,
+       0.15,
+       {0.0, 0.0}},  // 44
+      {"shelf-place-v3",
+       6,
+       {-0.1, 0.5, 0.019, -0.1, 0.8, 0.299},
+       {0.1, 0.6, 0.021, 0.1, 0.9, 0.301},
+       {-0.1, 0.8, 0.299},
+       {0.1, 0.9, 0.301},
+       Redraw::kObjectGoal,
+       0.1,
+       {0.0, 0.0}},  // 45
+      {"sweep-into-v3",
+       6,
+       {-0.1, 0.6, 0.02, -0.001, 0.8399, 0.0199},
+       {0.1, 0.7, 0.02, 0.001, 0.8401, 0.0201},
+       {-0.001, 0.8399, 0.0199},
+       {0.001, 0.8401, 0.0201},
+       Redraw::kFixedGoal,
+       0.15,
+       {0.0, 0.84}},  // 46
+      {"sweep-v3",
+       3,
+       {-0.1, 0.6, 0.02},
+       {0.1, 0.7, 0.02},
+       {0.49, 0.6, 0.0},
+       {0.51, 0.7, 0.02},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 47
+      {"window-open-v3",
+       3,
+       {-0.1, 0.7, 0.16},
+       {0.1, 0.9, 0.16},
+       {-0.5, 0.4, 0.05},
+       {0.5, 1.0, 0.5},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 48
+      {"window-close-v3",
+       3,
+       {0.0, 0.75, 0.2},
+       {0.0, 0.9, 0.2},
+       {-0.5, 0.4, 0.05},
+       {0.5, 1.0, 0.5},
+       Redraw::kNone,
+       0.0,
+       {0.0, 0.0}},  // 49
+  };
+  return table;
+}
+
+// env_dict.py's benchmark lists, in their order (_make_tasks' order).
+const std::vector<std::string>& Mt10Classes() {
+  static const std::vector<std::string> names{"reach-v3",
+                                              "push-v3",
+                                              "pick-place-v3",
+                                              "door-open-v3",
+                                              "drawer-open-v3",
+                                              "drawer-close-v3",
+                                              "button-press-topdown-v3",
+                                              "peg-insert-side-v3",
+                                              "window-open-v3",
+                                              "window-close-v3"};
+  return names;
+}
+
+const std::vector<std::string>& Ml10TrainClasses() {
+  static const std::vector<std::string> names{
+      "reach-v3",           "push-v3",         "pick-place-v3",
+      "door-open-v3",       "drawer-close-v3", "button-press-topdown-v3",
+      "peg-insert-side-v3", "window-open-v3",  "sweep-v3",
+      "basketball-v3"};
+  return names;
+}
+
+const std::vector<std::string>& Ml10TestClasses() {
+  static const std::vector<std::string> names{"drawer-open-v3", "door-close-v3",
+                                              "shelf-place-v3", "sweep-into-v3",
+                                              "lever-pull-v3"};
+  return names;
+}
+
+const std::vector<std::string>& Ml45TrainClasses() {
+  static const std::vector<std::string> names{"assembly-v3",
+                                              "basketball-v3",
+                                              "button-press-topdown-v3",
+                                              "button-press-topdown-wall-v3",
+                                              "button-press-v3",
+                                              "button-press-wall-v3",
+                                              "coffee-button-v3",
+                                              "coffee-pull-v3",
+                                              "coffee-push-v3",
+                                              "dial-turn-v3",
+                                              "disassemble-v3",
+                                              "door-close-v3",
+                                              "door-open-v3",
+                                              "drawer-close-v3",
+                                              "drawer-open-v3",
+                                              "faucet-open-v3",
+                                              "faucet-close-v3",
+                                              "hammer-v3",
+                                              "handle-press-side-v3",
+                                              "handle-press-v3",
+                                              "handle-pull-side-v3",
+                                              "handle-pull-v3",
+                                              "lever-pull-v3",
+                                              "pick-place-wall-v3",
+                                              "pick-out-of-hole-v3",
+                                              "push-back-v3",
+                                              "pick-place-v3",
+                                              "plate-slide-v3",
+                                              "plate-slide-side-v3",
+                                              "plate-slide-back-v3",
+                                              "plate-slide-back-side-v3",
+                                              "peg-insert-side-v3",
+                                              "peg-unplug-side-v3",
+                                              "soccer-v3",
+                                              "stick-push-v3",
+                                              "stick-pull-v3",
+                                              "push-wall-v3",
+                                              "push-v3",
+                                              "reach-wall-v3",
+                                              "reach-v3",
+                                              "shelf-place-v3",
+                                              "sweep-into-v3",
+                                              "sweep-v3",
+                                              "window-open-v3",
+                                              "window-close-v3"};
+  return names;
+}
+
+const std::vector<std::string>& Ml45TestClasses() {
+  static const std::vector<std::string> names{"bin-picking-v3", "box-close-v3",
+                                              "hand-insert-v3", "door-lock-v3",
+                                              "door-unlock-v3"};
+  return names;
+}
+
+const std::vector<std::string>& Mt50Classes() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (const TaskSampling& task : Table()) {
+      all.emplace_back(task.name);
+    }
+    return all;
+  }();
+  return names;
+}
+
+const TaskSampling& FindSampling(const std::string& name) {
+  for (const TaskSampling& task : Table()) {
+    if (name == task.name) {
+      return task;
+    }
+  }
+  throw std::invalid_argument("'" + name +
+                              "' is not a Meta-World v3 task (e.g. "
+                              "\"reach-v3\")");
+}
+
+// _get_state_rand_vec from the global np.random: np.random.uniform(low,
+// high, size=n), element by element.
+std::vector<double> DrawVector(const TaskSampling& task,
+                               random::RandomState* rng) {
+  std::vector<double> vec(task.vector_size);
+  for (int k = 0; k < task.vector_size; ++k) {
+    vec[k] = rng->Uniform(task.low[k], task.high[k]);
+  }
+  return vec;
+}
+
+// One reset_model()'s draws: the vector, redrawn while too close.
+std::vector<double> DrawPlacement(const TaskSampling& task,
+                                  random::RandomState* rng) {
+  for (;;) {
+    std::vector<double> vec = DrawVector(task, rng);
+    if (task.redraw == Redraw::kNone) {
+      return vec;
+    }
+    const bool fixed = task.redraw == Redraw::kFixedGoal;
+    const double diff[2] = {vec[0] - (fixed ? task.fixed_goal[0] : vec[3]),
+                            vec[1] - (fixed ? task.fixed_goal[1] : vec[4])};
+    if (!(mujoco_common::NumpyNorm(diff, 2) < task.min_distance)) {
+      return vec;
+    }
+  }
+}
+
+constexpr const char* kBenchmarks = "MT1, MT10, MT50, ML1, ML10 or ML45";
+
+}  // namespace
+
+const std::vector<TaskSampling>& AllTaskSampling() { return Table(); }
+
+std::vector<std::string> BenchmarkClasses(const std::string& benchmark,
+                                          const std::string& split,
+                                          const std::string& task_name) {
+  if (split != "train" && split != "test") {
+    throw std::invalid_argument(
+        "option 'split' must be \"train\" or \"test\", got \"" + split + "\"");
+  }
+  const bool test = split == "test";
+  if (test &&
+      (benchmark == "MT1" || benchmark == "MT10" || benchmark == "MT50")) {
+    throw std::invalid_argument("benchmark " + benchmark +
+                                " has no test tasks: option 'split' must be "
+                                "\"train\" for MT benchmarks");
+  }
+  if (benchmark == "MT1" || benchmark == "ML1") {
+    FindSampling(task_name);
+    return {task_name};
+  }
+  if (benchmark == "MT10") {
+    return Mt10Classes();
+  }
+  if (benchmark == "MT50") {
+    return Mt50Classes();
+  }
+  if (benchmark == "ML10") {
+    return test ? Ml10TestClasses() : Ml10TrainClasses();
+  }
+  if (benchmark == "ML45") {
+    return test ? Ml45TestClasses() : Ml45TrainClasses();
+  }
+  throw std::invalid_argument("option 'benchmark' must be \"\" (none) or " +
+                              std::string(kBenchmarks) + ", got \"" +
+                              benchmark + "\"");
+}
+
+std::shared_ptr<const TaskVectors> BenchmarkTaskVectors(
+    const std::string& benchmark, const std::string& split,
+    const std::string& task_name, uint32_t seed) {
+  const std::vector<std::string> classes =
+      BenchmarkClasses(benchmark, split, task_name);
+  using Key = std::tuple<std::string, std::string, std::string, uint32_t>;
+  static std::mutex mutex;
+  static std::map<Key, std::shared_ptr<const TaskVectors>> cache;
+  const bool one_class = benchmark == "MT1" || benchmark == "ML1";
+  const Key key{benchmark, split, one_class ? task_name : "", seed};
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = cache.find(key);
+  if (found != cache.end()) {
+    return found->second;
+  }
+  // ML1's test tasks come from seed + 1 (as a Python int: 2**32 - 1 + 1
+  // would be refused by np.random.seed; BenchmarkTaskName refuses it).
+  const uint32_t stream_seed =
+      benchmark == "ML1" && split == "test" ? seed + 1 : seed;
+  random::RandomState rng(stream_seed);
+  auto vectors = std::make_shared<TaskVectors>();
+  for (const std::string& name : classes) {
+    const TaskSampling& task = FindSampling(name);
+    std::vector<std::vector<double>> of_class;
+    for (int j = 0; j < kTaskVariations; ++j) {
+      // reset() runs reset_model() twice; the second run's vector is kept.
+      DrawPlacement(task, &rng);
+      of_class.push_back(DrawPlacement(task, &rng));
+    }
+    vectors->push_back(std::move(of_class));
+  }
+  cache.emplace(key, vectors);
+  return vectors;
+}
+
+std::string BenchmarkTaskName(const Options& options) {
+  const auto task_name = options.Get<std::string>("task_name");
+  const auto benchmark = options.Get<std::string>("benchmark");
+  const auto sampling = options.Get<std::string>("task_sampling");
+  if (sampling != "random" && sampling != "pseudorandom") {
+    throw std::invalid_argument(
+        "option 'task_sampling' must be \"random\" or \"pseudorandom\" "
+        "(Meta-World's task_select), got \"" +
+        sampling + "\"");
+  }
+  if (benchmark.empty()) {
+    // The benchmark's options mean nothing without one: refuse them rather
+    // than play per-episode draws the caller did not ask for.
+    const bool defaults =
+        options.Get<std::string>("split") == "train" &&
+        options.Get<int64_t>("benchmark_seed") == 0 &&
+        options.Get<int64_t>("task_index") == 0 &&
+        options.Get<int64_t>("task_vector") == -1 &&
+        options.Get<int64_t>("task_vectors_per_class") == kTaskVariations &&
+        options.Get<int64_t>("task_vector_stride") == 1 &&
+        options.Get<int64_t>("task_vector_offset") == 0 && sampling == "random";
+    if (!defaults) {
+      throw std::invalid_argument(
+          "options 'split', 'benchmark_seed', 'task_index', 'task_sampling', "
+          "'task_vector', 'task_vectors_per_class', 'task_vector_stride' and "
+          "'task_vector_offset' choose a Meta-World benchmark's tasks: give "
+          "option 'benchmark' too (" +
+          std::string(kBenchmarks) + ")");
+    }
+    return task_name;
+  }
+  const auto seed = options.Get<int64_t>("benchmark_seed");
+  const int64_t max_seed =
+      benchmark == "ML1" ? int64_t{4294967294} : int64_t{4294967295};
+  if (seed < 0 || seed > max_seed) {
+    throw std::invalid_argument(
+        "option 'benchmark_seed' must be in [0, " + std::to_string(max_seed) +
+        "] (np.random.seed's range" +
+        (benchmark == "ML1" ? std::string(", ML1's test split seeds + 1")
+                            : std::string()) +
+        "), got " + std::to_string(seed));
+  }
+  const auto vector = options.Get<int64_t>("task_vector");
+  if (vector < -1 || vector >= kTaskVariations) {
+    throw std::invalid_argument(
+        "option 'task_vector' must be -1 (sample per reset) or in [0, " +
+        std::to_string(kTaskVariations) + "), got " + std::to_string(vector));
+  }
+  const auto per_class = options.Get<int64_t>("task_vectors_per_class");
+  const auto stride = options.Get<int64_t>("task_vector_stride");
+  const auto offset = options.Get<int64_t>("task_vector_offset");
+  if (per_class < 1 || per_class > kTaskVariations) {
+    throw std::invalid_argument(
+        "option 'task_vectors_per_class' must be in [1, " +
+        std::to_string(kTaskVariations) +
+        "] (Meta-World's total_tasks_per_cls), got " +
+        std::to_string(per_class));
+  }
+  if (stride < 1 || offset < 0 || offset >= stride || offset >= per_class) {
+    throw std::invalid_argument(
+        "options 'task_vector_stride' (k >= 1) and 'task_vector_offset' (i in "
+        "[0, k) and below task_vectors_per_class) choose vectors i, i + k, "
+        "... of the class, got k = " +
+        std::to_string(stride) + ", i = " + std::to_string(offset));
+  }
+  const std::vector<std::string> classes =
+      BenchmarkClasses(benchmark, options.Get<std::string>("split"), task_name);
+  const auto index = options.Get<int64_t>("task_index");
+  if (index < 0 || index >= static_cast<int64_t>(classes.size())) {
+    throw std::invalid_argument(
+        "option 'task_index' must be in [0, " + std::to_string(classes.size()) +
+        ") for " + benchmark + "'s " + options.Get<std::string>("split") +
+        " split, got " + std::to_string(index));
+  }
+  const std::string& name = classes[index];
+  for (const TaskConfig& task : Tasks()) {
+    if (name == task.name) {
+      return name;
+    }
+  }
+  throw std::invalid_argument(
+      "option 'task_index' " + std::to_string(index) + " names " + benchmark +
+      "'s class " + name +
+      ", which this family does not implement yet (its vectors are "
+      "reproduced; pick a task_index of an implemented class, "
+      "docs/metaworld.md lists them)");
+}
+
+void GoalBounds(const Options& options, std::array<double, 3>* low,
+                std::array<double, 3>* high) {
+  const auto benchmark = options.Get<std::string>("benchmark");
+  std::vector<std::string> classes{options.Get<std::string>("task_name")};
+  if (!benchmark.empty()) {
+    classes = BenchmarkClasses(benchmark, options.Get<std::string>("split"),
+                               classes[0]);
+  }
+  for (std::size_t c = 0; c < classes.size(); ++c) {
+    const TaskSampling& task = FindSampling(classes[c]);
+    for (int k = 0; k < 3; ++k) {
+      (*low)[k] =
+          c == 0 ? task.goal_low[k] : std::min((*low)[k], task.goal_low[k]);
+      (*high)[k] =
+          c == 0 ? task.goal_high[k] : std::max((*high)[k], task.goal_high[k]);
+    }
+  }
+}
+
+std::unique_ptr<TaskSampler> TaskSampler::Make(const Options& options) {
+  const auto benchmark = options.Get<std::string>("benchmark");
+  if (benchmark.empty()) {
+    return nullptr;
+  }
+  BenchmarkTaskName(options);  // checks the options
+  auto sampler = std::unique_ptr<TaskSampler>(new TaskSampler());
+  sampler->vectors_ = BenchmarkTaskVectors(
+      benchmark, options.Get<std::string>("split"),
+      options.Get<std::string>("task_name"),
+      static_cast<uint32_t>(options.Get<int64_t>("benchmark_seed")));
+  sampler->class_index_ = static_cast<int>(options.Get<int64_t>("task_index"));
+  sampler->pseudorandom_ =
+      options.Get<std::string>("task_sampling") == "pseudorandom";
+  sampler->fixed_ = options.Get<int64_t>("task_vector");
+  // The wrapper's list: make_ml_envs' tasks[:per_class][offset::stride].
+  const auto per_class = options.Get<int64_t>("task_vectors_per_class");
+  const auto stride = options.Get<int64_t>("task_vector_stride");
+  for (int64_t j = options.Get<int64_t>("task_vector_offset"); j < per_class;
+       j += stride) {
+    sampler->order_.push_back(j);
+  }
+  return sampler;
+}
+
+const std::vector<double>& TaskSampler::Next(random::Generator* np_random) {
+  if (fixed_ >= 0) {
+    current_ = fixed_;
+  } else if (pseudorandom_) {
+    position_ = (position_ + 1) % static_cast<int64_t>(order_.size());
+    if (position_ == 0) {
+      np_random->Shuffle(&order_);
+    }
+    current_ = order_[position_];
+  } else {
+    current_ = order_[np_random->Choice(static_cast<int64_t>(order_.size()))];
+  }
+  return (*vectors_)[class_index_][current_];
+}
+
+void TaskSampler::Save(StateWriter* writer) const {
+  writer->Put(current_, order_, position_);
+}
+
+const std::vector<double>& TaskSampler::Load(StateReader* reader) {
+  const std::size_t size = order_.size();
+  reader->Get(&current_, &order_, &position_);
+  if (current_ < 0 || current_ >= kTaskVariations || order_.size() != size) {
+    throw std::invalid_argument(
+        "the snapshot's task sampling state does not fit this env");
+  }
+  return (*vectors_)[class_index_][current_];
+}
+
+}  // namespace envpool::metaworld
