@@ -1,10 +1,9 @@
 """Ids of the metaworld family (Meta-World 3.1.1's Sawyer tasks).
 
-EnvPool 1.2.7's ids `MetaWorld/<Task>-v3` with its option names; an id is
-registered once it plays the reference's episodes step for step (the rest of
-the 50 are listed in docs/metaworld.md). `task_name` is Meta-World's name of
-the task; `partially_observable=False` shows the goal in the observation
-(Meta-World's goal-observable variants).
+EnvPool 1.2.7's 50 ids `MetaWorld/<Task>-v3` with its option names, each
+playing the reference's episodes step for step (docs/metaworld.md).
+`task_name` is Meta-World's name of the task; `partially_observable=False`
+shows the goal in the observation (Meta-World's goal-observable variants).
 """
 
 from __future__ import annotations
@@ -15,6 +14,10 @@ from envpool.python.registry import register
 
 # (id stem, Meta-World's task name), for the tasks implemented.
 TASKS = [
+    ("Assembly", "assembly-v3"),
+    ("Basketball", "basketball-v3"),
+    ("BinPicking", "bin-picking-v3"),
+    ("BoxClose", "box-close-v3"),
     ("ButtonPress", "button-press-v3"),
     ("ButtonPressTopdown", "button-press-topdown-v3"),
     ("ButtonPressTopdownWall", "button-press-topdown-wall-v3"),
@@ -23,6 +26,7 @@ TASKS = [
     ("CoffeePull", "coffee-pull-v3"),
     ("CoffeePush", "coffee-push-v3"),
     ("DialTurn", "dial-turn-v3"),
+    ("Disassemble", "disassemble-v3"),
     ("DoorClose", "door-close-v3"),
     ("DoorLock", "door-lock-v3"),
     ("DoorOpen", "door-open-v3"),
@@ -31,12 +35,15 @@ TASKS = [
     ("DrawerOpen", "drawer-open-v3"),
     ("FaucetClose", "faucet-close-v3"),
     ("FaucetOpen", "faucet-open-v3"),
+    ("Hammer", "hammer-v3"),
     ("HandInsert", "hand-insert-v3"),
     ("HandlePress", "handle-press-v3"),
     ("HandlePressSide", "handle-press-side-v3"),
     ("HandlePull", "handle-pull-v3"),
     ("HandlePullSide", "handle-pull-side-v3"),
     ("LeverPull", "lever-pull-v3"),
+    ("PegInsertSide", "peg-insert-side-v3"),
+    ("PegUnplugSide", "peg-unplug-side-v3"),
     ("PickOutOfHole", "pick-out-of-hole-v3"),
     ("PickPlace", "pick-place-v3"),
     ("PickPlaceWall", "pick-place-wall-v3"),
@@ -51,6 +58,8 @@ TASKS = [
     ("ReachWall", "reach-wall-v3"),
     ("ShelfPlace", "shelf-place-v3"),
     ("Soccer", "soccer-v3"),
+    ("StickPull", "stick-pull-v3"),
+    ("StickPush", "stick-push-v3"),
     ("Sweep", "sweep-v3"),
     ("SweepInto", "sweep-into-v3"),
     ("WindowClose", "window-close-v3"),

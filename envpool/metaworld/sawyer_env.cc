@@ -202,6 +202,8 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     moved_body_ = ObjectId(m, mjOBJ_BODY, "box");
     hole_site_ = ObjectId(m, mjOBJ_SITE, "hole");
     button_start_site_ = ObjectId(m, mjOBJ_SITE, "buttonStart");
+  } else if (IsTool()) {
+    SetUpTool();
   } else {
     obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
     if (task_->kind == TaskKind::kSoccer) {
@@ -212,7 +214,7 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     }
   }
   if (!task_->position_from_geom && !IsButton() && !ObservesSite() &&
-      !IsDrawer() && !CallsNumpyExpOrLog()) {
+      !IsDrawer() && !IsTool() && !CallsNumpyExpOrLog()) {
     obj_body_ =
         ObjectId(m, mjOBJ_BODY,
                  task_->kind == TaskKind::kSoccer ? "soccer_ball" : "obj");
@@ -229,6 +231,13 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     shelf_goal_offset_ = {m->site_pos[3 * goal_site_],
                           m->site_pos[3 * goal_site_ + 1],
                           m->site_pos[3 * goal_site_ + 2]};
+    goal_site_ = -1;
+  }
+  if (task_->kind == TaskKind::kHammer ||
+      task_->kind == TaskKind::kBasketball ||
+      task_->kind == TaskKind::kBinPicking) {
+    // Their goal sites sit on the box and on the hoop: the goal is where
+    // the site is, not the other way round. (Bin-picking moves no site.)
     goal_site_ = -1;
   }
   if (mocap_ < 0 || m->nu != 2) {
@@ -261,6 +270,25 @@ std::vector<double> SawyerEnv::DrawTaskVector() {
 std::vector<double> SawyerEnv::DrawPlacement() {
   if (task_vector_ != nullptr) {
     return *task_vector_;  // set_task's frozen vector: no draw
+  }
+  if (IsTool()) {
+    // hammer, peg-unplug-side and bin-picking draw once; basketball
+    // redraws while the ball and the basket are closer than 0.15 in xy,
+    // box-close while closer than 0.25, the others than 0.1.
+    for (;;) {
+      std::vector<double> vec = DrawTaskVector();
+      if (task_->vector_size == 3 || task_->kind == TaskKind::kBinPicking) {
+        return vec;
+      }
+      const double diff[2] = {vec[0] - vec[3], vec[1] - vec[4]};
+      const double min_distance =
+          task_->kind == TaskKind::kBasketball
+              ? 0.15
+              : (task_->kind == TaskKind::kBoxClose ? 0.25 : 0.1);
+      if (!(mujoco_common::NumpyNorm(diff, 2) < min_distance)) {
+        return vec;
+      }
+    }
   }
   if (IsPlateSlide() || IsButton() || ObservesSite() || IsDrawer() ||
       task_->kind == TaskKind::kSweep ||
@@ -419,6 +447,17 @@ void SawyerEnv::Reset() {
       obj_init_pos_ = {vec[0], vec[1], height};
       break;
     }
+    case TaskKind::kHammer:
+    case TaskKind::kDisassemble:
+    case TaskKind::kAssembly:
+    case TaskKind::kBinPicking:
+    case TaskKind::kBoxClose:
+    case TaskKind::kPegUnplugSide:
+    case TaskKind::kBasketball:
+    case TaskKind::kPegInsertSide:
+    case TaskKind::kStickPush:
+    case TaskKind::kStickPull:
+      break;  // ResetTool, below
     case TaskKind::kPush: {
       // fix_extreme_obj_pos: the object's height where the hand's reset
       // left it.
@@ -546,6 +585,8 @@ void SawyerEnv::Reset() {
     d->qpos[9] = task_->puck_qpos[0];
     d->qpos[10] = task_->puck_qpos[1];
     mj_forward(m, d);
+  } else if (IsTool()) {
+    ResetTool(vec);
   } else {
     SetObjectPosition(obj_init_pos_);
   }
@@ -567,6 +608,40 @@ void SawyerEnv::MoveBody(const std::vector<double>& vec) {
   // Buttons move their box to the object's position; plate-slide tasks
   // their marker to the goal or to the object's start.
   if (moved_body_ < 0) {
+    return;
+  }
+  if (task_->kind == TaskKind::kDisassemble) {
+    // The peg 0.03 above the nut's start, its top site 0.08.
+    const double peg[3] = {vec[0] + 0.0, vec[1] + 0.0, vec[2] + 0.03};
+    const double top[3] = {vec[0] + 0.0, vec[1] + 0.0, vec[2] + 0.08};
+    std::copy(peg, peg + 3, model_->body_pos + 3 * moved_body_);
+    std::copy(top, top + 3, model_->site_pos + 3 * peg_top_site_);
+    return;
+  }
+  if (task_->kind == TaskKind::kBoxClose) {
+    // The box to the goal's xy, at its height where the last step left it.
+    model_->body_pos[3 * moved_body_] = vec[3];
+    model_->body_pos[3 * moved_body_ + 1] = vec[4];
+    model_->body_pos[3 * moved_body_ + 2] = data_->xpos[3 * moved_body_ + 2];
+    return;
+  }
+  if (task_->kind == TaskKind::kAssembly) {
+    // The peg 0.05 below the goal, its top site at the goal.
+    const double peg[3] = {vec[3] - 0.0, vec[4] - 0.0, vec[5] - 0.05};
+    std::copy(peg, peg + 3, model_->body_pos + 3 * moved_body_);
+    std::copy(vec.begin() + 3, vec.begin() + 6,
+              model_->site_pos + 3 * peg_top_site_);
+    return;
+  }
+  if (task_->kind == TaskKind::kPegInsertSide) {
+    std::copy(vec.begin() + 3, vec.begin() + 6,
+              model_->body_pos + 3 * moved_body_);
+    return;
+  }
+  if (task_->kind == TaskKind::kBasketball) {
+    // The basket to the goal.
+    std::copy(vec.begin() + 3, vec.begin() + 6,
+              model_->body_pos + 3 * moved_body_);
     return;
   }
   const double* pos = vec.data();
@@ -602,6 +677,10 @@ void SawyerEnv::CurrentFrame(double* frame) const {
       Norm3(d->xpos + 3 * right_claw_, d->xpos + 3 * left_claw_);
   frame[3] = Clip(opening / 0.1, 0.0, 1.0);
   std::fill(frame + 4, frame + kFrameDim, 0.0);
+  if (IsTool()) {
+    ToolFrame(frame);
+    return;
+  }
   if (CallsNumpyExpOrLog()) {
     GaussianTaskObject(frame + 4);
     return;
@@ -1525,6 +1604,20 @@ void SawyerEnv::Evaluate(float effort) {
       info.obj_to_target = target_to_obj;
       break;
     }
+    case TaskKind::kHammer:
+    case TaskKind::kDisassemble:
+    case TaskKind::kAssembly:
+    case TaskKind::kBoxClose:
+    case TaskKind::kPegUnplugSide:
+    case TaskKind::kBasketball:
+    case TaskKind::kPegInsertSide:
+    case TaskKind::kStickPush:
+    case TaskKind::kStickPull:
+      EvaluateTool(effort, &info, &reward);
+      break;
+    case TaskKind::kBinPicking:
+      reward = EvaluateBinPicking(effort, &info);
+      break;
     case TaskKind::kPickPlace: {
       const double obj_to_target = Norm3(obj, target_pos_.data());
       const double tcp_to_obj = Norm3(obj, tcp.data());
@@ -1567,6 +1660,81 @@ void SawyerEnv::Evaluate(float effort) {
   reward_ = reward.value;
 }
 
+void SawyerEnv::SetUpTool() {
+  mjModel* m = model_.get();
+  using mujoco_common::ObjectId;
+  switch (task_->kind) {
+    case TaskKind::kHammer:
+      // The hammer and the nail, each a body's position and quaternion.
+      tool_body_ = ObjectId(m, mjOBJ_BODY, "hammer");
+      tool_quat_body_ = tool_body_;
+      tool_second_body_ = ObjectId(m, mjOBJ_BODY, "nail_link");
+      nail_qpos_ = m->jnt_qposadr[ObjectId(m, mjOBJ_JOINT, "NailSlideJoint")];
+      box_goal_site_ = ObjectId(m, mjOBJ_SITE, "goal");
+      break;
+    case TaskKind::kDisassemble:
+    case TaskKind::kAssembly:
+      // The wrench's handle end (a site) and the nut's quaternion.
+      object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+      tool_quat_body_ = ObjectId(m, mjOBJ_BODY, "RoundNut");
+      wrench_center_site_ = ObjectId(m, mjOBJ_SITE, "RoundNut");
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "peg");
+      peg_top_site_ = ObjectId(m, mjOBJ_SITE, "pegTop");
+      break;
+    case TaskKind::kBinPicking:
+      // The object, a body's position and quaternion; the goal is the
+      // target bin's body (which does not move).
+      tool_body_ = ObjectId(m, mjOBJ_BODY, "obj");
+      tool_quat_body_ = tool_body_;
+      bin_goal_body_ = ObjectId(m, mjOBJ_BODY, "bin_goal");
+      break;
+    case TaskKind::kBoxClose:
+      // The lid, a body's position and quaternion; the box moves to the
+      // goal.
+      tool_body_ = ObjectId(m, mjOBJ_BODY, "top_link");
+      tool_quat_body_ = tool_body_;
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "boxbody");
+      break;
+    case TaskKind::kPegUnplugSide:
+      // The plug's end (a site) and the plug's quaternion.
+      object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+      tool_quat_body_ = ObjectId(m, mjOBJ_BODY, "plug1");
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "box");
+      break;
+    case TaskKind::kBasketball:
+      tool_body_ = ObjectId(m, mjOBJ_BODY, "bsktball");
+      tool_quat_body_ = tool_body_;
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "basket_goal");
+      hoop_goal_site_ = ObjectId(m, mjOBJ_SITE, "goal");
+      break;
+    case TaskKind::kPegInsertSide:
+      // The peg's grasp site, its position and scipy's quaternion of its
+      // rotation; the head goes into the box's hole.
+      object_site_ = ObjectId(m, mjOBJ_SITE, task_->object_site);
+      peg_head_site_ = ObjectId(m, mjOBJ_SITE, "pegHead");
+      moved_body_ = ObjectId(m, mjOBJ_BODY, "box");
+      collision_corner_sites_ = {
+          ObjectId(m, mjOBJ_SITE, "bottom_right_corner_collision_box_1"),
+          ObjectId(m, mjOBJ_SITE, "top_left_corner_collision_box_1"),
+          ObjectId(m, mjOBJ_SITE, "bottom_right_corner_collision_box_2"),
+          ObjectId(m, mjOBJ_SITE, "top_left_corner_collision_box_2")};
+      break;
+    case TaskKind::kStickPush:
+    case TaskKind::kStickPull:
+      // The stick (a body, scipy's quaternion of its rotation) and the
+      // thermos's insertion site (no quaternion); the stick is the object
+      // touched.
+      tool_body_ = ObjectId(m, mjOBJ_BODY, "stick");
+      obj_body_ = ObjectId(m, mjOBJ_BODY, "object");
+      obj_geom_ = ObjectId(m, mjOBJ_GEOM, task_->object_geom);
+      insertion_site_ = ObjectId(m, mjOBJ_SITE, "insertion");
+      stick_end_site_ = ObjectId(m, mjOBJ_SITE, "stick_end");
+      break;
+    default:
+      break;
+  }
+}
+
 void SawyerEnv::FindGaussianTaskElements() {
   const mjModel* m = model_.get();
   using mujoco_common::ObjectId;
@@ -1599,6 +1767,125 @@ void SawyerEnv::FindGaussianTaskElements() {
       moved_body_ = ObjectId(m, mjOBJ_BODY, "dial");
       reset_joint_ = ObjectId(m, mjOBJ_JOINT, "knob_Joint_1");
       break;
+  }
+}
+
+void SawyerEnv::ResetTool(const std::vector<double>& vec) {
+  mjModel* m = model_.get();
+  mjData* d = data_.get();
+  switch (task_->kind) {
+    case TaskKind::kHammer: {
+      // The goal is the box's goal site where the hand's reset left it
+      // (the box does not move); the hammer at the drawn place.
+      const double* goal = d->site_xpos + 3 * box_goal_site_;
+      target_pos_ = {goal[0], goal[1], goal[2]};
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      SetObjectPosition(obj_init_pos_);
+      break;
+    }
+    case TaskKind::kDisassemble:
+      // The nut at the drawn place, the peg under it; the goal 0.15 above.
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      target_pos_ = {vec[0] + 0.0, vec[1] + 0.0, vec[2] + 0.15};
+      MoveBody(vec);
+      mj_forward(m, d);
+      SetObjectPosition(obj_init_pos_);
+      break;
+    case TaskKind::kAssembly:
+      // The nut at its start, then the peg under the goal (in the model
+      // only: the reference runs no mj_forward after).
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      target_pos_ = {vec[3], vec[4], vec[5]};
+      SetObjectPosition(obj_init_pos_);
+      MoveBody(vec);
+      break;
+    case TaskKind::kBinPicking: {
+      // The object at the drawn xy, at its height where the hand's reset
+      // left it; the goal is the bin's body. The in-place margin is the
+      // first step's distance (the reference's _target_to_obj_init).
+      obj_init_pos_ = {vec[0], vec[1], d->xpos[3 * tool_body_ + 2]};
+      SetObjectPosition(obj_init_pos_);
+      const double* bin = d->xpos + 3 * bin_goal_body_;
+      target_pos_ = {bin[0], bin[1], bin[2]};
+      obj_to_target_init_ = -1.0;
+      break;
+    }
+    case TaskKind::kBoxClose:
+      // The box to the goal, frame_skip physics steps (no mj_forward
+      // before), then the lid at the drawn xy and init_config's float32
+      // height.
+      obj_init_pos_ = {vec[0], vec[1], static_cast<double>(0.02F)};
+      target_pos_ = {vec[3], vec[4], vec[5]};
+      MoveBody(vec);
+      for (int s = 0; s < frame_skip_; ++s) {
+        mj_step(m, d);
+      }
+      SetObjectPosition(obj_init_pos_);
+      break;
+    case TaskKind::kPegUnplugSide: {
+      // The box at the drawn place, the plug in it (upright, its linear
+      // velocity zeroed); the plug's end is the object's start.
+      MoveBody(vec);
+      const double plug[3] = {vec[0] + 0.044, vec[1] + 0.0, vec[2] + 0.131};
+      std::copy(plug, plug + 3, d->qpos + 9);
+      const double upright[4] = {1.0, 0.0, 0.0, 0.0};
+      std::copy(upright, upright + 4, d->qpos + 12);
+      std::fill(d->qvel + 9, d->qvel + 12, 0.0);
+      mj_forward(m, d);
+      const double* end = d->site_xpos + 3 * object_site_;
+      obj_init_pos_ = {end[0], end[1], end[2]};
+      target_pos_ = {plug[0] + 0.15, plug[1] + 0.0, plug[2] + 0.0};
+      break;
+    }
+    case TaskKind::kPegInsertSide: {
+      // The peg's head where the hand's reset left it (the peg not placed
+      // yet) is the margin's start; the peg placed, then the box moved in
+      // the model (no mj_forward after); the goal is the hole.
+      const double* head = d->site_xpos + 3 * peg_head_site_;
+      handle_init_ = {head[0], head[1], head[2]};
+      obj_init_pos_ = {vec[0], vec[1], vec[2]};
+      SetObjectPosition(obj_init_pos_);
+      MoveBody(vec);
+      target_pos_ = {vec[3] + 0.03, vec[4] + 0.0, vec[5] + 0.13};
+      break;
+    }
+    case TaskKind::kStickPush:
+    case TaskKind::kStickPull: {
+      // The stick at the drawn place (its height init_config's 0.02), the
+      // thermos's slides at their start; the goal's height is the
+      // insertion site's where the hand's reset left it (stick-push) or
+      // the stick's (stick-pull). Stick-push's caging measures from the
+      // stick's start, stick-pull's from the thermos's: obj_init_pos_
+      // holds that one, handle_init_ the other.
+      const bool push = task_->kind == TaskKind::kStickPush;
+      const std::array<double, 3> stick_init{vec[0], vec[1], 0.02};
+      target_pos_ = {vec[3], vec[4],
+                     push ? d->site_xpos[3 * insertion_site_ + 2] : 0.02};
+      SetObjectPosition(stick_init);
+      d->qpos[16] = 0.0;
+      d->qpos[17] = push ? 0.0 : 0.09;
+      d->qvel[16] = 0.0;
+      d->qvel[17] = 0.0;
+      mj_forward(m, d);
+      const std::array<double, 3> thermos = BodyPos(obj_body_);
+      obj_init_pos_ = push ? stick_init : thermos;
+      handle_init_ = push ? thermos : stick_init;
+      break;
+    }
+    default: {  // basketball
+      // The basket moved in the model, the ball placed (its height the one
+      // init_config gives it, a float32, carried from reset to reset); the
+      // goal is the hoop's goal site. (The reference then writes the site's
+      // world position into its model position, which changes nothing:
+      // the site sits at its body's origin, and MuJoCo places such a site
+      // at the body's position whatever its model position says.)
+      MoveBody(vec);
+      obj_init_pos_ = {vec[0], vec[1], static_cast<double>(0.03F)};
+      SetObjectPosition(obj_init_pos_);
+      const double* goal = d->site_xpos + 3 * hoop_goal_site_;
+      target_pos_ = {goal[0], goal[1], goal[2]};
+      break;
+    }
   }
 }
 
@@ -1675,6 +1962,525 @@ void SawyerEnv::PlaceGaussianTask(const std::vector<double>& vec) {
       break;
     }
   }
+}
+
+void SawyerEnv::ToolFrame(double* frame) const {
+  const mjData* d = data_.get();
+  if (task_->kind == TaskKind::kPegInsertSide) {
+    const double* grasp = d->site_xpos + 3 * object_site_;
+    std::copy(grasp, grasp + 3, frame + 4);
+    MatrixToQuaternion(d->site_xmat + 9 * object_site_, frame + 7);
+    return;
+  }
+  if (IsStick()) {
+    // The insertion site (stick-push's moved 0.09 in y); its quaternion
+    // zeros.
+    const double* stick = d->xpos + 3 * tool_body_;
+    std::copy(stick, stick + 3, frame + 4);
+    MatrixToQuaternion(d->xmat + 9 * tool_body_, frame + 7);
+    const double* insertion = d->site_xpos + 3 * insertion_site_;
+    if (task_->kind == TaskKind::kStickPush) {
+      frame[11] = insertion[0] + 0.0;
+      frame[12] = insertion[1] + 0.09;
+      frame[13] = insertion[2] + 0.0;
+    } else {
+      std::copy(insertion, insertion + 3, frame + 11);
+    }
+    return;
+  }
+  const double* pos = object_site_ >= 0 ? d->site_xpos + 3 * object_site_
+                                        : d->xpos + 3 * tool_body_;
+  std::copy(pos, pos + 3, frame + 4);
+  const double* quat = d->xquat + 4 * tool_quat_body_;
+  std::copy(quat, quat + 4, frame + 7);
+  if (tool_second_body_ >= 0) {
+    const double* second = d->xpos + 3 * tool_second_body_;
+    std::copy(second, second + 3, frame + 11);
+    const double* second_quat = d->xquat + 4 * tool_second_body_;
+    std::copy(second_quat, second_quat + 4, frame + 14);
+  }
+}
+
+Number SawyerEnv::EvaluateBinPicking(float effort, TaskInfo* info) {
+  const double* hand = obs_.data();
+  const double* obj = obs_.data() + 4;
+  const double target_to_obj = Norm3(obj, target_pos_.data());
+  if (obj_to_target_init_ < 0.0) {
+    obj_to_target_init_ = target_to_obj;  // the episode's first step
+  }
+  const double in_place =
+      LongTailTolerance(target_to_obj, 0.0, kTargetRadius, obj_to_target_init_);
+  // The floor: two funnels (np.log), around the object's start and around
+  // the goal; the lower one counts (Python's min keeps the first of equals).
+  constexpr double kThreshold = 0.03;
+  const double to_start[2] = {hand[0] - obj_init_pos_[0],
+                              hand[1] - obj_init_pos_[1]};
+  const double to_goal[2] = {hand[0] - target_pos_[0],
+                             hand[1] - target_pos_[1]};
+  const double radii[2] = {mujoco_common::NumpyNorm(to_start, 2),
+                           mujoco_common::NumpyNorm(to_goal, 2)};
+  double floors[2];
+  for (int k = 0; k < 2; ++k) {
+    floors[k] = radii[k] > kThreshold
+                    ? 0.02 * numpy_kernels::Log(radii[k] - kThreshold) + 0.2
+                    : 0.0;
+  }
+  const double floor = floors[1] < floors[0] ? floors[1] : floors[0];
+  // max(floor - hand_z, 0.0): the difference unless 0.0 is larger.
+  const double below = floor - hand[2];
+  const double above_floor =
+      hand[2] >= floor
+          ? 1.0
+          : LongTailTolerance(0.0 > below ? 0.0 : below, 0.0, 0.01, 0.05);
+  const Number grasped =
+      GripperCaging(effort, obj, 0.015, 0.05, 0.01, true, 0.7);
+  Number reward = HamacherProduct(grasped, Py(in_place));
+  const bool near_object = Norm3(obj, hand) < 0.04;
+  const bool pinched_without_object = obs_[3] < 0.43;
+  const bool lifted = obj[2] - 0.02 > obj_init_pos_[2];
+  const bool grasp_success = near_object && lifted && !pinched_without_object;
+  if (grasp_success) {
+    reward =
+        reward +
+        Py(1.0 + 5.0 * HamacherProduct(Py(above_floor), Py(in_place)).value);
+  }
+  if (target_to_obj < kTargetRadius) {
+    reward = Py(10.0);
+  }
+  info->success = target_to_obj <= 0.05 ? 1.0 : 0.0;
+  info->near_object = near_object ? 1.0 : 0.0;
+  info->grasp_success = grasp_success ? 1.0 : 0.0;
+  info->grasp_reward = grasped.value;
+  info->in_place_reward = in_place;
+  info->obj_to_target = target_to_obj;
+  return reward;
+}
+
+void SawyerEnv::EvaluateTool(float effort, TaskInfo* info,
+                             Number* reward) const {
+  const double* hand = obs_.data();
+  const double* obj = obs_.data() + 4;
+  const double tcp_opened = obs_[3];
+  const std::array<double, 3> tcp = TcpCenter();
+  switch (task_->kind) {
+    case TaskKind::kHammer:
+    case TaskKind::kDisassemble: {
+      // The handle's x snapped to the hand's within half its length, so
+      // that the caging reward sees a sphere.
+      const bool hammer = task_->kind == TaskKind::kHammer;
+      const double threshold = (hammer ? 0.14 : 0.02) / 2.0;
+      double threshed[3] = {obj[0], obj[1], obj[2]};
+      if (std::abs(obj[0] - hand[0]) < threshold) {
+        threshed[0] = hand[0];
+      }
+      // The pose: 1 at the ideal quaternion, 0 from 0.4 away.
+      const double ideal[4] = {hammer ? 1.0 : 0.707, 0.0, 0.0,
+                               hammer ? 0.0 : 0.707};
+      double quat_error[4];
+      for (int k = 0; k < 4; ++k) {
+        quat_error[k] = obs_[7 + k] - ideal[k];
+      }
+      const double quat_reward_raw =
+          1.0 - mujoco_common::NumpyNorm(quat_error, 4) / 0.4;
+      // max(x, 0.0): x unless 0.0 is larger.
+      const double quat_reward = 0.0 > quat_reward_raw ? 0.0 : quat_reward_raw;
+      const Number grab =
+          GripperCaging(effort, threshed, 0.015, 0.02, 0.01, true);
+      // The hammer's head (0.16, 0.06, 0) from its body to the nail; the
+      // wrench's centre to 0.1 above the goal.
+      double head[3];
+      double pos_error[3];
+      if (hammer) {
+        const double offset[3] = {0.16, 0.06, 0.0};
+        for (int k = 0; k < 3; ++k) {
+          head[k] = obj[k] + offset[k];
+          pos_error[k] = target_pos_[k] - head[k];
+        }
+      } else {
+        const double* center = data_->site_xpos + 3 * wrench_center_site_;
+        const double offset[3] = {0.0, 0.0, 0.1};
+        for (int k = 0; k < 3; ++k) {
+          head[k] = center[k];
+          pos_error[k] = target_pos_[k] + offset[k] - head[k];
+        }
+      }
+      const double lifted = head[2] > 0.02 ? 1.0 : 0.0;
+      const double in_place =
+          0.1 * lifted +
+          0.9 * LongTailTolerance(mujoco_common::NumpyNorm(pos_error, 3), 0.0,
+                                  0.02, 0.2);
+      *reward = (Py(2.0) * grab + Py(6.0 * in_place)) * Py(quat_reward);
+      const bool success =
+          hammer ? data_->qpos[nail_qpos_] > 0.09 : obs_[6] > target_pos_[2];
+      if (success && (!hammer || reward->value > 5.0)) {
+        *reward = Py(10.0);
+      }
+      info->success = success ? 1.0 : 0.0;
+      info->near_object = quat_reward;
+      info->grasp_success = grab.value >= 0.5 ? 1.0 : 0.0;
+      info->grasp_reward = grab.value;
+      info->in_place_reward = in_place;
+      info->obj_to_target = 0.0;
+      break;
+    }
+    case TaskKind::kAssembly: {
+      // disassemble's snapped handle and pose reward; the caging reward's
+      // medium density.
+      double threshed[3] = {obj[0], obj[1], obj[2]};
+      if (std::abs(obj[0] - hand[0]) < 0.02 / 2.0) {
+        threshed[0] = hand[0];
+      }
+      const double ideal[4] = {0.707, 0.0, 0.0, 0.707};
+      double quat_error[4];
+      for (int k = 0; k < 4; ++k) {
+        quat_error[k] = obs_[7 + k] - ideal[k];
+      }
+      const double quat_reward_raw =
+          1.0 - mujoco_common::NumpyNorm(quat_error, 4) / 0.4;
+      const double quat_reward = 0.0 > quat_reward_raw ? 0.0 : quat_reward_raw;
+      const Number grab =
+          GripperCaging(effort, threshed, 0.015, 0.02, 0.01, false, 1.0, 0.01);
+      // _reward_pos: the wrench's centre over the peg (within 0.02 in xy)
+      // and below the goal succeeds; its height is measured from a funnel
+      // around the peg whose floor is np.log of the xy distance, widened
+      // once it succeeds.
+      const double* center = data_->site_xpos + 3 * wrench_center_site_;
+      double pos_error[3] = {target_pos_[0] - center[0],
+                             target_pos_[1] - center[1],
+                             target_pos_[2] - center[2]};
+      const double radius = mujoco_common::NumpyNorm(pos_error, 2);
+      const bool success = radius < 0.02 && pos_error[2] > 0.0;
+      const double threshold = success ? 0.02 : 0.01;
+      const double target_height =
+          radius > threshold
+              ? 0.02 * numpy_kernels::Log(radius - threshold) + 0.2
+              : 0.0;
+      pos_error[2] = target_height - center[2];
+      const double scaled[3] = {pos_error[0] * 1.0, pos_error[1] * 1.0,
+                                pos_error[2] * 3.0};
+      const double lifted = center[2] > 0.02 || radius < threshold ? 1.0 : 0.0;
+      const double in_place =
+          0.1 * lifted +
+          0.9 * LongTailTolerance(mujoco_common::NumpyNorm(scaled, 3), 0.0,
+                                  0.02, 0.4);
+      *reward = (Py(2.0) * grab + Py(6.0 * in_place)) * Py(quat_reward);
+      if (success) {
+        *reward = Py(10.0);
+      }
+      info->success = success ? 1.0 : 0.0;
+      info->near_object = quat_reward;
+      info->grasp_success = grab.value >= 0.5 ? 1.0 : 0.0;
+      info->grasp_reward = grab.value;
+      info->in_place_reward = in_place;
+      info->obj_to_target = 0.0;
+      break;
+    }
+    case TaskKind::kBoxClose: {
+      // _reward_grab_effort: (clip(effort, -1, 1) + 1) / 2 in float32.
+      const float clipped = ClipAction(effort);
+      const double grab = static_cast<double>((clipped + 1.0F) / 2.0F);
+      // The lid upright: 1 at the ideal quaternion, 0 from 0.2 away.
+      const double ideal[4] = {0.707, 0.0, 0.0, 0.707};
+      double quat_error[4];
+      for (int k = 0; k < 4; ++k) {
+        quat_error[k] = obs_[7 + k] - ideal[k];
+      }
+      const double quat_reward_raw =
+          1.0 - mujoco_common::NumpyNorm(quat_error, 4) / 0.2;
+      const double quat_reward = 0.0 > quat_reward_raw ? 0.0 : quat_reward_raw;
+      // _reward_pos: the hand above a funnel around the lid's handle
+      // (np.log), at the handle, then the lid onto the box.
+      const double lid[3] = {obj[0] + 0.0, obj[1] + 0.0, obj[2] + 0.02};
+      constexpr double kThreshold = 0.02;
+      const double hand_lid_xy[2] = {hand[0] - lid[0], hand[1] - lid[1]};
+      const double radius = mujoco_common::NumpyNorm(hand_lid_xy, 2);
+      const double floor =
+          radius <= kThreshold
+              ? 0.0
+              : 0.04 * numpy_kernels::Log(radius - kThreshold) + 0.4;
+      const double above_floor =
+          hand[2] >= floor
+              ? 1.0
+              : LongTailTolerance(floor - hand[2], 0.0, 0.01, floor / 2.0);
+      const double in_place =
+          LongTailTolerance(Norm3(hand, lid), 0.0, 0.02, 0.5);
+      const double ready = HamacherProduct(Py(above_floor), Py(in_place)).value;
+      const double pos_error[3] = {(target_pos_[0] - lid[0]) * 1.0,
+                                   (target_pos_[1] - lid[1]) * 1.0,
+                                   (target_pos_[2] - lid[2]) * 3.0};
+      const double lifted =
+          0.2 * (lid[2] > 0.04 ? 1.0 : 0.0) +
+          0.8 * LongTailTolerance(mujoco_common::NumpyNorm(pos_error, 3), 0.0,
+                                  0.05, 0.25);
+      *reward = Py(2.0 * HamacherProduct(Py(grab), Py(ready)).value) +
+                Py(8.0 * lifted);
+      const bool success = Norm3(obj, target_pos_.data()) < 0.08;
+      if (success) {
+        *reward = Py(10.0);
+      }
+      *reward = *reward * Py(quat_reward);
+      info->success = success ? 1.0 : 0.0;
+      info->near_object = ready;
+      info->grasp_success = grab >= 0.5 ? 1.0 : 0.0;
+      info->grasp_reward = grab;
+      info->in_place_reward = lifted;
+      info->obj_to_target = 0.0;
+      break;
+    }
+    case TaskKind::kPegUnplugSide: {
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      const double obj_to_target = Norm3(obj, target_pos_.data());
+      const Number grasped =
+          GripperCaging(effort, obj, 0.025, 0.05, 0.005, true, 0.8);
+      const double in_place_margin =
+          Norm3(obj_init_pos_.data(), target_pos_.data());
+      const double in_place =
+          LongTailTolerance(obj_to_target, 0.0, 0.05, in_place_margin);
+      const bool grasp_success =
+          tcp_opened > 0.5 && obj[0] - obj_init_pos_[0] > 0.015;
+      *reward = Py(2.0) * grasped;
+      if (grasp_success && tcp_to_obj < 0.035) {
+        *reward = Py(1.0) + Py(2.0) * grasped + Py(5.0 * in_place);
+      }
+      if (obj_to_target <= 0.05) {
+        *reward = Py(10.0);
+      }
+      info->success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+      info->near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+      info->grasp_success = grasp_success ? 1.0 : 0.0;
+      info->grasp_reward = grasped.value;
+      info->in_place_reward = in_place;
+      info->obj_to_target = obj_to_target;
+      break;
+    }
+    case TaskKind::kPegInsertSide:
+      EvaluatePegInsert(effort, info, reward);
+      break;
+    case TaskKind::kStickPush:
+    case TaskKind::kStickPull:
+      EvaluateStick(effort, info, reward);
+      break;
+    default: {  // basketball
+      constexpr double kBasketRadius = 0.08;
+      // The hoop's height taken as 0.3; z weighted 2.
+      const double target[3] = {target_pos_[0], target_pos_[1], 0.3};
+      const double scale[3] = {1.0, 1.0, 2.0};
+      double to_target[3];
+      double init_to_target[3];
+      for (int k = 0; k < 3; ++k) {
+        to_target[k] = (obj[k] - target[k]) * scale[k];
+        init_to_target[k] = (obj_init_pos_[k] - target[k]) * scale[k];
+      }
+      const double target_to_obj = mujoco_common::NumpyNorm(to_target, 3);
+      const double target_to_obj_init =
+          mujoco_common::NumpyNorm(init_to_target, 3);
+      const double in_place = LongTailTolerance(
+          target_to_obj, 0.0, kBasketRadius, target_to_obj_init);
+      const double tcp_to_obj = Norm3(obj, tcp.data());
+      Number grasped = GripperCaging(effort, obj, 0.025, 0.06, 0.005, true);
+      const bool lifted = tcp_to_obj < 0.035 && tcp_opened > 0.0 &&
+                          obj[2] - 0.01 > obj_init_pos_[2];
+      if (lifted) {
+        grasped = Py(1.0);
+      }
+      *reward = HamacherProduct(grasped, Py(in_place));
+      if (lifted) {
+        *reward = *reward + Py(1.0 + 5.0 * in_place);
+      }
+      if (target_to_obj < kBasketRadius) {
+        *reward = Py(10.0);
+      }
+      info->success = target_to_obj <= kBasketRadius ? 1.0 : 0.0;
+      info->near_object = tcp_to_obj <= 0.05 ? 1.0 : 0.0;
+      info->grasp_success =
+          tcp_opened > 0.0 && obj[2] - 0.03 > obj_init_pos_[2] ? 1.0 : 0.0;
+      info->grasp_reward = grasped.value;
+      info->in_place_reward = in_place;
+      info->obj_to_target = target_to_obj;
+      break;
+    }
+  }
+}
+
+namespace {
+
+// reward_utils.rect_prism_tolerance: inside the prism from `zero` to `one`,
+// the product of the relative coordinates; 1 outside.
+double RectPrismTolerance(const double* curr, const double* zero,
+                          const double* one) {
+  const auto in_range = [](double a, double b, double c) {
+    return c >= b ? (b <= a && a <= c) : (c <= a && a <= b);
+  };
+  if (in_range(curr[0], zero[0], one[0]) &&
+      in_range(curr[1], zero[1], one[1]) &&
+      in_range(curr[2], zero[2], one[2])) {
+    const double diff[3] = {one[0] - zero[0], one[1] - zero[1],
+                            one[2] - zero[2]};
+    const double x_scale = (curr[0] - zero[0]) / diff[0];
+    const double y_scale = (curr[1] - zero[1]) / diff[1];
+    const double z_scale = (curr[2] - zero[2]) / diff[2];
+    return x_scale * y_scale * z_scale;
+  }
+  return 1.0;
+}
+
+}  // namespace
+
+void SawyerEnv::EvaluatePegInsert(float effort, TaskInfo* info,
+                                  Number* reward) const {
+  constexpr double kPegTargetRadius = 0.07;
+  const double* obj = obs_.data() + 4;
+  const double tcp_opened = obs_[3];
+  const std::array<double, 3> tcp = TcpCenter();
+  const double* head = data_->site_xpos + 3 * peg_head_site_;
+  const double tcp_to_obj = Norm3(obj, tcp.data());
+  // y and z weighted 2; the margin from the head's place before the peg
+  // was placed (handle_init_).
+  const double scale[3] = {1.0, 2.0, 2.0};
+  double to_target[3];
+  double init_to_target[3];
+  for (int k = 0; k < 3; ++k) {
+    to_target[k] = (head[k] - target_pos_[k]) * scale[k];
+    init_to_target[k] = (handle_init_[k] - target_pos_[k]) * scale[k];
+  }
+  const double obj_to_target = mujoco_common::NumpyNorm(to_target, 3);
+  const double in_place_margin = mujoco_common::NumpyNorm(init_to_target, 3);
+  double in_place =
+      LongTailTolerance(obj_to_target, 0.0, kPegTargetRadius, in_place_margin);
+  const auto site = [this](int k) {
+    return data_->site_xpos + 3 * collision_corner_sites_[k];
+  };
+  const double box_1 = RectPrismTolerance(head, site(0), site(1));
+  const double box_2 = RectPrismTolerance(head, site(2), site(3));
+  const Number collision_boxes = HamacherProduct(Py(box_2), Py(box_1));
+  in_place = HamacherProduct(Py(in_place), collision_boxes).value;
+  Number grasped = GripperCaging(effort, obj, 0.0075, 0.03, 0.005, true);
+  const bool lifted =
+      tcp_to_obj < 0.08 && tcp_opened > 0.0 && obj[2] - 0.01 > obj_init_pos_[2];
+  if (lifted) {
+    grasped = Py(1.0);
+  }
+  *reward = HamacherProduct(grasped, Py(in_place));
+  if (lifted) {
+    *reward = *reward + Py(1.0 + 5.0 * in_place);
+  }
+  if (obj_to_target <= kPegTargetRadius) {
+    *reward = Py(10.0);
+  }
+  info->success = obj_to_target <= 0.07 ? 1.0 : 0.0;
+  info->near_object = tcp_to_obj <= 0.03 ? 1.0 : 0.0;
+  info->grasp_success =
+      tcp_to_obj < 0.02 && tcp_opened > 0.0 && obj[2] - 0.01 > obj_init_pos_[2]
+          ? 1.0
+          : 0.0;
+  info->grasp_reward = grasped.value;
+  info->in_place_reward = in_place;
+  info->obj_to_target = obj_to_target;
+}
+
+void SawyerEnv::EvaluateStick(float effort, TaskInfo* info,
+                              Number* reward) const {
+  const bool push = task_->kind == TaskKind::kStickPush;
+  const double* stick_init = push ? obj_init_pos_.data() : handle_init_.data();
+  const double* thermos_init =
+      push ? handle_init_.data() : obj_init_pos_.data();
+  const double* target = target_pos_.data();
+  const double tcp_opened = obs_[3];
+  const std::array<double, 3> tcp = TcpCenter();
+  const double* observed_stick = obs_.data() + 4;
+  const double* handle = obs_.data() + 11;
+  if (push) {
+    constexpr double kRadius = 0.12;
+    const double stick[3] = {observed_stick[0] + 0.015, observed_stick[1] + 0.0,
+                             observed_stick[2] + 0.0};
+    const double tcp_to_stick = Norm3(stick, tcp.data());
+    const double stick_to_target = Norm3(stick, target);
+    const double stick_in_place = LongTailTolerance(
+        stick_to_target, 0.0, kRadius, Norm3(stick_init, target) - kRadius);
+    const double container_to_target = Norm3(handle, target);
+    const double container_in_place =
+        LongTailTolerance(container_to_target, 0.0, kRadius,
+                          Norm3(thermos_init, target) - kRadius);
+    // Its own caging reward, from the stick's start: GripperCaging with
+    // obj_init_pos_ the stick's.
+    Number grasped = GripperCaging(effort, stick, 0.04, 0.05, 0.01, true);
+    *reward = grasped;
+    if (tcp_to_stick < 0.02 && tcp_opened > 0.0 &&
+        stick[2] - 0.01 > stick_init[2]) {
+      grasped = Py(1.0);
+      *reward = Py(2.0 + 5.0 * stick_in_place + 3.0 * container_in_place);
+      if (container_to_target <= kRadius) {
+        *reward = Py(10.0);
+      }
+    }
+    const bool grasp_success = TouchingObject() && tcp_opened > 0.0 &&
+                               observed_stick[2] - 0.01 > stick_init[2];
+    info->success =
+        grasp_success && Norm3(handle, target) <= kRadius ? 1.0 : 0.0;
+    info->near_object = tcp_to_stick <= 0.03 ? 1.0 : 0.0;
+    info->grasp_success = grasp_success ? 1.0 : 0.0;
+    info->grasp_reward = grasped.value;
+    info->in_place_reward = stick_in_place;
+    info->obj_to_target = container_to_target;
+    return;
+  }
+  constexpr double kRadius = 0.05;
+  const double* stick = observed_stick;
+  const double* end = data_->site_xpos + 3 * stick_end_site_;
+  // The thermos's handle and its container, 0.05 further in x.
+  const double container[3] = {handle[0] + 0.05, handle[1] + 0.0,
+                               handle[2] + 0.0};
+  const double container_init[3] = {
+      thermos_init[0] + 0.05, thermos_init[1] + 0.0, thermos_init[2] + 0.0};
+  const double tcp_to_stick = Norm3(stick, tcp.data());
+  const double handle_to_target = Norm3(handle, target);
+  // z weighted 2.
+  const double scale[3] = {1.0, 1.0, 2.0};
+  double to_container[3];
+  double init_to_container[3];
+  for (int k = 0; k < 3; ++k) {
+    to_container[k] = (stick[k] - container[k]) * scale[k];
+    init_to_container[k] = (stick_init[k] - container_init[k]) * scale[k];
+  }
+  const double stick_in_place =
+      LongTailTolerance(mujoco_common::NumpyNorm(to_container, 3), 0.0, kRadius,
+                        mujoco_common::NumpyNorm(init_to_container, 3));
+  const double stick_in_place_2 = LongTailTolerance(
+      Norm3(stick, target), 0.0, kRadius, Norm3(stick_init, target));
+  const double container_in_place = LongTailTolerance(
+      Norm3(container, target), 0.0, kRadius, Norm3(thermos_init, target));
+  // The caging reward from the thermos's start (obj_init_pos_).
+  Number grasped = GripperCaging(effort, stick, 0.014, 0.05, 0.01, true);
+  const bool grasp_success = tcp_to_stick < 0.02 && tcp_opened > 0.0 &&
+                             stick[2] - 0.01 > stick_init[2];
+  if (grasp_success) {
+    grasped = Py(1.0);
+  }
+  const Number in_place_and_grasped =
+      HamacherProduct(grasped, Py(stick_in_place));
+  const bool inserted = end[0] >= handle[0] &&
+                        std::abs(end[1] - handle[1]) <= 0.040 &&
+                        std::abs(end[2] - handle[2]) <= 0.060;
+  *reward = in_place_and_grasped;
+  if (grasp_success) {
+    *reward = Py(1.0) + in_place_and_grasped + Py(5.0 * stick_in_place);
+    if (inserted) {
+      *reward = Py(1.0) + in_place_and_grasped + Py(5.0) +
+                Py(2.0 * stick_in_place_2) + Py(1.0 * container_in_place);
+      if (handle_to_target <= 0.12) {
+        *reward = Py(10.0);
+      }
+    }
+  }
+  info->success = handle_to_target <= 0.12 && inserted ? 1.0 : 0.0;
+  info->near_object = tcp_to_stick <= 0.03 ? 1.0 : 0.0;
+  info->grasp_success =
+      TouchingObject() && tcp_opened > 0.0 && stick[2] - 0.02 > thermos_init[2]
+          ? 1.0
+          : 0.0;
+  info->grasp_reward = grasped.value;
+  info->in_place_reward = stick_in_place;
+  info->obj_to_target = handle_to_target;
 }
 
 void SawyerEnv::GaussianTaskObject(double* pos_and_quat) const {

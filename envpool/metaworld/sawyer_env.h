@@ -97,6 +97,30 @@ class SawyerEnv : public Env {
   bool ObservesSite() const {
     return IsHandle() || IsWindow() || IsCoffee() || IsDoorLock() || IsLever();
   }
+  // hammer, disassemble, assembly, bin-picking, box-close, peg-unplug-side,
+  // basketball, peg-insert-side, stick-push, stick-pull.
+  bool IsTool() const {
+    return task_->kind == TaskKind::kHammer ||
+           task_->kind == TaskKind::kDisassemble ||
+           task_->kind == TaskKind::kAssembly ||
+           task_->kind == TaskKind::kBinPicking ||
+           task_->kind == TaskKind::kBoxClose ||
+           task_->kind == TaskKind::kPegUnplugSide ||
+           task_->kind == TaskKind::kBasketball ||
+           task_->kind == TaskKind::kPegInsertSide || IsStick();
+  }
+  bool IsStick() const {
+    return task_->kind == TaskKind::kStickPush ||
+           task_->kind == TaskKind::kStickPull;
+  }
+  void SetUpTool();
+  void ResetTool(const std::vector<double>& vec);
+  void ToolFrame(double* frame) const;
+  void EvaluateTool(float effort, TaskInfo* info, Number* reward) const;
+  void EvaluatePegInsert(float effort, TaskInfo* info, Number* reward) const;
+  void EvaluateStick(float effort, TaskInfo* info, Number* reward) const;
+  // Sets the in-place margin at the episode's first step.
+  Number EvaluateBinPicking(float effort, TaskInfo* info);
   bool IsButton() const {
     return task_->kind == TaskKind::kButtonPress ||
            task_->kind == TaskKind::kButtonPressWall ||
@@ -182,6 +206,23 @@ class SawyerEnv : public Env {
   int door_link_ = -1;
   int lock_link_ = -1;
   int lever_axis_ = -1;
+  // The tool tasks: the observed bodies (the second is the hammer's nail),
+  // the body whose quaternion is observed with a site's position, the
+  // nail's slide joint, the wrench's centre site, basketball's goal site.
+  int tool_body_ = -1;
+  int tool_second_body_ = -1;
+  int tool_quat_body_ = -1;
+  int nail_qpos_ = -1;
+  int wrench_center_site_ = -1;
+  int hoop_goal_site_ = -1;
+  int box_goal_site_ = -1;
+  int peg_head_site_ = -1;  // peg-insert-side
+  // Its collision boxes' corners: (bottom right, top left) of box 1, box 2.
+  std::array<int, 4> collision_corner_sites_{-1, -1, -1, -1};
+  int insertion_site_ = -1;  // the stick tasks' thermos
+  int stick_end_site_ = -1;
+  int peg_top_site_ = -1;
+  int bin_goal_body_ = -1;  // bin-picking's goal
   // door-close's door hinge, dial-turn's knob.
   int reset_joint_ = -1;
   // The episode.

@@ -43,6 +43,19 @@ enum class TaskKind {
   kHandlePull,  // handle-press's placement, a grasping reward
   kHandlePullSide,
   kHandInsert,
+  // The tool tasks: two objects observed (a body's position and MuJoCo
+  // quaternion, or a site's), grasped with GripperCaging.
+  kHammer,         // the hammer's head to the nail, weighted by its pose
+  kDisassemble,    // the wrench lifted off the peg, weighted by its pose
+  kPegUnplugSide,  // the plug pulled out of the wall
+  kBasketball,     // the ball to the hoop, whose goal site drifts
+  kPegInsertSide,  // the peg into the box's hole, past its collision boxes
+  kStickPush,      // the stick grasped, the thermos pushed with it
+  kStickPull,      // the stick hooked into the thermos's handle, pulled
+  kAssembly,       // disassemble's model, the wrench put onto the peg (np.log)
+  // A body's position and quaternion observed, a funnel's floor (np.log).
+  kBinPicking,  // the object carried from one bin into the other
+  kBoxClose,    // the lid lifted onto the box
   // The tasks whose reach reward is the "gaussian" tolerance.
   kWindowClose,  // window-open's placement, the window pushed shut
   kDrawerClose,  // drawer-open's model, the drawer pulled out at reset

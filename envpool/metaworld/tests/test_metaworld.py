@@ -48,13 +48,18 @@ INFO_KEYS = (
 )
 OURS = sorted(t for t in envpool.list_all_envs() if find_entry(t).family == "metaworld")
 # make test's sample: every TaskKind of envpool/metaworld/tasks.h (each a
-# placement and a reward function) once across the two lockstep tests, but
-# of the tasks whose rewards call np.exp or np.log three: drawer-close (the
-# "gaussian" tolerance gated by the float32 effort; its expert episodes
-# differ from the reference's at step 36 with libm's exp), door-open and
-# pick-out-of-hole (np.log); numpy's exp and log themselves are compared
-# over many inputs below (every id under ENVPOOL_TEST_ALL).
+# placement and a reward function) up to kHandInsert once across the two
+# lockstep tests; of the tool tasks after it basketball's and stick-pull's
+# (the most branches), assembly's, bin-picking's (its margin from the first
+# step, across the autoreset) and box-close's; of the tasks whose rewards
+# call np.exp or np.log three: drawer-close (the "gaussian" tolerance gated
+# by the float32 effort; its expert episodes differ from the reference's at
+# step 36 with libm's exp), door-open and pick-out-of-hole (np.log); numpy's
+# exp and log themselves are compared over many inputs below (every id under
+# ENVPOOL_TEST_ALL).
 RANDOM_SAMPLE = [
+    "MetaWorld/Basketball-v3",
+    "MetaWorld/BinPicking-v3",
     "MetaWorld/ButtonPressTopdownWall-v3",
     "MetaWorld/ButtonPressWall-v3",
     "MetaWorld/CoffeeButton-v3",
@@ -79,6 +84,8 @@ RANDOM_SAMPLE = [
     "MetaWorld/WindowOpen-v3",
 ]
 EXPERT_SAMPLE = [
+    "MetaWorld/Assembly-v3",
+    "MetaWorld/BoxClose-v3",
     "MetaWorld/ButtonPress-v3",
     "MetaWorld/ButtonPressTopdown-v3",
     "MetaWorld/DoorLock-v3",
@@ -91,6 +98,7 @@ EXPERT_SAMPLE = [
     "MetaWorld/PlateSlide-v3",
     "MetaWorld/PlateSlideSide-v3",
     "MetaWorld/ReachWall-v3",
+    "MetaWorld/StickPull-v3",
 ]
 
 
