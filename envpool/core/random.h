@@ -427,6 +427,15 @@ class RandomState {
   // integers), and RandomState(array of uint32 words).
   explicit RandomState(uint32_t seed) : bits_(seed) {}
   explicit RandomState(const std::vector<uint32_t>& seed) : bits_(seed) {}
+  // A pool's 64-bit seed as numpy would take it: RandomState(seed) below
+  // 2**32, else RandomState([low, high]) (its two 32-bit words, low first).
+  static RandomState FromSeed(uint64_t seed) {
+    if (seed >> 32 == 0) {
+      return RandomState(static_cast<uint32_t>(seed));
+    }
+    return RandomState(std::vector<uint32_t>{
+        static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)});
+  }
 
   MT19937& bit_generator() { return bits_; }
 

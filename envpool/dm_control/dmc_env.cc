@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "envpool/mujoco_common/physics.h"
 #include "envpool/mujoco_common/spec.h"
 #include "envpool/mujoco_common/state.h"
 #include "envpool/render/mujoco_egl.h"
@@ -347,22 +348,12 @@ void DmcEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
 }
 
 void DmcEnv::OnSeed(uint64_t seed) {
-  // numpy's RandomState takes seeds below 2**32; a wider seed seeds it with
-  // its two 32-bit words (low first), as RandomState([low, high]) does.
-  if (seed >> 32 == 0) {
-    random_ = random::RandomState(static_cast<uint32_t>(seed));
-  } else {
-    random_ = random::RandomState(std::vector<uint32_t>{
-        static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)});
-  }
+  random_ = random::RandomState::FromSeed(seed);
   OnSeeded();
 }
 
 void DmcEnv::AfterReset() {
-  const int flags = model_->opt.disableflags;
-  model_->opt.disableflags = flags | mjDSBL_ACTUATION;
-  mj_forward(model_.get(), data_.get());
-  model_->opt.disableflags = flags;
+  mujoco_common::ForwardWithoutActuation(model_.get(), data_.get());
 }
 
 void DmcEnv::PhysicsStep(int nstep) {

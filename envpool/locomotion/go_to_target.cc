@@ -13,6 +13,7 @@
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/locomotion/task_options.h"
 #include "envpool/mujoco_common/numpy_math.h"
+#include "envpool/mujoco_common/physics.h"
 #include "envpool/mujoco_common/state.h"
 
 namespace envpool::locomotion {
@@ -321,19 +322,11 @@ GoToTargetEnv::GoToTargetEnv(const Options& options, const Fields& fields)
 }
 
 void GoToTargetEnv::OnSeed(uint64_t seed) {
-  if (seed >> 32 == 0) {
-    random_ = random::RandomState(static_cast<uint32_t>(seed));
-  } else {
-    random_ = random::RandomState(std::vector<uint32_t>{
-        static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)});
-  }
+  random_ = random::RandomState::FromSeed(seed);
 }
 
 void GoToTargetEnv::AfterReset() {
-  const int flags = model_->opt.disableflags;
-  model_->opt.disableflags = flags | mjDSBL_ACTUATION;
-  mj_forward(model_.get(), data_.get());
-  model_->opt.disableflags = flags;
+  mujoco_common::ForwardWithoutActuation(model_.get(), data_.get());
 }
 
 void GoToTargetEnv::Reset() {

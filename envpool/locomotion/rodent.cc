@@ -16,6 +16,7 @@
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/locomotion/task_options.h"
 #include "envpool/mujoco_common/numpy_math.h"
+#include "envpool/mujoco_common/physics.h"
 #include "envpool/mujoco_common/state.h"
 #include "envpool/render/mujoco_egl.h"
 
@@ -521,21 +522,13 @@ RodentEnv::RodentEnv(const Options& options, const Fields& fields)
 void RodentEnv::OnSeed(uint64_t seed) {
   // The env's random_state and dm_control's global np.random, both seeded
   // with the env's seed.
-  if (seed >> 32 == 0) {
-    random_ = random::RandomState(static_cast<uint32_t>(seed));
-  } else {
-    random_ = random::RandomState(std::vector<uint32_t>{
-        static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)});
-  }
+  random_ = random::RandomState::FromSeed(seed);
   global_random_ = random_;
 }
 
 // Physics.after_reset: mj_forward with the actuation disabled.
 void RodentEnv::AfterReset() {
-  const int flags = model_->opt.disableflags;
-  model_->opt.disableflags = flags | mjDSBL_ACTUATION;
-  mj_forward(model_.get(), data_.get());
-  model_->opt.disableflags = flags;
+  mujoco_common::ForwardWithoutActuation(model_.get(), data_.get());
 }
 
 // escape.py's _find_non_contacting_height at (0, 0): from the floor up in

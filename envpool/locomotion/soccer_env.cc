@@ -9,6 +9,7 @@
 #include "envpool/locomotion/soccer.h"
 #include "envpool/locomotion/task_options.h"
 #include "envpool/mujoco_common/numpy_math.h"
+#include "envpool/mujoco_common/physics.h"
 #include "envpool/mujoco_common/state.h"
 
 namespace envpool::locomotion {
@@ -183,14 +184,7 @@ SoccerEnv::SoccerEnv(const Options& options, const Fields& fields)
 }
 
 void SoccerEnv::OnSeed(uint64_t seed) {
-  // numpy's RandomState takes seeds below 2**32; a wider seed seeds it with
-  // its two 32-bit words (low first), as RandomState([low, high]) does.
-  if (seed >> 32 == 0) {
-    random_ = random::RandomState(static_cast<uint32_t>(seed));
-  } else {
-    random_ = random::RandomState(std::vector<uint32_t>{
-        static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)});
-  }
+  random_ = random::RandomState::FromSeed(seed);
 }
 
 void SoccerEnv::BindModel() {
@@ -313,10 +307,7 @@ void SoccerEnv::BindModel() {
 }
 
 void SoccerEnv::AfterReset() {
-  const int flags = model_->opt.disableflags;
-  model_->opt.disableflags = flags | mjDSBL_ACTUATION;
-  mj_forward(model_.get(), data_.get());
-  model_->opt.disableflags = flags;
+  mujoco_common::ForwardWithoutActuation(model_.get(), data_.get());
 }
 
 void SoccerEnv::InitializeEntities() {

@@ -418,6 +418,8 @@ void BindRandom(py::module_ m) {
   py::class_<RandomState>(m, "RandomState")
       .def(py::init(&ToRandomState), arg("seed"),
            "numpy.random.RandomState(seed).")
+      .def_static("from_seed", &RandomState::FromSeed, arg("seed"),
+                  "A pool's 64-bit seed as the envs give it to numpy.")
       .def(
           "random_sample",
           [](RandomState& self, Size size) {

@@ -331,6 +331,19 @@ def test_random_state(seed: Any) -> None:
     )
 
 
+@pytest.mark.parametrize("seed", [0, 7, 2**32 - 1, 2**32, 2**32 + 7, 2**64 - 1])
+def test_random_state_from_a_pools_seed(seed: int) -> None:
+    # Below 2**32 RandomState(seed); above, RandomState([low, high]) (numpy
+    # refuses the integer itself).
+    words = seed if seed < 2**32 else [seed & 0xFFFFFFFF, seed >> 32]
+    run_script(
+        nprandom.RandomState.from_seed(seed),
+        np.random.RandomState(words),
+        legacy_calls(),
+        "RandomState.from_seed",
+    )
+
+
 @pytest.mark.parametrize("seed", LEGACY_SEEDS[:6], ids=seed_id)
 def test_random_state_shuffle_and_aliases(seed: int) -> None:
     ours = nprandom.RandomState(seed)
