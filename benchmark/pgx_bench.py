@@ -57,6 +57,10 @@ from typing import Any
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # -P keeps this folder off sys.path
+
+from worker import random_legal  # noqa: E402
+
 TASKS = ("Go9x9-v1", "Chess-v1", "Play2048-v1")
 # This project's id -> pgx's env id.
 PGX_IDS = {"Go9x9-v1": "go_9x9", "Chess-v1": "chess", "Play2048-v1": "2048"}
@@ -82,15 +86,6 @@ DESCRIPTIONS = {
     "envpool127_async": "EnvPool 1.2.7 (its Python 3.12 venv), "
     "`batch_size = max(1, num_envs // 2)`, `recv`/`send`",
 }
-
-
-def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly drawn legal action per row of `mask` (every row has one)."""
-    counts = mask.sum(axis=1)
-    legal = np.flatnonzero(mask)  # row by row, in order
-    first = np.cumsum(counts) - counts
-    pick = legal[first + rng.integers(0, 1 << 30, len(mask)) % counts]
-    return pick - np.arange(len(mask)) * mask.shape[1]
 
 
 class Runner:

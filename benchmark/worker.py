@@ -584,6 +584,15 @@ def action_rows_per_env(env: Any) -> int:
     return players if players > 1 and not turn_based else 1
 
 
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly drawn legal action per row of `mask` (every row has one)."""
+    counts = mask.sum(axis=1)
+    legal = np.flatnonzero(mask)  # row by row, in order
+    first = np.cumsum(counts) - counts
+    pick = legal[first + rng.integers(0, 1 << 30, len(mask)) % counts]
+    return pick - np.arange(len(mask)) * mask.shape[1]
+
+
 def envpool_stepper(
     task: str,
     num_envs: int,
@@ -620,6 +629,8 @@ def envpool_stepper(
         seed=0,
         **pinning,
     )
+    if "info:legal_action_mask" in env.spec.state_array_spec:
+        return env, legal_move_stepper(env, num_envs, batch_size, asynchronous)
     actions = draw_actions(env.single_action_space, batch_size * action_rows_per_env(env), seed=0)
 
     if asynchronous:
@@ -642,6 +653,41 @@ def envpool_stepper(
             return num_envs
 
     return env, step
+
+
+def legal_move_stepper(
+    env: Any, num_envs: int, batch_size: int, asynchronous: bool
+) -> Callable[[int], int]:
+    """The step function of a turn-based pool (pgx): random legal moves.
+
+    A game refuses a masked-out move, so actions cannot be drawn before
+    timing: each step draws one legal move per env from the legal-action
+    mask the last step gave (a few microseconds of numpy per batch, timed
+    alike for every engine), seeded the same for every build.
+    """
+    rng = np.random.default_rng(0)
+    if asynchronous:
+        env.async_reset()
+
+        def step(i: int) -> int:
+            info = env.recv()[4]
+            env.send(random_legal(info["legal_action_mask"], rng), info["env_id"])
+            return batch_size
+
+        return step
+
+    info = env.reset()[1]
+    actions = np.empty(num_envs, np.int64)
+
+    def step(i: int) -> int:
+        nonlocal info
+        # A sync batch's rows come in the order of its `env_id`; `step` takes
+        # the actions in env order.
+        actions[info["env_id"]] = random_legal(info["legal_action_mask"], rng)
+        info = env.step(actions)[4]
+        return num_envs
+
+    return step
 
 
 def bench_envpool(
