@@ -343,11 +343,15 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
   }
   const Task::Kind kind = reset ? Task::Kind::kReset : Task::Kind::kStep;
   if (scheduler_.SendsInline(n)) {
+    // Each task built in its slot, as TaskRing::AppendRun does: a task
+    // built aside and then copied in was written a field at a time and read
+    // back whole, a stalled load (no store forwarding) per env.
     std::vector<Task>& tasks = inline_tasks_;
-    tasks.clear();
+    tasks.resize(static_cast<std::size_t>(n));
+    Task* const slots = tasks.data();
+    const bool has_seed = seeds != nullptr;
     for (int k = 0; k < n; ++k) {
-      tasks.push_back(
-          Task{env_ids[k], k, sync_block, 0, kind, seeds != nullptr});
+      slots[k] = Task{env_ids[k], k, sync_block, 0, kind, has_seed};
     }
     RunInline(&tasks);
     return;
