@@ -477,13 +477,15 @@ void Pool::Guarded(int env_id, std::string* error, F&& body) {
 
 Pool::Outcome Pool::Advance(const Task& task, Env* env, std::string* error) {
   const int id = task.env_id;
-  Outcome outcome;
   // A never-reset env's first turn is its (seeded) reset, whatever was sent.
-  outcome.started_episode =
+  // Locals, captured by value, and the outcome built from them at the end:
+  // an outcome the guarded body wrote through a reference lived in memory,
+  // a byte at a time, and was read back whole (a stalled load per env).
+  const bool started =
       task.kind == Task::Kind::kReset || unstarted_[id] ||
       (ended_[id] && config_.autoreset_mode == AutoresetMode::kNextStep);
-  Guarded(id, error, [&] {
-    if (outcome.started_episode) {
+  Guarded(id, error, [this, &task, env, id, started] {
+    if (started) {
       if (task.has_seed) {
         env->Seed(seeds_[id]);
       }
@@ -495,15 +497,15 @@ Pool::Outcome Pool::Advance(const Task& task, Env* env, std::string* error) {
       ++elapsed_[id];
     }
   });
-  outcome.terminated = !outcome.started_episode && env->terminated();
+  const bool terminated = !started && env->terminated();
   // As gymnasium's TimeLimit: an episode that terminates on its last allowed
   // step is both terminated and truncated.
-  outcome.truncated = !outcome.started_episode &&
-                      ((config_.max_episode_steps > 0 &&
-                        elapsed_[id] >= config_.max_episode_steps) ||
-                       env->truncated());
-  ended_[id] = outcome.terminated || outcome.truncated;
-  return outcome;
+  const bool truncated =
+      !started && ((config_.max_episode_steps > 0 &&
+                    elapsed_[id] >= config_.max_episode_steps) ||
+                   env->truncated());
+  ended_[id] = terminated || truncated;
+  return Outcome{started, terminated, truncated};
 }
 
 void Pool::NextAsyncRow(Block** block, int* slot) {
