@@ -104,6 +104,10 @@ Block::Block(const BlockLayout& layout, int capacity, int id)
     column_bytes_.push_back(bytes);
     per_player_.push_back(column.per_player ? 1 : 0);
   }
+  terminated_ = static_cast<bool*>(Column(layout.terminated));
+  truncated_ = static_cast<bool*>(Column(layout.truncated));
+  env_ids_ = static_cast<int32_t*>(Column(layout.env_id));
+  elapsed_steps_ = static_cast<int32_t*>(Column(layout.elapsed_step));
 }
 
 void Block::Prepare(int target) {
@@ -559,12 +563,10 @@ void Pool::WritePoolColumns(int id, const Outcome& outcome, const Row& row,
                             const Env& env) {
   Block* block = row.block;
   const int slot = row.slot;
-  *static_cast<bool*>(block->Row(layout_.terminated, slot)) =
-      outcome.terminated;
-  *static_cast<bool*>(block->Row(layout_.truncated, slot)) = outcome.truncated;
-  *static_cast<int32_t*>(block->Row(layout_.env_id, slot)) = id;
-  *static_cast<int32_t*>(block->Row(layout_.elapsed_step, slot)) =
-      static_cast<int32_t>(elapsed_[id]);
+  block->terminated_[slot] = outcome.terminated;
+  block->truncated_[slot] = outcome.truncated;
+  block->env_ids_[slot] = id;
+  block->elapsed_steps_[slot] = static_cast<int32_t>(elapsed_[id]);
   if (layout_.players_env_id >= 0) {
     for (int p = 0; p < row.players; ++p) {
       *static_cast<int32_t*>(

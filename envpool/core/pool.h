@@ -95,6 +95,12 @@ class Block {
   int reward_column_;
   DType reward_dtype_;
   bool reward_per_player_;
+  // The pool's own columns that every turn writes (WritePoolColumns), one
+  // row per env, typed: found once here rather than per env and column.
+  bool* terminated_;
+  bool* truncated_;
+  int32_t* env_ids_;
+  int32_t* elapsed_steps_;
   int target_ = 0;
   int acquired_ = 0;  // async slots handed out, guarded by Pool::mu_
   std::atomic<int> written_{0};
