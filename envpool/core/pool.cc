@@ -104,6 +104,10 @@ Block::Block(const BlockLayout& layout, int capacity, int id)
     column_bytes_.push_back(bytes);
     per_player_.push_back(column.per_player ? 1 : 0);
   }
+  terminated_ = static_cast<bool*>(Column(layout.terminated));
+  truncated_ = static_cast<bool*>(Column(layout.truncated));
+  env_ids_ = static_cast<int32_t*>(Column(layout.env_id));
+  elapsed_steps_ = static_cast<int32_t*>(Column(layout.elapsed_step));
 }
 
 void Block::Prepare(int target) {
@@ -343,11 +347,15 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
   }
   const Task::Kind kind = reset ? Task::Kind::kReset : Task::Kind::kStep;
   if (scheduler_.SendsInline(n)) {
+    // Each task built in its slot, as TaskRing::AppendRun does: a task
+    // built aside and then copied in was written a field at a time and read
+    // back whole, a stalled load (no store forwarding) per env.
     std::vector<Task>& tasks = inline_tasks_;
-    tasks.clear();
+    tasks.resize(static_cast<std::size_t>(n));
+    Task* const slots = tasks.data();
+    const bool has_seed = seeds != nullptr;
     for (int k = 0; k < n; ++k) {
-      tasks.push_back(
-          Task{env_ids[k], k, sync_block, 0, kind, seeds != nullptr});
+      slots[k] = Task{env_ids[k], k, sync_block, 0, kind, has_seed};
     }
     RunInline(&tasks);
     return;
@@ -473,13 +481,15 @@ void Pool::Guarded(int env_id, std::string* error, F&& body) {
 
 Pool::Outcome Pool::Advance(const Task& task, Env* env, std::string* error) {
   const int id = task.env_id;
-  Outcome outcome;
   // A never-reset env's first turn is its (seeded) reset, whatever was sent.
-  outcome.started_episode =
+  // Locals, captured by value, and the outcome built from them at the end:
+  // an outcome the guarded body wrote through a reference lived in memory,
+  // a byte at a time, and was read back whole (a stalled load per env).
+  const bool started =
       task.kind == Task::Kind::kReset || unstarted_[id] ||
       (ended_[id] && config_.autoreset_mode == AutoresetMode::kNextStep);
-  Guarded(id, error, [&] {
-    if (outcome.started_episode) {
+  Guarded(id, error, [this, &task, env, id, started] {
+    if (started) {
       if (task.has_seed) {
         env->Seed(seeds_[id]);
       }
@@ -491,15 +501,15 @@ Pool::Outcome Pool::Advance(const Task& task, Env* env, std::string* error) {
       ++elapsed_[id];
     }
   });
-  outcome.terminated = !outcome.started_episode && env->terminated();
+  const bool terminated = !started && env->terminated();
   // As gymnasium's TimeLimit: an episode that terminates on its last allowed
   // step is both terminated and truncated.
-  outcome.truncated = !outcome.started_episode &&
-                      ((config_.max_episode_steps > 0 &&
-                        elapsed_[id] >= config_.max_episode_steps) ||
-                       env->truncated());
-  ended_[id] = outcome.terminated || outcome.truncated;
-  return outcome;
+  const bool truncated =
+      !started && ((config_.max_episode_steps > 0 &&
+                    elapsed_[id] >= config_.max_episode_steps) ||
+                   env->truncated());
+  ended_[id] = terminated || truncated;
+  return Outcome{started, terminated, truncated};
 }
 
 void Pool::NextAsyncRow(Block** block, int* slot) {
@@ -553,12 +563,10 @@ void Pool::WritePoolColumns(int id, const Outcome& outcome, const Row& row,
                             const Env& env) {
   Block* block = row.block;
   const int slot = row.slot;
-  *static_cast<bool*>(block->Row(layout_.terminated, slot)) =
-      outcome.terminated;
-  *static_cast<bool*>(block->Row(layout_.truncated, slot)) = outcome.truncated;
-  *static_cast<int32_t*>(block->Row(layout_.env_id, slot)) = id;
-  *static_cast<int32_t*>(block->Row(layout_.elapsed_step, slot)) =
-      static_cast<int32_t>(elapsed_[id]);
+  block->terminated_[slot] = outcome.terminated;
+  block->truncated_[slot] = outcome.truncated;
+  block->env_ids_[slot] = id;
+  block->elapsed_steps_[slot] = static_cast<int32_t>(elapsed_[id]);
   if (layout_.players_env_id >= 0) {
     for (int p = 0; p < row.players; ++p) {
       *static_cast<int32_t*>(

@@ -95,6 +95,12 @@ class Block {
   int reward_column_;
   DType reward_dtype_;
   bool reward_per_player_;
+  // The pool's own columns that every turn writes (WritePoolColumns), one
+  // row per env, typed: found once here rather than per env and column.
+  bool* terminated_;
+  bool* truncated_;
+  int32_t* env_ids_;
+  int32_t* elapsed_steps_;
   int target_ = 0;
   int acquired_ = 0;  // async slots handed out, guarded by Pool::mu_
   std::atomic<int> written_{0};
@@ -228,9 +234,13 @@ class Pool {
 
   std::shared_ptr<Block> TakeFreeBlock(int target);  // requires mu_
   Block* RunTask(const Task& task);
-  // The phases of RunTask.
-  Outcome Advance(const Task& task, Env* env, std::string* error);
-  Row ClaimRow(const Task& task, const Env& env);
+  // The phases of RunTask, run per env. Inline (defined and used in pool.cc
+  // only): called out of line (through the PLT of the shared library), each
+  // returned its small struct through memory, written a field at a time and
+  // read back whole by RunTask, a stalled load (no store forwarding) per
+  // env; inlined, the structs stay in registers.
+  inline Outcome Advance(const Task& task, Env* env, std::string* error);
+  inline Row ClaimRow(const Task& task, const Env& env);
   // Async mode: the next row of the batch being filled (requires mu_).
   void NextAsyncRow(Block** block, int* slot);
   // Async mode: claims the rows of a chunk of several steps (cheap envs)
@@ -239,8 +249,8 @@ class Pool {
   // chunk is short (about Scheduler::kChunkNs of work), so a batch waits little
   // longer.
   void ClaimRows(std::vector<Task>* tasks);
-  void WritePoolColumns(int id, const Outcome& outcome, const Row& row,
-                        const Env& env);
+  inline void WritePoolColumns(int id, const Outcome& outcome, const Row& row,
+                               const Env& env);
   void StartNextEpisode(int id, const Row& row, Env* env, const Output& out,
                         std::string* error);
   // Counts `rows` written rows into the block; the last makes it ready.

@@ -197,16 +197,23 @@ bool Scheduler::Take(int self, bool wait, std::vector<Task>* chunk) {
       source == own ? source->size() : (source->size() + 1) / 2;
   const std::size_t take = std::clamp<std::size_t>(
       static_cast<std::size_t>(kChunkNs / cost), 1, std::min(share, most));
+  chunk->resize(take);
+  Task* const taken = chunk->data();
   for (std::size_t i = 0; i < take; ++i) {
     if (front) {
-      chunk->push_back(source->front());
+      taken[i] = source->front();
       source->pop_front();
     } else {
-      chunk->push_back(source->back());
+      taken[i] = source->back();
       source->pop_back();
     }
-    if (keeps) {
-      home_[chunk->back().env_id] = self;
+  }
+  // A task on a thread's own queue is there because the thread is its env's
+  // home already (an env has one task queued at most): only envs taken from
+  // another queue move.
+  if (keeps && source != own) {
+    for (std::size_t i = 0; i < take; ++i) {
+      home_[taken[i].env_id] = self;
     }
   }
   num_tasks_.fetch_sub(static_cast<int>(take));
