@@ -164,4 +164,17 @@ void CmuWalker::Write(const mjData* d,
   std::copy(xmat + 6, xmat + 9, obs("walker/world_zaxis"));
 }
 
+bool CmuWalker::NonFootContact(const mjData* data,
+                               const std::vector<bool>& ground_geom) const {
+  for (int c = 0; c < data->ncon; ++c) {
+    const int g1 = data->contact[c].geom[0];
+    const int g2 = data->contact[c].geom[1];
+    if ((nonfoot_geom_[g1] && ground_geom[g2]) ||
+        (ground_geom[g1] && nonfoot_geom_[g2])) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace envpool::locomotion

@@ -51,9 +51,12 @@ class CmuWalker {
   const std::vector<int>& end_effector_bodies() const {
     return end_effector_bodies_;
   }
-  // Per geom of the model: the walker's but its feet's (a contact of one of
-  // them with the ground fails the tasks).
-  const std::vector<bool>& nonfoot_geoms() const { return nonfoot_geom_; }
+  // Whether a contact of `data` joins one of the walker's geoms but its
+  // feet's with a geom marked in `ground_geom` (per geom of the model): what
+  // fails the tasks (GoToTarget's and RunThroughCorridor's
+  // _is_disallowed_contact).
+  bool NonFootContact(const mjData* data,
+                      const std::vector<bool>& ground_geom) const;
 
  private:
   int root_body_ = -1, head_body_ = -1;

@@ -37,6 +37,9 @@ constexpr double kWallHeight = 3.0;
 // gap_length Uniform(.5, 1.25).
 constexpr double kPlatformLow = .3, kPlatformHigh = 2.5;
 constexpr double kGapLow = .5, kGapHigh = 1.25;
+constexpr GapsCorridorSizes kCmuGapsCorridor{
+    kCorridorWidth, kCorridorLength, kPlatformLow, kPlatformHigh,
+    kGapLow,        kGapHigh,        false};
 // RunThroughCorridor's: spawn position, target velocity, failure height.
 constexpr double kSpawnX = 0.5;
 constexpr double kTargetVelocity = 3.0;
@@ -53,28 +56,25 @@ std::string Triple(double a, double b, double c) {
 // EmptyCorridor's perimeter planes: the ground, then left, right, near and
 // far (invisible: visible_side_planes is False), named as Composer names
 // unnamed geoms (`first_index` geoms of the arena come before them).
-std::string PerimeterPlanes(int first_index, double ground_z,
-                            const char* ground_rgba) {
-  const double half_length = kCorridorLength / 2 + kPadding;
-  const double half_width = kCorridorWidth / 2;
+std::string PerimeterPlanes(int first_index, double width, double length,
+                            double ground_z, const char* ground_rgba) {
+  const double half_length = length / 2 + kPadding;
+  const double half_width = width / 2;
   const double half_height = kSideWallHeight / 2;
   struct Plane {
     std::string size, pos, xyaxes, rgba;
   };
   const Plane planes[] = {
-      {Triple(half_length, half_width, 1),
-       Triple(kCorridorLength / 2, 0, ground_z), "", ground_rgba},
+      {Triple(half_length, half_width, 1), Triple(length / 2, 0, ground_z), "",
+       ground_rgba},
       {Triple(half_length, half_height, 1),
-       Triple(kCorridorLength / 2, half_width, half_height), "1 0 0 0 0 1",
-       "1 0 0 0"},
+       Triple(length / 2, half_width, half_height), "1 0 0 0 0 1", "1 0 0 0"},
       {Triple(half_length, half_height, 1),
-       Triple(kCorridorLength / 2, -half_width, half_height), "-1 0 0 0 0 1",
-       "1 0 0 0"},
+       Triple(length / 2, -half_width, half_height), "-1 0 0 0 0 1", "1 0 0 0"},
       {Triple(half_width, half_height, 1), Triple(-kPadding, 0, half_height),
        "0 1 0 0 0 1", "1 0 0 0"},
       {Triple(half_width, half_height, 1),
-       Triple(kCorridorLength + kPadding, 0, half_height), "0 -1 0 0 0 1",
-       "1 0 0 0"},
+       Triple(length + kPadding, 0, half_height), "0 -1 0 0 0 1", "1 0 0 0"},
   };
   std::string xml;
   int index = first_index;
@@ -145,19 +145,65 @@ CorridorKind KindOf(const std::string& task) {
       task + "'");
 }
 
+}  // namespace
+
 // rewards.tolerance(x, (target, target), margin=target, sigmoid='linear',
 // value_at_margin=0), as dm_control computes it.
-double LinearTolerance(double x) {
-  const double lower = kTargetVelocity, upper = kTargetVelocity;
-  if (lower <= x && x <= upper) {
+double CorridorVelocityReward(double x_velocity, double target) {
+  const double lower = target, upper = target;
+  if (lower <= x_velocity && x_velocity <= upper) {
     return 1.0;
   }
-  const double d = (x < lower ? lower - x : x - upper) / kTargetVelocity;
+  const double d =
+      (x_velocity < lower ? lower - x_velocity : x_velocity - upper) / target;
   const double scaled = d * (1 - 0.0);
   return std::abs(scaled) < 1 ? 1 - scaled : 0.0;
 }
 
-}  // namespace
+std::vector<double> DrawGaps(const GapsCorridorSizes& sizes,
+                             random::RandomState* random) {
+  std::vector<double> draws;
+  double x = 3. * kPadding;  // the first platform
+  while (x < sizes.length) {
+    const double platform =
+        random->Uniform(sizes.platform_low, sizes.platform_high);
+    const double gap = random->Uniform(sizes.gap_low, sizes.gap_high);
+    draws.push_back(platform);
+    draws.push_back(gap);
+    x += platform + gap;
+  }
+  return draws;
+}
+
+std::string GapsCorridorWorldbody(const GapsCorridorSizes& sizes,
+                                  const std::vector<double>& draws) {
+  // The ground plane 10 m down, invisible; the platforms on a body, each
+  // with the arena's ground material (outdoor_natural) or grey.
+  std::string xml =
+      "    <body name=\"walls\"/>\n" +
+      PerimeterPlanes(0, sizes.width, sizes.length, -10, "0 0 0 0") +
+      "    <body name=\"ground\">\n";
+  auto platform = [&sizes](const std::string& name, double length, double x) {
+    const std::string size =
+        Triple(length / 2, sizes.width / 2, kWallThickness);
+    const std::string pos = Triple(x, 0, -kWallThickness);
+    return "      <geom name=\"" + name +
+           "\" class=\"/\" type=\"box\" size=\"" + size +
+           (sizes.textured ? "\" material=\"aesthetic_material\" pos=\"" + pos
+                           : "\" pos=\"" + pos + "\" rgba=\"0.5 0.5 0.5 1") +
+           "\"/>\n";
+  };
+  const double first = 3. * kPadding;
+  xml += platform("start_floor", first, first / 2);
+  double x = first;
+  for (std::size_t i = 0; i + 1 < draws.size(); i += 2) {
+    xml +=
+        platform("floor_" + std::to_string(i / 2), draws[i], x + draws[i] / 2.);
+    x += draws[i] + draws[i + 1];
+  }
+  xml += "    </body>\n";
+  return xml;
+}
 
 CorridorLayout DrawCorridor(CorridorKind kind, random::RandomState* random) {
   CorridorLayout layout;
@@ -169,14 +215,7 @@ CorridorLayout DrawCorridor(CorridorKind kind, random::RandomState* random) {
     }
     return layout;
   }
-  double x = 3. * kPadding;  // the first platform
-  while (x < kCorridorLength) {
-    const double platform = random->Uniform(kPlatformLow, kPlatformHigh);
-    const double gap = random->Uniform(kGapLow, kGapHigh);
-    layout.draws.push_back(platform);
-    layout.draws.push_back(gap);
-    x += platform + gap;
-  }
+  layout.draws = DrawGaps(kCmuGapsCorridor, random);
   return layout;
 }
 
@@ -206,34 +245,12 @@ std::string CorridorXml(const CorridorLayout& layout) {
     }
     arena.before_walker +=
         "    </body>\n" + PerimeterPlanes(static_cast<int>(layout.draws.size()),
-                                          0, "0.5 0.5 0.5 1");
+                                          kCorridorWidth, kCorridorLength, 0,
+                                          "0.5 0.5 0.5 1");
     return CmuHumanoidTaskXml(arena);
   }
   arena.model = "gaps_corridor";
-  // The ground plane 10 m down, invisible; the platforms on a body.
-  arena.before_walker = "    <body name=\"walls\"/>\n" +
-                        PerimeterPlanes(0, -10, "0 0 0 0") +
-                        "    <body name=\"ground\">\n";
-  const double first = 3. * kPadding;
-  const std::string half_width = Number(kCorridorWidth / 2);
-  const std::string rgba = "0.5 0.5 0.5 1";
-  arena.before_walker +=
-      "      <geom name=\"start_floor\" class=\"/\" "
-      "type=\"box\" size=\"" +
-      Triple(first / 2, kCorridorWidth / 2, kWallThickness) + "\" pos=\"" +
-      Triple(first / 2, 0, -kWallThickness) + "\" rgba=\"" + rgba + "\"/>\n";
-  double x = first;
-  for (std::size_t i = 0; i + 1 < layout.draws.size(); i += 2) {
-    const double platform = layout.draws[i];
-    arena.before_walker +=
-        "      <geom name=\"floor_" + std::to_string(i / 2) +
-        "\" class=\"/\" type=\"box\" size=\"" +
-        Triple(platform / 2, kCorridorWidth / 2, kWallThickness) + "\" pos=\"" +
-        Triple(x + platform / 2., 0, -kWallThickness) + "\" rgba=\"" + rgba +
-        "\"/>\n";
-    x += platform + layout.draws[i + 1];
-  }
-  arena.before_walker += "    </body>\n";
+  arena.before_walker = GapsCorridorWorldbody(kCmuGapsCorridor, layout.draws);
   return CmuHumanoidTaskXml(arena);
 }
 
@@ -346,14 +363,8 @@ void CorridorEnv::Reset() {
 
 bool CorridorEnv::Failed() const {
   const mjData* d = data_.get();
-  const std::vector<bool>& nonfoot = walker_->nonfoot_geoms();
-  for (int c = 0; c < d->ncon; ++c) {
-    const int g1 = d->contact[c].geom[0];
-    const int g2 = d->contact[c].geom[1];
-    if ((nonfoot[g1] && ground_geom_[g2]) ||
-        (ground_geom_[g1] && nonfoot[g2])) {
-      return true;
-    }
+  if (walker_->NonFootContact(d, ground_geom_)) {
+    return true;
   }
   for (int body : walker_->end_effector_bodies()) {
     if (d->xpos[3 * body + 2] < kTerminateAtHeight) {
@@ -380,7 +391,8 @@ void CorridorEnv::Step(const ActionView& action) {
   mj_forward(model_.get(), d);
   failed_ = Failed();
   mj_subtreeVel(model_.get(), d);
-  reward_ = LinearTolerance(d->subtree_linvel[3 * walker_->root_body()]);
+  reward_ = CorridorVelocityReward(d->subtree_linvel[3 * walker_->root_body()],
+                                   kTargetVelocity);
   terminated_ = failed_;
   truncated_ = !failed_ && d->time >= time_limit_;
 }
@@ -404,13 +416,7 @@ void CorridorEnv::Write(const Output& out) {
 }
 
 std::vector<double> CorridorEnv::GetState() const {
-  const mjModel* m = model_.get();
-  const mjData* d = data_.get();
-  std::vector<double> state(d->qpos, d->qpos + m->nq);
-  state.insert(state.end(), d->qvel, d->qvel + m->nv);
-  state.insert(state.end(), d->act, d->act + m->na);
-  state.insert(state.end(), d->qacc_warmstart, d->qacc_warmstart + m->nv);
-  return state;
+  return mujoco_common::SimulationState(model_.get(), data_.get());
 }
 
 void CorridorEnv::SaveState(StateWriter* writer) const {

@@ -49,6 +49,40 @@ CorridorLayout DrawCorridor(CorridorKind kind, random::RandomState* random);
 // The MJCF text Composer compiles for the episode's corridor.
 std::string CorridorXml(const CorridorLayout& layout);
 
+// A GapsCorridor as a task's factory builds it (corridors.py's arguments):
+// the corridor's width and length, platforms of length
+// Uniform(platform_low, platform_high) separated by gaps of
+// Uniform(gap_low, gap_high) after the 6 m starting platform until x
+// reaches the length; `textured` is aesthetic='outdoor_natural' (the
+// platforms take the arena's aesthetic_material), else the default grey.
+struct GapsCorridorSizes {
+  double width;
+  double length;
+  double platform_low, platform_high;
+  double gap_low, gap_high;
+  bool textured;
+};
+
+// basic_rodent_2020.rodent_run_gaps' corridor: 2 m by 40 m, platforms of
+// Uniform(.4, .8), gaps of Uniform(.05, .2), outdoor_natural.
+inline constexpr GapsCorridorSizes kRodentGapsCorridor{2.0, 40.0, .4,  .8,
+                                                       .05, .2,   true};
+
+// What the arena's regenerate draws, in draw order: each platform's length
+// then the gap after it.
+std::vector<double> DrawGaps(const GapsCorridorSizes& sizes,
+                             random::RandomState* random);
+
+// The world body's elements of a GapsCorridor before the walker, as
+// Composer writes them: the (empty) body "walls", the perimeter planes (the
+// ground 10 m down and invisible) and the platforms of the body "ground".
+std::string GapsCorridorWorldbody(const GapsCorridorSizes& sizes,
+                                  const std::vector<double>& draws);
+
+// RunThroughCorridor's reward: rewards.tolerance of the root's forward
+// velocity around `target` (linear, margin `target`, 0 at the margin).
+double CorridorVelocityReward(double x_velocity, double target);
+
 class CorridorEnv : public Env {
  public:
   struct Fields {

@@ -355,20 +355,6 @@ void GoToTargetEnv::Reset() {
   truncated_ = false;
 }
 
-bool GoToTargetEnv::DisallowedContact() const {
-  const mjData* d = data_.get();
-  const std::vector<bool>& nonfoot = walker_->nonfoot_geoms();
-  for (int c = 0; c < d->ncon; ++c) {
-    const int g1 = d->contact[c].geom[0];
-    const int g2 = d->contact[c].geom[1];
-    if ((nonfoot[g1] && ground_geom_[g2]) ||
-        (ground_geom_[g1] && nonfoot[g2])) {
-      return true;
-    }
-  }
-  return false;
-}
-
 void GoToTargetEnv::Step(const ActionView& action) {
   mjData* d = data_.get();
   const double* a = action.Get(fields_.action);
@@ -379,7 +365,7 @@ void GoToTargetEnv::Step(const ActionView& action) {
     mj_step2(model_.get(), d);
     mj_step1(model_.get(), d);
   }
-  failed_ = DisallowedContact();
+  failed_ = walker_->NonFootContact(d, ground_geom_);
   // dm_control's mjcf Physics marks itself dirty when the action is written
   // through a binding, and the first observable read through one after the
   // substeps runs mj_forward: the accelerometer and touch sensors are then
@@ -407,13 +393,7 @@ void GoToTargetEnv::Write(const Output& out) {
 }
 
 std::vector<double> GoToTargetEnv::GetState() const {
-  const mjModel* m = model_.get();
-  const mjData* d = data_.get();
-  std::vector<double> state(d->qpos, d->qpos + m->nq);
-  state.insert(state.end(), d->qvel, d->qvel + m->nv);
-  state.insert(state.end(), d->act, d->act + m->na);
-  state.insert(state.end(), d->qacc_warmstart, d->qacc_warmstart + m->nv);
-  return state;
+  return mujoco_common::SimulationState(model_.get(), data_.get());
 }
 
 void GoToTargetEnv::SaveState(StateWriter* writer) const {

@@ -74,7 +74,6 @@ class GoToTargetEnv : public Env {
  private:
   void OnSeed(uint64_t seed) override;
   void AfterReset();
-  bool DisallowedContact() const;
   double* Obs(const Output& out, const char* key) const;
 
   double time_limit_;

@@ -33,6 +33,8 @@ PYBIND11_MODULE(_locomotion, m) {
       "DmcRodentEscapeBowl");
   envpool::RegisterEnv<envpool::locomotion::RodentTwoTouchEnv>(
       "DmcRodentTwoTouch");
+  envpool::RegisterEnv<envpool::locomotion::RodentRunGapsEnv>(
+      "DmcRodentRunGaps");
   // For the tests: the MJCF text of a soccer episode and its compiled
   // textures, to compare with what dm_control compiles.
   namespace loco = envpool::locomotion;
@@ -50,15 +52,21 @@ PYBIND11_MODULE(_locomotion, m) {
       pybind11::arg("enable_field_box"), pybind11::arg("length"),
       pybind11::arg("width"), pybind11::arg("ant") = false);
   m.def("go_to_target_xml", &loco::GoToTargetXml);
-  m.def("rodent_xml", [](const std::string& task) {
-    if (task == "rodent_escape_bowl") {
-      return loco::RodentXml(loco::RodentTask::kEscapeBowl);
-    }
-    if (task == "rodent_two_touch") {
-      return loco::RodentXml(loco::RodentTask::kTwoTouch);
-    }
-    throw std::invalid_argument("no rodent task '" + task + "'");
-  });
+  m.def(
+      "rodent_xml",
+      [](const std::string& task, const std::vector<double>& gaps) {
+        if (task == "rodent_escape_bowl") {
+          return loco::RodentXml(loco::RodentTask::kEscapeBowl);
+        }
+        if (task == "rodent_two_touch") {
+          return loco::RodentXml(loco::RodentTask::kTwoTouch);
+        }
+        if (task == "rodent_run_gaps") {
+          return loco::RodentXml(loco::RodentTask::kRunGaps, gaps);
+        }
+        throw std::invalid_argument("no rodent task '" + task + "'");
+      },
+      pybind11::arg("task"), pybind11::arg("gaps") = std::vector<double>{});
   m.def("rodent_skin", [] { return pybind11::bytes(loco::RodentSkin()); });
   // scipy.ndimage.zoom(input, zoom, order=3) of a 2-d array, flattened.
   m.def("spline_zoom", &loco::SplineZoom);

@@ -18,6 +18,7 @@ TASKS: list[tuple[str, str, str]] = [
     ("DmcCmuHumanoidRunGaps-v1", "DmcCmuHumanoidRun", "cmu_humanoid_run_gaps"),
     ("DmcRodentEscapeBowl-v1", "DmcRodentEscapeBowl", "rodent_escape_bowl"),
     ("DmcRodentTwoTouch-v1", "DmcRodentTwoTouch", "rodent_two_touch"),
+    ("DmcRodentRunGaps-v1", "DmcRodentRunGaps", "rodent_run_gaps"),
 ]
 
 for _task_id, _env_class, _task_name in TASKS:
@@ -45,6 +46,7 @@ _CAMERA = "renders its egocentric camera at every step (about 0.3 s on a CPU)"
 SLOW_TEST_IDS = {
     name: _CAMERA
     for task_id, env_class, task_name in TASKS
-    if env_class in ("DmcCmuHumanoidRun", "DmcRodentEscapeBowl", "DmcRodentTwoTouch")
+    if env_class
+    in ("DmcCmuHumanoidRun", "DmcRodentEscapeBowl", "DmcRodentTwoTouch", "DmcRodentRunGaps")
     for name in (task_id, f"dm_control/locomotion/{task_name}")
 }

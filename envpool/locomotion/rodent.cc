@@ -12,6 +12,7 @@
 #include "envpool/core/env.h"
 #include "envpool/core/numpy_kernels.h"
 #include "envpool/locomotion/bowl_terrain.h"
+#include "envpool/locomotion/corridor.h"
 #include "envpool/locomotion/mjcf_reader.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/locomotion/task_options.h"
@@ -51,6 +52,11 @@ constexpr int kMaxHeightTries = 1000;
 constexpr double kFloorSize = 10.0;
 constexpr double kTopCameraPadding = 1.1;
 constexpr double kTopCameraDistance = 100.0;
+// basic_rodent_2020.rodent_run_gaps' RunThroughCorridor: the walker's
+// spawn position, target velocity and the end effectors' failure height.
+constexpr double kRunGapsSpawn[3] = {5, 0, 0};
+constexpr double kRunGapsTargetVelocity = 1.0;
+constexpr double kRunGapsTerminateAtHeight = -0.3;
 const char* const kEndEffectors[] = {"lower_arm_R", "lower_arm_L", "foot_R",
                                      "foot_L"};
 
@@ -130,13 +136,16 @@ std::string TargetAssets() {
 
 }  // namespace
 
-std::string RodentXml(RodentTask task) {
+std::string RodentXml(RodentTask task, const std::vector<double>& gaps) {
   const bool bowl = task == RodentTask::kEscapeBowl;
+  const bool two_touch = task == RodentTask::kTwoTouch;
+  const bool run_gaps = task == RodentTask::kRunGaps;
   const std::string p = kPrefix;
   const MjcfElement* statistic = Walker().Child("statistic");
   std::string xml =
-      std::string(bowl ? "<mujoco model=\"bowl\">\n"
-                       : "<mujoco model=\"floor\">\n") +
+      std::string(bowl       ? "<mujoco model=\"bowl\">\n"
+                  : run_gaps ? "<mujoco model=\"gaps_corridor\">\n"
+                             : "<mujoco model=\"floor\">\n") +
       "  <compiler boundmass=\"1.0000000000000001e-05\" "
       "boundinertia=\"9.9999999999999994e-12\" coordinate=\"local\" "
       "angle=\"radian\" eulerseq=\"xyz\"/>\n"
@@ -148,25 +157,27 @@ std::string RodentXml(RodentTask task) {
   if (statistic != nullptr) {
     AppendPrefixed(*statistic, PrefixRules{""}, 2, &xml);
   }
-  xml += "  <visual>\n" + WalkerVisual() +
-         "    <headlight ambient=\"0.4 0.4 0.4\" diffuse=\"0.8 0.8 0.8\" "
-         "specular=\"0.1 0.1 0.1\"/>\n" +
-         (bowl ? "    <map znear=\"0.00025000000000000001\" zfar=\"50\"/>\n"
-               : "    <map znear=\"0.01\"/>\n") +
-         "    <scale forcewidth=\"0.01\" "
-         "contactwidth=\"0.059999999999999998\" contactheight=\"0.01\" "
-         "jointwidth=\"0.01\" framelength=\"0.29999999999999999\" "
-         "framewidth=\"0.01\"/>\n"
-         "  </visual>\n"
-         "  <default>\n"
-         "    <default class=\"/\"/>\n"
-         "    <default class=\"" +
-         p + "\">\n";
+  xml +=
+      "  <visual>\n" + WalkerVisual() +
+      "    <headlight ambient=\"0.4 0.4 0.4\" diffuse=\"0.8 0.8 0.8\" "
+      "specular=\"0.1 0.1 0.1\"/>\n" +
+      (bowl       ? "    <map znear=\"0.00025000000000000001\" zfar=\"50\"/>\n"
+       : run_gaps ? "    <map znear=\"0.00025000000000000001\" zfar=\"4\"/>\n"
+                  : "    <map znear=\"0.01\"/>\n") +
+      "    <scale forcewidth=\"0.01\" "
+      "contactwidth=\"0.059999999999999998\" contactheight=\"0.01\" "
+      "jointwidth=\"0.01\" framelength=\"0.29999999999999999\" "
+      "framewidth=\"0.01\"/>\n"
+      "  </visual>\n"
+      "  <default>\n"
+      "    <default class=\"/\"/>\n"
+      "    <default class=\"" +
+      p + "\">\n";
   for (const MjcfElement& child : Section("default").children) {
     AppendPrefixed(child, PrefixRules{p}, 6, &xml);
   }
   xml += "    </default>\n";
-  if (!bowl) {
+  if (two_touch) {
     xml += "    <default class=\"target_0_0/\"/>\n";
   }
   xml += "  </default>\n  <asset>\n" + OutdoorArena(bowl);
@@ -182,7 +193,7 @@ std::string RodentXml(RodentTask task) {
   for (const MjcfElement& child : Section("asset").children) {
     AppendPrefixed(child, asset_rules, 4, &xml);
   }
-  if (!bowl) {
+  if (two_touch) {
     xml += TargetAssets();
   }
   xml += "  </asset>\n  <worldbody>\n";
@@ -193,6 +204,8 @@ std::string RodentXml(RodentTask task) {
         "hfield=\"terrain\"/>\n"
         "    <geom name=\"groundplane\" class=\"/\" type=\"plane\" "
         "size=\"20 20 0.5\" material=\"aesthetic_material\"/>\n";
+  } else if (run_gaps) {
+    xml += GapsCorridorWorldbody(kRodentGapsCorridor, gaps);
   } else {
     // floors.Floor(size=(10, 10)): the plane's half size 10, its top
     // camera framing it.
@@ -213,7 +226,7 @@ std::string RodentXml(RodentTask task) {
     AppendPrefixed(child, walker_rules, 6, &xml);
   }
   xml += "    </body>\n";
-  if (!bowl) {
+  if (two_touch) {
     // TargetSphereTwoTouch(radius=0.025) attached at TwoTouch's first
     // target position (1, 1, 0.14); each episode moves it.
     xml +=
@@ -260,8 +273,25 @@ struct Key {
 // dm_control's observation keys but the camera's, in its order
 // (strip_singleton_obs_buffer_dim: no leading 1).
 std::string TaskName(RodentTask task) {
-  return task == RodentTask::kEscapeBowl ? "rodent_escape_bowl"
-                                         : "rodent_two_touch";
+  switch (task) {
+    case RodentTask::kEscapeBowl:
+      return "rodent_escape_bowl";
+    case RodentTask::kTwoTouch:
+      return "rodent_two_touch";
+    case RodentTask::kRunGaps:
+      return "rodent_run_gaps";
+  }
+  return "";
+}
+
+RodentTask TaskOf(const std::string& task_name) {
+  for (RodentTask task :
+       {RodentTask::kEscapeBowl, RodentTask::kTwoTouch, RodentTask::kRunGaps}) {
+    if (TaskName(task) == task_name) {
+      return task;
+    }
+  }
+  throw std::invalid_argument("no rodent task '" + task_name + "'");
 }
 
 std::vector<Key> ObservationKeys(RodentTask task) {
@@ -337,42 +367,70 @@ std::string PrefixedSkin(const std::string& skin, const std::string& prefix) {
   return out;
 }
 
-// The compiled model, once per process; each env copies it. The text and
-// the prefixed skin are files of a virtual file system in the asset
-// folder, so that MuJoCo finds the textures beside them.
-mujoco_common::SharedModel CompileModel(RodentTask task) {
+// The task's model compiled from its text (RunGaps' with the corridor of
+// `gaps`), owned by the caller. The text and the prefixed skin are files
+// of a virtual file system in the asset folder, so that MuJoCo finds the
+// textures beside them.
+mjModel* CompileRodentModel(RodentTask task, const std::vector<double>& gaps) {
   const std::string folder = envpool::FamilyAssetDir(LocomotionAssets().family);
-  const std::string path =
-      folder + (task == RodentTask::kEscapeBowl ? "/rodent_escape_bowl.xml"
-                                                : "/rodent_two_touch.xml");
-  {
-    const std::string xml = RodentXml(task);
-    const std::string skin = RodentSkin();
-    mjVFS vfs;
-    mj_defaultVFS(&vfs);
-    mj_addBufferVFS(&vfs, path.c_str(), xml.data(),
-                    static_cast<int>(xml.size()));
-    const std::string skin_path = folder + "/" + kPrefixedSkinFile;
-    mj_addBufferVFS(&vfs, skin_path.c_str(), skin.data(),
-                    static_cast<int>(skin.size()));
-    char error[1000] = "";
-    mjModel* compiled = mj_loadXML(path.c_str(), &vfs, error, sizeof(error));
-    mj_deleteVFS(&vfs);
-    if (compiled == nullptr) {
-      throw std::invalid_argument(
-          std::string("cannot build the rodent's MuJoCo model: ") + error);
-    }
-    return mujoco_common::SharedModel(compiled, mj_deleteModel);
+  const std::string path = folder + "/" + TaskName(task) + ".xml";
+  const std::string xml = RodentXml(task, gaps);
+  const std::string skin = RodentSkin();
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  mj_addBufferVFS(&vfs, path.c_str(), xml.data(), static_cast<int>(xml.size()));
+  const std::string skin_path = folder + "/" + kPrefixedSkinFile;
+  mj_addBufferVFS(&vfs, skin_path.c_str(), skin.data(),
+                  static_cast<int>(skin.size()));
+  char error[1000] = "";
+  mjModel* compiled = mj_loadXML(path.c_str(), &vfs, error, sizeof(error));
+  mj_deleteVFS(&vfs);
+  if (compiled == nullptr) {
+    throw std::invalid_argument(
+        std::string("cannot build the rodent's MuJoCo model: ") + error);
   }
+  return compiled;
 }
 
+// The task's model, once per process: each env of EscapeBowl and TwoTouch
+// copies it; RunGaps compiles every episode's corridor, and this one (of
+// RandomState(0)'s draws) gives the env its element ids before the first
+// reset and the render contexts their model.
 const mjModel& BaseModel(RodentTask task) {
   if (task == RodentTask::kEscapeBowl) {
-    static const mujoco_common::SharedModel bowl = CompileModel(task);
+    static const mujoco_common::SharedModel bowl(
+        CompileRodentModel(RodentTask::kEscapeBowl, {}), mj_deleteModel);
     return *bowl;
   }
-  static const mujoco_common::SharedModel floor = CompileModel(task);
+  if (task == RodentTask::kRunGaps) {
+    static const mujoco_common::SharedModel gaps = [] {
+      random::RandomState random{uint32_t{0}};
+      return mujoco_common::SharedModel(
+          CompileRodentModel(RodentTask::kRunGaps,
+                             DrawGaps(kRodentGapsCorridor, &random)),
+          mj_deleteModel);
+    }();
+    return *gaps;
+  }
+  static const mujoco_common::SharedModel floor(
+      CompileRodentModel(RodentTask::kTwoTouch, {}), mj_deleteModel);
   return *floor;
+}
+
+// RunGaps' model of an episode's corridor. The platforms are geoms of the
+// body "ground", written before the walker: the ids an env holds (bodies,
+// joints, sensors, the camera; no geom's) are those of every corridor.
+mujoco_common::ModelPtr RunGapsModel(const std::vector<double>& gaps) {
+  mujoco_common::ModelPtr model(CompileRodentModel(RodentTask::kRunGaps, gaps));
+  const mjModel& base = BaseModel(RodentTask::kRunGaps);
+  if (model->nbody != base.nbody || model->njnt != base.njnt ||
+      model->nsensordata != base.nsensordata || model->ncam != base.ncam ||
+      model->nu != base.nu || model->ntendon != base.ntendon) {
+    throw std::runtime_error(
+        "the rodent's corridor model differs from another corridor's beyond "
+        "its platforms");
+  }
+  return model;
 }
 
 uint64_t NewHfieldStamp() {
@@ -443,9 +501,7 @@ void RodentEnv::DeclareTask(RodentTask rodent_task, const Options& options,
 }
 
 RodentEnv::RodentEnv(const Options& options, const Fields& fields)
-    : task_(options.Get<std::string>("task_name") == "rodent_two_touch"
-                ? RodentTask::kTwoTouch
-                : RodentTask::kEscapeBowl),
+    : task_(TaskOf(options.Get<std::string>("task_name"))),
       time_limit_(options.Get<double>("time_limit")),
       fields_(fields) {
   const std::vector<Key> keys = ObservationKeys(task_);
@@ -476,7 +532,7 @@ RodentEnv::RodentEnv(const Options& options, const Fields& fields)
   camera_ = id(mjOBJ_CAMERA, p + "egocentric");
   if (task_ == RodentTask::kEscapeBowl) {
     terrain_hfield_ = id(mjOBJ_HFIELD, "terrain");
-  } else {
+  } else if (task_ == RodentTask::kTwoTouch) {
     target_geom_ = id(mjOBJ_GEOM, "target_0_0/geom");
     target_material_ = id(mjOBJ_MATERIAL, "target_0_0/target_sphere_init");
     texture_init_ = id(mjOBJ_TEXTURE, "target_0_0/target_sphere_init");
@@ -671,9 +727,36 @@ void RodentEnv::ResetTwoTouch() {
   two_touch_.observed_logic = two_touch_.logic;
 }
 
+void RodentEnv::ResetRunGaps() {
+  // initialize_episode_mjcf: the arena's regenerate draws the platforms and
+  // gaps, then Composer compiles the episode's model.
+  std::vector<double> gaps = DrawGaps(kRodentGapsCorridor, &random_);
+  mujoco_common::ModelPtr model = RunGapsModel(gaps);
+  mujoco_common::DataPtr data(mj_makeData(model.get()));
+  if (data == nullptr) {
+    throw std::runtime_error("cannot allocate the MuJoCo data");
+  }
+  model_ = std::move(model);
+  data_ = std::move(data);
+  gaps_ = std::move(gaps);
+  mjModel* m = model_.get();
+  mjData* d = data_.get();
+  mj_resetData(m, d);
+  // RunThroughCorridor.initialize_episode: UprightInitializer (the joints
+  // at qpos0, the free joint at the origin, upright, at rest: what
+  // mj_resetData leaves), then shift_pose by the spawn position;
+  // walker_spawn_rotation=0 turns nothing.
+  double* root = d->qpos + free_qpos_;
+  for (int k = 0; k < 3; ++k) {
+    root[k] = root[k] + kRunGapsSpawn[k];
+  }
+}
+
 void RodentEnv::Reset() {
   if (task_ == RodentTask::kEscapeBowl) {
     ResetEscapeBowl();
+  } else if (task_ == RodentTask::kRunGaps) {
+    ResetRunGaps();
   } else {
     ResetTwoTouch();
   }
@@ -804,14 +887,34 @@ void RodentEnv::Step(const ActionView& action) {
       model_written = true;
     }
   }
-  if (model_written) {
+  // RunThroughCorridor.after_step reads the end effectors' positions
+  // through a binding after the actions' write through one (ctrl is of the
+  // attributes that mark the Physics dirty): that read runs mj_forward,
+  // whose sensors the observations then read, as after the CMU humanoid's
+  // steps.
+  if (model_written || task_ == RodentTask::kRunGaps) {
     mj_forward(model_.get(), d);
   }
-  // No forward pass after the substeps: unlike the CMU humanoid's
-  // go-to-target, the rodent's observations read the last mj_step2's
-  // sensors (the accelerometer differs otherwise).
+  // Else no forward pass after the substeps: EscapeBowl's and TwoTouch's
+  // observations read the last mj_step2's sensors (the accelerometer
+  // differs otherwise).
   truncated_ = d->time >= time_limit_;
   terminated_ = false;
+  if (task_ == RodentTask::kRunGaps) {
+    // RunThroughCorridor(contact_termination=False, terminate_at_height=
+    // -0.3): the episode fails (discount 0) when an end effector is below
+    // -0.3 m; the reward is the torso's subtree_linvel x (the walker's
+    // subtreelinvel sensor had the last mj_step1 compute it) around 1 m/s.
+    bool failed = false;
+    for (int body : end_effector_bodies_) {
+      failed = failed || d->xpos[3 * body + 2] < kRunGapsTerminateAtHeight;
+    }
+    reward_ = CorridorVelocityReward(d->subtree_linvel[3 * torso_body_],
+                                     kRunGapsTargetVelocity);
+    terminated_ = failed;
+    truncated_ = !failed && d->time >= time_limit_;
+    return;
+  }
   if (two_touch) {
     // Composer observes before it asks for the reward.
     two_touch_.observed_logic = two_touch_.logic;
@@ -906,20 +1009,14 @@ void RodentEnv::Write(const Output& out) {
       origin[j] =
           -(xpos[0] * xmat[j] + xpos[1] * xmat[3 + j] + xpos[2] * xmat[6 + j]);
     }
-  } else {
+  } else if (task_ == RodentTask::kTwoTouch) {
     out.Get(fields_.task_logic)[0] = two_touch_.observed_logic;
   }
   RenderCamera(out.Get(fields_.camera));
 }
 
 std::vector<double> RodentEnv::GetState() const {
-  const mjModel* m = model_.get();
-  const mjData* d = data_.get();
-  std::vector<double> state(d->qpos, d->qpos + m->nq);
-  state.insert(state.end(), d->qvel, d->qvel + m->nv);
-  state.insert(state.end(), d->act, d->act + m->na);
-  state.insert(state.end(), d->qacc_warmstart, d->qacc_warmstart + m->nv);
-  return state;
+  return mujoco_common::SimulationState(model_.get(), data_.get());
 }
 
 void RodentEnv::SaveState(StateWriter* writer) const {
@@ -945,9 +1042,9 @@ void RodentEnv::SaveState(StateWriter* writer) const {
   const std::array<double, 4> stat{model_->stat.extent, model_->stat.center[0],
                                    model_->stat.center[1],
                                    model_->stat.center[2]};
-  writer->Put(random_, global_random_, has_episode_, terrain, target, stat,
-              texture, t.touched_once, t.touched_twice, t.touch_time, t.logic,
-              t.observed_logic, t.rewarded_once, t.rewarded_twice,
+  writer->Put(random_, global_random_, has_episode_, gaps_, terrain, target,
+              stat, texture, t.touched_once, t.touched_twice, t.touch_time,
+              t.logic, t.observed_logic, t.rewarded_once, t.rewarded_twice,
               t.first_touch_time, t.second_touch_time, t.do_time_out,
               t.must_randomize, state, sensors);
 }
@@ -961,24 +1058,47 @@ void RodentEnv::LoadState(StateReader* reader) {
   TwoTouchState t;
   std::vector<mjtNum> state, sensors;
   std::array<double, 4> stat{};
-  reader->Get(&random, &global_random, &has_episode, &terrain, &target, &stat,
-              &texture, &t.touched_once, &t.touched_twice, &t.touch_time,
+  std::vector<double> gaps;
+  reader->Get(&random, &global_random, &has_episode, &gaps, &terrain, &target,
+              &stat, &texture, &t.touched_once, &t.touched_twice, &t.touch_time,
               &t.logic, &t.observed_logic, &t.rewarded_once, &t.rewarded_twice,
               &t.first_touch_time, &t.second_touch_time, &t.do_time_out,
               &t.must_randomize, &state, &sensors);
-  const int samples = terrain_hfield_ < 0
-                          ? 0
-                          : model_->hfield_nrow[terrain_hfield_] *
-                                model_->hfield_ncol[terrain_hfield_];
+  // RunGaps: the model of the snapshot's corridor (the task's shared one
+  // before the first reset), where it is not the env's; only RunGaps has a
+  // corridor.
+  mujoco_common::ModelPtr model;
+  mujoco_common::DataPtr data;
+  if (task_ == RodentTask::kRunGaps && gaps != gaps_) {
+    model =
+        gaps.empty()
+            ? mujoco_common::ModelPtr(mj_copyModel(nullptr, &BaseModel(task_)))
+            : RunGapsModel(gaps);
+    data.reset(mj_makeData(model.get()));
+    if (data == nullptr) {
+      throw std::runtime_error("cannot allocate the MuJoCo data");
+    }
+  } else if (task_ != RodentTask::kRunGaps && !gaps.empty()) {
+    throw SnapshotError("the rodent's state is of another task (a corridor)");
+  }
+  const mjModel* m = model != nullptr ? model.get() : model_.get();
+  const int samples = terrain_hfield_ < 0 ? 0
+                                          : m->hfield_nrow[terrain_hfield_] *
+                                                m->hfield_ncol[terrain_hfield_];
   const bool texture_ok = target_geom_ < 0 ? texture == -1
                                            : (texture == texture_init_ ||
                                               texture == texture_interval_ ||
                                               texture == texture_final_);
   if (static_cast<int>(state.size()) !=
-          mj_stateSize(model_.get(), mujoco_common::kIntegrationState) ||
-      static_cast<int>(sensors.size()) != model_->nsensordata ||
+          mj_stateSize(m, mujoco_common::kIntegrationState) ||
+      static_cast<int>(sensors.size()) != m->nsensordata ||
       static_cast<int>(terrain.size()) != samples || !texture_ok) {
     throw SnapshotError("the rodent's state is not of this task's model");
+  }
+  if (model != nullptr) {
+    model_ = std::move(model);
+    data_ = std::move(data);
+    gaps_ = std::move(gaps);
   }
   random_ = random;
   global_random_ = global_random;

@@ -16,10 +16,17 @@
 //   from the global np.random (env i: a private RandomState(seed + i));
 //   after every physics step the target looks for a hand touching it; the
 //   reward and task_logic are reach.TwoTouch's state machine.
+// - DmcRodentRunGaps-v1 (rodent_run_gaps): corridors.py's GapsCorridor
+//   (kRodentGapsCorridor) in corr_tasks.RunThroughCorridor: a reset draws
+//   the platforms and gaps and compiles the episode's model (their number
+//   changes), then puts the walker upright at (5, 0, 0); a step fails the
+//   episode when an end effector is below -0.3 m and rewards the torso's
+//   forward velocity around 1 m/s.
 //
-// Composer recompiles the model at every reset; the model does not depend
-// on anything drawn, so each env copies one compiled model and rewrites the
-// heightfield per episode.
+// Composer recompiles the model at every reset; but for RunGaps' corridor
+// the model does not depend on anything drawn, so each env of the other
+// tasks copies one compiled model and rewrites the heightfield or moves the
+// target per episode.
 #ifndef ENVPOOL_LOCOMOTION_RODENT_H_
 #define ENVPOOL_LOCOMOTION_RODENT_H_
 
@@ -37,11 +44,11 @@
 
 namespace envpool::locomotion {
 
-enum class RodentTask { kEscapeBowl, kTwoTouch };
+enum class RodentTask { kEscapeBowl, kTwoTouch, kRunGaps };
 
 // The MJCF text of the task's model, the walker read from the wheel's
-// rodent.xml.
-std::string RodentXml(RodentTask task);
+// rodent.xml; RunGaps' corridor is the one of `gaps` (DrawGaps' draws).
+std::string RodentXml(RodentTask task, const std::vector<double>& gaps = {});
 
 // The walker's skin file as the model reads it: rodent_walker_skin.skn with
 // its bones' body names prefixed "walker/", as Composer writes it (the text
@@ -66,9 +73,10 @@ class RodentEnv : public Env {
   // Test hooks: qpos, qvel, act and qacc_warmstart.
   std::vector<double> GetState() const override;
 
-  // Snapshots: the RandomStates, the episode's heightfield (EscapeBowl) or
-  // the target and the task's state (TwoTouch), MuJoCo's integration state
-  // and the sensor readings; LoadState runs mj_step1.
+  // Snapshots: the RandomStates, the episode's heightfield (EscapeBowl),
+  // the target and the task's state (TwoTouch) or the corridor (RunGaps:
+  // another corridor than the env's compiles its model), MuJoCo's
+  // integration state and the sensor readings; LoadState runs mj_step1.
   void SaveState(StateWriter* writer) const override;
   void LoadState(StateReader* reader) override;
 
@@ -83,6 +91,7 @@ class RodentEnv : public Env {
   void FindNonContactingHeight(const double orientation[4]);
   void ResetEscapeBowl();
   void ResetTwoTouch();
+  void ResetRunGaps();
   // TwoTouch: the target placed anew (_randomize_targets), its touches
   // (TargetSphereTwoTouch._update_activation) and the reward's state
   // machine (TwoTouch.get_reward).
@@ -102,6 +111,9 @@ class RodentEnv : public Env {
   random::RandomState global_random_{uint32_t{0}};
   mujoco_common::ModelPtr model_;
   mujoco_common::DataPtr data_;
+  // RunGaps: the episode's corridor (DrawGaps' draws; empty before the
+  // first reset, when the model is the task's shared one).
+  std::vector<double> gaps_;
   bool has_episode_ = false;
   uint64_t hfield_stamp_ = 0;
   // Element ids and addresses.
@@ -151,6 +163,17 @@ class RodentTwoTouchEnv : public RodentEnv {
   }
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     DeclareTask(RodentTask::kTwoTouch, options, spec, fields);
+  }
+};
+
+class RodentRunGapsEnv : public RodentEnv {
+ public:
+  using RodentEnv::RodentEnv;
+  static Options DefaultOptions() {
+    return TaskOptions("rodent_run_gaps", 30.0);
+  }
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    DeclareTask(RodentTask::kRunGaps, options, spec, fields);
   }
 };
 

@@ -728,16 +728,7 @@ void SoccerEnv::WritePlayer(const Output& out, int p) const {
 }
 
 std::vector<double> SoccerEnv::GetState() const {
-  if (data_ == nullptr) {
-    return {};
-  }
-  const mjModel* m = model_.get();
-  const mjData* d = data_.get();
-  std::vector<double> state(d->qpos, d->qpos + m->nq);
-  state.insert(state.end(), d->qvel, d->qvel + m->nv);
-  state.insert(state.end(), d->act, d->act + m->na);
-  state.insert(state.end(), d->qacc_warmstart, d->qacc_warmstart + m->nv);
-  return state;
+  return mujoco_common::SimulationState(model_.get(), data_.get());
 }
 
 void SoccerEnv::SaveState(StateWriter* writer) const {

@@ -23,4 +23,15 @@ void SetIntegrationState(const mjModel* m, mjData* d,
   mj_setState(m, d, state.data(), kIntegrationState);
 }
 
+std::vector<double> SimulationState(const mjModel* m, const mjData* d) {
+  if (m == nullptr || d == nullptr) {
+    return {};
+  }
+  std::vector<double> state(d->qpos, d->qpos + m->nq);
+  state.insert(state.end(), d->qvel, d->qvel + m->nv);
+  state.insert(state.end(), d->act, d->act + m->na);
+  state.insert(state.end(), d->qacc_warmstart, d->qacc_warmstart + m->nv);
+  return state;
+}
+
 }  // namespace envpool::mujoco_common

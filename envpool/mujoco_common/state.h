@@ -24,6 +24,12 @@ void GetIntegrationState(const mjModel* m, const mjData* d,
 void SetIntegrationState(const mjModel* m, mjData* d,
                          const std::vector<mjtNum>& state);
 
+// The test hook's view of a simulation (Env::GetState): qpos, qvel, act and
+// qacc_warmstart, concatenated, which the tests compare with the reference's
+// data bit for bit (the warm start decides the next step's solution). Empty
+// before there is data.
+std::vector<double> SimulationState(const mjModel* m, const mjData* d);
+
 }  // namespace envpool::mujoco_common
 
 #endif  // ENVPOOL_MUJOCO_COMMON_STATE_H_

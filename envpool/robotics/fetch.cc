@@ -9,6 +9,7 @@
 
 #include "envpool/mujoco_common/numpy_math.h"
 #include "envpool/mujoco_common/spec.h"
+#include "envpool/mujoco_common/state.h"
 #include "envpool/render/mujoco_egl.h"
 #include "envpool/robotics/rotations.h"
 
@@ -414,11 +415,10 @@ void FetchEnv::LoadState(StateReader* reader) {
 }
 
 std::vector<double> FetchEnv::GetState() const {
-  const mjModel* m = model_.get();
   const mjData* d = data_.get();
-  std::vector<double> state(d->qpos, d->qpos + m->nq);
-  state.insert(state.end(), d->qvel, d->qvel + m->nv);
-  state.insert(state.end(), d->qacc_warmstart, d->qacc_warmstart + m->nv);
+  // The Fetch models have no activations: act adds nothing, and SetState
+  // reads qpos, qvel, qacc_warmstart, the mocap pose and the goal.
+  std::vector<double> state = mujoco_common::SimulationState(model_.get(), d);
   state.insert(state.end(), d->mocap_pos, d->mocap_pos + 3);
   state.insert(state.end(), d->mocap_quat, d->mocap_quat + 4);
   state.insert(state.end(), goal_.begin(), goal_.end());

@@ -204,39 +204,6 @@ def test_spaces_and_options_are_envpool_127s(task_id: str) -> None:
         assert spaces[CAMERA].low.min() == 0 and spaces[CAMERA].high.max() == 255
 
 
-@pytest.mark.parametrize(
-    ("options", "words"),
-    [
-        ({"team_size": 3}, ("team_size", "soccer's")),
-        ({"keep_aspect_ratio": True}, ("keep_aspect_ratio", "defaults")),
-        ({"time_limit": 0.0}, ("time_limit", "positive")),
-        ({"task_name": "cmu_humanoid_go_to_target"}, ("task_name", "cmu_humanoid_run_gaps")),
-    ],
-)
-def test_bad_option_values_are_value_errors(
-    options: dict[str, Any], words: tuple[str, ...]
-) -> None:
-    with pytest.raises(ValueError) as error:
-        envpool.make(WALLS, **options)
-    for word in words:
-        assert word in str(error.value)
-
-
-@pytest.mark.parametrize(
-    "action",
-    [np.zeros((2, 8)), np.zeros((1, 56)), np.full((2, 56), np.nan)],
-    ids=["wrong-width", "one-row", "nan"],
-)
-def test_bad_actions_are_errors_and_the_pool_goes_on(action: np.ndarray) -> None:
-    env = envpool.make(GAPS, num_envs=2, seed=0)
-    env.reset()
-    with pytest.raises(ValueError, match="action"):
-        env.step(action)
-    obs, reward, _, _, _ = env.step(np.zeros((2, 56)))
-    assert reward.shape == (2,) and obs[CAMERA].shape == (2, 64, 64, 3)
-    env.close()
-
-
 @pytest.mark.parametrize("task_id", [WALLS, GAPS])
 def test_snapshots_restore_exactly(task_id: str) -> None:
     # Saved mid-episode, across autoresets (the time limit), into a pool of

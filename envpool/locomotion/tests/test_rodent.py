@@ -266,40 +266,6 @@ def test_spaces_and_options_are_envpool_127s(canonical: str, alias: str) -> None
         check_spec(task_id, SPECS[canonical])
 
 
-@pytest.mark.parametrize(
-    ("options", "words"),
-    [
-        ({"team_size": 3}, ("team_size", "soccer's")),
-        ({"time_limit": 0.0}, ("time_limit", "positive")),
-        ({"task_name": "soccer_ant"}, ("task_name", "rodent_escape_bowl")),
-        ({"task_name": "rodent_two_touch"}, ("task_name", "rodent_escape_bowl")),
-    ],
-)
-def test_bad_option_values_are_value_errors(
-    options: dict[str, Any], words: tuple[str, ...]
-) -> None:
-    with pytest.raises(ValueError) as error:
-        envpool.make(TASK_ID, **options)
-    for word in words:
-        assert word in str(error.value)
-
-
-@pytest.mark.parametrize(
-    "action",
-    [np.zeros((2, 8)), np.full((2, 38), np.nan)],
-    ids=["wrong-width", "nan"],
-)
-def test_bad_actions_are_errors_and_the_pool_goes_on(action: np.ndarray) -> None:
-    env = envpool.make(TASK_ID, num_envs=2, seed=0)
-    env.reset()
-    with pytest.raises(ValueError, match="action"):
-        env.step(action)
-    obs, reward, _, _, _ = env.step(np.zeros((2, 38)))
-    assert reward.shape == (2,) and obs["walker/joints_pos"].shape == (2, 30)
-    assert obs[CAMERA].shape == (2, 64, 64, 3)
-    env.close()
-
-
 def test_snapshots_restore_exactly() -> None:
     # The conformance check (test_conformance.py) saves mid-episode and
     # across autoresets; here right after a reset, into a pool of another
