@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -15,6 +16,7 @@
 #include "envpool/locomotion/bowl_terrain.h"
 #include "envpool/locomotion/corridor.h"
 #include "envpool/locomotion/go_to_target.h"
+#include "envpool/locomotion/maze_arena.h"
 #include "envpool/locomotion/rodent.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/locomotion/soccer_model.h"
@@ -75,5 +77,28 @@ PYBIND11_MODULE(_locomotion, m) {
         loco::SoccerModel(config, loco::MakePitchLayout(length, width));
     return pybind11::bytes(reinterpret_cast<const char*>(model->tex_data),
                            model->ntexdata);
+  });
+  // The mazes: labmaze's layers after `generations` mazes from `seed`, and
+  // covering.make_walls's cover of a text grid, to compare with labmaze and
+  // dm_control.
+  m.def("labmaze_layers", [](int height, int width, int max_rooms,
+                             int room_min_size, int room_max_size,
+                             int spawns_per_room, int objects_per_room,
+                             int max_variations, bool simplify, uint32_t seed,
+                             int64_t generations) {
+    loco::MazeParams params{height,           width,          max_rooms,
+                            room_min_size,    room_max_size,  spawns_per_room,
+                            objects_per_room, max_variations, simplify};
+    loco::LabMaze maze(params, seed);
+    maze.Restore(seed, generations);
+    return std::make_pair(maze.entity_layer(), maze.variations_layer());
+  });
+  m.def("maze_cover", [](const std::string& text, char wall_char) {
+    std::vector<std::array<int, 4>> walls;
+    for (const auto& wall :
+         loco::CoverCells(loco::GridRows(text), wall_char, true)) {
+      walls.push_back({wall.start_y, wall.start_x, wall.end_y, wall.end_x});
+    }
+    return walls;
   });
 }
