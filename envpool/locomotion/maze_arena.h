@@ -124,6 +124,54 @@ MazeTextureDraws DrawMazeTextures(const std::string& variations_layer,
                                   int64_t wall_textures, int64_t floor_textures,
                                   random::RandomState* global_random);
 
+// A task's maze arena and its targets, as an example builds them:
+// RandomMazeWithTargets' arguments, the wall textures' style (labmaze's
+// WallTextures: the textures in labmaze's order), the outdoor_natural
+// aesthetic (its sky and its grass as the two floor textures) and the
+// TargetSphere the task attaches at every target position.
+struct MazeArenaSpec {
+  MazeParams maze;
+  double xy_scale = 2.0;
+  double z_height = 2.0;
+  std::string wall_style;                  // "style_01"
+  std::vector<std::string> wall_textures;  // names, labmaze's order
+  double target_radius = 0.6;
+  double target_height = 1.0;
+  std::array<double, 3> target_rgb1{}, target_rgb2{};
+};
+
+// basic_rodent_2020.rodent_maze_forage's arena and targets.
+const MazeArenaSpec& RodentMazeForageArena();
+
+// One episode of the arena (the task's initialize_episode_mjcf): the maze
+// regenerated, the textures drawn from the global np.random, the target
+// positions shuffled with the env's random_state
+// (ManyHeterogeneousGoalsMaze), and the spawn positions.
+struct MazeEpisode {
+  std::string entity_layer, variations_layer;
+  MazeTextureDraws textures;
+  std::vector<std::array<double, 3>> targets, spawns;
+};
+MazeEpisode DrawMazeEpisode(const MazeArenaSpec& spec, LabMaze* maze,
+                            random::RandomState* global_random,
+                            random::RandomState* random);
+
+// The arena's parts of the MJCF text Composer writes for an episode, each a
+// run of lines at its place around the walker's: the defaults and assets
+// before and after the walker's, the worldbody's elements before and after
+// the walker's body. Texture files are named under `texture_dir`
+// (labmaze's style folder) and `ground_dir` (the outdoor_natural textures)
+// of the model's asset folder.
+struct MazeArenaXml {
+  std::string defaults_before, defaults_after;
+  std::string assets_before, assets_after;
+  std::string worldbody_before, worldbody_after;
+};
+MazeArenaXml WriteMazeArena(const MazeArenaSpec& spec,
+                            const MazeEpisode& episode,
+                            const std::string& texture_dir,
+                            const std::string& ground_dir);
+
 }  // namespace envpool::locomotion
 
 #endif  // ENVPOOL_LOCOMOTION_MAZE_ARENA_H_

@@ -101,4 +101,29 @@ PYBIND11_MODULE(_locomotion, m) {
     }
     return walls;
   });
+  // The arena's MJCF parts of the first `episodes` episodes of
+  // rodent_maze_forage after np.random.seed(seed) and RandomState(seed):
+  // the labmaze seed drawn at construction, then per episode the maze, the
+  // textures and the targets' shuffle, then the spawn's two draws
+  // (randint, uniform) that come before the next episode's.
+  m.def("rodent_maze_arena_xml", [](uint32_t seed, int episodes) {
+    const auto& spec = loco::RodentMazeForageArena();
+    envpool::random::RandomState global_random(seed), random(seed);
+    const auto maze_seed = static_cast<uint32_t>(
+        global_random.Randint<int64_t>(0, int64_t{1} << 31));
+    loco::LabMaze maze(spec.maze, maze_seed);
+    std::vector<std::vector<std::string>> parts;
+    for (int i = 0; i < episodes; ++i) {
+      const auto episode =
+          loco::DrawMazeEpisode(spec, &maze, &global_random, &random);
+      const auto xml = loco::WriteMazeArena(spec, episode, "labmaze/style_01",
+                                            "arenas/outdoor_natural");
+      parts.push_back({xml.defaults_before, xml.defaults_after,
+                       xml.assets_before, xml.assets_after,
+                       xml.worldbody_before, xml.worldbody_after});
+      random.Randint<int64_t>(0, static_cast<int64_t>(episode.spawns.size()));
+      random.Uniform(-1, 1);
+    }
+    return parts;
+  });
 }

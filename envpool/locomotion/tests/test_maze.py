@@ -12,14 +12,18 @@ np.random in the arena's order.
 from __future__ import annotations
 
 import os
+import re
 import warnings
+import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     import labmaze
     from dm_control.locomotion.arenas import covering
+    from dm_control.locomotion.examples import basic_rodent_2020
 
 from envpool.locomotion import _locomotion
 
@@ -104,3 +108,64 @@ def test_cover_of_uneven_shapes_is_dm_controls() -> None:
     for char in "*.":
         ours = [list(w) for w in _locomotion.maze_cover(text, char)]
         assert ours == dm_control_cover(grid, char)
+
+
+def _walker_owned(element: ET.Element) -> bool:
+    return any(element.get(key, "").startswith("walker/") for key in ("name", "class"))
+
+
+def _normalized(element: ET.Element) -> tuple:
+    # An element as (tag, attributes in order, children); texture files by
+    # their name, without the content hash dm_control adds.
+    attributes = []
+    for key, value in element.attrib.items():
+        if key == "file":
+            value = re.sub(r"-[0-9a-f]{40}(\.\w+)$", r"\1", os.path.basename(value))
+        attributes.append((key, value))
+    return (element.tag, tuple(attributes), tuple(_normalized(c) for c in element))
+
+
+def _split_around_walker(section: ET.Element) -> tuple[list, list]:
+    children = list(section)
+    owned = [i for i, child in enumerate(children) if _walker_owned(child)]
+    assert owned and owned == list(range(owned[0], owned[-1] + 1)), section.tag
+    before = [_normalized(c) for c in children[: owned[0]]]
+    after = [_normalized(c) for c in children[owned[-1] + 1 :]]
+    return before, after
+
+
+def _parts(text: str) -> list:
+    return [_normalized(c) for c in ET.fromstring(f"<parts>{text}</parts>")]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 5] + ([2, 3, 4, 6, 7, 8, 9] if ALL else []))
+def test_rodent_maze_arena_is_composers_episode_after_episode(seed: int) -> None:
+    # np.random.seed(s) and RandomState(s), as env 0 of a pool seeded s: the
+    # arena's defaults, assets and worldbody elements on either side of the
+    # walker's, as Composer writes them at each reset (the maze, its wall and
+    # floor textures from the global stream, the targets shuffled).
+    episodes = 3
+    ours = _locomotion.rodent_maze_arena_xml(seed, episodes)
+    np.random.seed(seed)
+    env = basic_rodent_2020.rodent_maze_forage(random_state=np.random.RandomState(seed))
+    for episode in range(episodes):
+        env.reset()
+        root = ET.fromstring(env.task.root_entity.mjcf_model.to_xml_string())
+        (
+            defaults_before,
+            defaults_after,
+            assets_before,
+            assets_after,
+            world_before,
+            world_after,
+        ) = ours[episode]
+        where = f"seed {seed}, episode {episode}"
+        for tag, before, after in (
+            ("default", defaults_before, defaults_after),
+            ("asset", assets_before, assets_after),
+            ("worldbody", world_before, world_after),
+        ):
+            section = root.find(tag)
+            theirs_before, theirs_after = _split_around_walker(section)
+            assert _parts(before) == theirs_before, (where, tag)
+            assert _parts(after) == theirs_after, (where, tag)
