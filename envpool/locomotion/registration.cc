@@ -18,10 +18,40 @@
 #include "envpool/locomotion/go_to_target.h"
 #include "envpool/locomotion/maze_arena.h"
 #include "envpool/locomotion/rodent.h"
+#include "envpool/locomotion/rodent_maze.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/mujoco_common/message_handlers.h"
 #include "envpool/mujoco_common/numpy_probe.h"
+
+namespace {
+
+// The maze arena of each of the first `episodes` episodes of
+// rodent_maze_forage after np.random.seed(seed) and RandomState(seed): the
+// labmaze seed drawn at construction, then per episode the maze, the
+// textures and the targets' shuffle, then the spawn's two draws (randint,
+// uniform) that come before the next episode's.
+std::vector<envpool::locomotion::MazeArenaXml> RodentMazeArenas(uint32_t seed,
+                                                                int episodes) {
+  namespace loco = envpool::locomotion;
+  const auto& spec = loco::RodentMazeForageArena();
+  envpool::random::RandomState global_random(seed), random(seed);
+  const auto maze_seed = static_cast<uint32_t>(
+      global_random.Randint<int64_t>(0, int64_t{1} << 31));
+  loco::LabMaze maze(spec.maze, maze_seed);
+  std::vector<loco::MazeArenaXml> arenas;
+  for (int i = 0; i < episodes; ++i) {
+    const auto episode =
+        loco::DrawMazeEpisode(spec, &maze, &global_random, &random);
+    arenas.push_back(loco::WriteMazeArena(spec, episode, "labmaze/style_01",
+                                          "arenas/outdoor_natural"));
+    random.Randint<int64_t>(0, static_cast<int64_t>(episode.spawns.size()));
+    random.Uniform(-1, 1);
+  }
+  return arenas;
+}
+
+}  // namespace
 
 PYBIND11_MODULE(_locomotion, m) {
   envpool::mujoco_common::InstallMessageHandlers();
@@ -102,28 +132,18 @@ PYBIND11_MODULE(_locomotion, m) {
     return walls;
   });
   // The arena's MJCF parts of the first `episodes` episodes of
-  // rodent_maze_forage after np.random.seed(seed) and RandomState(seed):
-  // the labmaze seed drawn at construction, then per episode the maze, the
-  // textures and the targets' shuffle, then the spawn's two draws
-  // (randint, uniform) that come before the next episode's.
+  // rodent_maze_forage after np.random.seed(seed) and RandomState(seed)
+  // (RodentMazeArenas), and the whole model's text of the last one.
   m.def("rodent_maze_arena_xml", [](uint32_t seed, int episodes) {
-    const auto& spec = loco::RodentMazeForageArena();
-    envpool::random::RandomState global_random(seed), random(seed);
-    const auto maze_seed = static_cast<uint32_t>(
-        global_random.Randint<int64_t>(0, int64_t{1} << 31));
-    loco::LabMaze maze(spec.maze, maze_seed);
     std::vector<std::vector<std::string>> parts;
-    for (int i = 0; i < episodes; ++i) {
-      const auto episode =
-          loco::DrawMazeEpisode(spec, &maze, &global_random, &random);
-      const auto xml = loco::WriteMazeArena(spec, episode, "labmaze/style_01",
-                                            "arenas/outdoor_natural");
+    for (const auto& xml : RodentMazeArenas(seed, episodes)) {
       parts.push_back({xml.defaults_before, xml.defaults_after,
                        xml.assets_before, xml.assets_after,
                        xml.worldbody_before, xml.worldbody_after});
-      random.Randint<int64_t>(0, static_cast<int64_t>(episode.spawns.size()));
-      random.Uniform(-1, 1);
     }
     return parts;
+  });
+  m.def("rodent_maze_xml", [](uint32_t seed, int episodes) {
+    return loco::RodentMazeXml(RodentMazeArenas(seed, episodes).back());
   });
 }

@@ -5,8 +5,9 @@ load("//third_party/pypi:pypi.bzl", "pypi_archive")
 def labmaze_repository():
     """The `@labmaze` repository: labmaze 1.0.6's sdist (labmaze.BUILD).
 
-    Only the generator's sources are extracted: the sdist's own Bazel files
-    (labmaze/cc/BUILD) would make their folders packages of their own.
+    Only the generator's sources and the textures the mazes use are
+    extracted: the sdist's own Bazel files (labmaze/cc/BUILD) would make
+    their folders packages of their own.
 
     dm_control's RandomMazeWithTargets makes its mazes with this version's
     generator (the reference in the locomotion family's maze tests).
@@ -27,6 +28,14 @@ def labmaze_repository():
             "labmaze-1.0.6/labmaze/cc/random_maze.h",
             "labmaze-1.0.6/labmaze/cc/text_maze.cc",
             "labmaze-1.0.6/labmaze/cc/text_maze.h",
+            "labmaze-1.0.6/labmaze/assets/style_01/wall_blue_d.png",
+            "labmaze-1.0.6/labmaze/assets/style_01/wall_cerise_d.png",
+            "labmaze-1.0.6/labmaze/assets/style_01/wall_green_d.png",
+            "labmaze-1.0.6/labmaze/assets/style_01/wall_green_bright_d.png",
+            "labmaze-1.0.6/labmaze/assets/style_01/wall_purple_d.png",
+            "labmaze-1.0.6/labmaze/assets/style_01/wall_red_d.png",
+            "labmaze-1.0.6/labmaze/assets/style_01/wall_red_bright_d.png",
+            "labmaze-1.0.6/labmaze/assets/style_01/wall_yellow_d.png",
         ],
         kind = "sdist",
         package = "labmaze",

@@ -15,6 +15,7 @@ import os
 import re
 import warnings
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,10 +23,13 @@ import pytest
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     import labmaze
+    import mujoco
     from dm_control.locomotion.arenas import covering
     from dm_control.locomotion.examples import basic_rodent_2020
 
+import envpool
 from envpool.locomotion import _locomotion
+from envpool.locomotion.registration import ASSET_DIR
 
 # More seeds with ENVPOOL_TEST_ALL=1 (make test-all-ids).
 ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
@@ -169,3 +173,30 @@ def test_rodent_maze_arena_is_composers_episode_after_episode(seed: int) -> None
             theirs_before, theirs_after = _split_around_walker(section)
             assert _parts(before) == theirs_before, (where, tag)
             assert _parts(after) == theirs_after, (where, tag)
+
+
+@pytest.mark.parametrize(("seed", "episodes"), [(0, 1), (3, 2)])
+def test_rodent_maze_model_is_dm_controls(seed: int, episodes: int) -> None:
+    # The episode's model, walker and arena, compiled: every array equal to
+    # dm_control's compile of Composer's text (but the texture file names).
+    envpool.make_spec("DmcRodentTwoTouch-v1")  # the family's asset folder
+    np.random.seed(seed)
+    env = basic_rodent_2020.rodent_maze_forage(random_state=np.random.RandomState(seed))
+    for _ in range(episodes):
+        env.reset()
+    root = env.task.root_entity.mjcf_model
+    expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
+    files = {"walkers/rodent_walker_skin_walker.skn": _locomotion.rodent_skin()}
+    for folder, _, names in os.walk(ASSET_DIR):
+        for name in names:
+            path = os.path.join(folder, name)
+            files[os.path.relpath(path, ASSET_DIR)] = Path(path).read_bytes()
+    model = mujoco.MjModel.from_xml_string(_locomotion.rodent_maze_xml(seed, episodes), files)
+    compared = 0
+    for name in dir(expected):
+        value = getattr(expected, name, None)
+        if name.startswith("_") or not isinstance(value, np.ndarray) or name == "tex_pathadr":
+            continue
+        np.testing.assert_array_equal(getattr(model, name), value, err_msg=name)
+        compared += 1
+    assert compared > 200
