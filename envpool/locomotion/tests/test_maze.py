@@ -80,6 +80,13 @@ def test_mazes_are_labmazes_maze_after_maze(params: tuple) -> None:
             assert variations == str(reference.variations_layer), where
 
 
+def test_a_generator_before_its_first_maze_is_a_value_error() -> None:
+    # A snapshot's generator state is (seed, mazes made); the constructor
+    # makes the first, so fewer than one cannot be restored.
+    with pytest.raises(ValueError, match="at least its first maze"):
+        _locomotion.labmaze_layers(*MAZES[0], 0, 0)
+
+
 def dm_control_cover(grid: labmaze.TextGrid, char: str) -> list[list[int]]:
     walls = covering.make_walls(grid, wall_char=char, make_odd_sized_walls=True)
     return [[w.start.y, w.start.x, w.end.y, w.end.x] for w in walls]
@@ -142,7 +149,7 @@ def _parts(text: str) -> list:
     return [_normalized(c) for c in ET.fromstring(f"<parts>{text}</parts>")]
 
 
-@pytest.mark.parametrize("seed", [0, 1, 5] + ([2, 3, 4, 6, 7, 8, 9] if ALL else []))
+@pytest.mark.parametrize("seed", [0, 5] + ([1, 2, 3, 4, 6, 7, 8, 9] if ALL else []))
 def test_rodent_maze_arena_is_composers_episode_after_episode(seed: int) -> None:
     # np.random.seed(s) and RandomState(s), as env 0 of a pool seeded s: the
     # arena's defaults, assets and worldbody elements on either side of the
@@ -175,7 +182,7 @@ def test_rodent_maze_arena_is_composers_episode_after_episode(seed: int) -> None
             assert _parts(after) == theirs_after, (where, tag)
 
 
-@pytest.mark.parametrize(("seed", "episodes"), [(0, 1), (3, 2)])
+@pytest.mark.parametrize(("seed", "episodes"), [(3, 2)] + ([(0, 1), (7, 3)] if ALL else []))
 def test_rodent_maze_model_is_dm_controls(seed: int, episodes: int) -> None:
     # The episode's model, walker and arena, compiled: every array equal to
     # dm_control's compile of Composer's text (but the texture file names).
