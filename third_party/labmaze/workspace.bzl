@@ -16,6 +16,7 @@ def labmaze_repository():
         name = "labmaze",
         build_file = "//third_party/labmaze:labmaze.BUILD",
         files = [
+            "labmaze-1.0.6/LICENSE",
             "labmaze-1.0.6/labmaze/cc/algorithm.cc",
             "labmaze-1.0.6/labmaze/cc/algorithm.h",
             "labmaze-1.0.6/labmaze/cc/char_grid.cc",
