@@ -47,6 +47,27 @@ std::string Vec(const double* v, int n) {
 }  // namespace
 
 LabMaze::LabMaze(const MazeParams& params, uint32_t seed) : params_(params) {
+  // labmaze.RandomMaze's checks: its Python wrapper refuses these (its C++
+  // generator takes them and makes a maze of another shape than asked).
+  auto refuse = [](const std::string& what, int value) {
+    throw std::invalid_argument("labmaze: " + what + ", got " +
+                                std::to_string(value));
+  };
+  if (params.height <= 0 || params.height % 2 == 0) {
+    refuse("the height is a positive odd number of cells", params.height);
+  }
+  if (params.width <= 0 || params.width % 2 == 0) {
+    refuse("the width is a positive odd number of cells", params.width);
+  }
+  if (params.room_min_size < 0) {
+    refuse("room_min_size is at least 0", params.room_min_size);
+  }
+  if (params.room_max_size < params.room_min_size) {
+    refuse("room_max_size is at least room_min_size", params.room_max_size);
+  }
+  if (params.max_variations < 0 || params.max_variations > 26) {
+    refuse("max_variations is 0 to 26", params.max_variations);
+  }
   Restore(seed, 1);
 }
 

@@ -87,6 +87,24 @@ def test_a_generator_before_its_first_maze_is_a_value_error() -> None:
         _locomotion.labmaze_layers(*MAZES[0], 0, 0)
 
 
+@pytest.mark.parametrize(
+    ("index", "value", "message"),
+    [
+        (0, 10, "height is a positive odd"),
+        (1, -3, "width is a positive odd"),
+        (4, 3, "room_max_size is at least room_min_size"),
+        (7, 27, "max_variations is 0 to 26"),
+    ],
+)
+def test_bad_maze_arguments_are_value_errors(index: int, value: int, message: str) -> None:
+    # labmaze.RandomMaze refuses them (its C++ generator alone would make a
+    # maze of another shape than asked).
+    params = list(MAZES[0])
+    params[index] = value
+    with pytest.raises(ValueError, match=message):
+        _locomotion.labmaze_layers(*params, 0, 1)
+
+
 def dm_control_cover(grid: labmaze.TextGrid, char: str) -> list[list[int]]:
     walls = covering.make_walls(grid, wall_char=char, make_odd_sized_walls=True)
     return [[w.start.y, w.start.x, w.end.y, w.end.x] for w in walls]
