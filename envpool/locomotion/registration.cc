@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -15,11 +16,42 @@
 #include "envpool/locomotion/bowl_terrain.h"
 #include "envpool/locomotion/corridor.h"
 #include "envpool/locomotion/go_to_target.h"
+#include "envpool/locomotion/maze_arena.h"
 #include "envpool/locomotion/rodent.h"
+#include "envpool/locomotion/rodent_maze.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/mujoco_common/message_handlers.h"
 #include "envpool/mujoco_common/numpy_probe.h"
+
+namespace {
+
+// The maze arena of each of the first `episodes` episodes of
+// rodent_maze_forage after np.random.seed(seed) and RandomState(seed): the
+// labmaze seed drawn at construction, then per episode the maze, the
+// textures and the targets' shuffle, then the spawn's two draws (randint,
+// uniform) that come before the next episode's.
+std::vector<envpool::locomotion::MazeArenaXml> RodentMazeArenas(uint32_t seed,
+                                                                int episodes) {
+  namespace loco = envpool::locomotion;
+  const auto& spec = loco::RodentMazeForageArena();
+  envpool::random::RandomState global_random(seed), random(seed);
+  const auto maze_seed = static_cast<uint32_t>(
+      global_random.Randint<int64_t>(0, int64_t{1} << 31));
+  loco::LabMaze maze(spec.maze, maze_seed);
+  std::vector<loco::MazeArenaXml> arenas;
+  for (int i = 0; i < episodes; ++i) {
+    const auto episode =
+        loco::DrawMazeEpisode(spec, &maze, &global_random, &random);
+    arenas.push_back(loco::WriteMazeArena(spec, episode, "labmaze/style_01",
+                                          "arenas/outdoor_natural"));
+    random.Randint<int64_t>(0, static_cast<int64_t>(episode.spawns.size()));
+    random.Uniform(-1, 1);
+  }
+  return arenas;
+}
+
+}  // namespace
 
 PYBIND11_MODULE(_locomotion, m) {
   envpool::mujoco_common::InstallMessageHandlers();
@@ -83,5 +115,43 @@ PYBIND11_MODULE(_locomotion, m) {
         loco::SoccerModel(config, loco::MakePitchLayout(length, width));
     return pybind11::bytes(reinterpret_cast<const char*>(model->tex_data),
                            model->ntexdata);
+  });
+  // The mazes: labmaze's layers after `generations` mazes from `seed`, and
+  // covering.make_walls's cover of a text grid, to compare with labmaze and
+  // dm_control.
+  m.def("labmaze_layers", [](int height, int width, int max_rooms,
+                             int room_min_size, int room_max_size,
+                             int spawns_per_room, int objects_per_room,
+                             int max_variations, bool simplify, uint32_t seed,
+                             int64_t generations) {
+    loco::MazeParams params{height,           width,          max_rooms,
+                            room_min_size,    room_max_size,  spawns_per_room,
+                            objects_per_room, max_variations, simplify};
+    loco::LabMaze maze(params, seed);
+    maze.Restore(seed, generations);
+    return std::make_pair(maze.entity_layer(), maze.variations_layer());
+  });
+  m.def("maze_cover", [](const std::string& text, char wall_char) {
+    std::vector<std::array<int, 4>> walls;
+    for (const auto& wall :
+         loco::CoverCells(loco::GridRows(text), wall_char, true)) {
+      walls.push_back({wall.start_y, wall.start_x, wall.end_y, wall.end_x});
+    }
+    return walls;
+  });
+  // The arena's MJCF parts of the first `episodes` episodes of
+  // rodent_maze_forage after np.random.seed(seed) and RandomState(seed)
+  // (RodentMazeArenas), and the whole model's text of the last one.
+  m.def("rodent_maze_arena_xml", [](uint32_t seed, int episodes) {
+    std::vector<std::vector<std::string>> parts;
+    for (const auto& xml : RodentMazeArenas(seed, episodes)) {
+      parts.push_back({xml.defaults_before, xml.defaults_after,
+                       xml.assets_before, xml.assets_after,
+                       xml.worldbody_before, xml.worldbody_after});
+    }
+    return parts;
+  });
+  m.def("rodent_maze_xml", [](uint32_t seed, int episodes) {
+    return loco::RodentMazeXml(RodentMazeArenas(seed, episodes).back());
   });
 }
