@@ -13,6 +13,7 @@ from envpool.python.registry import register
 TASKS: list[tuple[str, str, str]] = [
     ("DmcSoccerBoxhead-v1", "DmcSoccer", "soccer_boxhead"),
     ("DmcSoccerAnt-v1", "DmcSoccer", "soccer_ant"),
+    ("DmcSoccerHumanoid-v1", "DmcSoccer", "soccer_humanoid"),
     ("DmcCmuHumanoidGoToTarget-v1", "DmcCmuHumanoidGoToTarget", "cmu_humanoid_go_to_target"),
     ("DmcCmuHumanoidRunWalls-v1", "DmcCmuHumanoidRun", "cmu_humanoid_run_walls"),
     ("DmcCmuHumanoidRunGaps-v1", "DmcCmuHumanoidRun", "cmu_humanoid_run_gaps"),
