@@ -49,3 +49,13 @@ SLOW_TEST_IDS = {
     if env_class in ("DmcCmuHumanoidRun", "DmcRodentEscapeBowl", "DmcRodentTwoTouch")
     for name in (task_id, f"dm_control/locomotion/{task_name}")
 }
+# Soccer with four CMU humanoids: a reset compiles the pitch and the four
+# walkers with their skins, and the project-wide checks take 70 to 85 s per
+# name here; tests/test_soccer_humanoid.py checks the id against dm_control
+# (snapshots and PettingZoo's parallel_api_test included).
+SLOW_TEST_IDS.update(
+    dict.fromkeys(
+        ("DmcSoccerHumanoid-v1", "dm_control/locomotion/soccer_humanoid"),
+        "compiles four CMU humanoids at every reset (70-85 s of whole-id checks on a CPU)",
+    )
+)
