@@ -17,9 +17,11 @@
 #include "envpool/locomotion/corridor.h"
 #include "envpool/locomotion/go_to_target.h"
 #include "envpool/locomotion/maze_arena.h"
+#include "envpool/locomotion/mocap_clip.h"
 #include "envpool/locomotion/rodent.h"
 #include "envpool/locomotion/rodent_maze.h"
 #include "envpool/locomotion/soccer.h"
+#include "envpool/locomotion/soccer_humanoid.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/mujoco_common/message_handlers.h"
 #include "envpool/mujoco_common/numpy_probe.h"
@@ -83,6 +85,34 @@ PYBIND11_MODULE(_locomotion, m) {
       pybind11::arg("team_size"), pybind11::arg("disable_walker_contacts"),
       pybind11::arg("enable_field_box"), pybind11::arg("length"),
       pybind11::arg("width"), pybind11::arg("ant") = false);
+  m.def(
+      "soccer_humanoid_xml",
+      [](int team_size, bool disable_walker_contacts, bool enable_field_box,
+         double length, double width) {
+        loco::SoccerConfig config{team_size, disable_walker_contacts,
+                                  enable_field_box,
+                                  loco::WalkerType::kHumanoid};
+        return loco::SoccerXml(
+            config,
+            loco::MakePitchLayout(length, width, loco::kMiniFootballGoalSize));
+      },
+      pybind11::arg("team_size"), pybind11::arg("disable_walker_contacts"),
+      pybind11::arg("enable_field_box"), pybind11::arg("length"),
+      pybind11::arg("width"));
+  // The float32 values of a field of the family's mocap clip, as doubles.
+  m.def("mocap_clip_field",
+        [](const std::string& name, const std::string& field) {
+          const loco::MocapClip& clip = loco::FamilyMocapClip(name);
+          const auto found = clip.fields.find(field);
+          if (found == clip.fields.end()) {
+            throw std::invalid_argument("mocap clip " + name +
+                                        " has no field " + field);
+          }
+          return pybind11::make_tuple(
+              clip.frames, clip.dt, found->second.dim,
+              std::vector<double>(found->second.values.begin(),
+                                  found->second.values.end()));
+        });
   m.def("go_to_target_xml", &loco::GoToTargetXml);
   m.def(
       "rodent_xml",

@@ -13,6 +13,7 @@ from envpool.python.registry import register
 TASKS: list[tuple[str, str, str]] = [
     ("DmcSoccerBoxhead-v1", "DmcSoccer", "soccer_boxhead"),
     ("DmcSoccerAnt-v1", "DmcSoccer", "soccer_ant"),
+    ("DmcSoccerHumanoid-v1", "DmcSoccer", "soccer_humanoid"),
     ("DmcCmuHumanoidGoToTarget-v1", "DmcCmuHumanoidGoToTarget", "cmu_humanoid_go_to_target"),
     ("DmcCmuHumanoidRunWalls-v1", "DmcCmuHumanoidRun", "cmu_humanoid_run_walls"),
     ("DmcCmuHumanoidRunGaps-v1", "DmcCmuHumanoidRun", "cmu_humanoid_run_gaps"),
@@ -50,3 +51,13 @@ SLOW_TEST_IDS = {
     in ("DmcCmuHumanoidRun", "DmcRodentEscapeBowl", "DmcRodentTwoTouch", "DmcRodentRunGaps")
     for name in (task_id, f"dm_control/locomotion/{task_name}")
 }
+# Soccer with four CMU humanoids: a reset compiles the pitch and the four
+# walkers with their skins, and the project-wide checks take 70 to 85 s per
+# name here; tests/test_soccer_humanoid.py checks the id against dm_control
+# (snapshots and PettingZoo's parallel_api_test included).
+SLOW_TEST_IDS.update(
+    dict.fromkeys(
+        ("DmcSoccerHumanoid-v1", "dm_control/locomotion/soccer_humanoid"),
+        "compiles four CMU humanoids at every reset (70-85 s of whole-id checks on a CPU)",
+    )
+)

@@ -80,8 +80,12 @@ class SoccerEnv : public Env {
     int steer_qpos = -1, steer_qvel = -1;
     int kick_qpos = -1, kick_qvel = -1;
     int roll_qpos = -1, roll_qvel = -1;
-    // Ant: the attachment frame's free joint.
+    // Ant and humanoid: the attachment frame's free joint.
     int free_qpos = -1, free_qvel = -1;
+    // Humanoid: the joints the mocap clip poses (in its order), and the
+    // bodies of appendages_pos (the end effectors, then the head).
+    std::vector<int> mocap_qpos, mocap_qvel;
+    std::vector<int> appendage_bodies;
     // The observable joints (joints_pos, joints_vel), their qpos0.
     std::vector<int> joint_qpos, joint_qvel;
     int ctrl = -1;  // the first actuator; the walker's are consecutive
@@ -107,6 +111,9 @@ class SoccerEnv : public Env {
   void AfterReset();          // mj_forward with actuation disabled
   void InitializeEntities();  // UniformInitializer
   void InitializeWalker(const Player& pl, double x, double y, double rotation);
+  // CMUMocapInitializer.initialize_pose of a humanoid: upright, then the
+  // joints and the root's velocity of a random frame of the clip.
+  void PoseFromMocap(const Player& pl);
   void UpdateDetectors();
   Team DetectedGoal() const;
   void WritePlayer(const Output& out, int p) const;

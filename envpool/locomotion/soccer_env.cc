@@ -7,6 +7,7 @@
 
 #include "envpool/core/numpy_kernels.h"
 #include "envpool/locomotion/soccer.h"
+#include "envpool/locomotion/soccer_humanoid.h"
 #include "envpool/locomotion/task_options.h"
 #include "envpool/mujoco_common/numpy_math.h"
 #include "envpool/mujoco_common/physics.h"
@@ -55,6 +56,9 @@ std::vector<Key> ObservationKeys(int team_size, WalkerType walker) {
   const auto joints = static_cast<int64_t>(info.joints.size());
   const auto actions = static_cast<int64_t>(info.actuators.size());
   std::vector<Key> keys;
+  if (walker == WalkerType::kHumanoid) {
+    keys = {{"actuator_activation", {1, 0}}, {"appendages_pos", {1, 15}}};
+  }
   if (walker == WalkerType::kAnt) {
     keys = {{"appendages_pos", {1, effectors}},
             {"bodies_pos", {1, 3 * bodies}},
@@ -105,9 +109,12 @@ WalkerType WalkerOf(const std::string& task) {
   if (task == "soccer_ant") {
     return WalkerType::kAnt;
   }
+  if (task == "soccer_humanoid") {
+    return WalkerType::kHumanoid;
+  }
   throw std::invalid_argument(
-      "option 'task_name' of the soccer envs must be 'soccer_boxhead' or "
-      "'soccer_ant', got '" +
+      "option 'task_name' of the soccer envs must be 'soccer_boxhead', "
+      "'soccer_ant' or 'soccer_humanoid', got '" +
       task + "'");
 }
 
@@ -203,17 +210,32 @@ void SoccerEnv::BindModel() {
   const std::vector<std::string> names = PlayerNames(config_.team_size);
   const WalkerInfo& info = GetWalkerInfo(config_.walker);
   const bool ant = config_.walker == WalkerType::kAnt;
+  const bool humanoid = config_.walker == WalkerType::kHumanoid;
   players_.assign(names.size(), Player{});
   for (std::size_t i = 0; i < names.size(); ++i) {
     Player& pl = players_[i];
     const std::string p = names[i] + "/";
     pl.home = names[i].rfind("home", 0) == 0;
     pl.root_body = id(mjOBJ_BODY, p + info.root_body);
-    if (ant) {
+    if (ant || humanoid) {
       const int free = id(mjOBJ_JOINT, p);
       pl.free_qpos = m->jnt_qposadr[free];
       pl.free_qvel = m->jnt_dofadr[free];
-    } else {
+    }
+    if (humanoid) {
+      pl.mocap_qpos.clear();
+      pl.mocap_qvel.clear();
+      for (const std::string& joint : HumanoidMocapJoints()) {
+        const int j = id(mjOBJ_JOINT, p + joint);
+        pl.mocap_qpos.push_back(m->jnt_qposadr[j]);
+        pl.mocap_qvel.push_back(m->jnt_dofadr[j]);
+      }
+      pl.appendage_bodies.clear();
+      for (const std::string& body : info.end_effectors) {
+        pl.appendage_bodies.push_back(id(mjOBJ_BODY, p + body));
+      }
+      pl.appendage_bodies.push_back(id(mjOBJ_BODY, p + "head"));
+    } else if (!ant) {
       const int root_x = id(mjOBJ_JOINT, p + "root_x/");
       pl.root_qpos = m->jnt_qposadr[root_x];
       pl.root_qvel = m->jnt_dofadr[root_x];
@@ -325,6 +347,9 @@ void SoccerEnv::InitializeEntities() {
     std::fill(d->qvel + ball_qvel_, d->qvel + ball_qvel_ + 6, 0.0);
     for (const Player& pl : players_) {
       // reinitialize_pose, then a uniform position and a uniform heading.
+      if (config_.walker == WalkerType::kHumanoid) {
+        PoseFromMocap(pl);
+      }
       const double x = random_.Uniform(-spawn[0], spawn[0]);
       const double y = random_.Uniform(-spawn[1], spawn[1]);
       const double rotation = random_.Uniform(-M_PI, M_PI);
@@ -366,16 +391,18 @@ void SoccerEnv::InitializeWalker(const Player& pl, double x, double y,
   mjData* d = data_.get();
   const double turn[4] = {numpy_kernels::Cos(rotation / 2), 0, 0,
                           numpy_kernels::Sin(rotation / 2)};
-  if (config_.walker == WalkerType::kAnt) {
-    // UprightInitializer: the joints at qpos0, the free joint at the
-    // origin, upright, at rest (the joints keep their velocities).
-    for (int adr : pl.joint_qpos) {
-      d->qpos[adr] = m->qpos0[adr];
-    }
+  if (config_.walker != WalkerType::kBoxHead) {
     double* root = d->qpos + pl.free_qpos;
-    std::fill(root, root + 7, 0.0);
-    root[3] = 1.0;
-    std::fill(d->qvel + pl.free_qvel, d->qvel + pl.free_qvel + 6, 0.0);
+    if (config_.walker == WalkerType::kAnt) {
+      // UprightInitializer: the joints at qpos0, the free joint at the
+      // origin, upright, at rest (the joints keep their velocities).
+      for (int adr : pl.joint_qpos) {
+        d->qpos[adr] = m->qpos0[adr];
+      }
+      std::fill(root, root + 7, 0.0);
+      root[3] = 1.0;
+      std::fill(d->qvel + pl.free_qvel, d->qvel + pl.free_qvel + 6, 0.0);
+    }  // the humanoid's pose is PoseFromMocap's
     // set_pose([x, y, z], quat) with get_pose's z and quat, then
     // shift_pose: the heading premultiplied, divided by its norm.
     root[0] = x;
@@ -419,6 +446,45 @@ void SoccerEnv::InitializeWalker(const Player& pl, double x, double y,
                              1 - 2 * (quat[2] * quat[2] + quat[3] * quat[3]));
   std::fill(d->qvel + pl.root_qvel, d->qvel + pl.root_qvel + 3, 0.0);
   d->qvel[pl.steer_qvel] = 0.0;
+}
+
+void SoccerEnv::PoseFromMocap(const Player& pl) {
+  const mjModel* m = model_.get();
+  mjData* d = data_.get();
+  // UprightInitializer: the joints at qpos0 (the clip sets each of them
+  // below), the free joint at the upright pose, its quaternion divided by
+  // numpy's norm, at rest.
+  for (int adr : pl.mocap_qpos) {
+    d->qpos[adr] = m->qpos0[adr];
+  }
+  constexpr double kUprightPos[3] = {0.0, 0.0, 0.94};
+  constexpr double kUprightQuat[4] = {0.859, 1.0, 1.0, 0.859};
+  double* root = d->qpos + pl.free_qpos;
+  std::copy(kUprightPos, kUprightPos + 3, root);
+  const double norm = mujoco_common::NumpyNorm(kUprightQuat, 4);
+  for (int k = 0; k < 4; ++k) {
+    root[3 + k] = kUprightQuat[k] / norm;
+  }
+  double* root_vel = d->qvel + pl.free_qvel;
+  std::fill(root_vel, root_vel + 6, 0.0);
+  // A random frame of the whole clip (randint(num_steps)); the last one's
+  // velocities are zero (trajectory.py's zero_out_velocities).
+  const MocapClip& clip = HumanoidMocapClip();
+  const auto frame = static_cast<int>(random_.Randint<int64_t>(0, clip.frames));
+  const bool last = frame == clip.frames - 1;
+  const int joints = static_cast<int>(pl.mocap_qpos.size());
+  const float* qpos = clip.At("joints", frame, joints);
+  const float* qvel = clip.At("joints_velocity", frame, joints);
+  for (int j = 0; j < joints; ++j) {
+    d->qpos[pl.mocap_qpos[j]] = static_cast<double>(qpos[j]);
+    d->qvel[pl.mocap_qvel[j]] = last ? 0.0 : static_cast<double>(qvel[j]);
+  }
+  const float* velocity = clip.At("velocity", frame, 3);
+  const float* angular = clip.At("angular_velocity", frame, 3);
+  for (int k = 0; k < 3; ++k) {
+    root_vel[k] = last ? 0.0 : static_cast<double>(velocity[k]);
+    root_vel[3 + k] = last ? 0.0 : static_cast<double>(angular[k]);
+  }
 }
 
 void SoccerEnv::UpdateDetectors() {
@@ -469,8 +535,17 @@ void SoccerEnv::Reset() {
     len_ratio = random_.Uniform(0.0, 1.0);
     wid_ratio = keep_aspect_ratio_ ? len_ratio : random_.Uniform(0.0, 1.0);
   }
-  layout_ = MakePitchLayout(kMinLength + len_ratio * (kMaxLength - kMinLength),
-                            kMinWidth + wid_ratio * (kMaxWidth - kMinWidth));
+  if (config_.walker == WalkerType::kHumanoid) {
+    const auto min = HumanoidPitchSize(config_.team_size, false);
+    const auto max = HumanoidPitchSize(config_.team_size, true);
+    layout_ = MakePitchLayout(min[0] + len_ratio * (max[0] - min[0]),
+                              min[1] + wid_ratio * (max[1] - min[1]),
+                              kMiniFootballGoalSize);
+  } else {
+    layout_ =
+        MakePitchLayout(kMinLength + len_ratio * (kMaxLength - kMinLength),
+                        kMinWidth + wid_ratio * (kMaxWidth - kMinWidth));
+  }
   model_ = SoccerModel(config_, layout_);
   data_.reset(mj_makeData(model_.get()));
   if (data_ == nullptr) {
@@ -480,6 +555,13 @@ void SoccerEnv::Reset() {
   // Physics.reset_context: reset and forward, initialize_episode, forward.
   mj_resetData(model_.get(), data_.get());
   AfterReset();
+  if (config_.walker == WalkerType::kHumanoid) {
+    // Task.initialize_episode reinitializes every walker's pose before the
+    // initializer does it again.
+    for (const Player& pl : players_) {
+      PoseFromMocap(pl);
+    }
+  }
   InitializeEntities();
   off_field_ = false;
   UpdateDetectors();
@@ -576,6 +658,19 @@ void SoccerEnv::WritePlayer(const Output& out, int p) const {
       to = std::copy(Sensor(adr), Sensor(adr) + n, to);
     }
   };
+  if (config_.walker == WalkerType::kHumanoid) {
+    // appendages_pos: the end effectors and the head in the root's frame.
+    double* to = Obs(out, "appendages_pos", p);
+    for (int body : pl.appendage_bodies) {
+      const double* at = d->xpos + 3 * body;
+      const double delta[3] = {at[0] - xpos[0], at[1] - xpos[1],
+                               at[2] - xpos[2]};
+      for (int j = 0; j < 3; ++j) {
+        *to++ = delta[0] * xmat[j] + delta[1] * xmat[3 + j] +
+                delta[2] * xmat[6 + j];
+      }
+    }
+  }
   if (config_.walker == WalkerType::kAnt) {
     copy_sensors("appendages_pos", pl.appendages, 3);
     copy_sensors("bodies_pos", pl.body_pos, 3);

@@ -12,6 +12,7 @@
 #include "envpool/core/env.h"
 #include "envpool/core/numpy_kernels.h"
 #include "envpool/locomotion/mjcf_reader.h"
+#include "envpool/locomotion/soccer_humanoid.h"
 
 namespace envpool::locomotion {
 
@@ -510,6 +511,9 @@ const WalkerInfo& BoxHeadInfo() {
 }  // namespace
 
 const WalkerInfo& GetWalkerInfo(WalkerType walker) {
+  if (walker == WalkerType::kHumanoid) {
+    return HumanoidInfo();
+  }
   return walker == WalkerType::kAnt ? Ant().info : BoxHeadInfo();
 }
 
@@ -531,9 +535,16 @@ std::vector<std::string> PlayerNames(int team_size) {
 }
 
 PitchLayout MakePitchLayout(double length, double width) {
+  return MakePitchLayout(
+      length, width,
+      {kSideWidth / 2, width * kGoalLengthRatio, kSideWidth / 2});
+}
+
+PitchLayout MakePitchLayout(double length, double width,
+                            const std::array<double, 3>& goal_size) {
   PitchLayout layout;
   layout.size = {length, width};
-  layout.goal_size = {kSideWidth / 2, width * kGoalLengthRatio, kSideWidth / 2};
+  layout.goal_size = goal_size;
   const auto& g = layout.goal_size;
   const std::array<double, 3> home_pos{-length + g[0] + 0.0, 0.0, g[2]};
   const std::array<double, 3> away_pos{length - g[0] - 0.0, 0.0, g[2]};
@@ -571,8 +582,12 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
   xml += "  <size njmax=\"" + std::to_string(400 * n) + "\" nconmax=\"" +
          std::to_string(200 * n) + "\"/>\n";
   // The statistic and the clipping planes come from the pitch's build size
-  // (the largest one, 48 x 36), not the episode's.
-  const double extent = 0.1 * 48.0;
+  // (the largest one, 48 x 36; the humanoids' from the area per player),
+  // not the episode's.
+  const bool humanoid = config.walker == WalkerType::kHumanoid;
+  const auto humanoid_max = HumanoidPitchSize(config.team_size, true);
+  const double extent =
+      0.1 * (humanoid ? std::max(humanoid_max[0], humanoid_max[1]) : 48.0);
   xml += "  <statistic extent=\"" + MjcfNumber(extent) + "\" center=\"" +
          Join({0.0, 0.0, extent}) +
          "\"/>\n"
@@ -599,6 +614,10 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
     const std::string p = player + "/";
     if (ant) {
       AppendAntDefaults(p, &xml);
+      continue;
+    }
+    if (humanoid) {
+      AppendHumanoidDefaults(p, &xml);
       continue;
     }
     xml += "    <default class=\"" + p +
@@ -643,6 +662,10 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
       continue;
     }
     const int walker_id = i % config.team_size;
+    if (humanoid) {
+      AppendHumanoidAssets(p, IsHome(players[i]), walker_id, &xml);
+      continue;
+    }
     const auto& marker = IsHome(players[i]) ? kBlue : kRed;
     xml += "    <texture name=\"" + p + "head_texture\" class=\"" + p +
            "\" type=\"2d\" file=\"" + DigitFile(walker_id) +
@@ -821,7 +844,19 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
       }
     }
   }
-  // The ball.
+  // The ball (the humanoids': regulation_soccer_ball()).
+  const std::string ball_geom =
+      humanoid ? " condim=\"6\" priority=\"1\" size=\"" + MjcfNumber(0.117) +
+                     "\" material=\"soccer_ball/soccer_ball\" friction=\"" +
+                     Join({0.7, 0.05, 0.04}) + "\" mass=\"" + MjcfNumber(0.45) +
+                     "\" solref=\"" + Join({0.02, 0.4}) + "\" pos=\"" +
+                     Join({0., 0., 0.117}) + "\"/>\n"
+               : " condim=\"6\" priority=\"1\" size=\"0.34999999999999998\" "
+                 "material=\"soccer_ball/soccer_ball\" "
+                 "friction=\"0.69999999999999996 "
+                 "0.074999999999999997 0.074999999999999997\" "
+                 "mass=\"0.044999999999999998\" solref=\"0.02 1\" "
+                 "pos=\"0 0 0.34999999999999998\"/>\n";
   xml +=
       "    <body name=\"soccer_ball/\">\n"
       "      <freejoint name=\"soccer_ball/\"/>\n"
@@ -831,11 +866,7 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
                       ? " contype=\"" +
                             std::to_string(1 | kFieldBoxContactBit) + "\""
                       : "") +
-      " condim=\"6\" priority=\"1\" size=\"0.34999999999999998\" "
-      "material=\"soccer_ball/soccer_ball\" friction=\"0.69999999999999996 "
-      "0.074999999999999997 0.074999999999999997\" "
-      "mass=\"0.044999999999999998\" solref=\"0.02 1\" "
-      "pos=\"0 0 0.34999999999999998\"/>\n";
+      ball_geom;
   const std::pair<const char*, const char*> ball_cameras[] = {
       {"ball_cam_near", "0 -2 2"},
       {"ball_cam", "0 -7 7"},
@@ -850,15 +881,21 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
     if (ant) {
       AppendAntBody(player + "/", IsHome(player) ? kBlue : kRed,
                     config.disable_walker_contacts, &xml);
+    } else if (humanoid) {
+      AppendHumanoidBody(player + "/", config.disable_walker_contacts, &xml);
     } else {
       AppendWalkerBody(player, IsHome(player) ? kBlue : kRed,
                        config.disable_walker_contacts, &xml);
     }
   }
   xml += "  </worldbody>\n";
-  if (ant) {
+  if (ant || humanoid) {
     xml += "  <contact>\n";
     for (const std::string& player : players) {
+      if (humanoid) {
+        AppendHumanoidContacts(player + "/", &xml);
+        continue;
+      }
       AppendAntContacts(player + "/", &xml);
     }
     xml += "  </contact>\n";
@@ -868,6 +905,10 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
     const std::string p = player + "/";
     if (ant) {
       AppendAntActuators(p, &xml);
+      continue;
+    }
+    if (humanoid) {
+      AppendHumanoidActuators(p, &xml);
       continue;
     }
     xml +=
@@ -907,6 +948,8 @@ std::string SoccerXml(const SoccerConfig& config, const PitchLayout& layout) {
     const std::string root = p + walker.root_body;
     if (ant) {
       AppendAntSensors(p, &xml);
+    } else if (humanoid) {
+      AppendHumanoidSensors(p, &xml);
     } else {
       xml += "    <velocimeter name=\"" + p + "sensor_torso_vel\" site=\"" + p +
              "torso_site\"/>\n"
@@ -971,6 +1014,10 @@ void CheckSoccerAssets(const SoccerConfig& config) {
     Ant();
     return;
   }
+  if (config.walker == WalkerType::kHumanoid) {
+    CheckHumanoidAssets(config.team_size);
+    return;
+  }
   for (int id = 0; id < config.team_size; ++id) {
     mujoco_common::ResolveModelPath(Assets(), DigitFile(id));
   }
@@ -988,6 +1035,16 @@ mujoco_common::ModelPtr SoccerModel(const SoccerConfig& config,
   mjVFS vfs;
   mj_defaultVFS(&vfs);
   mj_addBufferVFS(&vfs, path.c_str(), xml.data(), static_cast<int>(xml.size()));
+  if (config.walker == WalkerType::kHumanoid) {
+    // Each player's jersey skin, its bones named for the player.
+    for (const std::string& player : PlayerNames(config.team_size)) {
+      const std::string p = player + "/";
+      const std::string skin = HumanoidSkin(p);
+      const std::string skin_path = folder + HumanoidSkinFile(p);
+      mj_addBufferVFS(&vfs, skin_path.c_str(), skin.data(),
+                      static_cast<int>(skin.size()));
+    }
+  }
   char error[1000] = "";
   mujoco_common::ModelPtr model(
       mj_loadXML(path.c_str(), &vfs, error, sizeof(error)));
@@ -996,8 +1053,8 @@ mujoco_common::ModelPtr SoccerModel(const SoccerConfig& config,
     throw std::runtime_error(std::string("cannot build the soccer model: ") +
                              error);
   }
-  if (config.walker == WalkerType::kAnt) {
-    return model;  // the Ant has no textures of its own
+  if (config.walker != WalkerType::kBoxHead) {
+    return model;  // only BoxHead's head textures are drawn here
   }
   // The head textures: the digit alpha-blended over the team colour
   // (boxhead.py's _alpha_blend in float64, then truncated to uint8).

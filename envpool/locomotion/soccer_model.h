@@ -23,9 +23,10 @@ namespace envpool::locomotion {
 // is a std::invalid_argument naming it and the fix.
 const mujoco_common::ModelFolder& LocomotionAssets();
 
-// soccer.WalkerType: BOXHEAD (written here element for element) and ANT
-// (read from the wheel's ant.xml and prefixed as Composer attaches it).
-enum class WalkerType { kBoxHead, kAnt };
+// soccer.WalkerType: BOXHEAD (written here element for element), ANT
+// (read from the wheel's ant.xml and prefixed as Composer attaches it) and
+// HUMANOID (soccer_humanoid.h).
+enum class WalkerType { kBoxHead, kAnt, kHumanoid };
 
 // What the env needs to know of a walker's model, the names unprefixed.
 struct WalkerInfo {
@@ -64,6 +65,9 @@ struct PitchLayout {
 };
 
 PitchLayout MakePitchLayout(double length, double width);
+// The same with a fixed goal size (soccer.load's humanoid pitch).
+PitchLayout MakePitchLayout(double length, double width,
+                            const std::array<double, 3>& goal_size);
 
 // Player names in dm_control's order: home0 .. home{n-1}, away0 ...
 std::vector<std::string> PlayerNames(int team_size);
