@@ -259,56 +259,11 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   mj_forward(m, data_.get());
 }
 
-std::vector<double> SawyerEnv::DrawTaskVector() {
-  std::vector<double> vec(task_->vector_size);
-  for (int k = 0; k < task_->vector_size; ++k) {
-    vec[k] = np_random_.Uniform(task_->reset_low[k], task_->reset_high[k]);
-  }
-  return vec;
-}
-
 std::vector<double> SawyerEnv::DrawPlacement() {
   if (task_vector_ != nullptr) {
     return *task_vector_;  // set_task's frozen vector: no draw
   }
-  if (IsTool()) {
-    // hammer, peg-unplug-side and bin-picking draw once; basketball
-    // redraws while the ball and the basket are closer than 0.15 in xy,
-    // box-close while closer than 0.25, the others than 0.1.
-    for (;;) {
-      std::vector<double> vec = DrawTaskVector();
-      if (task_->vector_size == 3 || task_->kind == TaskKind::kBinPicking) {
-        return vec;
-      }
-      const double diff[2] = {vec[0] - vec[3], vec[1] - vec[4]};
-      const double min_distance =
-          task_->kind == TaskKind::kBasketball
-              ? 0.15
-              : (task_->kind == TaskKind::kBoxClose ? 0.25 : 0.1);
-      if (!(mujoco_common::NumpyNorm(diff, 2) < min_distance)) {
-        return vec;
-      }
-    }
-  }
-  if (IsPlateSlide() || IsButton() || ObservesSite() || IsDrawer() ||
-      task_->kind == TaskKind::kSweep ||
-      (CallsNumpyExpOrLog() && task_->vector_size == 3)) {
-    // One draw: these tasks' object and goal are apart by construction.
-    return DrawTaskVector();
-  }
-  for (;;) {
-    std::vector<double> vec = DrawTaskVector();
-    // sweep-into compares the object with its fixed goal (0, 0.84);
-    // shelf-place redraws while closer than 0.1.
-    const bool fixed_goal = task_->kind == TaskKind::kSweepInto;
-    const double min_distance =
-        task_->kind == TaskKind::kShelfPlace ? 0.1 : 0.15;
-    const double diff[2] = {vec[0] - (fixed_goal ? 0.0 : vec[3]),
-                            vec[1] - (fixed_goal ? 0.84 : vec[4])};
-    if (!(mujoco_common::NumpyNorm(diff, 2) < min_distance)) {
-      return vec;
-    }
-  }
+  return metaworld::DrawPlacement(*task_, &np_random_);
 }
 
 std::array<double, 3> SawyerEnv::BodyPos(int body) const {

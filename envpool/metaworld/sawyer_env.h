@@ -66,10 +66,8 @@ class SawyerEnv : public Env {
   void LoadState(StateReader* reader) override;
 
  private:
-  // _get_state_rand_vec with seeded_rand_vec: one draw of the task vector.
-  std::vector<double> DrawTaskVector();
-  // The task vector after the reference's redraws (object and goal at
-  // least 0.15 apart in xy).
+  // One reset_model()'s task vector: a benchmark's frozen one, else drawn
+  // from np_random_ (seeded_rand_vec) with the task's redraw rule.
   std::vector<double> DrawPlacement();
   bool IsPlateSlide() const {
     return task_->kind == TaskKind::kPlateSlide ||
