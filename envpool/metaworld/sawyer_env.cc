@@ -39,14 +39,6 @@ const mujoco_common::ModelFolder& MetaWorldModels() {
   return folder;
 }
 
-mujoco_common::ModelPtr CopyModel(const mjModel* model) {
-  mujoco_common::ModelPtr copy(mj_copyModel(nullptr, model));
-  if (copy == nullptr) {
-    throw std::runtime_error("cannot copy the MuJoCo model");
-  }
-  return copy;
-}
-
 double Clip(double x, double low, double high) {
   // np.clip: NaN stays NaN.
   return x < low ? low : (x > high ? high : x);
@@ -144,11 +136,23 @@ void SawyerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
   spec->snapshots = true;
 }
 
+ModelView::ModelView(std::shared_ptr<const mjModel> shared)
+    : shared_(std::move(shared)),
+      model_(*shared_),
+      body_pos_(shared_->body_pos, shared_->body_pos + 3 * shared_->nbody),
+      site_pos_(shared_->site_pos, shared_->site_pos + 3 * shared_->nsite),
+      eq_data_(shared_->eq_data,
+               shared_->eq_data +
+                   static_cast<std::size_t>(shared_->neq) * mjNEQDATA) {
+  model_.body_pos = body_pos_.data();
+  model_.site_pos = site_pos_.data();
+  model_.eq_data = eq_data_.data();
+}
+
 SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     : fields_(fields),
       task_(&FindTask(BenchmarkTaskName(options))),
-      shared_model_(mujoco_common::LoadModel(MetaWorldModels(), task_->xml)),
-      model_(CopyModel(shared_model_.get())),
+      model_(mujoco_common::LoadModel(MetaWorldModels(), task_->xml)),
       data_(mj_makeData(model_.get())),
       frame_skip_(static_cast<int>(mujoco_common::FrameSkip(options))),
       partially_observable_(options.Get<bool>("partially_observable")) {
