@@ -2,6 +2,11 @@
 
     python3 -P benchmark/bench.py --task CartPole-v1 --num-envs 1 8 64 --repeats 6
     python3 -P benchmark/bench.py --task Pong-v5 --num-envs 1 8 --num-threads envpool_async=1
+    python3 -P benchmark/bench.py --task MetaWorld/MT10 --num-envs 1 2 8 16
+
+`MetaWorld/MT10` is no id but a pool of Meta-World's MT10 classes, env i
+playing class i % 10, in every backend (`worker.py`'s `MT10_TASK`); its loop
+steps all N envs and is measured at every N.
 
 Each measurement runs `benchmark/worker.py` in a fresh process (the envpools
 all import as `envpool`; EnvPool 1.2.5 runs in benchmark/.venv-envpool125, made by

@@ -25,7 +25,9 @@ the families after the first nine step their own references: highway-env's
 id of IntersectionMultiAgent-v1 (`intersection-multi-agent-v1`, its two
 players' tuple action), gymnasium-robotics' ids and Meta-World 3.1.1's task
 class, each with the one patch the project's tests apply to run it on mujoco
-3.17 (`robotics_on_mujoco_317`, `metaworld_reference`).
+3.17 (`robotics_on_mujoco_317`, `metaworld_reference`). `MetaWorld/MT10` is a
+pool of Meta-World's MT10 classes, env i playing class i % 10, in each
+backend's form (`metaworld_mt10`, `mt10_pool_options`, `mt10_per_class_stepper`).
 
 This file needs only the standard library, numpy and gymnasium (and envpool
 for the envpool backends, ale-py for the Atari references), since the
