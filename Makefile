@@ -20,7 +20,7 @@ ENSURE_DEB = missing=""; for p in $(1); do \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
 
-.PHONY: setup-demo setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-all-ids test-integrations lint format bench bench-setup bench127 bench-highway bench-locomotion bench-robotics bench-metaworld bench-pgx bench-new-families clean procgen-reference rllib-env bench-rllib acme-env bench-acme many-cores-kit
+.PHONY: setup-demo setup build wheels test-wheels install demo test test-cc test-sanitizers test-py test-all-ids test-integrations lint format bench bench-setup bench127 bench-highway bench-locomotion bench-robotics bench-metaworld bench-metaworld-mt10 bench-pgx bench-new-families clean procgen-reference rllib-env bench-rllib acme-env bench-acme many-cores-kit
 
 setup-demo:
 	@$(call ENSURE_DEB,$(DEMO_DEB_PACKAGES))
@@ -215,6 +215,11 @@ bench-robotics: benchmark/.venv-envpool127/bin/python
 	    --out-dir benchmark/results/robotics || exit 1; done
 bench-metaworld: benchmark/.venv-envpool127/bin/python
 	$(BENCH_NEW_PYTHON) -P benchmark/bench.py --task MetaWorld/PickPlace-v3 --num-envs 1 2 8 16 \
+	  --backends $(BENCH_VECTOR) $(BENCH_NEW_ARGS) --worker-timeout 300 \
+	  --out-dir benchmark/results/metaworld
+# An MT10 pool (env i plays class i % 10; benchmark/results/metaworld/README.md).
+bench-metaworld-mt10: benchmark/.venv-envpool127/bin/python
+	$(BENCH_NEW_PYTHON) -P benchmark/bench.py --task MetaWorld/MT10 --num-envs 1 2 8 16 \
 	  --backends $(BENCH_VECTOR) $(BENCH_NEW_ARGS) --worker-timeout 300 \
 	  --out-dir benchmark/results/metaworld
 bench-pgx: benchmark/.venv-envpool127/bin/python

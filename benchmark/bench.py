@@ -2,6 +2,11 @@
 
     python3 -P benchmark/bench.py --task CartPole-v1 --num-envs 1 8 64 --repeats 6
     python3 -P benchmark/bench.py --task Pong-v5 --num-envs 1 8 --num-threads envpool_async=1
+    python3 -P benchmark/bench.py --task MetaWorld/MT10 --num-envs 1 2 8 16
+
+`MetaWorld/MT10` is no id but a pool of Meta-World's MT10 classes, env i
+playing class i % 10, in every backend (`worker.py`'s `MT10_TASK`); its loop
+steps all N envs and is measured at every N.
 
 Each measurement runs `benchmark/worker.py` in a fresh process (the envpools
 all import as `envpool`; EnvPool 1.2.5 runs in benchmark/.venv-envpool125, made by
@@ -87,6 +92,15 @@ DESCRIPTIONS = {
     "envpool127_sync": "EnvPool 1.2.7, `batch_size = num_envs`, `step`",
     "envpool127_async": "EnvPool 1.2.7, `batch_size = max(1, num_envs // 2)`, `recv`/`send`",
 }
+MT10_TASK = "MetaWorld/MT10"
+"""A pool of Meta-World's MT10 classes, env i playing class i % 10 (`worker.mt10_classes`):
+every backend steps N envs of several classes, so `loop` is measured at every N."""
+MT10_DESCRIPTIONS = {
+    "loop": "Meta-World's MT10 envs of the N (env i class i % 10) stepped round-robin in a "
+    "Python for-loop (each reset when its episode ends); measured at every N",
+    "gym_sync": "gymnasium `SyncVectorEnv` of the N MT10 envs",
+    "gym_async": "gymnasium `AsyncVectorEnv` of the N MT10 envs (one process each)",
+}
 ENVPOOL_BACKENDS = tuple(b for b in BACKENDS if b.startswith("envpool"))
 REFERENCE_BACKENDS = ("loop", "gym_sync", "gym_async", "procgen_vec")
 """Backends run by `--reference-python` (procgen's reference needs Python <= 3.10)."""
@@ -127,6 +141,8 @@ class Results:
     """What failed (a job, or an import measurement), with the last line of its error."""
     reference: str | None = None
     """How the gymnasium backends built their env, as the worker described it."""
+    pools: dict[str, str] = field(default_factory=dict)
+    """How an envpool backend made its pool where the worker says (an MT10 pool)."""
     paired: dict[Job, list[dict[str, list[float]]]] = field(default_factory=dict)
     """`worker.py limit` runs per (this project's backend, N >= 8): slices' shares, rates."""
     ceiling: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
@@ -180,11 +196,12 @@ def last_line(error: Exception) -> str:
     return lines[-1] if lines else type(error).__name__
 
 
-def make_jobs(backends: list[str], num_envs: list[int]) -> list[Job]:
-    """The cells to measure: `loop` once (its rate doesn't depend on N), the rest per N."""
+def make_jobs(backends: list[str], num_envs: list[int], task: str = "") -> list[Job]:
+    """The cells to measure: `loop` once (its rate doesn't depend on N, but for an MT10
+    pool's), the rest per N."""
     jobs: list[Job] = []
     for backend in backends:
-        if backend == "loop":
+        if backend == "loop" and task != MT10_TASK:
             jobs.append(Job(backend, 1))
         else:
             jobs.extend(Job(backend, n) for n in num_envs)
@@ -198,7 +215,7 @@ def measure(args: argparse.Namespace, backends: list[str], venvs: dict[str, str]
     is recorded in `failures` and not run again.
     """
     results = Results()
-    jobs = make_jobs(backends, args.num_envs)
+    jobs = make_jobs(backends, args.num_envs, args.task)
     import_runs = [("this project", args.envpool_python)]
     for prefix in sorted({published_prefix(b) for b in backends} - {None}):
         import_runs.append((f"EnvPool {PUBLISHED[prefix][0]}", venvs[prefix]))
@@ -236,6 +253,8 @@ def measure(args: argparse.Namespace, backends: list[str], venvs: dict[str, str]
                 continue
             rate = result["steps_per_s"]
             results.reference = result.get("reference", results.reference)
+            if "pool" in result:
+                results.pools[job.backend] = result["pool"]
             results.steps.setdefault(job, []).append(rate)
             print(f"{progress} {rate:>14,.0f} steps/s", file=sys.stderr, flush=True)
     for _ in range(args.import_runs):
@@ -359,16 +378,46 @@ def quartiles(values: list[float]) -> tuple[float, float, float]:
     return q1, q2, q3
 
 
+def cell_rates(results: Results, backend: str, num_envs: int) -> list[float] | None:
+    """The repeats of one cell; `loop` measured at N=1 only is the same cell at every N."""
+    rates = results.steps.get(Job(backend, num_envs))
+    if rates is None and backend == "loop":
+        rates = results.steps.get(Job(backend, 1))
+    return rates
+
+
 def median_rate(results: Results, backend: str, num_envs: int) -> float | None:
-    """Median steps/s of one cell (`loop` is the same cell at every N), None if unmeasured."""
-    rates = results.steps.get(Job(backend, 1 if backend == "loop" else num_envs))
+    """Median steps/s of one cell, None if unmeasured."""
+    rates = cell_rates(results, backend, num_envs)
     return statistics.median(rates) if rates else None
 
 
 def spread(results: Results, backend: str, num_envs: int) -> float | None:
     """(max - min) / median of one cell's repeats, None if unmeasured."""
-    rates = results.steps.get(Job(backend, 1 if backend == "loop" else num_envs))
+    rates = cell_rates(results, backend, num_envs)
     return (max(rates) - min(rates)) / statistics.median(rates) if rates else None
+
+
+def mt10_lines(ns: list[int]) -> list[str]:
+    """Which class each env of an MT10 pool plays, at every N of the table."""
+    lines = [
+        "Env i of an MT10 pool plays Meta-World's MT10 class i % 10 (`metaworld.MT10(seed=0)`'s "
+        "classes in their order: 0 reach, 1 push, 2 pick-place, 3 door-open, 4 drawer-open, "
+        "5 drawer-close, 6 button-press-topdown, 7 peg-insert-side, 8 window-open, "
+        "9 window-close), in every backend:",
+        "",
+    ]
+    for n in ns:
+        classes = [i % 10 for i in range(n)]
+        lines.append(f"- N={n}: classes {', '.join(map(str, classes))}")
+    return [
+        *lines,
+        "",
+        "The classes' steps cost differently, so a rate at N < 10 is of its own mix; the "
+        "limit's raw rate (`envpool_sync` at N=1) is reach's alone, which makes the shares "
+        "below an approximation for the mixes.",
+        "",
+    ]
 
 
 def usable_cores() -> int:
@@ -570,7 +619,11 @@ def format_report(
             f"| {med('import_rss_kib') / 1024:.1f} MiB | {1000 * med('make_s'):.1f} ms "
             f"| {med('make_rss_kib') / 1024:.1f} MiB |"
         )
-    legend = [f"- `{b}`: {DESCRIPTIONS[b]}" for b in backends]
+    descriptions = {**DESCRIPTIONS, **(MT10_DESCRIPTIONS if args.task == MT10_TASK else {})}
+    legend = [
+        f"- `{b}`: {descriptions[b]}" + (f"; {results.pools[b]}" if b in results.pools else "")
+        for b in backends
+    ]
     # Plain text, not code: error messages may hold backticks themselves.
     failures = [
         f"- FAILED {label}: " + error.replace("`", "'") for label, error in results.failures.items()
@@ -589,7 +642,9 @@ def format_report(
         "",
         f"Env steps per second, median of {args.repeats} repeats of {args.seconds:g} s each "
         f"(after {args.warmup:g} s of warm-up), random actions drawn before timing; "
-        "in brackets the ratio to `loop`. N is `num_envs`; envpool threads: "
+        "in brackets the ratio to `loop`"
+        + (" at the same N" if args.task == MT10_TASK else "")
+        + ". N is `num_envs`; envpool threads: "
         f"{threads}. The pools' first resets are untimed (the async pools' first "
         "`recv`s, which collect them, come before the warm-up).",
         "",
@@ -598,6 +653,7 @@ def format_report(
         *legend,
         "",
         *reference,
+        *(mt10_lines(args.num_envs) if args.task == MT10_TASK else []),
         *limit_lines(results, backends, ns),
         "Spread of the repeats, (max - min) / median:",
         "",
@@ -606,7 +662,9 @@ def format_report(
         f"## Import cost (median of {args.import_runs} fresh processes)",
         "",
         "Measured after `import numpy, gymnasium`; RSS is VmRSS from /proc. "
-        f"First `make` is `envpool.make({args.task!r}, env_type='gymnasium', num_envs=1)`.",
+        "First `make` is `envpool.make("
+        f"{('MetaWorld/Reach-v3' if args.task == MT10_TASK else args.task)!r}, "
+        "env_type='gymnasium', num_envs=1)`.",
         "",
         *import_rows,
         "",
@@ -656,7 +714,8 @@ def plot(args: argparse.Namespace, results: Results, backends: list[str], path: 
     ax.set_yscale("log")
     ax.set_xticks(range(len(ns)), [f"num_envs={n}" for n in ns])
     ax.set_ylabel("env steps / s (median)")
-    ax.set_title(f"{args.task}: steps/s, ratio to a single-env Python loop on top")
+    loop_name = "the N envs' Python loop" if args.task == MT10_TASK else "a single-env Python loop"
+    ax.set_title(f"{args.task}: steps/s, ratio to {loop_name} on top")
     ax.legend(fontsize=7, ncol=2, loc="upper left")
     ax.margins(y=0.25)
     ax.grid(axis="y", which="major", alpha=0.3)

@@ -25,7 +25,9 @@ the families after the first nine step their own references: highway-env's
 id of IntersectionMultiAgent-v1 (`intersection-multi-agent-v1`, its two
 players' tuple action), gymnasium-robotics' ids and Meta-World 3.1.1's task
 class, each with the one patch the project's tests apply to run it on mujoco
-3.17 (`robotics_on_mujoco_317`, `metaworld_reference`).
+3.17 (`robotics_on_mujoco_317`, `metaworld_reference`). `MetaWorld/MT10` is a
+pool of Meta-World's MT10 classes, env i playing class i % 10, in each
+backend's form (`metaworld_mt10`, `mt10_pool_options`, `mt10_per_class_stepper`).
 
 This file needs only the standard library, numpy and gymnasium (and envpool
 for the envpool backends, ale-py for the Atari references), since the
@@ -236,6 +238,211 @@ def metaworld_reference(task: str) -> tuple[Callable[[], Any], str]:
         "vector drawn per reset (`seeded_rand_vec`), 500-step episodes, on mujoco "
         f"{mujoco.__version__} with the tests' `reset_mocap_welds` patch"
     )
+
+
+MT10_TASK = "MetaWorld/MT10"
+"""The pseudo-task of an MT10 pool: env i plays class `MT10_CLASSES[i % 10]`."""
+
+MT10_CLASSES = (
+    "reach-v3",
+    "push-v3",
+    "pick-place-v3",
+    "door-open-v3",
+    "drawer-open-v3",
+    "drawer-close-v3",
+    "button-press-topdown-v3",
+    "peg-insert-side-v3",
+    "window-open-v3",
+    "window-close-v3",
+)
+"""Meta-World's `env_dict.MT10_V3`, in its order (`metaworld_mt10` checks it), written out
+here because EnvPool 1.2.7's venv has no metaworld."""
+
+MT10_SEED = 0
+"""The benchmark's seed (`metaworld.MT10(seed=...)`, this project's `benchmark_seed`)."""
+
+
+def mt10_classes(num_envs: int) -> list[str]:
+    """The class of each env of an MT10 pool of `num_envs`: env i plays class i % 10
+    (N < 10: the first N classes; N = 16: classes 0-5 twice, 6-9 once)."""
+    return [MT10_CLASSES[i % len(MT10_CLASSES)] for i in range(num_envs)]
+
+
+def metaworld_id(class_name: str) -> str:
+    """The envpool id of a Meta-World class: "button-press-topdown-v3" ->
+    "MetaWorld/ButtonPressTopdown-v3"."""
+    words = class_name.removesuffix("-v3").split("-")
+    return "MetaWorld/" + "".join(w.capitalize() for w in words) + "-v3"
+
+
+def metaworld_mt10(num_envs: int) -> tuple[list[Callable[[], Any]], str]:
+    """Meta-World's MT10 envs for a pool of `num_envs`, built as its gymnasium
+    registration builds them, and how.
+
+    `gymnasium.make_vec("Meta-World/MT10", seed=s)` calls `make_mt_envs("MT10", seed=s)`:
+    `metaworld.MT10(seed=s)`, then for each of the 10 classes
+    `_init_each_env(env_cls, the class's 50 train tasks, seed=s, env_id, num_tasks=10)`
+    (TimeLimit at 500 steps, the success-termination wrapper switched off,
+    RecordEpisodeStatistics, `RandomTaskSelectWrapper`: a new task vector of the
+    class per reset). It always makes exactly 10 envs; here env i is that call for
+    class i % 10, so any N is made of the registration's own envs. The benchmark's
+    task vectors are drawn with the hand's settling at reset cut to one step (the
+    vectors do not depend on it: envpool/metaworld/tests/test_task_sampling.py);
+    the envs stepped are unpatched but for the tests' `reset_mocap_welds` patch.
+    Returns (one function making each env, a markdown line).
+    """
+    from functools import partial
+
+    import metaworld
+    from metaworld.env_dict import MT10_V3
+    from metaworld.sawyer_xyz_env import SawyerXYZEnv
+
+    metaworld_reference("MetaWorld/Reach-v3")  # the mujoco 3.17 patch
+    if tuple(MT10_V3) != MT10_CLASSES:
+        raise RuntimeError(f"MT10_CLASSES is not metaworld's MT10: {list(MT10_V3)}")
+    settle = SawyerXYZEnv._reset_hand
+    SawyerXYZEnv._reset_hand = lambda self, steps=50: settle(self, 1)
+    try:
+        benchmark = metaworld.MT10(seed=MT10_SEED)
+    finally:
+        SawyerXYZEnv._reset_hand = settle
+    classes = list(benchmark.train_classes.items())
+    makers: list[Callable[[], Any]] = []
+    for name in mt10_classes(num_envs):
+        env_id = MT10_CLASSES.index(name)
+        tasks = [task for task in benchmark.train_tasks if task.env_name == name]
+        makers.append(
+            partial(
+                metaworld._init_each_env,
+                env_cls=classes[env_id][1],
+                tasks=tasks,
+                seed=MT10_SEED,
+                env_id=env_id,
+                num_tasks=len(MT10_CLASSES),
+            )
+        )
+    from importlib.metadata import version
+
+    description = (
+        f"Meta-World {version('metaworld')}'s MT10 envs as `gymnasium.make_vec("
+        f"'Meta-World/MT10', seed={MT10_SEED})` builds them (`make_mt_envs`: "
+        f"`metaworld.MT10(seed={MT10_SEED})`, then `_init_each_env(env_cls, the class's "
+        f"train tasks, seed={MT10_SEED}, env_id, num_tasks=10)` per class: TimeLimit 500, "
+        "RecordEpisodeStatistics, `RandomTaskSelectWrapper`), env i of N playing class "
+        "i % 10; the vector envs use metaworld's autoreset mode (`SAME_STEP`), and at N = 10 "
+        "would be that entry point itself, which makes exactly 10; on mujoco "
+        "3.17 with the tests' `reset_mocap_welds` patch"
+    )
+    return makers, description
+
+
+def bench_mt10_loop(num_envs: int, seconds: float, warmup: float) -> tuple[int, float]:
+    """Step Meta-World's MT10 envs of a pool of `num_envs` round-robin in a Python for-loop,
+    resetting one when its episode ends."""
+    envs = [make() for make in metaworld_mt10(num_envs)[0]]
+    for env in envs:
+        env.reset(seed=MT10_SEED)
+    actions = draw_actions(envs[0].action_space, None, seed=0)
+
+    def step(i: int) -> int:
+        for k, env in enumerate(envs):
+            _, _, terminated, truncated, _ = env.step(actions[(i + k) % NUM_ACTION_SETS])
+            if terminated or truncated:
+                env.reset()
+        return num_envs
+
+    try:
+        return timed(step, seconds, warmup)
+    finally:
+        for env in envs:
+            env.close()
+
+
+def mt10_pool_options(envpool: Any, num_envs: int) -> dict[str, Any] | None:
+    """This project's options making one pool of MT10's classes, env i class i % 10
+    (the goal shown, as Meta-World's MT benchmarks show it); None for an envpool that
+    has no benchmark options (EnvPool 1.2.7: one `task_name` per pool)."""
+    config = envpool.make_spec(metaworld_id(MT10_CLASSES[0])).config
+    if "benchmark" not in getattr(config, "_fields", ()):
+        return None
+    return {
+        "benchmark": "MT10",
+        "benchmark_seed": MT10_SEED,
+        "task_index": [i % len(MT10_CLASSES) for i in range(num_envs)],
+        "partially_observable": False,
+    }
+
+
+def mt10_per_class_stepper(
+    num_envs: int, asynchronous: bool, num_threads: int
+) -> tuple[Any, Callable[[int], int], str]:
+    """EnvPool 1.2.7's closest to an MT10 pool: one pool per class (it takes one
+    `task_name` per pool and refuses a list), each of the envs that play the class.
+
+    Sync: `send` to every pool, then `recv` from every pool (all pools step at
+    once on their own threads). Async: each pool's batch_size is half its envs (at
+    least 1), and the pools take turns, `recv` then `send`. Returns (an object whose
+    `close` closes the pools, the step function, a markdown line).
+    """
+    import envpool
+
+    counts: dict[str, int] = {}
+    for name in mt10_classes(num_envs):
+        counts[name] = counts.get(name, 0) + 1
+    pools = []
+    batches = [max(1, count // 2) if asynchronous else count for count in counts.values()]
+    for (name, count), batch_size in zip(counts.items(), batches, strict=True):
+        env = envpool.make(
+            metaworld_id(name),
+            env_type="gymnasium",
+            num_envs=count,
+            batch_size=batch_size,
+            num_threads=num_threads,
+            seed=0,
+            partially_observable=False,
+        )
+        actions = draw_actions(env.single_action_space, batch_size, seed=0)
+        pools.append((env, batch_size, actions))
+    for env, _, _ in pools:
+        env.async_reset()
+
+    if asynchronous:
+
+        def step(i: int) -> int:
+            for env, _, actions in pools:
+                info = env.recv()[4]
+                env.send(actions[i % NUM_ACTION_SETS], info["env_id"])
+            return sum(batch_size for _, batch_size, _ in pools)
+
+        for i in range(max(-(-n // b) for n, b in zip(counts.values(), batches, strict=True))):
+            step(i)  # every env's first reset, untimed
+    else:
+        for env, _, _ in pools:
+            env.recv()
+
+        def step(i: int) -> int:
+            for env, _, actions in pools:
+                env.send(actions[i % NUM_ACTION_SETS])
+            for env, _, _ in pools:
+                env.recv()
+            return num_envs
+
+    class Pools:
+        def close(self) -> None:
+            for env, _, _ in pools:
+                env.close()
+
+    description = (
+        f"{len(pools)} pools, one per class of the N envs' (env i class i % 10), each of "
+        "the envs playing it; "
+        + (
+            "batch_size half each pool's envs (at least 1), the pools taking turns "
+            "`recv` then `send`"
+            if asynchronous
+            else "`send` to every pool, then `recv` from every pool"
+        )
+    )
+    return Pools(), step, description
 
 
 PROCGEN_GAMES = (
@@ -545,13 +752,19 @@ def bench_gym_vector(
     """Step gymnasium's SyncVectorEnv or AsyncVectorEnv of `num_envs` reference envs (autoreset)."""
     import gymnasium
 
-    fns = [gym_reference(task)[0]] * num_envs
+    # Meta-World's MT10 entry point vectorizes its envs with autoreset mode SAME_STEP.
+    mode = {}
+    if task == MT10_TASK:
+        fns = metaworld_mt10(num_envs)[0]
+        mode = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+    else:
+        fns = [gym_reference(task)[0]] * num_envs
     # minigrid's mission is a Text space, which shared memory cannot hold.
     shared_memory = not task.startswith(("MiniGrid-", "BabyAI-"))
     env = (
-        gymnasium.vector.AsyncVectorEnv(fns, shared_memory=shared_memory)
+        gymnasium.vector.AsyncVectorEnv(fns, shared_memory=shared_memory, **mode)
         if asynchronous
-        else gymnasium.vector.SyncVectorEnv(fns)
+        else gymnasium.vector.SyncVectorEnv(fns, **mode)
     )
     env.reset(seed=0)
     if isinstance(env.single_action_space, gymnasium.spaces.Tuple | gymnasium.spaces.Dict):
@@ -620,6 +833,15 @@ def envpool_stepper(
 
     batch_size = max(1, num_envs // 2) if asynchronous else num_envs
     pinning = {"thread_affinity_offset": affinity_offset} if affinity_offset >= 0 else {}
+    if task == MT10_TASK:
+        options = mt10_pool_options(envpool, num_envs)
+        if options is None:
+            raise ValueError(
+                f"this envpool ({envpool.__version__}) cannot make one pool of MT10's classes: "
+                "use mt10_per_class_stepper"
+            )
+        pinning.update(options)
+        task = metaworld_id(MT10_CLASSES[0])
     env = envpool.make(
         task,
         env_type="gymnasium",
@@ -857,6 +1079,8 @@ def measure_steps(args: argparse.Namespace) -> dict[str, Any]:
     The gymnasium backends also say which reference env they stepped.
     """
     extra: dict[str, Any] = {}
+    if args.task == MT10_TASK:
+        return measure_mt10_steps(args)
     dm_reference = dm_control_reference(args.task) if args.backend == "loop" else None
     if dm_reference is not None:
         steps, elapsed = bench_dm_control_loop(dm_reference[0], args.seconds, args.warmup)
@@ -891,6 +1115,49 @@ def measure_steps(args: argparse.Namespace) -> dict[str, Any]:
     return {"steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed, **extra}
 
 
+def measure_mt10_steps(args: argparse.Namespace) -> dict[str, Any]:
+    """`measure_steps` of an MT10 pool: each backend's form of one, and what it was."""
+    extra: dict[str, Any] = {}
+    if args.backend == "loop":
+        steps, elapsed = bench_mt10_loop(args.num_envs, args.seconds, args.warmup)
+        extra["reference"] = metaworld_mt10(1)[1]
+    elif args.backend in ("gym_sync", "gym_async"):
+        steps, elapsed = bench_gym_vector(
+            MT10_TASK, args.num_envs, args.seconds, args.warmup, args.backend == "gym_async"
+        )
+        extra["reference"] = metaworld_mt10(1)[1]
+    elif args.backend in ("envpool_sync", "envpool_async"):
+        import envpool
+
+        asynchronous = args.backend == "envpool_async"
+        if mt10_pool_options(envpool, args.num_envs) is not None:
+            steps, elapsed = bench_envpool(
+                MT10_TASK,
+                args.num_envs,
+                args.seconds,
+                args.warmup,
+                asynchronous,
+                args.num_threads,
+                args.thread_affinity_offset,
+                args.untimed_first_resets,
+            )
+            extra["pool"] = (
+                "one pool, `benchmark='MT10'`, `task_index=[i % 10 for i in range(N)]`, "
+                "`partially_observable=False`"
+            )
+        else:
+            pools, step, extra["pool"] = mt10_per_class_stepper(
+                args.num_envs, asynchronous, args.num_threads
+            )
+            try:
+                steps, elapsed = timed(step, args.seconds, args.warmup)
+            finally:
+                pools.close()
+    else:
+        raise ValueError(f"{args.backend!r} has no MT10 pool")
+    return {"steps": steps, "seconds": elapsed, "steps_per_s": steps / elapsed, **extra}
+
+
 def rss_kib() -> int:
     """This process's resident set size in KiB, from /proc (Linux)."""
     with open("/proc/self/status") as status:
@@ -915,6 +1182,8 @@ def measure_import(task: str) -> dict[str, Any]:
     import_s = time.perf_counter() - start
     after_import = rss_kib()
     start = time.perf_counter()
+    if task == MT10_TASK:
+        task = metaworld_id(MT10_CLASSES[0])
     env = envpool.make(task, env_type="gymnasium", num_envs=1)
     make_s = time.perf_counter() - start
     after_make = rss_kib()

@@ -39,14 +39,6 @@ const mujoco_common::ModelFolder& MetaWorldModels() {
   return folder;
 }
 
-mujoco_common::ModelPtr CopyModel(const mjModel* model) {
-  mujoco_common::ModelPtr copy(mj_copyModel(nullptr, model));
-  if (copy == nullptr) {
-    throw std::runtime_error("cannot copy the MuJoCo model");
-  }
-  return copy;
-}
-
 double Clip(double x, double low, double high) {
   // np.clip: NaN stays NaN.
   return x < low ? low : (x > high ? high : x);
@@ -144,11 +136,23 @@ void SawyerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
   spec->snapshots = true;
 }
 
+ModelView::ModelView(std::shared_ptr<const mjModel> shared)
+    : shared_(std::move(shared)),
+      model_(*shared_),
+      body_pos_(shared_->body_pos, shared_->body_pos + 3 * shared_->nbody),
+      site_pos_(shared_->site_pos, shared_->site_pos + 3 * shared_->nsite),
+      eq_data_(shared_->eq_data,
+               shared_->eq_data +
+                   static_cast<std::size_t>(shared_->neq) * mjNEQDATA) {
+  model_.body_pos = body_pos_.data();
+  model_.site_pos = site_pos_.data();
+  model_.eq_data = eq_data_.data();
+}
+
 SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     : fields_(fields),
       task_(&FindTask(BenchmarkTaskName(options))),
-      shared_model_(mujoco_common::LoadModel(MetaWorldModels(), task_->xml)),
-      model_(CopyModel(shared_model_.get())),
+      model_(mujoco_common::LoadModel(MetaWorldModels(), task_->xml)),
       data_(mj_makeData(model_.get())),
       frame_skip_(static_cast<int>(mujoco_common::FrameSkip(options))),
       partially_observable_(options.Get<bool>("partially_observable")) {
@@ -259,56 +263,11 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   mj_forward(m, data_.get());
 }
 
-std::vector<double> SawyerEnv::DrawTaskVector() {
-  std::vector<double> vec(task_->vector_size);
-  for (int k = 0; k < task_->vector_size; ++k) {
-    vec[k] = np_random_.Uniform(task_->reset_low[k], task_->reset_high[k]);
-  }
-  return vec;
-}
-
 std::vector<double> SawyerEnv::DrawPlacement() {
   if (task_vector_ != nullptr) {
     return *task_vector_;  // set_task's frozen vector: no draw
   }
-  if (IsTool()) {
-    // hammer, peg-unplug-side and bin-picking draw once; basketball
-    // redraws while the ball and the basket are closer than 0.15 in xy,
-    // box-close while closer than 0.25, the others than 0.1.
-    for (;;) {
-      std::vector<double> vec = DrawTaskVector();
-      if (task_->vector_size == 3 || task_->kind == TaskKind::kBinPicking) {
-        return vec;
-      }
-      const double diff[2] = {vec[0] - vec[3], vec[1] - vec[4]};
-      const double min_distance =
-          task_->kind == TaskKind::kBasketball
-              ? 0.15
-              : (task_->kind == TaskKind::kBoxClose ? 0.25 : 0.1);
-      if (!(mujoco_common::NumpyNorm(diff, 2) < min_distance)) {
-        return vec;
-      }
-    }
-  }
-  if (IsPlateSlide() || IsButton() || ObservesSite() || IsDrawer() ||
-      task_->kind == TaskKind::kSweep ||
-      (CallsNumpyExpOrLog() && task_->vector_size == 3)) {
-    // One draw: these tasks' object and goal are apart by construction.
-    return DrawTaskVector();
-  }
-  for (;;) {
-    std::vector<double> vec = DrawTaskVector();
-    // sweep-into compares the object with its fixed goal (0, 0.84);
-    // shelf-place redraws while closer than 0.1.
-    const bool fixed_goal = task_->kind == TaskKind::kSweepInto;
-    const double min_distance =
-        task_->kind == TaskKind::kShelfPlace ? 0.1 : 0.15;
-    const double diff[2] = {vec[0] - (fixed_goal ? 0.0 : vec[3]),
-                            vec[1] - (fixed_goal ? 0.84 : vec[4])};
-    if (!(mujoco_common::NumpyNorm(diff, 2) < min_distance)) {
-      return vec;
-    }
-  }
+  return metaworld::DrawPlacement(*task_, &np_random_);
 }
 
 std::array<double, 3> SawyerEnv::BodyPos(int body) const {

@@ -8,469 +8,9 @@
 #include <utility>
 
 #include "envpool/metaworld/tasks.h"
-#include "envpool/mujoco_common/numpy_math.h"
 
 namespace envpool::metaworld {
 namespace {
-
-// Each class's _random_reset_space, goal_space and reset_model() redraw
-// rule, read from metaworld 3.1.1's classes (envs/sawyer_*_v3.py); the
-// numbers are the float64s of its spaces.
-const std::vector<TaskSampling>& Table() {
-  static const std::vector<TaskSampling> table{
-      {"assembly-v3",
-       6,
-       {0.0, 0.6, 0.02, -0.1, 0.75, 0.1},
-       {0.0, 0.6, 0.02, 0.1, 0.85, 0.1},
-       {-0.1, 0.75, 0.1},
-       {0.1, 0.85, 0.1},
-       Redraw::kObjectGoal,
-       0.1,
-       {0.0, 0.0}},  // 0
-      {"basketball-v3",
-       6,
-       {-0.1, 0.6, 0.0299, -0.1, 0.85, 0.0},
-       {0.1, 0.7, 0.0301, 0.1, 0.9000001, 0.0},
-       {-0.1, 0.767, 0.2499},
-       {0.1, 0.8170001, 0.2501},
-       Redraw::kObjectGoal,
-       0.15,
-       {0.0, 0.0}},  // 1
-      {"bin-picking-v3",
-       6,
-       {-0.21, 0.65, 0.02, 0.1199, 0.699, -0.001},
-       {-0.03, 0.75, 0.02, 0.1201, 0.701, 0.001},
-       {0.1199, 0.699, -0.001},
-       {0.1201, 0.701, 0.001},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 2
-      {"box-close-v3",
-       6,
-       {-0.05, 0.5, 0.02, -0.1, 0.7, 0.133},
-       {0.05, 0.55, 0.02, 0.1, 0.8, 0.133},
-       {-0.1, 0.7, 0.133},
-       {0.1, 0.8, 0.133},
-       Redraw::kObjectGoal,
-       0.25,
-       {0.0, 0.0}},  // 3
-      {"button-press-topdown-v3",
-       3,
-       {-0.1, 0.8, 0.115},
-       {0.1, 0.9, 0.115},
-       {-0.5, 0.4, 0.05},
-       {0.5, 1.0, 0.5},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 4
-      {"button-press-topdown-wall-v3",
-       3,
-       {-0.1, 0.8, 0.115},
-       {0.1, 0.9, 0.115},
-       {-0.5, 0.4, 0.05},
-       {0.5, 1.0, 0.5},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 5
-      {"button-press-v3",
-       3,
-       {-0.1, 0.85, 0.115},
-       {0.1, 0.9, 0.115},
-       {-0.5, 0.4, 0.05},
-       {0.5, 1.0, 0.5},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 6
-      {"button-press-wall-v3",
-       3,
-       {-0.05, 0.85, 0.1149},
-       {0.05, 0.9, 0.1151},
-       {-0.5, 0.4, 0.05},
-       {0.5, 1.0, 0.5},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 7
-      {"coffee-button-v3",
-       3,
-       {-0.1, 0.8, -0.001},
-       {0.1, 0.9, 0.001},
-       {-0.101, 0.6100000000000001, 0.298},
-       {0.101, 0.71, 0.302},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 8
-      {"coffee-pull-v3",
-       6,
-       {-0.05, 0.7, -0.001, -0.1, 0.55, -0.001},
-       {0.05, 0.75, 0.001, 0.1, 0.65, 0.001},
-       {-0.1, 0.55, -0.001},
-       {0.1, 0.65, 0.001},
-       Redraw::kObjectGoal,
-       0.15,
-       {0.0, 0.0}},  // 9
-      {"coffee-push-v3",
-       6,
-       {-0.1, 0.55, -0.001, -0.05, 0.7, -0.001},
-       {0.1, 0.65, 0.001, 0.05, 0.75, 0.001},
-       {-0.05, 0.7, -0.001},
-       {0.05, 0.75, 0.001},
-       Redraw::kObjectGoal,
-       0.15,
-       {0.0, 0.0}},  // 10
-      {"dial-turn-v3",
-       3,
-       {-0.1, 0.7, 0.0},
-       {0.1, 0.8, 0.0},
-       {-0.1, 0.73, 0.0299},
-       {0.1, 0.83, 0.0301},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 11
-      {"disassemble-v3",
-       6,
-       {0.0, 0.6, 0.025, -0.1, 0.6, 0.1699},
-       {0.1, 0.75, 0.02501, 0.1, 0.75, 0.1701},
-       {-0.1, 0.6, 0.1749},
-       {0.1, 0.75, 0.1751},
-       Redraw::kObjectGoal,
-       0.1,
-       {0.0, 0.0}},  // 12
-      {"door-close-v3",
-       3,
-       {0.0, 0.85, 0.15},
-       {0.1, 0.95, 0.15},
-       {0.2, 0.65, 0.1499},
-       {0.3, 0.75, 0.1501},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 13
-      {"door-lock-v3",
-       3,
-       {-0.1, 0.8, 0.15},
-       {0.1, 0.85, 0.15},
-       {-0.5, 0.4, -0.15},
-       {0.5, 1.0, 0.5},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 14
-      {"door-open-v3",
-       3,
-       {0.0, 0.85, 0.15},
-       {0.1, 0.95, 0.15},
-       {-0.3, 0.4, 0.1499},
-       {-0.2, 0.5, 0.1501},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 15
-      {"door-unlock-v3",
-       3,
-       {-0.1, 0.8, 0.15},
-       {0.1, 0.85, 0.15},
-       {0.0, 0.64, 0.21},
-       {0.2, 0.7, 0.2111},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 16
-      {"hand-insert-v3",
-       6,
-       {-0.1, 0.6, 0.05, -0.04, 0.8, -0.0201},
-       {0.1, 0.7, 0.05, 0.04, 0.88, -0.0199},
-       {-0.04, 0.8, -0.0201},
-       {0.04, 0.88, -0.0199},
-       Redraw::kObjectGoal,
-       0.15,
-       {0.0, 0.0}},  // 17
-      {"drawer-close-v3",
-       3,
-       {-0.1, 0.9, 0.0},
-       {0.1, 0.9, 0.0},
-       {-0.5, 0.4, 0.05},
-       {0.5, 1.0, 0.5},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 18
-      {"drawer-open-v3",
-       3,
-       {-0.1, 0.9, 0.0},
-       {0.1, 0.9, 0.0},
-       {-0.5, 0.4, 0.05},
-       {0.5, 1.0, 0.5},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 19
-      {"faucet-open-v3",
-       3,
-       {-0.05, 0.8, 0.0},
-       {0.05, 0.85, 0.0},
-       {-0.5, 0.4, -0.15},
-       {0.5, 1.0, 0.5},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 20
-      {"faucet-close-v3",
-       3,
-       {-0.1, 0.8, 0.0},
-       {0.1, 0.85, 0.0},
-       {-0.5, 0.4, -0.15},
-       {0.5, 1.0, 0.5},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 21
-      {"hammer-v3",
-       3,
-       {-0.1, 0.4, 0.0},
-       {0.1, 0.5, 0.0},
-       {0.2399, 0.7399, 0.109},
-       {0.2401, 0.7401, 0.111},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 22
-      {"handle-press-side-v3",
-       3,
-       {-0.35, 0.65, -0.001},
-       {-0.25, 0.75, 0.001},
-       {-0.5, 0.4, 0.05},
-       {0.5, 1.0, 0.5},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 23
-      {"handle-press-v3",
-       3,
-       {-0.1, 0.8, -0.001},
-       {0.1, 0.9, 0.001},
-       {-0.1, 0.55, 0.04},
-       {0.1, 0.7, 0.08},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 24
-      {"handle-pull-side-v3",
-       3,
-       {-0.35, 0.65, 0.0},
-       {-0.25, 0.75, 0.0},
-       {-0.5, 0.4, 0.05},
-       {0.5, 1.0, 0.5},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 25
-      {"handle-pull-v3",
-       3,
-       {-0.1, 0.8, -0.001},
-       {0.1, 0.9, 0.001},
-       {-0.1, 0.55, 0.04},
-       {0.1, 0.7, 0.18},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 26
-      {"lever-pull-v3",
-       3,
-       {-0.1, 0.7, 0.0},
-       {0.1, 0.8, 0.0},
-       {-0.5, 0.4, -0.15},
-       {0.5, 1.0, 0.5},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 27
-      {"pick-place-wall-v3",
-       6,
-       {-0.05, 0.6, 0.015, -0.05, 0.85, 0.05},
-       {0.05, 0.65, 0.015, 0.05, 0.9, 0.3},
-       {-0.05, 0.85, 0.05},
-       {0.05, 0.9, 0.3},
-       Redraw::kObjectGoal,
-       0.15,
-       {0.0, 0.0}},  // 28
-      {"pick-out-of-hole-v3",
-       6,
-       {0.0, 0.75, 0.02, -0.1, 0.5, 0.15},
-       {0.0, 0.75, 0.02, 0.1, 0.6, 0.3},
-       {-0.1, 0.5, 0.15},
-       {0.1, 0.6, 0.3},
-       Redraw::kObjectGoal,
-       0.15,
-       {0.0, 0.0}},  // 29
-      {"pick-place-v3",
-       6,
-       {-0.1, 0.6, 0.02, -0.1, 0.8, 0.05},
-       {0.1, 0.7, 0.02, 0.1, 0.9, 0.3},
-       {-0.1, 0.8, 0.05},
-       {0.1, 0.9, 0.3},
-       Redraw::kObjectGoal,
-       0.15,
-       {0.0, 0.0}},  // 30
-      {"plate-slide-v3",
-       6,
-       {0.0, 0.6, 0.0, -0.1, 0.85, 0.0},
-       {0.0, 0.6, 0.0, 0.1, 0.9, 0.0},
-       {-0.1, 0.85, 0.0},
-       {0.1, 0.9, 0.0},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 31
-      {"plate-slide-side-v3",
-       6,
-       {0.0, 0.6, 0.0, -0.3, 0.54, 0.0},
-       {0.0, 0.6, 0.0, -0.25, 0.66, 0.0},
-       {-0.3, 0.54, 0.0},
-       {-0.25, 0.66, 0.0},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 32
-      {"plate-slide-back-v3",
-       6,
-       {0.0, 0.85, 0.0, -0.1, 0.6, 0.015},
-       {0.0, 0.85, 0.0, 0.1, 0.6, 0.015},
-       {-0.1, 0.6, 0.015},
-       {0.1, 0.6, 0.015},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 33
-      {"plate-slide-back-side-v3",
-       6,
-       {-0.25, 0.6, 0.0, -0.05, 0.6, 0.015},
-       {-0.25, 0.6, 0.0, 0.15, 0.6, 0.015},
-       {-0.05, 0.6, 0.015},
-       {0.15, 0.6, 0.015},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 34
-      {"peg-insert-side-v3",
-       6,
-       {0.0, 0.5, 0.02, -0.35, 0.4, -0.001},
-       {0.2, 0.7, 0.02, -0.25, 0.7, 0.001},
-       {-0.31999999999999995, 0.4, 0.129},
-       {-0.22, 0.7, 0.131},
-       Redraw::kObjectGoal,
-       0.1,
-       {0.0, 0.0}},  // 35
-      {"peg-unplug-side-v3",
-       3,
-       {-0.25, 0.6, -0.001},
-       {-0.15, 0.8, 0.001},
-       {-0.055999999999999994, 0.6, 0.13},
-       {0.04400000000000001, 0.8, 0.132},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 36
-      {"soccer-v3",
-       6,
-       {-0.1, 0.6, 0.03, -0.1, 0.8, 0.0},
-       {0.1, 0.7, 0.03, 0.1, 0.9, 0.0},
-       {-0.1, 0.8, 0.0},
-       {0.1, 0.9, 0.0},
-       Redraw::kObjectGoal,
-       0.15,
-       {0.0, 0.0}},  // 37
-      {"stick-push-v3",
-       6,
-       {-0.08, 0.58, 0.0, 0.399, 0.55, 0.1319},
-       {-0.03, 0.62, 0.001, 0.401, 0.6, 0.1321},
-       {0.399, 0.55, 0.1319},
-       {0.401, 0.6, 0.1321},
-       Redraw::kObjectGoal,
-       0.1,
-       {0.0, 0.0}},  // 38
-      {"stick-pull-v3",
-       6,
-       {-0.1, 0.55, 0.0, 0.35, 0.45, 0.0199},
-       {0.0, 0.65, 0.001, 0.45, 0.55, 0.0201},
-       {0.35, 0.45, 0.0199},
-       {0.45, 0.55, 0.0201},
-       Redraw::kObjectGoal,
-       0.1,
-       {0.0, 0.0}},  // 39
-      {"push-v3",
-       6,
-       {-0.1, 0.6, 0.02, -0.1, 0.8, 0.01},
-       {0.1, 0.7, 0.02, 0.1, 0.9, 0.02},
-       {-0.1, 0.8, 0.01},
-       {0.1, 0.9, 0.02},
-       Redraw::kObjectGoal,
-       0.15,
-       {0.0, 0.0}},  // 40
-      {"push-wall-v3",
-       6,
-       {-0.05, 0.6, 0.015, -0.05, 0.85, 0.01},
-       {0.05, 0.65, 0.015, 0.05, 0.9, 0.02},
-       {-0.05, 0.85, 0.01},
-       {0.05, 0.9, 0.02},
-       Redraw::kObjectGoal,
-       0.15,
-       {0.0, 0.0}},  // 41
-      {"push-back-v3",
-       6,
-       {-0.1, 0.8, 0.02, -0.1, 0.6, 0.0199},
-       {0.1, 0.85, 0.02, 0.1, 0.7, 0.0201},
-       {-0.1, 0.6, 0.0199},
-       {0.1, 0.7, 0.0201},
-       Redraw::kObjectGoal,
-       0.15,
-       {0.0, 0.0}},  // 42
-      {"reach-v3",
-       6,
-       {-0.1, 0.6, 0.02, -0.1, 0.8, 0.05},
-       {0.1, 0.7, 0.02, 0.1, 0.9, 0.3},
-       {-0.1, 0.8, 0.05},
-       {0.1, 0.9, 0.3},
-       Redraw::kObjectGoal,
-       0.15,
-       {0.0, 0.0}},  // 43
-      {"reach-wall-v3",
-       6,
-       {-0.05, 0.6, 0.015, -0.05, 0.85, 0.05},
-       {0.05, 0.65, 0.015, 0.05, 0.9, 0.3},
-       {-0.05, 0.85, 0.05},
-       {0.05, 0.9, 0.3},
-       Redraw::kObjectGoal,
-       0.15,
-       {0.0, 0.0}},  // 44
-      {"shelf-place-v3",
-       6,
-       {-0.1, 0.5, 0.019, -0.1, 0.8, 0.299},
-       {0.1, 0.6, 0.021, 0.1, 0.9, 0.301},
-       {-0.1, 0.8, 0.299},
-       {0.1, 0.9, 0.301},
-       Redraw::kObjectGoal,
-       0.1,
-       {0.0, 0.0}},  // 45
-      {"sweep-into-v3",
-       6,
-       {-0.1, 0.6, 0.02, -0.001, 0.8399, 0.0199},
-       {0.1, 0.7, 0.02, 0.001, 0.8401, 0.0201},
-       {-0.001, 0.8399, 0.0199},
-       {0.001, 0.8401, 0.0201},
-       Redraw::kFixedGoal,
-       0.15,
-       {0.0, 0.84}},  // 46
-      {"sweep-v3",
-       3,
-       {-0.1, 0.6, 0.02},
-       {0.1, 0.7, 0.02},
-       {0.49, 0.6, 0.0},
-       {0.51, 0.7, 0.02},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 47
-      {"window-open-v3",
-       3,
-       {-0.1, 0.7, 0.16},
-       {0.1, 0.9, 0.16},
-       {-0.5, 0.4, 0.05},
-       {0.5, 1.0, 0.5},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 48
-      {"window-close-v3",
-       3,
-       {0.0, 0.75, 0.2},
-       {0.0, 0.9, 0.2},
-       {-0.5, 0.4, 0.05},
-       {0.5, 1.0, 0.5},
-       Redraw::kNone,
-       0.0,
-       {0.0, 0.0}},  // 49
-  };
-  return table;
-}
 
 // env_dict.py's benchmark lists, in their order (_make_tasks' order).
 const std::vector<std::string>& Mt10Classes() {
@@ -559,61 +99,21 @@ const std::vector<std::string>& Ml45TestClasses() {
   return names;
 }
 
+// ALL_V3_ENVIRONMENTS' order, the tasks' task_id.
 const std::vector<std::string>& Mt50Classes() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> all;
-    for (const TaskSampling& task : Table()) {
-      all.emplace_back(task.name);
+    for (int id = 0; id < static_cast<int>(Tasks().size()); ++id) {
+      all.emplace_back(TaskById(id).name);
     }
     return all;
   }();
   return names;
 }
 
-const TaskSampling& FindSampling(const std::string& name) {
-  for (const TaskSampling& task : Table()) {
-    if (name == task.name) {
-      return task;
-    }
-  }
-  throw std::invalid_argument("'" + name +
-                              "' is not a Meta-World v3 task (e.g. "
-                              "\"reach-v3\")");
-}
-
-// _get_state_rand_vec from the global np.random: np.random.uniform(low,
-// high, size=n), element by element.
-std::vector<double> DrawVector(const TaskSampling& task,
-                               random::RandomState* rng) {
-  std::vector<double> vec(task.vector_size);
-  for (int k = 0; k < task.vector_size; ++k) {
-    vec[k] = rng->Uniform(task.low[k], task.high[k]);
-  }
-  return vec;
-}
-
-// One reset_model()'s draws: the vector, redrawn while too close.
-std::vector<double> DrawPlacement(const TaskSampling& task,
-                                  random::RandomState* rng) {
-  for (;;) {
-    std::vector<double> vec = DrawVector(task, rng);
-    if (task.redraw == Redraw::kNone) {
-      return vec;
-    }
-    const bool fixed = task.redraw == Redraw::kFixedGoal;
-    const double diff[2] = {vec[0] - (fixed ? task.fixed_goal[0] : vec[3]),
-                            vec[1] - (fixed ? task.fixed_goal[1] : vec[4])};
-    if (!(mujoco_common::NumpyNorm(diff, 2) < task.min_distance)) {
-      return vec;
-    }
-  }
-}
-
 constexpr const char* kBenchmarks = "MT1, MT10, MT50, ML1, ML10 or ML45";
 
 }  // namespace
-
-const std::vector<TaskSampling>& AllTaskSampling() { return Table(); }
 
 std::vector<std::string> BenchmarkClasses(const std::string& benchmark,
                                           const std::string& split,
@@ -630,7 +130,7 @@ std::vector<std::string> BenchmarkClasses(const std::string& benchmark,
                                 "\"train\" for MT benchmarks");
   }
   if (benchmark == "MT1" || benchmark == "ML1") {
-    FindSampling(task_name);
+    FindTask(task_name);
     return {task_name};
   }
   if (benchmark == "MT10") {
@@ -672,7 +172,7 @@ std::shared_ptr<const TaskVectors> BenchmarkTaskVectors(
   random::RandomState rng(stream_seed);
   auto vectors = std::make_shared<TaskVectors>();
   for (const std::string& name : classes) {
-    const TaskSampling& task = FindSampling(name);
+    const TaskConfig& task = FindTask(name);
     std::vector<std::vector<double>> of_class;
     for (int j = 0; j < kTaskVariations; ++j) {
       // reset() runs reset_model() twice; the second run's vector is kept.
@@ -759,18 +259,7 @@ std::string BenchmarkTaskName(const Options& options) {
         ") for " + benchmark + "'s " + options.Get<std::string>("split") +
         " split, got " + std::to_string(index));
   }
-  const std::string& name = classes[index];
-  for (const TaskConfig& task : Tasks()) {
-    if (name == task.name) {
-      return name;
-    }
-  }
-  throw std::invalid_argument(
-      "option 'task_index' " + std::to_string(index) + " names " + benchmark +
-      "'s class " + name +
-      ", which this family does not implement yet (its vectors are "
-      "reproduced; pick a task_index of an implemented class, "
-      "docs/metaworld.md lists them)");
+  return classes[index];
 }
 
 void GoalBounds(const Options& options, std::array<double, 3>* low,
@@ -782,7 +271,7 @@ void GoalBounds(const Options& options, std::array<double, 3>* low,
                                classes[0]);
   }
   for (std::size_t c = 0; c < classes.size(); ++c) {
-    const TaskSampling& task = FindSampling(classes[c]);
+    const TaskConfig& task = FindTask(classes[c]);
     for (int k = 0; k < 3; ++k) {
       (*low)[k] =
           c == 0 ? task.goal_low[k] : std::min((*low)[k], task.goal_low[k]);

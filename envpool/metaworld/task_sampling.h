@@ -10,8 +10,8 @@
 // the class's reset_model() twice, and each run draws the vector (redrawn
 // while the object and the goal are too close), so the stream runs on
 // across the classes: a class's vectors depend on every class before it.
-// The table below therefore holds all 50 classes' reset spaces and redraw
-// rules, implemented or not.
+// The classes' reset spaces, goal spaces and redraw rules are the task
+// table's (tasks.h), the env's own.
 #ifndef ENVPOOL_METAWORLD_TASK_SAMPLING_H_
 #define ENVPOOL_METAWORLD_TASK_SAMPLING_H_
 
@@ -26,30 +26,6 @@
 #include "envpool/core/snapshot.h"
 
 namespace envpool::metaworld {
-
-// When a class's reset_model() redraws its task vector.
-enum class Redraw {
-  kNone,        // never
-  kObjectGoal,  // while |vec[0:2] - vec[3:5]| < min_distance
-  kFixedGoal,   // while |vec[0:2] - fixed_goal| < min_distance
-};
-
-// What a class's reset draws: its _random_reset_space, its redraw rule,
-// and its goal_space (the goal's observation bounds).
-struct TaskSampling {
-  const char* name;
-  int vector_size;
-  std::array<double, 6> low;
-  std::array<double, 6> high;
-  std::array<double, 3> goal_low;
-  std::array<double, 3> goal_high;
-  Redraw redraw;
-  double min_distance;
-  std::array<double, 2> fixed_goal;
-};
-
-// All 50 classes, in Meta-World's ALL_V3_ENVIRONMENTS order.
-const std::vector<TaskSampling>& AllTaskSampling();
 
 inline constexpr int kTaskVariations = 50;  // Meta-World's _N_GOALS
 

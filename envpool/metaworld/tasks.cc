@@ -2,8 +2,10 @@
 
 #include <math.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "envpool/core/numpy_kernels.h"
 
@@ -786,9 +788,79 @@ double ScalarSquare(double x) {
   return libm_pow(x, 2.0);
 }
 
-const std::vector<TaskConfig>& Tasks() {
-  static const std::vector<TaskConfig> tasks = MakeTasks();
+namespace {
+
+// The tasks whose reset_model() redraws the task vector, read from metaworld
+// 3.1.1's envs/sawyer_*_v3.py (the others draw once).
+struct RedrawRule {
+  const char* name;
+  Redraw redraw;
+  double min_distance;
+  std::array<double, 2> fixed_goal;
+};
+constexpr RedrawRule kRedrawRules[] = {
+    {"assembly-v3", Redraw::kObjectGoal, 0.1, {}},
+    {"basketball-v3", Redraw::kObjectGoal, 0.15, {}},
+    {"box-close-v3", Redraw::kObjectGoal, 0.25, {}},
+    {"coffee-pull-v3", Redraw::kObjectGoal, 0.15, {}},
+    {"coffee-push-v3", Redraw::kObjectGoal, 0.15, {}},
+    {"disassemble-v3", Redraw::kObjectGoal, 0.1, {}},
+    {"hand-insert-v3", Redraw::kObjectGoal, 0.15, {}},
+    {"pick-place-wall-v3", Redraw::kObjectGoal, 0.15, {}},
+    {"pick-out-of-hole-v3", Redraw::kObjectGoal, 0.15, {}},
+    {"pick-place-v3", Redraw::kObjectGoal, 0.15, {}},
+    {"peg-insert-side-v3", Redraw::kObjectGoal, 0.1, {}},
+    {"soccer-v3", Redraw::kObjectGoal, 0.15, {}},
+    {"stick-push-v3", Redraw::kObjectGoal, 0.1, {}},
+    {"stick-pull-v3", Redraw::kObjectGoal, 0.1, {}},
+    {"push-v3", Redraw::kObjectGoal, 0.15, {}},
+    {"push-wall-v3", Redraw::kObjectGoal, 0.15, {}},
+    {"push-back-v3", Redraw::kObjectGoal, 0.15, {}},
+    {"reach-v3", Redraw::kObjectGoal, 0.15, {}},
+    {"reach-wall-v3", Redraw::kObjectGoal, 0.15, {}},
+    {"shelf-place-v3", Redraw::kObjectGoal, 0.1, {}},
+    // sweep-into compares the object with its fixed goal.
+    {"sweep-into-v3", Redraw::kFixedGoal, 0.15, {0.0, 0.84}},
+};
+
+std::vector<TaskConfig> TasksWithRedrawRules() {
+  std::vector<TaskConfig> tasks = MakeTasks();
+  for (const RedrawRule& rule : kRedrawRules) {
+    auto task = std::find_if(
+        tasks.begin(), tasks.end(),
+        [&](const TaskConfig& t) { return std::string(t.name) == rule.name; });
+    if (task == tasks.end()) {
+      throw std::logic_error(std::string("kRedrawRules names ") + rule.name +
+                             ", which the task table lacks");
+    }
+    task->redraw = rule.redraw;
+    task->min_distance = rule.min_distance;
+    task->fixed_goal = rule.fixed_goal;
+  }
   return tasks;
+}
+
+}  // namespace
+
+const std::vector<TaskConfig>& Tasks() {
+  static const std::vector<TaskConfig> tasks = TasksWithRedrawRules();
+  return tasks;
+}
+
+const TaskConfig& TaskById(int task_id) {
+  static const std::vector<const TaskConfig*> by_id = [] {
+    std::vector<const TaskConfig*> all(Tasks().size(), nullptr);
+    for (const TaskConfig& task : Tasks()) {
+      all.at(task.task_id) = &task;
+    }
+    return all;
+  }();
+  if (task_id < 0 || task_id >= static_cast<int>(by_id.size()) ||
+      by_id[task_id] == nullptr) {
+    throw std::out_of_range("no Meta-World task has task_id " +
+                            std::to_string(task_id));
+  }
+  return *by_id[task_id];
 }
 
 const TaskConfig& FindTask(const std::string& name) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "envpool/mujoco_common/numpy_math.h"
+
 namespace envpool::metaworld {
 
 // How a task turns its task vector into positions, and which reward it has.
@@ -73,6 +75,14 @@ enum class TaskKind {
 // xpos, which the next mj_forward recomputes).
 enum class PuckGoal { kNone, kTarget, kObjectStart };
 
+// When a task's reset_model() redraws its task vector (its
+// `while np.linalg.norm(...) < d` loop).
+enum class Redraw {
+  kNone,        // never: one draw
+  kObjectGoal,  // while |vec[0:2] - vec[3:5]| < min_distance
+  kFixedGoal,   // while |vec[0:2] - fixed_goal| < min_distance
+};
+
 struct TaskConfig {
   const char* name;  // Meta-World's, e.g. "pick-place-v3"
   const char* xml;   // below the family's asset folder
@@ -105,13 +115,45 @@ struct TaskConfig {
   // Handle tasks: the observed site, the target radius.
   const char* object_site = "";
   double target_radius = 0.05;
+  // reset_model()'s redraw rule (tasks.cc's kRedrawRules).
+  Redraw redraw = Redraw::kNone;
+  double min_distance = 0.0;
+  std::array<double, 2> fixed_goal{};
 };
 
 // The task of Meta-World's name; throws std::invalid_argument naming the
 // implemented ones when there is none.
 const TaskConfig& FindTask(const std::string& name);
-// Every implemented task, in Meta-World's order.
+// Every implemented task (the env's and the benchmarks' one source of a
+// task's spaces and redraw rule).
 const std::vector<TaskConfig>& Tasks();
+// The task of Meta-World's ALL_V3_ENVIRONMENTS index (its task_id); throws
+// std::out_of_range outside [0, 50).
+const TaskConfig& TaskById(int task_id);
+
+// One reset_model()'s task vector: _get_state_rand_vec's
+// uniform(reset_low, reset_high), element by element, redrawn as the task's
+// rule says. `rng` is the env's np_random (seeded_rand_vec, a
+// random::Generator) or the global np.random of a benchmark's _make_tasks
+// (a random::RandomState).
+template <typename Rng>
+std::vector<double> DrawPlacement(const TaskConfig& task, Rng* rng) {
+  for (;;) {
+    std::vector<double> vec(task.vector_size);
+    for (int k = 0; k < task.vector_size; ++k) {
+      vec[k] = rng->Uniform(task.reset_low[k], task.reset_high[k]);
+    }
+    if (task.redraw == Redraw::kNone) {
+      return vec;
+    }
+    const bool fixed = task.redraw == Redraw::kFixedGoal;
+    const double diff[2] = {vec[0] - (fixed ? task.fixed_goal[0] : vec[3]),
+                            vec[1] - (fixed ? task.fixed_goal[1] : vec[4])};
+    if (!(mujoco_common::NumpyNorm(diff, 2) < task.min_distance)) {
+      return vec;
+    }
+  }
+}
 
 // A number as the reference's reward code holds it: a Python float (or a
 // numpy float64) or, where it comes from the float32 action, a numpy

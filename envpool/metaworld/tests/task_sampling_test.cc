@@ -1,6 +1,6 @@
 // The benchmarks' task vectors without Meta-World (the Python tests compare
-// them with metaworld's bit for bit): their table agrees with the task
-// table, every vector lies in its class's reset space and keeps its
+// them with metaworld's bit for bit): MT50's classes are the task table's in
+// task_id order, every vector lies in its class's reset space and keeps its
 // class's distances, and the stream runs on across a split's classes.
 #include "envpool/metaworld/task_sampling.h"
 
@@ -16,24 +16,30 @@
 namespace envpool::metaworld {
 namespace {
 
-TEST(MetaWorldTaskSampling, TheTableAgreesWithTheImplementedTasks) {
-  const std::vector<TaskSampling>& all = AllTaskSampling();
-  ASSERT_EQ(all.size(), 50U);
+TEST(MetaWorldTaskSampling, Mt50IsTheTaskTableInTaskIdOrder) {
+  const std::vector<std::string> classes =
+      BenchmarkClasses("MT50", "train", "");
+  ASSERT_EQ(classes.size(), 50U);
+  ASSERT_EQ(Tasks().size(), 50U);
+  for (int id = 0; id < 50; ++id) {
+    EXPECT_EQ(classes[id], TaskById(id).name);
+    EXPECT_EQ(TaskById(id).task_id, id);
+  }
+  EXPECT_THROW(TaskById(50), std::out_of_range);
+}
+
+TEST(MetaWorldTaskSampling, TheRedrawRulesCompareAnObjectWithAGoal) {
   for (const TaskConfig& task : Tasks()) {
     SCOPED_TRACE(task.name);
-    ASSERT_GE(task.task_id, 0);
-    const TaskSampling& sampling = all[task.task_id];
-    EXPECT_EQ(std::string(sampling.name), task.name);
-    EXPECT_EQ(sampling.vector_size, task.vector_size);
-    for (int k = 0; k < task.vector_size; ++k) {
-      EXPECT_EQ(sampling.low[k], task.reset_low[k]);
-      EXPECT_EQ(sampling.high[k], task.reset_high[k]);
+    if (task.redraw == Redraw::kObjectGoal) {
+      EXPECT_EQ(task.vector_size, 6);  // the goal is vec[3:6]
     }
-    for (int k = 0; k < 3; ++k) {
-      EXPECT_EQ(sampling.goal_low[k], task.goal_low[k]);
-      EXPECT_EQ(sampling.goal_high[k], task.goal_high[k]);
-    }
+    EXPECT_EQ(task.redraw == Redraw::kNone, task.min_distance == 0.0);
   }
+  EXPECT_EQ(FindTask("pick-place-v3").min_distance, 0.15);
+  EXPECT_EQ(FindTask("box-close-v3").min_distance, 0.25);
+  EXPECT_EQ(FindTask("sweep-into-v3").redraw, Redraw::kFixedGoal);
+  EXPECT_EQ(FindTask("bin-picking-v3").redraw, Redraw::kNone);
 }
 
 TEST(MetaWorldTaskSampling, TheSplitsHoldMetaWorldsClassCounts) {
@@ -56,17 +62,21 @@ TEST(MetaWorldTaskSampling, EveryVectorLiesInItsSpaceAndKeepsItsDistance) {
   const auto vectors = BenchmarkTaskVectors("MT50", "train", "", 17);
   ASSERT_EQ(vectors->size(), 50U);
   for (std::size_t c = 0; c < classes.size(); ++c) {
-    const TaskSampling& task = AllTaskSampling()[c];
+    const TaskConfig& task = TaskById(static_cast<int>(c));
     SCOPED_TRACE(task.name);
     ASSERT_EQ((*vectors)[c].size(), 50U);
     for (const std::vector<double>& vec : (*vectors)[c]) {
       ASSERT_EQ(vec.size(), static_cast<std::size_t>(task.vector_size));
       for (int k = 0; k < task.vector_size; ++k) {
-        EXPECT_GE(vec[k], task.low[k]);
-        EXPECT_LE(vec[k], task.high[k]);
+        EXPECT_GE(vec[k], task.reset_low[k]);
+        EXPECT_LE(vec[k], task.reset_high[k]);
       }
       if (task.redraw == Redraw::kObjectGoal) {
         EXPECT_GE(std::hypot(vec[0] - vec[3], vec[1] - vec[4]),
+                  task.min_distance - 1e-12);
+      } else if (task.redraw == Redraw::kFixedGoal) {
+        EXPECT_GE(std::hypot(vec[0] - task.fixed_goal[0],
+                             vec[1] - task.fixed_goal[1]),
                   task.min_distance - 1e-12);
       }
     }

@@ -346,21 +346,3 @@ def test_bad_benchmark_options_are_value_errors_naming_them(
     with pytest.raises(ValueError, match=words):
         envpool.make("MetaWorld/Reach-v3", num_envs=1, **options)
     envpool.make("MetaWorld/Reach-v3", num_envs=1, benchmark="MT1").reset()
-
-
-def test_a_class_not_implemented_yet_is_a_value_error_naming_it() -> None:
-    # Every benchmark's vectors are reproduced, but a pool plays only the
-    # implemented classes (ML45's train split holds most of the others).
-    from metaworld.env_dict import ML45_V3
-
-    implemented = {
-        envpool.make_spec(t).config.task_name
-        for t in envpool.list_all_envs()
-        if t.startswith("MetaWorld/")
-    }
-    missing = [(i, n) for i, n in enumerate(ML45_V3["train"]) if n not in implemented]
-    if not missing:
-        pytest.skip("every class is implemented")
-    index, name = missing[0]
-    with pytest.raises(ValueError, match=f"names ML45's class {name}, which this family"):
-        envpool.make("MetaWorld/Reach-v3", num_envs=1, benchmark="ML45", task_index=index)
