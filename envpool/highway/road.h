@@ -576,9 +576,7 @@ struct Vehicle {
   // same function of the same bits, so the same result.
   Vec2 Direction() const {
     if (!direction_known_ || !SameBits(direction_heading_, heading)) {
-      direction_ = {numpy_kernels::Cos(heading), numpy_kernels::Sin(heading)};
-      direction_heading_ = heading;
-      direction_known_ = true;
+      ComputeDirection();
     }
     return direction_;
   }
@@ -594,6 +592,12 @@ struct Vehicle {
     std::memcpy(&a_bits, &a, sizeof(double));
     std::memcpy(&b_bits, &b, sizeof(double));
     return a_bits == b_bits;
+  }
+  // Direction()'s kernels, out of line so that the check inlines.
+  [[gnu::noinline]] void ComputeDirection() const {
+    direction_ = {numpy_kernels::Cos(heading), numpy_kernels::Sin(heading)};
+    direction_heading_ = heading;
+    direction_known_ = true;
   }
   // Direction()'s cache: not part of the vehicle's state (snapshots leave
   // it out; a copy carries it, valid for the copy's heading).
@@ -1060,14 +1064,17 @@ class Road {
     v.acceleration = kKpA * (v.target_speed - v.speed);
   }
 
-  // IDMVehicle.mobil. The six accelerations it may weigh are computed at
-  // once (they are pure: what the reference skips when it returns early
-  // changes nothing).
-  bool Mobil(int i, const LaneIndex& lane_index) const {
-    const Vehicle& self = vehicles[i];
+  // IDMVehicle.mobil of vehicle i towards lane_index, in two halves: the
+  // six (ego, front) pairs whose accelerations it may weigh (computed at
+  // once: they are pure, so what the reference skips when it returns early
+  // changes nothing, and they do not read the target lane), and the
+  // decision from those accelerations.
+  using MobilPairs = std::array<std::array<int, 2>, 6>;
+  MobilPairs MobilAccelerationPairs(int i, const LaneIndex& lane_index) const {
     auto [new_preceding, new_following] = NeighbourVehicles(i, lane_index);
-    auto [old_preceding, old_following] = NeighbourVehicles(i, self.lane_index);
-    const std::array<std::array<int, 2>, 6> pairs = {{
+    auto [old_preceding, old_following] =
+        NeighbourVehicles(i, vehicles[i].lane_index);
+    return {{
         {new_following, new_preceding},
         {new_following, i},
         {i, new_preceding},
@@ -1075,11 +1082,16 @@ class Road {
         {old_following, i},
         {old_following, old_preceding},
     }};
-    std::array<double, 6> a{};
-    Accelerations(self.delta, pairs.data(), static_cast<int>(pairs.size()),
-                  a.data());
-    const auto [new_following_a, new_following_pred_a, self_pred_a, self_a,
-                old_following_a, old_following_pred_a] = a;
+  }
+  bool MobilDecision(int i, const LaneIndex& lane_index,
+                     const double* a) const {
+    const Vehicle& self = vehicles[i];
+    const double new_following_a = a[0];
+    const double new_following_pred_a = a[1];
+    const double self_pred_a = a[2];
+    const double self_a = a[3];
+    const double old_following_a = a[4];
+    const double old_following_pred_a = a[5];
     if (new_following_pred_a < -kLaneChangeMaxBrakingImposed) {
       return false;
     }
@@ -1125,6 +1137,11 @@ class Road {
       return;
     }
     self.timer = 0;
+    // The side lanes MOBIL weighs (neither test reads the target lane), their
+    // accelerations in one power call, then the decisions in order (the
+    // second reads the target the first may have set).
+    std::array<LaneIndex, 2> candidates;
+    int count = 0;
     for (const LaneIndex& lane_index : network.SideLanes(self.lane_index)) {
       if (!network.GetLane(lane_index).IsReachableFrom(self.position)) {
         continue;
@@ -1132,8 +1149,21 @@ class Road {
       if (std::abs(self.speed) < 1) {
         continue;
       }
-      if (Mobil(i, lane_index)) {
-        vehicles[i].target_lane_index = lane_index;
+      candidates[count++] = lane_index;
+    }
+    if (count == 0) {
+      return;
+    }
+    std::array<std::array<int, 2>, 12> pairs;
+    for (int c = 0; c < count; ++c) {
+      const MobilPairs lane_pairs = MobilAccelerationPairs(i, candidates[c]);
+      std::copy(lane_pairs.begin(), lane_pairs.end(), pairs.begin() + 6 * c);
+    }
+    std::array<double, 12> a{};
+    Accelerations(self.delta, pairs.data(), 6 * count, a.data());
+    for (int c = 0; c < count; ++c) {
+      if (MobilDecision(i, candidates[c], a.data() + 6 * c)) {
+        vehicles[i].target_lane_index = candidates[c];
       }
     }
   }
