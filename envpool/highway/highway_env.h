@@ -204,7 +204,7 @@ class HighwayEnv : public SceneEnv {
     const int side_lanes =
         road_.network.NumLanes(ego.lane_index.from, ego.lane_index.to);
     const double lane = ego.target_lane_index.id;
-    const double forward_speed = ego.speed * numpy_kernels::Cos(ego.heading);
+    const double forward_speed = ego.speed * ego.Direction().x;
     const double scaled_speed =
         Lmap(forward_speed, reward_speed_low_, reward_speed_high_, 0, 1);
     double reward = collision_reward_ * (ego.crashed ? 1.0 : 0.0);

@@ -482,8 +482,9 @@ class RacetrackEnv : public SceneEnv {
   void Observe() {
     std::fill(grid_.begin(), grid_.end(), 0.0F);
     const Vehicle& ego = road_.vehicles[0];
-    const double c = numpy_kernels::Cos(ego.heading);
-    const double s = numpy_kernels::Sin(ego.heading);
+    const Vec2 direction = ego.Direction();
+    const double c = direction.x;
+    const double s = direction.y;
     for (const Vehicle& v : road_.vehicles) {
       Mark(0, CellOf(v.position.x - ego.position.x,
                      v.position.y - ego.position.y, c, s));

@@ -52,6 +52,9 @@ inline double GemvRow(double a0, double a1, double b0, double b1) {
 
 // numpy's (and Python's) float remainder: the sign of the divisor.
 inline double PyMod(double a, double b) {
+  if (0 < a && a < b) {
+    return a;  // what fmod gives exactly (WrapToPi's usual case)
+  }
   double mod = std::fmod(a, b);
   if (mod != 0.0) {
     if ((b < 0) != (mod < 0)) {
@@ -168,8 +171,20 @@ class Lane {
         start_.y + longitudinal * direction_.y +
             lateral * direction_lateral_.y};
   }
-  // (longitudinal, lateral) of a world position.
+  // (longitudinal, lateral) of a world position. The straight lane's two
+  // products are inlined where the searches over all bodies call it; the
+  // curved lanes' kernels are not.
   std::pair<double, double> LocalCoordinates(const Vec2& p) const {
+    if (circular_ || sine_) {
+      return CurvedLocalCoordinates(p);
+    }
+    const double dx = p.x - start_.x;
+    const double dy = p.y - start_.y;
+    return {Dot2(dx, dy, direction_.x, direction_.y),
+            Dot2(dx, dy, direction_lateral_.x, direction_lateral_.y)};
+  }
+  [[gnu::noinline]] std::pair<double, double> CurvedLocalCoordinates(
+      const Vec2& p) const {
     if (circular_) {
       const double dx = p.x - center_.x;
       const double dy = p.y - center_.y;
@@ -554,13 +569,41 @@ struct Vehicle {
   double lateral_speed = 0.0;
   double yaw_rate = 0.0;
 
+  // (cos, sin) of the heading through numpy's kernels. A frame reads a
+  // vehicle's direction many times (every IDM gap it is in, its collision
+  // checks, its observation row), so it is kept with the heading it was
+  // computed for and computed again only when the heading's bits change: the
+  // same function of the same bits, so the same result.
   Vec2 Direction() const {
-    return {numpy_kernels::Cos(heading), numpy_kernels::Sin(heading)};
+    if (!direction_known_ || !SameBits(direction_heading_, heading)) {
+      ComputeDirection();
+    }
+    return direction_;
   }
   Vec2 Velocity() const {
     const Vec2 d = Direction();
     return {speed * d.x, speed * d.y};
   }
+
+ private:
+  static bool SameBits(double a, double b) {
+    uint64_t a_bits = 0;
+    uint64_t b_bits = 0;
+    std::memcpy(&a_bits, &a, sizeof(double));
+    std::memcpy(&b_bits, &b, sizeof(double));
+    return a_bits == b_bits;
+  }
+  // Direction()'s kernels, out of line so that the check inlines.
+  [[gnu::noinline]] void ComputeDirection() const {
+    direction_ = {numpy_kernels::Cos(heading), numpy_kernels::Sin(heading)};
+    direction_heading_ = heading;
+    direction_known_ = true;
+  }
+  // Direction()'s cache: not part of the vehicle's state (snapshots leave
+  // it out; a copy carries it, valid for the copy's heading).
+  mutable bool direction_known_ = false;
+  mutable double direction_heading_ = 0.0;
+  mutable Vec2 direction_;
 };
 
 // MDPVehicle.DEFAULT_TARGET_SPEEDS = np.linspace(20, 30, 3).
@@ -614,16 +657,39 @@ class Road {
   bool neighbour_vehicles_connected_lanes = false;
 
  private:
-  // BodiesOnLane's lists: per lane during Act, else the last one made.
+  // BodiesOnLane's lists: per lane during Act (the first
+  // on_lane_cached_ entries), else the last one made. The lists keep their
+  // memory from frame to frame.
   mutable std::vector<std::pair<LaneIndex, std::vector<std::pair<double, int>>>>
       on_lane_cache_;
+  mutable int on_lane_cached_ = 0;
   mutable std::vector<std::pair<double, int>> uncached_;
+  mutable std::vector<std::pair<const Lane*, double>> search_lanes_;
   bool caching_on_lane_ = false;
-  // Act's IDM vehicles, whose steering is computed for all of them at the
-  // end of the pass, and the stages' scratch arrays (SteeringControl,
+  // Act's IDM vehicles, whose steering and acceleration are computed for
+  // all of them at the end of the pass: per vehicle, its IDM pairs (ego,
+  // front), and for all of them the arguments of numpy's power.
+  struct IdmAccelerationPairs {
+    std::array<std::array<int, 2>, 2> pairs;
+    int count;
+  };
+  std::vector<int> acting_idm_ids_;
+  std::vector<IdmAccelerationPairs> acting_idm_pairs_;
+  std::vector<double> acting_idm_power_base_;
+  std::vector<double> acting_idm_power_exponent_;
+  std::vector<double> acting_idm_power_;
+  std::vector<double> acting_idm_steering_;
+  // StepVehicles' kinematic vehicles (all but the bicycles), in road order.
+  std::vector<int> kinematic_ids_;
+  // Step's vehicles that check collisions, in road order.
+  std::vector<int> colliding_ids_;
+  // TwoSqrtAb's value and the constants it is for.
+  mutable bool two_sqrt_ab_known_ = false;
+  mutable double two_sqrt_ab_max_ = 0.0;
+  mutable double two_sqrt_ab_min_ = 0.0;
+  mutable double two_sqrt_ab_ = 0.0;
+  // The stages' scratch arrays (Accelerations, SteeringControl,
   // StepVehicles).
-  std::vector<int> steering_ids_;
-  std::vector<double> steering_out_;
   mutable std::array<std::vector<double>, 5> scratch_;
 
  public:
@@ -774,14 +840,15 @@ class Road {
   const std::vector<std::pair<double, int>>& BodiesOnLane(
       const LaneIndex& lane_index) const {
     if (caching_on_lane_) {
-      for (const auto& [cached_index, bodies] : on_lane_cache_) {
-        if (cached_index == lane_index) {
-          return bodies;
+      for (int k = 0; k < on_lane_cached_; ++k) {
+        if (on_lane_cache_[k].first == lane_index) {
+          return on_lane_cache_[k].second;
         }
       }
     }
     const Lane& lane = network.GetLane(lane_index);
-    std::vector<std::pair<const Lane*, double>> lanes_offsets = {{&lane, 0.0}};
+    std::vector<std::pair<const Lane*, double>>& lanes_offsets = search_lanes_;
+    lanes_offsets.assign(1, {&lane, 0.0});
     if (neighbour_vehicles_connected_lanes) {
       for (const auto& road : network.roads()) {
         if (road.from == lane_index.to && !road.lanes.empty()) {
@@ -800,7 +867,16 @@ class Road {
         }
       }
     }
-    std::vector<std::pair<double, int>> bodies;
+    std::vector<std::pair<double, int>>* list = &uncached_;
+    if (caching_on_lane_) {
+      if (on_lane_cached_ == static_cast<int>(on_lane_cache_.size())) {
+        on_lane_cache_.emplace_back();
+      }
+      on_lane_cache_[on_lane_cached_].first = lane_index;
+      list = &on_lane_cache_[on_lane_cached_++].second;
+    }
+    std::vector<std::pair<double, int>>& bodies = *list;
+    bodies.clear();
     for (int j = 0; j < NumBodies(); ++j) {
       for (const auto& [search_lane, offset] : lanes_offsets) {
         auto [s_v, lat_v] = search_lane->LocalCoordinates(Body(j).position);
@@ -810,12 +886,7 @@ class Road {
         }
       }
     }
-    if (!caching_on_lane_) {
-      uncached_ = std::move(bodies);
-      return uncached_;
-    }
-    on_lane_cache_.emplace_back(lane_index, std::move(bodies));
-    return on_lane_cache_.back().second;
+    return bodies;
   }
 
   // RoadObject.lane_distance_to, along vehicle a's lane.
@@ -827,7 +898,6 @@ class Road {
 
   // IDMVehicle.desired_gap (projected).
   double DesiredGap(const Vehicle& ego, const Vehicle& front) const {
-    const double ab = -comfort_acc_max * comfort_acc_min;
     // ego.Velocity() from the one direction (the same bits as computing it
     // twice).
     const Vec2 d = ego.Direction();
@@ -835,7 +905,24 @@ class Road {
     const Vec2 vf = front.Velocity();
     const double dv = Dot2(ve.x - vf.x, ve.y - vf.y, d.x, d.y);
     return distance_wanted + ego.speed * kTimeWanted +
-           ego.speed * dv / (2 * std::sqrt(ab));
+           ego.speed * dv / TwoSqrtAb();
+  }
+
+  // DesiredGap's 2 * sqrt(-comfort_acc_max * comfort_acc_min), kept with
+  // the constants it was computed from (a square root and a division in
+  // every gap otherwise).
+  double TwoSqrtAb() const {
+    if (!two_sqrt_ab_known_ || two_sqrt_ab_max_ != comfort_acc_max ||
+        two_sqrt_ab_min_ != comfort_acc_min ||
+        std::signbit(two_sqrt_ab_max_) != std::signbit(comfort_acc_max) ||
+        std::signbit(two_sqrt_ab_min_) != std::signbit(comfort_acc_min)) {
+      const double ab = -comfort_acc_max * comfort_acc_min;
+      two_sqrt_ab_ = 2 * std::sqrt(ab);
+      two_sqrt_ab_max_ = comfort_acc_max;
+      two_sqrt_ab_min_ = comfort_acc_min;
+      two_sqrt_ab_known_ = true;
+    }
+    return two_sqrt_ab_;
   }
 
   // IDMVehicle.acceleration of vehicle ego behind vehicle front (-1: no
@@ -847,9 +934,23 @@ class Road {
     std::vector<double>& x = scratch_[0];
     std::vector<double>& y = scratch_[1];
     std::vector<double>& power = scratch_[2];
-    x.resize(2 * n);
-    y.resize(2 * n);
-    power.resize(2 * n);
+    for (std::vector<double>* values : {&x, &y, &power}) {
+      if (values->size() < static_cast<size_t>(2 * n)) {
+        values->resize(2 * n);
+      }
+    }
+    const int m = PowerArguments(delta, pairs, n, x.data(), y.data());
+    numpy_kernels::Power(x.data(), y.data(), power.data(), m);
+    int used = 0;
+    CombineAccelerations(pairs, n, power.data(), &used, out);
+  }
+
+  // Accelerations' two halves: the bases and exponents of numpy's power for
+  // n pairs (into x[0..m), y[0..m), m <= 2 n returned), and the
+  // accelerations from the powers (from power[*used] on; *used advanced past
+  // them).
+  int PowerArguments(double delta, const std::array<int, 2>* pairs, int n,
+                     double* x, double* y) const {
     int m = 0;
     for (int k = 0; k < n; ++k) {
       const auto [ego, front] = pairs[k];
@@ -866,8 +967,11 @@ class Road {
         y[m++] = 2;
       }
     }
-    numpy_kernels::Power(x.data(), y.data(), power.data(), m);
-    m = 0;
+    return m;
+  }
+  void CombineAccelerations(const std::array<int, 2>* pairs, int n,
+                            const double* power, int* used, double* out) const {
+    int m = *used;
     for (int k = 0; k < n; ++k) {
       const auto [ego, front] = pairs[k];
       out[k] = 0;
@@ -879,6 +983,7 @@ class Road {
         out[k] -= comfort_acc_max * power[m++];
       }
     }
+    *used = m;
   }
 
   // -- Control --
@@ -959,14 +1064,17 @@ class Road {
     v.acceleration = kKpA * (v.target_speed - v.speed);
   }
 
-  // IDMVehicle.mobil. The six accelerations it may weigh are computed at
-  // once (they are pure: what the reference skips when it returns early
-  // changes nothing).
-  bool Mobil(int i, const LaneIndex& lane_index) const {
-    const Vehicle& self = vehicles[i];
+  // IDMVehicle.mobil of vehicle i towards lane_index, in two halves: the
+  // six (ego, front) pairs whose accelerations it may weigh (computed at
+  // once: they are pure, so what the reference skips when it returns early
+  // changes nothing, and they do not read the target lane), and the
+  // decision from those accelerations.
+  using MobilPairs = std::array<std::array<int, 2>, 6>;
+  MobilPairs MobilAccelerationPairs(int i, const LaneIndex& lane_index) const {
     auto [new_preceding, new_following] = NeighbourVehicles(i, lane_index);
-    auto [old_preceding, old_following] = NeighbourVehicles(i, self.lane_index);
-    const std::array<std::array<int, 2>, 6> pairs = {{
+    auto [old_preceding, old_following] =
+        NeighbourVehicles(i, vehicles[i].lane_index);
+    return {{
         {new_following, new_preceding},
         {new_following, i},
         {i, new_preceding},
@@ -974,11 +1082,16 @@ class Road {
         {old_following, i},
         {old_following, old_preceding},
     }};
-    std::array<double, 6> a{};
-    Accelerations(self.delta, pairs.data(), static_cast<int>(pairs.size()),
-                  a.data());
-    const auto [new_following_a, new_following_pred_a, self_pred_a, self_a,
-                old_following_a, old_following_pred_a] = a;
+  }
+  bool MobilDecision(int i, const LaneIndex& lane_index,
+                     const double* a) const {
+    const Vehicle& self = vehicles[i];
+    const double new_following_a = a[0];
+    const double new_following_pred_a = a[1];
+    const double self_pred_a = a[2];
+    const double self_a = a[3];
+    const double old_following_a = a[4];
+    const double old_following_pred_a = a[5];
     if (new_following_pred_a < -kLaneChangeMaxBrakingImposed) {
       return false;
     }
@@ -1024,6 +1137,11 @@ class Road {
       return;
     }
     self.timer = 0;
+    // The side lanes MOBIL weighs (neither test reads the target lane), their
+    // accelerations in one power call, then the decisions in order (the
+    // second reads the target the first may have set).
+    std::array<LaneIndex, 2> candidates;
+    int count = 0;
     for (const LaneIndex& lane_index : network.SideLanes(self.lane_index)) {
       if (!network.GetLane(lane_index).IsReachableFrom(self.position)) {
         continue;
@@ -1031,15 +1149,29 @@ class Road {
       if (std::abs(self.speed) < 1) {
         continue;
       }
-      if (Mobil(i, lane_index)) {
-        vehicles[i].target_lane_index = lane_index;
+      candidates[count++] = lane_index;
+    }
+    if (count == 0) {
+      return;
+    }
+    std::array<std::array<int, 2>, 12> pairs;
+    for (int c = 0; c < count; ++c) {
+      const MobilPairs lane_pairs = MobilAccelerationPairs(i, candidates[c]);
+      std::copy(lane_pairs.begin(), lane_pairs.end(), pairs.begin() + 6 * c);
+    }
+    std::array<double, 12> a{};
+    Accelerations(self.delta, pairs.data(), 6 * count, a.data());
+    for (int c = 0; c < count; ++c) {
+      if (MobilDecision(i, candidates[c], a.data() + 6 * c)) {
+        vehicles[i].target_lane_index = candidates[c];
       }
     }
   }
 
-  // IDMVehicle.act, but for the steering, which Act computes for all IDM
-  // vehicles at the end of its pass (no vehicle's act reads another's
-  // steering).
+  // IDMVehicle.act, but for the steering and the power of the
+  // acceleration, which Act computes for all IDM vehicles at the end of its
+  // pass: no vehicle's act reads another's steering or acceleration, and the
+  // power's arguments are taken here, from what this act sees.
   void ActIdm(int i) {
     if (vehicles[i].crashed) {
       return;
@@ -1048,28 +1180,36 @@ class Road {
     if (vehicles[i].enable_lane_change) {
       ChangeLanePolicy(i);
     }
-    Vehicle& self = vehicles[i];
-    steering_ids_.push_back(i);
+    const Vehicle& self = vehicles[i];
     auto [front, rear] = NeighbourVehicles(i, self.lane_index);
-    std::array<std::array<int, 2>, 2> pairs = {{{i, front}, {i, -1}}};
-    int n = 1;
+    IdmAccelerationPairs acceleration{{{{i, front}, {i, -1}}}, 1};
     if (self.lane_index != self.target_lane_index) {
       auto [target_front, target_rear] =
           NeighbourVehicles(i, self.target_lane_index);
-      pairs[n++] = {i, target_front};
+      acceleration.pairs[acceleration.count++] = {i, target_front};
     }
-    std::array<double, 2> a{};
-    Accelerations(self.delta, pairs.data(), n, a.data());
-    const double acceleration = n == 1 ? a[0] : std::min(a[0], a[1]);
-    self.acceleration = Clip(acceleration, -kAccMax, kAccMax);
+    std::array<double, 4> base{};
+    std::array<double, 4> exponent{};
+    const int m =
+        PowerArguments(self.delta, acceleration.pairs.data(),
+                       acceleration.count, base.data(), exponent.data());
+    acting_idm_power_base_.insert(acting_idm_power_base_.end(), base.begin(),
+                                  base.begin() + m);
+    acting_idm_power_exponent_.insert(acting_idm_power_exponent_.end(),
+                                      exponent.begin(), exponent.begin() + m);
+    acting_idm_ids_.push_back(i);
+    acting_idm_pairs_.push_back(acceleration);
   }
 
   // Road.act: every vehicle decides, in list order (the lanes' bodies
   // found once for the pass: BodiesOnLane).
   void Act() {
-    on_lane_cache_.clear();
+    on_lane_cached_ = 0;
     caching_on_lane_ = true;
-    steering_ids_.clear();
+    acting_idm_ids_.clear();
+    acting_idm_pairs_.clear();
+    acting_idm_power_base_.clear();
+    acting_idm_power_exponent_.clear();
     for (int i = 0; i < static_cast<int>(vehicles.size()); ++i) {
       if (vehicles[i].kind == VehicleKind::kIdm) {
         ActIdm(i);
@@ -1078,15 +1218,31 @@ class Road {
         ActControlled(i, MetaAction::kNone);
       }  // a BicycleVehicle or a plain Vehicle repeats its last action
     }
-    const int n = static_cast<int>(steering_ids_.size());
-    steering_out_.resize(n);
-    SteeringControl(steering_ids_.data(), n, steering_out_.data());
+    const int n = static_cast<int>(acting_idm_ids_.size());
+    const int powers = static_cast<int>(acting_idm_power_base_.size());
+    acting_idm_power_.resize(powers);
+    numpy_kernels::Power(acting_idm_power_base_.data(),
+                         acting_idm_power_exponent_.data(),
+                         acting_idm_power_.data(), powers);
+    int used = 0;
     for (int k = 0; k < n; ++k) {
-      vehicles[steering_ids_[k]].steering =
-          Clip(steering_out_[k], -kMaxSteeringAngle, kMaxSteeringAngle);
+      const IdmAccelerationPairs& acceleration = acting_idm_pairs_[k];
+      std::array<double, 2> a{};
+      CombineAccelerations(acceleration.pairs.data(), acceleration.count,
+                           acting_idm_power_.data(), &used, a.data());
+      const double value =
+          acceleration.count == 1 ? a[0] : std::min(a[0], a[1]);
+      vehicles[acting_idm_ids_[k]].acceleration =
+          Clip(value, -kAccMax, kAccMax);
+    }
+    acting_idm_steering_.resize(n);
+    SteeringControl(acting_idm_ids_.data(), n, acting_idm_steering_.data());
+    for (int k = 0; k < n; ++k) {
+      vehicles[acting_idm_ids_[k]].steering =
+          Clip(acting_idm_steering_[k], -kMaxSteeringAngle, kMaxSteeringAngle);
     }
     caching_on_lane_ = false;
-    on_lane_cache_.clear();
+    on_lane_cached_ = 0;
   }
 
   // -- BicycleVehicle (vehicle/dynamics.py) --
@@ -1374,7 +1530,7 @@ class Road {
   // first). A vehicle moves on its own, so numpy's kernels run once a stage
   // for all of them (numpy_kernels::UnaryN: the bits of one call each).
   void StepVehicles(double dt) {
-    steering_ids_.clear();  // the kinematic vehicles, in order
+    kinematic_ids_.clear();
     for (int i = 0; i < static_cast<int>(vehicles.size()); ++i) {
       Vehicle* v = &vehicles[i];
       if (v->kind == VehicleKind::kBicycle) {
@@ -1386,9 +1542,9 @@ class Road {
         v->timer += dt;
       }
       ClipActions(v);
-      steering_ids_.push_back(i);
+      kinematic_ids_.push_back(i);
     }
-    const int n = static_cast<int>(steering_ids_.size());
+    const int n = static_cast<int>(kinematic_ids_.size());
     std::vector<double>& a = scratch_[0];
     std::vector<double>& beta = scratch_[1];
     std::vector<double>& cos_angle = scratch_[2];
@@ -1399,7 +1555,7 @@ class Road {
       x->resize(n);
     }
     for (int k = 0; k < n; ++k) {
-      a[k] = vehicles[steering_ids_[k]].steering;
+      a[k] = vehicles[kinematic_ids_[k]].steering;
     }
     numpy_kernels::Tan(a.data(), beta.data(), n);
     for (int k = 0; k < n; ++k) {
@@ -1407,13 +1563,13 @@ class Road {
     }
     numpy_kernels::Arctan(a.data(), beta.data(), n);
     for (int k = 0; k < n; ++k) {
-      a[k] = vehicles[steering_ids_[k]].heading + beta[k];
+      a[k] = vehicles[kinematic_ids_[k]].heading + beta[k];
     }
     numpy_kernels::Cos(a.data(), cos_angle.data(), n);
     numpy_kernels::Sin(a.data(), sin_angle.data(), n);
     numpy_kernels::Sin(beta.data(), sin_beta.data(), n);
     for (int k = 0; k < n; ++k) {
-      Vehicle* v = &vehicles[steering_ids_[k]];
+      Vehicle* v = &vehicles[kinematic_ids_[k]];
       const double vx = v->speed * cos_angle[k];
       const double vy = v->speed * sin_angle[k];
       v->position.x += vx * dt;
@@ -1442,9 +1598,30 @@ class Road {
     }
     StepVehicles(dt);
     const int n = static_cast<int>(vehicles.size());
+    // The pairs in the reference's order, but for the pairs of which
+    // neither vehicle checks collisions (HandleCollisions does nothing for
+    // them): highway-fast-v0's traffic does not check, so its ego's pairs
+    // are the only ones left.
+    colliding_ids_.clear();
     for (int i = 0; i < n; ++i) {
-      for (int j = i + 1; j < n; ++j) {
-        HandleCollisions(&vehicles[i], &vehicles[j], dt);
+      if (vehicles[i].check_collisions) {
+        colliding_ids_.push_back(i);
+      }
+    }
+    size_t first_colliding_after = 0;
+    for (int i = 0; i < n; ++i) {
+      while (first_colliding_after < colliding_ids_.size() &&
+             colliding_ids_[first_colliding_after] <= i) {
+        ++first_colliding_after;
+      }
+      if (vehicles[i].check_collisions) {
+        for (int j = i + 1; j < n; ++j) {
+          HandleCollisions(&vehicles[i], &vehicles[j], dt);
+        }
+      } else {
+        for (size_t k = first_colliding_after; k < colliding_ids_.size(); ++k) {
+          HandleCollisions(&vehicles[i], &vehicles[colliding_ids_[k]], dt);
+        }
       }
       for (Vehicle& object : objects) {
         HandleCollisions(&vehicles[i], &object, dt);
@@ -1524,8 +1701,9 @@ class Road {
     const double kW = v.width / 2;
     const double px[4] = {-kL, -kL, kL, kL};
     const double py[4] = {-kW, kW, kW, -kW};
-    const double c = numpy_kernels::Cos(v.heading);
-    const double s = numpy_kernels::Sin(v.heading);
+    const Vec2 direction = v.Direction();
+    const double c = direction.x;
+    const double s = direction.y;
     std::array<Vec2, 5> points;
     for (int k = 0; k < 4; ++k) {
       points[k] = {c * px[k] + -s * py[k] + v.position.x,

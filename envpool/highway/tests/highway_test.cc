@@ -24,6 +24,9 @@ TEST(HighwayMath, RemainderTakesTheDivisorsSignAsPythonDoes) {
   EXPECT_DOUBLE_EQ(PyMod(1.0, -3.0), -2.0);
   EXPECT_TRUE(std::signbit(PyMod(-3.0, -3.0)));
   EXPECT_FALSE(std::signbit(PyMod(-3.0, 3.0)));
+  EXPECT_EQ(PyMod(2.5, 3.0), 2.5);
+  EXPECT_FALSE(std::signbit(PyMod(-0.0, 3.0)));
+  EXPECT_EQ(PyMod(3.0, 3.0), 0.0);
   EXPECT_NEAR(WrapToPi(1.5 * M_PI), -0.5 * M_PI, 1e-12);
   EXPECT_NEAR(WrapToPi(-1.5 * M_PI), 0.5 * M_PI, 1e-12);
 }
@@ -119,6 +122,71 @@ TEST(HighwayRoad, VehiclesThatDoNotCheckCollisionsPassThroughEachOther) {
   road.Step(1.0 / 15);
   EXPECT_FALSE(road.vehicles[0].crashed);
   EXPECT_FALSE(road.vehicles[1].crashed);
+}
+
+// Step visits only the pairs with a vehicle that checks collisions, in the
+// reference's order: a checking vehicle between two that do not crashes
+// into both, the one before it in the road's order as the one after.
+TEST(HighwayRoad, ACheckingVehicleCrashesIntoTrafficThatDoesNotCheck) {
+  Road road = ThreeLaneRoad();
+  for (double x : {100.0, 103.0, 106.0}) {
+    road.vehicles.push_back(
+        road.MakeVehicle(VehicleKind::kIdm, {x, 4.0}, 0.0, 20.0));
+    road.vehicles.back().check_collisions = false;
+  }
+  road.vehicles[1].check_collisions = true;
+  road.Step(1.0 / 15);
+  EXPECT_TRUE(road.vehicles[0].crashed);
+  EXPECT_TRUE(road.vehicles[1].crashed);
+  EXPECT_TRUE(road.vehicles[2].crashed);
+  // Vehicle 1 is pushed by the pair it is in last, (1, 2): backwards.
+  ASSERT_TRUE(road.vehicles[1].has_impact);
+  EXPECT_LT(road.vehicles[1].impact.x, 0);
+}
+
+// DesiredGap's 2 sqrt(ab) follows the IDM constants the road reads (the
+// intersection writes them at reset).
+TEST(HighwayRoad, DesiredGapFollowsTheComfortAccelerations) {
+  Road road = ThreeLaneRoad();
+  road.vehicles.push_back(
+      road.MakeVehicle(VehicleKind::kIdm, {100.0, 4.0}, 0.0, 20.0));
+  road.vehicles.push_back(
+      road.MakeVehicle(VehicleKind::kIdm, {130.0, 4.0}, 0.0, 10.0));
+  const Vehicle& ego = road.vehicles[0];
+  const Vehicle& front = road.vehicles[1];
+  auto expected = [&](double acc_max, double acc_min) {
+    return road.distance_wanted + 20.0 * Road::kTimeWanted +
+           20.0 * 10.0 / (2 * std::sqrt(-acc_max * acc_min));
+  };
+  EXPECT_DOUBLE_EQ(road.DesiredGap(ego, front), expected(3.0, -5.0));
+  road.comfort_acc_max = 6.0;
+  road.comfort_acc_min = -3.0;
+  road.distance_wanted = 7.0;
+  EXPECT_DOUBLE_EQ(road.DesiredGap(ego, front), expected(6.0, -3.0));
+  road.comfort_acc_max = 1.0;
+  EXPECT_DOUBLE_EQ(road.DesiredGap(ego, front), expected(1.0, -3.0));
+}
+
+// Direction() keeps (cos, sin) for the heading it was computed for: a new
+// heading, even one that differs only in its sign bit, or a copy turned
+// after the copy, gets its own.
+TEST(HighwayVehicle, DirectionFollowsEveryChangeOfTheHeading) {
+  Vehicle v;
+  v.heading = 0.3;
+  EXPECT_EQ(v.Direction().x, std::cos(0.3));
+  EXPECT_EQ(v.Direction().y, std::sin(0.3));
+  v.heading = 1.2;
+  EXPECT_EQ(v.Direction().x, std::cos(1.2));
+  EXPECT_EQ(v.Velocity().y, 0.0);  // speed 0
+  v.heading = 0.0;
+  EXPECT_FALSE(std::signbit(v.Direction().y));
+  v.heading = -0.0;
+  EXPECT_TRUE(std::signbit(v.Direction().y));
+  Vehicle copy = v;
+  copy.heading = 2.0;
+  copy.speed = 3.0;
+  EXPECT_EQ(copy.Velocity().x, 3.0 * std::cos(2.0));
+  EXPECT_TRUE(std::signbit(v.Direction().y));
 }
 
 // Two one-lane roads crossing at the origin: the horizontal one of
