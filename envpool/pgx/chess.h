@@ -171,6 +171,9 @@ class ChessGame {
     CheckLoaded(color_ == 0 || color_ == 1, "the colour");
     CheckLoaded(en_passant_ >= -1 && en_passant_ < 64, "the en-passant square");
     CheckLoaded(IsPlayerOrder(player_order_), "the player order");
+    // Flags read back as raw bytes: 0 or 1 (another byte read as a bool is
+    // undefined).
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
     CheckLoaded(step_count_ >= 0 && step_count_ <= kMaxSteps &&
                     halfmove_ >= 0 && AllIn(repetitions_, 0, kMaxSteps),
                 "a step count");

@@ -155,6 +155,9 @@ class GardnerChessGame {
     CheckLoaded(current_player_ == 0 || current_player_ == 1,
                 "the current player");
     CheckLoaded(turn_ == 0 || turn_ == 1, "the turn");
+    // Flags read back as raw bytes: 0 or 1 (another byte read as a bool is
+    // undefined).
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
     CheckLoaded(step_count_ >= 0 && step_count_ <= kMaxSteps &&
                     halfmove_ >= 0 && AllIn(repetitions_, 0, kMaxSteps),
                 "a step count");

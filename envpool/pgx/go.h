@@ -188,6 +188,9 @@ class GoGame {
                 "the step count");
     CheckLoaded(ko_ >= -1 && ko_ < static_cast<int>(n), "the ko point");
     CheckLoaded(IsPlayerOrder(player_order_), "the player order");
+    // Flags read back as raw bytes: 0 or 1 (another byte read as a bool is
+    // undefined).
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
     hash_ = UnpackHash(hash);
     seen_ = std::unordered_set<uint64_t>(seen.begin(), seen.end());
   }

@@ -67,6 +67,10 @@ CASES = [
     ("Chess-v1", "a negative piece", _chess_board_at, "<i", -100),
     ("GardnerChess-v1", "the step count", -5, "<i", 5000),
     ("GardnerChess-v1", "the turn", -13, "<i", 3),
+    # The flags' bytes: a terminated flag of 2 (UBSan: a bool's invalid value).
+    ("Go9x9-v1", "a flag", -1, "<B", 2),
+    ("Chess-v1", "a flag", -1, "<B", 2),
+    ("GardnerChess-v1", "a flag", -1, "<B", 2),
 ]
 
 
