@@ -178,6 +178,12 @@ class ChessGame {
                     halfmove_ >= 0 && AllIn(repetitions_, 0, kMaxSteps),
                 "a step count");
   }
+  // A started game (PgxEnv checks an env's game once the env has been
+  // reset; LoadState takes an empty history as a game never started, whose
+  // steps would write past it).
+  void CheckLoadedState() const {
+    CheckLoaded(hash_history_.size() == kMaxSteps + 1, "the position history");
+  }
   float reward(int player) const { return rewards_[player]; }
 
  private:

@@ -194,6 +194,10 @@ class GoGame {
     hash_ = UnpackHash(hash);
     seen_ = std::unordered_set<uint64_t>(seen.begin(), seen.end());
   }
+  // A started game (PgxEnv checks an env's game once the env has been
+  // reset; LoadState takes an empty board as a game never started, whose
+  // steps would index it).
+  void CheckLoadedState() const { CheckLoaded(!board_.empty(), "the board"); }
   float reward(int player) const { return rewards_[player]; }
 
  private:

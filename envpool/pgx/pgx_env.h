@@ -91,8 +91,8 @@ struct GameInfo {
 };
 
 // Whether a game checks a loaded state with `CheckLoadedState() const`
-// (every game of plain members does; of the others, those that check in
-// LoadState do not).
+// (every game does: a game of plain members all there is to check, the
+// others what their LoadState cannot, as a game started).
 template <typename Game, typename = void>
 struct HasLoadedStateCheck : std::false_type {};
 template <typename Game>
