@@ -25,7 +25,9 @@
 #include <vector>
 
 #include "ale/ale_interface.hpp"
+#include "ale/emucore/Deserializer.hxx"
 #include "ale/emucore/MD5.hxx"
+#include "ale/emucore/System.hxx"
 #include "envpool/atari/ale_state.h"
 #include "envpool/core/env.h"
 #include "envpool/render/frames.h"
@@ -458,6 +460,7 @@ class AtariEnv : public Env {
         throw SnapshotError("the Atari state's frames are not of this game");
       }
       CheckAleState(state);
+      CheckSystemLoads(state);
       try {
         ale_->restoreState(ale::ALEState(state));
         SetTiaFrame(tia, ale_.get());
@@ -546,6 +549,42 @@ class AtariEnv : public Env {
   void CheckAleState(const std::string& state) const {
     if (AleMd5(state) != rom_md5_) {
       throw SnapshotError("the Atari state is of another ROM");
+    }
+  }
+  // ALE's restoreState ignores what System::loadState returns: a device
+  // that finds its part corrupt (another device's name, a bank out of the
+  // cartridge's range) returns false, and so does any exception inside,
+  // and ALE reads the settings and the generator on from wherever it
+  // stopped. The console loads the emulator's state here first (the
+  // restore loads it again), so a state it refuses is refused whole; the
+  // pool puts the env's own state back.
+  //
+  // M6532::load reads its RAM's size from the state and writes that many
+  // bytes into its 128 (past them, up to the state's end); every "M6532"
+  // string (the RIOT's part opens with it) must be followed by 128.
+  void CheckSystemLoads(const std::string& state) {
+    constexpr std::size_t kInts = 6 * 4;
+    int32_t inner = 0;
+    std::memcpy(&inner, state.data() + kInts, 4);  // AleMd5 checked it
+    const std::string emulator_state =
+        state.substr(kInts + 4, static_cast<std::size_t>(inner));
+    const std::string riot("\x05\0\0\0M6532", 9);
+    for (std::size_t at = emulator_state.find(riot); at != std::string::npos;
+         at = emulator_state.find(riot, at + 1)) {
+      int32_t ram = 0;
+      if (at + riot.size() + 4 <= emulator_state.size()) {
+        std::memcpy(&ram, emulator_state.data() + at + riot.size(), 4);
+      }
+      if (ram != 128) {
+        throw SnapshotError(
+            "the Atari state is corrupt: the RIOT's RAM is not 128 bytes");
+      }
+    }
+    ale::stella::Deserializer emulator(emulator_state);
+    if (!ale_->theOSystem->console().system().loadState(rom_md5_, emulator)) {
+      throw SnapshotError(
+          "the Atari state is corrupt: the emulator (ALE's System::loadState) "
+          "refused it");
     }
   }
 

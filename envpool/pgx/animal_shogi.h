@@ -191,6 +191,55 @@ class AnimalShogiGame {
     hash_ = UnpackHash(hash);
     hash_history_ = UnpackHashes(hashes, kMaxSteps + 1);
   }
+  // What a started game can hold (PgxEnv checks a loaded game with it).
+  // Pieces (-1 empty, 0..9) index the Zobrist table, the turn and the hands
+  // its hand keys, the step count the history of positions, which holds
+  // the position's hash at the step count; the eight pieces are on the
+  // board or in a hand (a king never leaves the board); turns alternate
+  // from 0; the mask follows from the board and the hands; the game ends by
+  // 256 moves, and pays 1 to the winner (0 a draw).
+  void CheckLoadedState() const {
+    CheckLoaded(AllIn(board_, kEmpty, 9) && AllIn(board_history_, kEmpty, 9),
+                "a piece");
+    CheckLoaded(AllIn(hand_[0], 0, 2) && AllIn(hand_[1], 0, 2) &&
+                    AllIn(hand_history_, 0, 2),
+                "a hand");
+    CheckLoaded(AllIn(rep_history_, 0, 2), "a repetition count");
+    CheckLoaded(current_player_ == 0 || current_player_ == 1,
+                "the current player");
+    CheckLoaded(step_count_ >= 0 && step_count_ <= kMaxSteps, "step count");
+    CheckLoaded(turn_ == step_count_ % 2, "the turn");
+    CheckLoaded(hash_history_.size() == kMaxSteps + 1, "the position history");
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
+    CheckPossible(terminated_ || step_count_ < kMaxSteps,
+                  "the end of the game");
+    CheckPossible(hash_history_[step_count_] == hash_, "the position history");
+    // Pawns (and the golds they promote to), bishops, rooks: two each.
+    std::array<int, 3> pieces = {hand_[0][0] + hand_[1][0],
+                                 hand_[0][1] + hand_[1][1],
+                                 hand_[0][2] + hand_[1][2]};
+    std::array<int, 2> kings{};
+    for (int piece : board_) {
+      if (piece == kEmpty) {
+        continue;
+      }
+      const int own = piece % 5;
+      if (own == kKing) {
+        ++kings[piece / 5];
+      } else {
+        ++pieces[own == kGold ? kPawn : own];
+      }
+    }
+    CheckPossible(
+        pieces == std::array<int, 3>{2, 2, 2} && kings[0] == 1 && kings[1] == 1,
+        "the count of pieces");
+    AnimalShogiGame derived = *this;
+    derived.UpdateLegal();
+    CheckPossible(derived.legal_ == legal_, "the legal action mask");
+    CheckPossible(
+        IsRewardPair(rewards_, terminated_, std::array<float, 1>{1.0F}),
+        "the rewards");
+  }
   float reward(int player) const { return rewards_[player]; }
 
  private:

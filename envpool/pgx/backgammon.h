@@ -125,6 +125,56 @@ class BackgammonGame {
     }
   }
 
+  // Snapshots (PgxEnv loads the game's bytes): what a game can hold. Each
+  // side has 15 checkers on the points, its bar and its borne-off count
+  // (the mover's positive); the dice (0..5, a die's value less one) and the
+  // ones left to play index the observation and the mask: a double's four
+  // in order, else each die once; the mask follows from the board and the
+  // dice left; the game ends when the mover has borne all 15 off, paying
+  // 1, 2 or 3.
+  void CheckLoadedState() const {
+    bool counts_in_range = AllIn(board_, -15, 15) && board_[kBar] >= 0 &&
+                           board_[kBar + 1] <= 0 && board_[kOff] >= 0 &&
+                           board_[kOff + 1] <= 0;
+    CheckLoaded(counts_in_range, "a point's checkers");
+    int mine = board_[kBar] + board_[kOff];
+    int theirs = board_[kBar + 1] + board_[kOff + 1];
+    for (int point = 0; point < 24; ++point) {
+      mine += std::max(board_[point], 0);
+      theirs += std::min(board_[point], 0);
+    }
+    CheckPossible(mine == 15 && theirs == -15, "the count of checkers");
+    CheckLoaded(AllIn(dice_, 0, 5), "the dice");
+    CheckLoaded(AllIn(playable_, -1, 5), "the dice to play");
+    CheckLoaded(current_player_ == 0 || current_player_ == 1,
+                "the current player");
+    CheckLoaded(turn_ == 0 || turn_ == 1, "the turn");
+    CheckLoaded(played_ >= 0 && played_ <= 4, "the dice played");
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
+    bool dice_left = true;
+    if (dice_[0] == dice_[1]) {
+      for (int i = 0; i < 4; ++i) {
+        dice_left =
+            dice_left && playable_[i] == (i < 4 - played_ ? dice_[0] : -1);
+      }
+    } else {
+      dice_left = played_ <= 2 && playable_[2] == -1 && playable_[3] == -1 &&
+                  (playable_[0] == dice_[0] || playable_[0] == -1) &&
+                  (playable_[1] == dice_[1] || playable_[1] == -1) &&
+                  (playable_[0] == -1) + (playable_[1] == -1) == played_;
+    }
+    CheckPossible(dice_left, "the dice to play");
+    BackgammonGame derived = *this;
+    derived.UpdateLegal();
+    CheckPossible(derived.legal_ == legal_, "the legal action mask");
+    CheckPossible(terminated_ == (board_[kOff] == 15) && board_[kOff + 1] > -15,
+                  "the end of the game");
+    CheckPossible(IsRewardPair(rewards_, terminated_,
+                               std::array<float, 3>{1.0F, 2.0F, 3.0F}) &&
+                      (!terminated_ || rewards_[current_player_] > 0.0F),
+                  "the rewards");
+  }
+
   const bool* LegalActionMask() const { return legal_.data(); }
   int current_player() const { return current_player_; }
   bool terminated() const { return terminated_; }

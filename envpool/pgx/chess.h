@@ -171,9 +171,18 @@ class ChessGame {
     CheckLoaded(color_ == 0 || color_ == 1, "the colour");
     CheckLoaded(en_passant_ >= -1 && en_passant_ < 64, "the en-passant square");
     CheckLoaded(IsPlayerOrder(player_order_), "the player order");
+    // Flags read back as raw bytes: 0 or 1 (another byte read as a bool is
+    // undefined).
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
     CheckLoaded(step_count_ >= 0 && step_count_ <= kMaxSteps &&
                     halfmove_ >= 0 && AllIn(repetitions_, 0, kMaxSteps),
                 "a step count");
+  }
+  // A started game (PgxEnv checks an env's game once the env has been
+  // reset; LoadState takes an empty history as a game never started, whose
+  // steps would write past it).
+  void CheckLoadedState() const {
+    CheckLoaded(hash_history_.size() == kMaxSteps + 1, "the position history");
   }
   float reward(int player) const { return rewards_[player]; }
 

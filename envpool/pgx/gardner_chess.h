@@ -155,9 +155,18 @@ class GardnerChessGame {
     CheckLoaded(current_player_ == 0 || current_player_ == 1,
                 "the current player");
     CheckLoaded(turn_ == 0 || turn_ == 1, "the turn");
+    // Flags read back as raw bytes: 0 or 1 (another byte read as a bool is
+    // undefined).
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
     CheckLoaded(step_count_ >= 0 && step_count_ <= kMaxSteps &&
                     halfmove_ >= 0 && AllIn(repetitions_, 0, kMaxSteps),
                 "a step count");
+  }
+  // A started game (PgxEnv checks an env's game once the env has been
+  // reset; LoadState takes an empty history as a game never started, whose
+  // steps would write past it).
+  void CheckLoadedState() const {
+    CheckLoaded(hash_history_.size() == kMaxSteps + 1, "the position history");
   }
   float reward(int player) const { return rewards_[player]; }
 

@@ -188,9 +188,16 @@ class GoGame {
                 "the step count");
     CheckLoaded(ko_ >= -1 && ko_ < static_cast<int>(n), "the ko point");
     CheckLoaded(IsPlayerOrder(player_order_), "the player order");
+    // Flags read back as raw bytes: 0 or 1 (another byte read as a bool is
+    // undefined).
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
     hash_ = UnpackHash(hash);
     seen_ = std::unordered_set<uint64_t>(seen.begin(), seen.end());
   }
+  // A started game (PgxEnv checks an env's game once the env has been
+  // reset; LoadState takes an empty board as a game never started, whose
+  // steps would index it).
+  void CheckLoadedState() const { CheckLoaded(!board_.empty(), "the board"); }
   float reward(int player) const { return rewards_[player]; }
 
  private:

@@ -28,6 +28,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -99,16 +100,7 @@ class HexGame {
       // The new mover's color decides which sides the mover just past
       // joins: color 0 checks the first and last columns, 1 the first and
       // last rows, for the group of the stone just put.
-      const int target = board_[action];
-      bool first = false;
-      bool last = false;
-      for (int k = 0; k < kSize; ++k) {
-        const int a = color() == 0 ? k * kSize : k;
-        const int b = color() == 0 ? k * kSize + kSize - 1 : kCells - kSize + k;
-        first = first || board_[a] == target;
-        last = last || board_[b] == target;
-      }
-      terminated_ = first && last;
+      terminated_ = TouchesBothSides(board_[action]);
     }
     UpdateLegal();
   }
@@ -127,6 +119,37 @@ class HexGame {
     }
   }
 
+  // Snapshots (PgxEnv loads the game's bytes): what a game can hold. A
+  // stone holds its group's id, the cell that joined it last plus one,
+  // signed by its side, and that cell holds the same; a stone is put each
+  // move but the swap; the mask and the end follow from the board.
+  void CheckLoadedState() const {
+    CheckLoaded(AllIn(board_, -kCells, kCells), "a cell");
+    CheckLoaded(IsPlayerOrder(player_order_), "the player order");
+    CheckLoaded(step_count_ >= 0 && step_count_ <= kCells + 1, "step count");
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
+    int stones = 0;
+    for (int16_t cell : board_) {
+      if (cell != 0) {
+        ++stones;
+        CheckPossible(board_[std::abs(cell) - 1] == cell, "a stone's group");
+      }
+    }
+    CheckPossible(stones == step_count_ ||
+                      (stones == step_count_ - 1 && step_count_ >= 2),
+                  "the count of stones");
+    HexGame derived = *this;
+    derived.UpdateLegal();
+    CheckPossible(derived.legal_ == legal_, "the legal action mask");
+    // The side that moved last (its stones negative now) has won iff the
+    // game is over.
+    bool connected = false;
+    for (int cell = 0; cell < kCells && !connected; ++cell) {
+      connected = board_[cell] < 0 && TouchesBothSides(board_[cell]);
+    }
+    CheckPossible(terminated_ == connected, "the end of the game");
+  }
+
   const bool* LegalActionMask() const { return legal_.data(); }
   int current_player() const { return player_order_[color()]; }
   bool terminated() const { return terminated_; }
@@ -141,6 +164,21 @@ class HexGame {
 
  private:
   int color() const { return step_count_ % 2; }
+
+  // Whether group `target` touches both sides that the side which moved
+  // last joins, as Step reads them: the first and last columns when color
+  // 0 is to move, else the first and last rows.
+  bool TouchesBothSides(int target) const {
+    bool first = false;
+    bool last = false;
+    for (int k = 0; k < kSize; ++k) {
+      const int a = color() == 0 ? k * kSize : k;
+      const int b = color() == 0 ? k * kSize + kSize - 1 : kCells - kSize + k;
+      first = first || board_[a] == target;
+      last = last || board_[b] == target;
+    }
+    return first && last;
+  }
 
   void Negate() {
     for (int16_t& cell : board_) {

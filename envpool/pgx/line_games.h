@@ -24,6 +24,7 @@
 #ifndef ENVPOOL_PGX_LINE_GAMES_H_
 #define ENVPOOL_PGX_LINE_GAMES_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -91,6 +92,46 @@ class LineGame {
       out[2 * cell] = board_[cell] == mine ? T{1} : T{0};
       out[2 * cell + 1] = board_[cell] == 1 - mine ? T{1} : T{0};
     }
+  }
+
+  // Snapshots (PgxEnv loads the game's bytes): what a game can hold. Cells
+  // are empty or a color's; ConnectFour's stones stand on the bottom or on
+  // a stone (a move drops to the lowest empty cell of a column it reads as
+  // not full); colors alternate from 0; the winner is the one color with a
+  // line; the mask and the end follow from the board.
+  void CheckLoadedState() const {
+    CheckLoaded(AllIn(board_, -1, 1), "a cell");
+    CheckLoaded(first_player_ == 0 || first_player_ == 1, "the first player");
+    CheckLoaded(color_ == 0 || color_ == 1, "the color to move");
+    CheckLoaded(winner_ >= -1 && winner_ <= 1, "the winner");
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
+    if (kDrop) {
+      for (int cell = 0; cell + kCols < kCells; ++cell) {
+        CheckPossible(board_[cell] < 0 || board_[cell + kCols] >= 0,
+                      "a stone above an empty cell");
+      }
+    }
+    const int zeros =
+        static_cast<int>(std::count(board_.begin(), board_.end(), int8_t{0}));
+    const int ones =
+        static_cast<int>(std::count(board_.begin(), board_.end(), int8_t{1}));
+    CheckPossible(zeros - ones == color_, "the count of stones of each color");
+    CheckPossible(
+        current_player_ == (color_ == 0 ? first_player_ : 1 - first_player_),
+        "the current player");
+    for (int color = 0; color < 2; ++color) {
+      bool line = false;
+      for (int cell = 0; cell < kCells && !line; ++cell) {
+        line = board_[cell] == color && Wins(cell);
+      }
+      CheckPossible(line == (winner_ == color), "the winner");
+    }
+    bool full = true;
+    for (int a = 0; a < kNumActions; ++a) {
+      CheckPossible(legal_[a] == (board_[a] < 0), "the legal action mask");
+      full = full && !legal_[a];
+    }
+    CheckPossible(terminated_ == (winner_ >= 0 || full), "the end of the game");
   }
 
   const bool* LegalActionMask() const { return legal_.data(); }

@@ -25,6 +25,7 @@
 #ifndef ENVPOOL_PGX_OTHELLO_H_
 #define ENVPOOL_PGX_OTHELLO_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -100,12 +101,7 @@ class OthelloGame {
     }
     current_player_ = 1 - current_player_;
     passed_ = action == kPass;
-    bool any = false;
-    for (int cell = 0; cell < kCells; ++cell) {
-      legal_[cell] = IsLegalPlacement(cell);
-      any = any || legal_[cell];
-    }
-    legal_[kPass] = !any;
+    UpdateLegal();
   }
 
   template <typename T>
@@ -118,6 +114,38 @@ class OthelloGame {
     }
   }
 
+  // Snapshots (PgxEnv loads the game's bytes): what a game can hold. Cells
+  // are the mover's (+1), the opponent's (-1) or empty; the centre's four
+  // stones are never taken off; the mask follows from the board; a game
+  // goes on while the mover has a stone and a cell is empty, and ends with
+  // the rewards its stones give (the side that moved last is -1 now).
+  void CheckLoadedState() const {
+    CheckLoaded(AllIn(board_, -1, 1), "a cell");
+    CheckLoaded(current_player_ == 0 || current_player_ == 1,
+                "the current player");
+    CheckLoaded(AllFlags(legal_) && IsFlag(passed_) && IsFlag(terminated_),
+                "a flag");
+    CheckPossible(board_[27] != 0 && board_[28] != 0 && board_[35] != 0 &&
+                      board_[36] != 0,
+                  "the centre");
+    const int mover =
+        static_cast<int>(std::count(board_.begin(), board_.end(), int8_t{1}));
+    const int last =
+        static_cast<int>(std::count(board_.begin(), board_.end(), int8_t{-1}));
+    CheckPossible(terminated_ || (mover > 0 && mover + last < kCells),
+                  "the end of the game");
+    OthelloGame derived = *this;
+    derived.UpdateLegal();
+    CheckPossible(derived.legal_ == legal_, "the legal action mask");
+    std::array<float, 2> expected{0.0F, 0.0F};
+    if (terminated_ && mover != last) {
+      const int winner = last > mover ? 1 - current_player_ : current_player_;
+      expected[winner] = 1.0F;
+      expected[1 - winner] = -1.0F;
+    }
+    CheckPossible(rewards_ == expected, "the rewards");
+  }
+
   const bool* LegalActionMask() const { return legal_.data(); }
   int current_player() const { return current_player_; }
   bool terminated() const { return terminated_; }
@@ -126,6 +154,15 @@ class OthelloGame {
  private:
   static constexpr int kDirections[8][2] = {{0, 1},  {0, -1}, {1, 0}, {-1, 0},
                                             {1, -1}, {-1, 1}, {1, 1}, {-1, -1}};
+
+  void UpdateLegal() {
+    bool any = false;
+    for (int cell = 0; cell < kCells; ++cell) {
+      legal_[cell] = IsLegalPlacement(cell);
+      any = any || legal_[cell];
+    }
+    legal_[kPass] = !any;
+  }
 
   static bool OnBoard(int r, int c) {
     return r >= 0 && r < kSize && c >= 0 && c < kSize;

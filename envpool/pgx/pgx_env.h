@@ -47,8 +47,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -87,6 +89,16 @@ struct GameInfo {
   static void Write(const Game& /*game*/, const Fields& /*fields*/,
                     const Output& /*out*/) {}
 };
+
+// Whether a game checks a loaded state with `CheckLoadedState() const`
+// (every game does: a game of plain members all there is to check, the
+// others what their LoadState cannot, as a game started).
+template <typename Game, typename = void>
+struct HasLoadedStateCheck : std::false_type {};
+template <typename Game>
+struct HasLoadedStateCheck<
+    Game, std::void_t<decltype(std::declval<const Game&>().CheckLoadedState())>>
+    : std::true_type {};
 
 template <typename Game>
 class PgxEnv : public Env {
@@ -163,10 +175,15 @@ class PgxEnv : public Env {
     terminated_ = game_.terminated();
   }
 
+  // An env never reset (episode 0) holds the fresh game, whatever the
+  // state's bytes say: its first reset replaces it, and no move is legal in
+  // it (a started game is checked; a fresh one would not pass).
+  //
   // A snapshot holds the keys, the step count and the game: a game of plain
   // members (numbers, flags, fixed arrays; no pointers) as it is, the others
   // (Go, Chess, GardnerChess, AnimalShogi, with containers) through their
-  // SaveState/LoadState.
+  // SaveState/LoadState. Either way LoadState refuses a game whose members
+  // it indexes with, or that no game reaches, before the env changes.
   void SaveState(StateWriter* writer) const override {
     writer->Put(seed_key_, episode_key_, episode_, step_);
     if constexpr (std::is_trivially_copyable_v<Game>) {
@@ -182,13 +199,25 @@ class PgxEnv : public Env {
     uint32_t step = 0;
     reader->Get(&seed_key, &episode_key, &episode, &step);
     if constexpr (std::is_trivially_copyable_v<Game>) {
-      // Straight into the game, its bytes as saved (padding too, so that it
-      // saves the same bytes again); a short state throws before any copy.
-      reader->Get(&game_);
+      // The game's bytes as saved, checked before the env takes them (a
+      // state whose checksum holds can still be crafted), then copied whole,
+      // padding too, so that it saves the same bytes again.
+      Game game;
+      reader->Get(&game);
+      if (episode > 0) {
+        game.CheckLoadedState();
+      }
+      std::memcpy(static_cast<void*>(&game_),
+                  episode > 0 ? &game : &fresh_game_, sizeof(Game));
     } else {
       Game game = fresh_game_;  // the options' part (Go's config) kept
       game.LoadState(reader);
-      game_ = std::move(game);
+      if constexpr (HasLoadedStateCheck<Game>::value) {
+        if (episode > 0) {
+          game.CheckLoadedState();
+        }
+      }
+      game_ = episode > 0 ? std::move(game) : fresh_game_;
     }
     seed_key_ = seed_key;
     episode_key_ = episode_key;
@@ -261,6 +290,38 @@ inline void CheckLoaded(bool in_range, const char* what) {
     throw SnapshotError(std::string("the pgx state is corrupt: ") + what +
                         " is out of range");
   }
+}
+// A member that no honest game holds (a count that does not add up, a mask
+// that does not follow from the board, a reward the game never pays).
+inline void CheckPossible(bool possible, const char* what) {
+  if (!possible) {
+    throw SnapshotError(std::string("the pgx state is corrupt: ") + what +
+                        " is not one a game reaches");
+  }
+}
+// A flag of a game loaded as raw bytes: a byte other than 0 or 1 read as a
+// bool is undefined (a mask entry both true and false).
+inline bool IsFlag(const bool& flag) {
+  unsigned char byte = 0;
+  std::memcpy(&byte, &flag, 1);
+  return byte <= 1;
+}
+template <std::size_t N>
+bool AllFlags(const std::array<bool, N>& flags) {
+  return std::all_of(flags.begin(), flags.end(), IsFlag);
+}
+// Two players' rewards: 0 while the game goes on, else `r` and -r with r
+// among `scores` (the game's payouts to the winner; 0 a draw).
+template <typename Scores>
+bool IsRewardPair(const std::array<float, 2>& rewards, bool terminated,
+                  const Scores& scores) {
+  if (!terminated) {
+    return rewards[0] == 0.0F && rewards[1] == 0.0F;
+  }
+  return rewards[0] == -rewards[1] &&
+         (rewards[0] == 0.0F ||
+          std::any_of(std::begin(scores), std::end(scores),
+                      [&](float s) { return std::abs(rewards[0]) == s; }));
 }
 template <typename Values>
 bool AllIn(const Values& values, int low, int high) {

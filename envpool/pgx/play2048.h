@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -81,12 +82,34 @@ class Play2048Game {
     }
   }
 
+  // Snapshots (PgxEnv loads the game's bytes): what a game can hold. A
+  // tile's exponent indexes the observation's planes and shifts the reward;
+  // 2**17 is the largest tile a 4x4 board can make. The mask and the end
+  // follow from the board; a reward is the sum of the merged tiles (even,
+  // at most 16 merges of 2**17).
+  void CheckLoadedState() const {
+    for (const Line& line : board_) {
+      CheckLoaded(AllIn(line, 0, kLargestTile), "a tile");
+    }
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
+    Play2048Game derived = *this;
+    derived.UpdateLegal();
+    CheckPossible(derived.legal_ == legal_, "the legal action mask");
+    CheckPossible(terminated_ == std::none_of(legal_.begin(), legal_.end(),
+                                              [](bool legal) { return legal; }),
+                  "the end of the game");
+    CheckPossible(reward_ >= 0.0F && reward_ <= 16.0F * (1 << kLargestTile) &&
+                      std::fmod(reward_, 2.0F) == 0.0F,
+                  "the reward");
+  }
+
   const bool* LegalActionMask() const { return legal_.data(); }
   int current_player() const { return 0; }
   bool terminated() const { return terminated_; }
   float reward(int /*player*/) const { return reward_; }
 
  private:
+  static constexpr int kLargestTile = 17;
   using Line = std::array<int32_t, 4>;
   using Board = std::array<Line, 4>;
 

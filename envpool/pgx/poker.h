@@ -94,6 +94,27 @@ class KuhnPokerGame {
     out[5 + pot_[1 - player]] = T{1};
   }
 
+  // Snapshots (PgxEnv loads the game's bytes): what a game can hold. The
+  // cards (two of J, Q, K) and the pots (0 or 1 chip each) index the
+  // observation; both moves are legal until the end; a bet ends in 1 or 2.
+  void CheckLoadedState() const {
+    CheckLoaded(AllIn(cards_, 0, 2), "a card");
+    CheckPossible(cards_[0] != cards_[1], "the cards");
+    CheckLoaded(AllIn(pot_, 0, 1), "a pot");
+    CheckLoaded(current_player_ == 0 || current_player_ == 1,
+                "the current player");
+    CheckLoaded(last_action_ >= -1 && last_action_ <= kPass, "the last action");
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
+    CheckPossible(
+        last_action_ >= 0 || (pot_[0] == 0 && pot_[1] == 0 && !terminated_),
+        "the last action");
+    CheckPossible(legal_[kBet] == !terminated_ && legal_[kPass] == !terminated_,
+                  "the legal action mask");
+    CheckPossible(
+        IsRewardPair(rewards_, terminated_, std::array<float, 2>{1.0F, 2.0F}),
+        "the rewards");
+  }
+
   const bool* LegalActionMask() const { return legal_.data(); }
   int current_player() const { return current_player_; }
   bool terminated() const { return terminated_; }
@@ -181,12 +202,50 @@ class LeducHoldemGame {
     out[20 + chips_[1 - player]] = T{1};
   }
 
+  // Snapshots (PgxEnv loads the game's bytes): what a game can hold. The
+  // cards (of a deck of two J, Q, K) and the chips (1..13) index the
+  // observation; two rounds of at most two raises; while the game goes on
+  // calling is legal, raising under two raises, folding after a raise; a
+  // fold or a showdown pays at most the smaller stack.
+  void CheckLoadedState() const {
+    CheckLoaded(AllIn(cards_, 0, 2), "a card");
+    for (int card = 0; card < 3; ++card) {
+      CheckPossible(std::count(cards_.begin(), cards_.end(), card) <= 2,
+                    "the cards");
+    }
+    CheckLoaded(AllIn(chips_, 1, kMaxChips), "the chips");
+    CheckLoaded(first_player_ == 0 || first_player_ == 1, "the first player");
+    CheckLoaded(current_player_ == 0 || current_player_ == 1,
+                "the current player");
+    CheckLoaded(last_action_ >= -1 && last_action_ <= kRaise,
+                "the last action");
+    CheckLoaded(round_ >= 0 && round_ <= 2, "the round");
+    CheckLoaded(raise_count_ >= 0 && raise_count_ <= kMaxRaises,
+                "the raise count");
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
+    CheckPossible(terminated_ || round_ <= 1, "the end of the game");
+    CheckPossible(
+        terminated_ ||
+            (legal_[kCall] && legal_[kRaise] == (raise_count_ < kMaxRaises) &&
+             legal_[kFold] == (last_action_ == kRaise)),
+        "the legal action mask");
+    std::array<float, kMaxChips> stakes{};
+    for (int chips = 1; chips <= kMaxChips; ++chips) {
+      stakes[chips - 1] = static_cast<float>(chips);
+    }
+    CheckPossible(IsRewardPair(rewards_, terminated_, stakes), "the rewards");
+  }
+
   const bool* LegalActionMask() const { return legal_.data(); }
   int current_player() const { return current_player_; }
   bool terminated() const { return terminated_; }
   float reward(int player) const { return rewards_[player]; }
 
  private:
+  // The most chips a player puts in (1 + 2 raises of 2, then 2 of 4): the
+  // observation's one-hot row.
+  static constexpr int kMaxChips = 13;
+
   // pgx's unit reward at a showdown called by `me`: a pair with the public
   // card wins, else the higher card; equal cards draw.
   void Showdown(int me) {

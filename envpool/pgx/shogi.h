@@ -203,6 +203,57 @@ class ShogiGame {
     }
   }
 
+  // Snapshots (PgxEnv loads the game's bytes): what a game can hold. Pieces
+  // (-1 empty, 0..27) index the move tables and, captured, the hands; the
+  // 40 pieces are all on the board or in a hand (a king never leaves the
+  // board); colors alternate from 0; the mask follows from the board and
+  // the hands; the game ends at 512 moves or when the mover has no move,
+  // which loses.
+  void CheckLoadedState() const {
+    CheckLoaded(AllIn(board_, kEmpty, 2 * kOpp - 1), "a piece");
+    for (const auto& hand : hand_) {
+      CheckLoaded(AllIn(hand, 0, 18), "a hand");
+    }
+    CheckLoaded(IsPlayerOrder(player_order_), "the player order");
+    CheckLoaded(step_count_ >= 0 && step_count_ <= kMaxSteps, "step count");
+    CheckLoaded(color_ == step_count_ % 2, "the color");
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
+    // Pawn, lance, knight, silver, bishop, rook, gold: how many a game has.
+    constexpr std::array<int, 7> kPieces = {18, 4, 4, 4, 2, 2, 4};
+    std::array<int, 7> pieces{};
+    std::array<int, 2> kings{};
+    for (int piece : board_) {
+      if (piece == kEmpty) {
+        continue;
+      }
+      const int own = piece % kOpp;
+      if (own == kKing) {
+        ++kings[piece / kOpp];
+      } else {
+        ++pieces[own < kKing ? own : own - 8];
+      }
+    }
+    for (int kind = 0; kind < 7; ++kind) {
+      pieces[kind] += hand_[0][kind] + hand_[1][kind];
+    }
+    CheckPossible(pieces == kPieces && kings[0] == 1 && kings[1] == 1,
+                  "the count of pieces");
+    ShogiGame derived = *this;
+    derived.UpdateLegal();
+    CheckPossible(derived.legal_ == legal_, "the legal action mask");
+    const bool stuck = std::none_of(legal_.begin(), legal_.end(),
+                                    [](bool legal) { return legal; });
+    CheckPossible(terminated_ == (stuck || step_count_ >= kMaxSteps),
+                  "the end of the game");
+    std::array<float, 2> expected = {0.0F, 0.0F};
+    if (stuck) {
+      std::array<float, 2> by_color = {1.0F, 1.0F};
+      by_color[color_] = -1.0F;
+      expected = {by_color[player_order_[0]], by_color[player_order_[1]]};
+    }
+    CheckPossible(rewards_ == expected, "the rewards");
+  }
+
   const bool* LegalActionMask() const { return legal_.data(); }
   int current_player() const { return player_order_[color_]; }
   bool terminated() const { return terminated_; }

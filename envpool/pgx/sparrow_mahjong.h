@@ -158,6 +158,107 @@ class SparrowMahjongGame {
     }
   }
 
+  // Snapshots (PgxEnv loads the game's bytes): what a game can hold. The
+  // wall is a shuffle of the 44 tiles and the seats one of the players;
+  // the dora is the wall's last tile; 16 tiles are drawn at the deal and
+  // one a turn after; each type's four tiles are in the hands, the rivers
+  // or the wall still to draw; a river lists its seat's discards (one a
+  // turn) and then -1; the seat to move holds six tiles (five once the
+  // game has ended at its discard), the others five; reds count a hand's
+  // red tiles; the mask is the mover's tile types; a reward is a score / 26.
+  void CheckLoadedState() const {
+    std::array<bool, kTiles> in_wall{};
+    for (int tile : wall_) {
+      CheckLoaded(tile >= 0 && tile < kTiles && !in_wall[tile], "the wall");
+      in_wall[tile] = true;
+    }
+    std::array<bool, kNumPlayers> seated{};
+    for (int player : seats_) {
+      CheckLoaded(player >= 0 && player < kNumPlayers && !seated[player],
+                  "the seats");
+      seated[player] = true;
+    }
+    CheckLoaded(draw_ix_ >= kNumPlayers * 5 + 1 && draw_ix_ <= kTiles - 1,
+                "the draw count");
+    CheckLoaded(turn_ == draw_ix_ - (kNumPlayers * 5 + 1), "the turn");
+    CheckLoaded(dora_ == wall_[kTiles - 1] / 4, "the dora");
+    CheckLoaded(last_discard_ >= -1 && last_discard_ < kTileTypes,
+                "the last discard");
+    CheckLoaded(current_player_ == seats_[turn_ % kNumPlayers],
+                "the current player");
+    CheckLoaded(AllFlags(legal_) && IsFlag(terminated_), "a flag");
+    for (int seat = 0; seat < kNumPlayers; ++seat) {
+      CheckLoaded(AllIn(hands_[seat], 0, 4), "a hand");
+      CheckLoaded(AllIn(rivers_[seat], -1, kTileTypes - 1), "a river");
+    }
+    // The discards: seat s has discarded at the turns t < turn_ with
+    // t % 3 == s, and the mover at turn_ too when the game ended there.
+    const int mover = turn_ % kNumPlayers;
+    bool discarded_now = false;  // the game ended at the mover's discard
+    for (int seat = 0; seat < kNumPlayers; ++seat) {
+      const auto& river = rivers_[seat];
+      const int discards = static_cast<int>(
+          std::find(river.begin(), river.end(), -1) - river.begin());
+      CheckPossible(std::all_of(river.begin() + discards, river.end(),
+                                [](int tile) { return tile == -1; }),
+                    "a river");
+      const int before = (turn_ + kNumPlayers - 1 - seat) / kNumPlayers;
+      const bool now = seat == mover && discards == before + 1 && terminated_;
+      CheckPossible(discards == before || now, "a river");
+      discarded_now = discarded_now || now;
+      int tiles = 0;
+      for (int count : hands_[seat]) {
+        tiles += count;
+      }
+      CheckPossible(tiles == (seat == mover && !now ? 6 : 5), "a hand");
+    }
+    int last = -1;
+    if (discarded_now) {
+      last = rivers_[mover][turn_ / kNumPlayers];
+    } else if (turn_ > 0) {
+      last = rivers_[(turn_ - 1) % kNumPlayers][(turn_ - 1) / kNumPlayers];
+    }
+    CheckPossible(last_discard_ == last, "the last discard");
+    std::array<int, kTileTypes> tiles{};
+    for (int seat = 0; seat < kNumPlayers; ++seat) {
+      for (int t = 0; t < kTileTypes; ++t) {
+        tiles[t] += hands_[seat][t];
+        CheckPossible(
+            reds_[seat][t] >= 0 &&
+                reds_[seat][t] <= std::min(hands_[seat][t], t == 9    ? 0
+                                                            : t == 10 ? 4
+                                                                      : 1),
+            "the red tiles");
+      }
+      for (int tile : rivers_[seat]) {
+        tiles[tile < 0 ? 0 : tile] += tile < 0 ? 0 : 1;
+      }
+    }
+    for (int at = draw_ix_; at < kTiles; ++at) {
+      tiles[wall_[at] / 4] += 1;
+    }
+    CheckPossible(AllIn(tiles, 4, 4), "the count of tiles");
+    // The mask is the mover's hand as it was to discard from (a game that
+    // ended at the discard has not updated it).
+    std::array<int, kTileTypes> to_discard = hands_[mover];
+    if (discarded_now) {
+      to_discard[last] += 1;
+    }
+    for (int t = 0; t < kTileTypes; ++t) {
+      CheckPossible(legal_[t] == (to_discard[t] > 0), "the legal action mask");
+    }
+    int total = 0;
+    for (float reward : rewards_) {
+      const float score = std::round(reward * kMaxScore);
+      CheckPossible(std::abs(score) <= 4 * kMaxScore &&
+                        reward == score * (1.0F / kMaxScore) &&
+                        (terminated_ || score == 0.0F),
+                    "the rewards");
+      total += static_cast<int>(score);
+    }
+    CheckPossible(total == 0, "the rewards");
+  }
+
   const bool* LegalActionMask() const { return legal_.data(); }
   int current_player() const { return current_player_; }
   bool terminated() const { return terminated_; }

@@ -5,8 +5,10 @@ length it is given as it is (a length of 2**31 - 1 allocates 2 GB), and a
 System::loadState that fails (another ROM's md5, a corrupt field) returns
 false while ALE reads on. A state whose checksum holds used to give
 "RuntimeError: Caught an unknown exception!" or load half an emulator. The
-env now checks the emulator state's framing and ROM before ALE reads it and
-turns ALE's C-string errors into ValueError; the pool goes on.
+env now checks the emulator state's framing and ROM before ALE reads it,
+has the console load the emulator's state first and refuses it when
+System::loadState returns false, and turns ALE's C-string errors into
+ValueError; the pool goes on.
 """
 
 from __future__ import annotations
@@ -63,7 +65,28 @@ CASES = {
     "a negative emulator state length": lambda a: _int(a, 24, -5),
     "a huge md5 length": lambda a: _int(a, 28, 2**30),
     "another ROM's md5": lambda a: a[:32] + b"0" * 32 + a[64:],
+    # Pong's cartridge part under another cartridge's name: its load returns
+    # false, System::loadState too, and ALE's restoreState used to read the
+    # settings and the generator on and take the state (the rest in place).
+    "a cartridge of another type": lambda a: _renamed(a, b"Cartridge2K", b"Cartridge4K"),
+    # The RIOT's RAM count: M6532::load writes that many ints into its 128
+    # bytes of RAM, past them until the state ends.
+    "a RAM of 5000 bytes": lambda a: _after(a, b"M6532", 5000),
 }
+
+
+def _after(ale: bytes, name: bytes, value: int) -> bytes:
+    """ALE's state with the int after the emulator's string `name` set to `value`."""
+    field = struct.pack("<i", len(name)) + name
+    assert ale.count(field) == 1
+    return _int(ale, ale.index(field) + len(field), value)
+
+
+def _renamed(ale: bytes, name: bytes, other: bytes) -> bytes:
+    """ALE's state with the emulator's string `name` (an int length, the bytes) renamed."""
+    field = struct.pack("<i", len(name)) + name
+    assert ale.count(field) == 1
+    return ale.replace(field, struct.pack("<i", len(other)) + other)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -67,6 +67,10 @@ CASES = [
     ("Chess-v1", "a negative piece", _chess_board_at, "<i", -100),
     ("GardnerChess-v1", "the step count", -5, "<i", 5000),
     ("GardnerChess-v1", "the turn", -13, "<i", 3),
+    # The flags' bytes: a terminated flag of 2 (UBSan: a bool's invalid value).
+    ("Go9x9-v1", "a flag", -1, "<B", 2),
+    ("Chess-v1", "a flag", -1, "<B", 2),
+    ("GardnerChess-v1", "a flag", -1, "<B", 2),
 ]
 
 
@@ -87,3 +91,43 @@ def test_crafted_game_raises_and_the_pool_goes_on(task_id, name, where, fmt, val
     assert [s.data for s in env.get_state()] == before
     mask = info["legal_action_mask"]
     env.step(np.array([np.flatnonzero(row)[0] for row in mask]))
+
+
+def _emptied(data: bytes, at: int, item: int) -> tuple[bytes, int]:
+    """`data` with the vector whose length is at `at` (items of `item` bytes) emptied."""
+    (n,) = struct.unpack_from("<Q", data, at)
+    return data[:at] + struct.pack("<Q", 0) + data[at + 8 + n * item :], n
+
+
+@pytest.mark.parametrize("task_id,positions", [("Chess-v1", 513), ("GardnerChess-v1", 257)])
+def test_a_started_game_without_a_history_is_refused(task_id: str, positions: int) -> None:
+    """An empty history reads as a game never started; stepping it wrote past it."""
+    env = envpool.make(task_id, env_type="gymnasium", num_envs=2, seed=3)
+    env.reset()
+    state = env.get_state([0])[0]
+    assert state.data.count(struct.pack("<Q", positions)) == 1
+    data, _ = _emptied(state.data, state.data.index(struct.pack("<Q", positions)), 8)
+    bad = _rewrite(dataclasses.replace(state, data=data), -1, "<B", 0)
+    before = [s.data for s in env.get_state()]
+    with pytest.raises(ValueError, match="pgx state is corrupt: the position history"):
+        env.set_state([bad], env_ids=[1])
+    assert [s.data for s in env.get_state()] == before
+
+
+def test_a_started_go_game_without_a_board_is_refused() -> None:
+    """An empty board reads as a game never started; stepping it indexed it."""
+    env = envpool.make("Go9x9-v1", env_type="gymnasium", num_envs=2, seed=3)
+    env.reset()
+    state = env.get_state([0])[0]
+    # The board (81 points), then the history (81 x 8) and the hashes (one a
+    # step, up to 162), each a vector.
+    at = state.data.index(struct.pack("<Q", 81) + bytes(81))
+    data, _ = _emptied(state.data, at, 1)
+    data, _ = _emptied(data, at + 8, 1)
+    data, n = _emptied(data, at + 16, 8)
+    assert n == 162
+    bad = _rewrite(dataclasses.replace(state, data=data), -1, "<B", 0)
+    before = [s.data for s in env.get_state()]
+    with pytest.raises(ValueError, match="pgx state is corrupt: the board"):
+        env.set_state([bad], env_ids=[1])
+    assert [s.data for s in env.get_state()] == before
