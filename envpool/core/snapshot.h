@@ -98,6 +98,9 @@ class StateReader {
     if (static_cast<std::size_t>(end_ - next_) < size) {
       throw SnapshotError("the state is truncated or corrupt");
     }
+    if (size == 0) {
+      return;  // an empty vector's data() may be null: memcpy must not see it
+    }
     std::memcpy(data, next_, size);
     next_ += size;
   }
