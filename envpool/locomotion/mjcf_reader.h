@@ -49,6 +49,15 @@ struct PrefixRules {
 void AppendPrefixed(const MjcfElement& element, const PrefixRules& rules,
                     int indent, std::string* xml);
 
+// The MuJoCo skin file `skin` (binary .skn: counts, vertices, texture
+// coordinates, faces, then per bone its body's name in 40 bytes, bind pose
+// and vertex weights) with every bone's body name prefixed, as Composer's
+// mjcf.skin.serialize writes it for the attached walker. Throws
+// std::runtime_error naming `source` when the bytes are not such a file or
+// a prefixed name does not fit its 40 bytes.
+std::string PrefixedSkin(const std::string& skin, const std::string& source,
+                         const std::string& prefix);
+
 }  // namespace envpool::locomotion
 
 #endif  // ENVPOOL_LOCOMOTION_MJCF_READER_H_
