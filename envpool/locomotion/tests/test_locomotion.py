@@ -33,6 +33,15 @@ from typing import Any
 import numpy as np
 import pytest
 
+# The helpers of this folder's tests (beside this file).
+from locomotion_common import (
+    assert_reset_states_match,
+    assert_same_model,
+    check_player_outcomes,
+    compare_player_observations,
+    lockstep,
+)
+
 import envpool
 from envpool.locomotion.registration import ASSET_DIR
 from envpool.testing.published import check_spec
@@ -46,7 +55,6 @@ with warnings.catch_warnings():
 # EnvPool 1.2.7's options and spaces of the soccer ids
 # (reference/envpool127/env_specs.json).
 SPECS = json.loads((Path(__file__).parent / "envpool127_soccer_specs.json").read_text())
-TOLERANCE = 1e-6
 
 OPTIONS = (
     "team_size",
@@ -96,31 +104,16 @@ def play(
     **options: Any,
 ) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts what happened."""
-    env = envpool.make(task_id, num_envs=num_envs, seed=seed, **options)
-    refs = [reference(seed + i, task_id, **options) for i in range(num_envs)]
+    env, refs, obs, info, steps_ref = lockstep(
+        task_id, seed, num_envs, lambda s: reference(s, task_id, **options), **options
+    )
     players = env.spec.config.max_num_players
     action_dim = env.spec.action_space.shape[-1]
-    obs, info = env.reset()
-    steps_ref = [ref.reset() for ref in refs]
     rng = np.random.RandomState(seed)
     counts = {"goals": 0, "time_limits": 0, "throw_ins": 0}
 
     def compare(step: int) -> None:
-        for i, ts in enumerate(steps_ref):
-            rows = np.flatnonzero(info["players"]["env_id"] == i)
-            assert len(rows) == players == len(ts.observation)
-            for p, row in enumerate(rows):
-                assert set(ts.observation[p]) == set(obs)
-                for key, expected in ts.observation[p].items():
-                    ours = obs[key][row]
-                    assert ours.shape == expected.shape and ours.dtype == expected.dtype, key
-                    np.testing.assert_allclose(
-                        ours.astype(np.float64),
-                        expected.astype(np.float64),
-                        rtol=0,
-                        atol=TOLERANCE,
-                        err_msg=f"step {step} env {i} player {p} {key}",
-                    )
+        compare_player_observations(step, steps_ref, obs, info, players)
 
     compare(0)
     for step in range(1, steps + 1):
@@ -137,40 +130,9 @@ def play(
         obs, reward, terminated, truncated, info = env.step(action.reshape(-1, action_dim))
         steps_ref = [ref.step(list(action[i])) for i, ref in enumerate(refs)]
         compare(step)
-        for i, ts in enumerate(steps_ref):
-            rows = np.flatnonzero(info["players"]["env_id"] == i)
-            row = int(np.flatnonzero(info["env_id"] == i)[0])
-            if ts.first():
-                assert not terminated[row] and not truncated[row]
-                assert (reward[rows] == 0).all()
-                continue
-            np.testing.assert_array_equal(reward[rows], np.array(ts.reward, np.float64))
-            if ts.last():
-                goal = float(ts.discount) == 0.0
-                counts["goals" if goal else "time_limits"] += 1
-                assert bool(terminated[row]) == goal and bool(truncated[row]) != goal, step
-            else:
-                assert not terminated[row] and not truncated[row], step
-                counts["goals"] += bool(np.any(np.asarray(ts.reward) != 0))
+        check_player_outcomes(step, steps_ref, reward, terminated, truncated, info, counts)
     env.close()
     return counts
-
-
-def assert_same_model(model: Any, expected: Any, tex_data: bytes | None = None) -> None:
-    """Every array of mjModel equal (but tex_pathadr, see the docstring)."""
-    compared = 0
-    for name in dir(expected):
-        value = getattr(expected, name, None)
-        if name.startswith("_") or name == "tex_pathadr" or not isinstance(value, np.ndarray):
-            continue
-        if name == "tex_data" and tex_data is not None:
-            value_ours = np.frombuffer(tex_data, np.uint8)
-        else:
-            value_ours = getattr(model, name)
-        assert value_ours.shape == value.shape, name
-        np.testing.assert_array_equal(value_ours, value, err_msg=name)
-        compared += 1
-    assert compared > 200
 
 
 def soccer_assets() -> dict[str, bytes]:
@@ -221,7 +183,8 @@ def test_model_text_and_arrays_are_dm_controls() -> None:
         assert_same_model(
             model,
             ref.physics.model._model,
-            _locomotion.soccer_tex_data(team_size, length, width),
+            skip=("tex_pathadr",),
+            tex_data=_locomotion.soccer_tex_data(team_size, length, width),
         )
 
 
@@ -251,7 +214,7 @@ def test_ant_model_is_dm_controls(seed: int, options: dict[str, Any]) -> None:
         ant=True,
     )
     model = mujoco.MjModel.from_xml_string(ours, soccer_assets())
-    assert_same_model(model, ref.physics.model._model)
+    assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr",))
 
 
 @pytest.mark.parametrize(
@@ -325,38 +288,16 @@ def test_reset_states_are_dm_controls_bit_for_bit() -> None:
     # qpos and qvel after the reset, for seeds where numpy's arctan2 (SVML's
     # on AVX-512 CPUs) and libm's give a walker's heading different last
     # bits (1002, 1003 and 1015 on such a CPU).
-    seeds = range(1000, 1016)
-    env = envpool.make("DmcSoccerBoxhead-v1", num_envs=len(seeds), seed=seeds[0])
-    env.reset()
-    for i, seed in enumerate(seeds):
-        if seed not in (1000, 1002, 1003, 1015):
-            continue
-        ref = reference(seed)
-        ref.reset()
-        state = np.array(env._pool.get_state(i))
-        qpos, qvel = ref.physics.data.qpos, ref.physics.data.qvel
-        np.testing.assert_array_equal(state[: qpos.size], qpos, err_msg=f"seed {seed}")
-        np.testing.assert_array_equal(
-            state[qpos.size : qpos.size + qvel.size], qvel, err_msg=f"seed {seed}"
-        )
-    env.close()
+    assert_reset_states_match(
+        "DmcSoccerBoxhead-v1", range(1000, 1016), reference, compared=(1000, 1002, 1003, 1015)
+    )
 
 
 def test_ant_reset_states_are_dm_controls_bit_for_bit() -> None:
     # The free joint's heading quaternion is divided by np.linalg.norm.
-    seeds = range(1000, 1003)
-    env = envpool.make("DmcSoccerAnt-v1", num_envs=len(seeds), seed=seeds[0])
-    env.reset()
-    for i, seed in enumerate(seeds):
-        ref = reference(seed, "DmcSoccerAnt-v1")
-        ref.reset()
-        state = np.array(env._pool.get_state(i))
-        qpos, qvel = ref.physics.data.qpos, ref.physics.data.qvel
-        np.testing.assert_array_equal(state[: qpos.size], qpos, err_msg=f"seed {seed}")
-        np.testing.assert_array_equal(
-            state[qpos.size : qpos.size + qvel.size], qvel, err_msg=f"seed {seed}"
-        )
-    env.close()
+    assert_reset_states_match(
+        "DmcSoccerAnt-v1", range(1000, 1003), lambda seed: reference(seed, "DmcSoccerAnt-v1")
+    )
 
 
 ALIASES = {

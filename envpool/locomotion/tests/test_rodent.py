@@ -16,10 +16,8 @@ a few steps); the bowl's zoom with scipy's bit for bit.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
-import struct
 import warnings
 from pathlib import Path
 from typing import Any
@@ -29,8 +27,23 @@ import pytest
 
 os.environ.setdefault("MUJOCO_GL", "egl")  # dm_control renders the camera
 
+# The helpers of this folder's tests (beside this file).
+from locomotion_common import (
+    ALL,
+    CAMERA,
+    TOLERANCE,
+    assert_frames_close,
+    assert_missing_model_named,
+    assert_reset_states_match,
+    assert_same_model,
+    check_restore_after_reset,
+    compare_observations,
+    lockstep,
+    rewritten,
+    rodent_model_files,
+)
+
 import envpool
-from envpool.locomotion.registration import ASSET_DIR
 from envpool.testing.published import check_spec
 
 with warnings.catch_warnings():
@@ -48,10 +61,6 @@ FACTORIES = {
     TWO_TOUCH_ID: basic_rodent_2020.rodent_two_touch,
 }
 SPECS = json.loads((Path(__file__).parent / "envpool127_rodent_specs.json").read_text())
-TOLERANCE = 1e-6
-CAMERA = "walker/egocentric_camera"
-# Longer episodes and more seeds with ENVPOOL_TEST_ALL=1 (make test-all-ids).
-ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
 
 
 class Reference:
@@ -89,42 +98,22 @@ def reference(seed: int, time_limit: float = 20.0, task_id: str = TASK_ID) -> Re
     return Reference(task_id, seed, time_limit)
 
 
-def assert_frames_close(ours: np.ndarray, expected: np.ndarray, where: str) -> None:
-    """The issue's camera tolerance."""
-    diff = np.abs(ours.astype(np.int64) - expected.astype(np.int64))
-    assert diff.mean() <= 1.0, f"{where}: mean |diff| {diff.mean()}"
-    assert (diff > 32).mean() <= 0.01, f"{where}: {(diff > 32).mean():.2%} pixels off"
-
-
 def play(
     seed: int, steps: int, num_envs: int, time_limit: float, task_id: str = TASK_ID
 ) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts the time limits."""
-    env = envpool.make(task_id, num_envs=num_envs, seed=seed, time_limit=time_limit)
-    refs = [reference(seed + i, time_limit, task_id) for i in range(num_envs)]
-    obs, info = env.reset()
-    steps_ref = [ref.reset() for ref in refs]
+    env, refs, obs, info, steps_ref = lockstep(
+        task_id,
+        seed,
+        num_envs,
+        lambda s: reference(s, time_limit, task_id),
+        time_limit=time_limit,
+    )
     rng = np.random.RandomState(seed)
     counts = {"time_limits": 0, "rewards": 0}
 
     def compare(step: int) -> None:
-        for i, ts in enumerate(steps_ref):
-            row = int(np.flatnonzero(info["env_id"] == i)[0])
-            assert set(ts.observation) == set(obs)
-            for key, expected in ts.observation.items():
-                ours = obs[key][row]
-                where = f"step {step} env {i} {key}"
-                assert ours.shape == np.shape(expected), where
-                if key == CAMERA:
-                    assert ours.dtype == np.uint8, where
-                    assert_frames_close(ours, expected, where)
-                elif key == "task_logic":
-                    assert ours.dtype == np.int64, where
-                    np.testing.assert_array_equal(ours, expected, err_msg=where)
-                else:
-                    np.testing.assert_allclose(
-                        ours, expected, rtol=0, atol=TOLERANCE, err_msg=where
-                    )
+        compare_observations(step, steps_ref, obs, info, exact_keys=("task_logic",))
 
     compare(0)
     for step in range(1, steps + 1):
@@ -175,25 +164,12 @@ def test_model_is_dm_controls() -> None:
     assert [name for name, data in composer_assets.items() if name.endswith(".skn")] == [
         name for name, data in composer_assets.items() if data == skin
     ]
-    files = {"walkers/rodent_walker_skin_walker.skn": skin}
-    for folder, _, names in os.walk(ASSET_DIR):
-        for name in names:
-            path = os.path.join(folder, name)
-            files[os.path.relpath(path, ASSET_DIR)] = Path(path).read_bytes()
-    model = mujoco.MjModel.from_xml_string(_locomotion.rodent_xml("rodent_escape_bowl"), files)
-    expected = ref.physics.model._model
-    compared = 0
-    for name in dir(expected):
-        value = getattr(expected, name, None)
-        # tex_pathadr points at the textures' file names (Composer's are
-        # hashed); hfield_data is the episode's terrain (the lockstep test).
-        if name.startswith("_") or not isinstance(value, np.ndarray):
-            continue
-        if name in ("tex_pathadr", "hfield_data"):
-            continue
-        np.testing.assert_array_equal(getattr(model, name), value, err_msg=name)
-        compared += 1
-    assert compared > 200
+    model = mujoco.MjModel.from_xml_string(
+        _locomotion.rodent_xml("rodent_escape_bowl"), rodent_model_files()
+    )
+    # tex_pathadr points at the textures' file names (Composer's are
+    # hashed); hfield_data is the episode's terrain (the lockstep test).
+    assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr", "hfield_data"))
 
 
 def test_two_touch_model_is_dm_controls() -> None:
@@ -206,35 +182,17 @@ def test_two_touch_model_is_dm_controls() -> None:
     # target and retextures it (which the lockstep test covers).
     root = ref.env.task.root_entity.mjcf_model
     expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
-    files = {"walkers/rodent_walker_skin_walker.skn": _locomotion.rodent_skin()}
-    for folder, _, names in os.walk(ASSET_DIR):
-        for name in names:
-            path = os.path.join(folder, name)
-            files[os.path.relpath(path, ASSET_DIR)] = Path(path).read_bytes()
-    model = mujoco.MjModel.from_xml_string(_locomotion.rodent_xml("rodent_two_touch"), files)
-    compared = 0
-    for name in dir(expected):
-        value = getattr(expected, name, None)
-        if name.startswith("_") or not isinstance(value, np.ndarray) or name == "tex_pathadr":
-            continue
-        np.testing.assert_array_equal(getattr(model, name), value, err_msg=name)
-        compared += 1
-    assert compared > 200
+    model = mujoco.MjModel.from_xml_string(
+        _locomotion.rodent_xml("rodent_two_touch"), rodent_model_files()
+    )
+    assert_same_model(model, expected, skip=("tex_pathadr",))
 
 
 @pytest.mark.parametrize("task_id", [TASK_ID, TWO_TOUCH_ID])
 def test_reset_states_are_dm_controls_bit_for_bit(task_id: str) -> None:
-    seeds = range(1000, 1002)
-    env = envpool.make(task_id, num_envs=len(seeds), seed=seeds[0])
-    env.reset()
-    for i, seed in enumerate(seeds):
-        ref = Reference(task_id, seed)
-        ref.reset()
-        state = np.array(env._pool.get_state(i))
-        data = ref.physics.data
-        expected = np.concatenate([data.qpos, data.qvel, data.act, data.qacc_warmstart])
-        np.testing.assert_array_equal(state, expected, err_msg=f"seed {seed}")
-    env.close()
+    assert_reset_states_match(
+        task_id, range(1000, 1002), lambda seed: Reference(task_id, seed), whole_state=True
+    )
 
 
 def test_episodes_play_dm_controls_across_autoresets() -> None:
@@ -270,40 +228,7 @@ def test_snapshots_restore_exactly() -> None:
     # The conformance check (test_conformance.py) saves mid-episode and
     # across autoresets; here right after a reset, into a pool of another
     # seed (another terrain, which the state carries).
-    env = envpool.make(TASK_ID, num_envs=1, seed=0)
-    twin = envpool.make(TASK_ID, num_envs=1, seed=9)
-    env.reset()
-    twin.reset()
-    state = env.get_state()
-    actions = [np.random.RandomState(t).uniform(-1, 1, (1, 38)) for t in range(3)]
-    later = [env.step(a)[0] for a in actions]
-    twin.set_state(state)
-    for action, want in zip(actions, later, strict=True):
-        got = twin.step(action)[0]
-        for key in (CAMERA, "walker/joints_pos", "walker/origin"):
-            np.testing.assert_array_equal(got[key], want[key], err_msg=key)
-    env.close()
-    twin.close()
-
-
-def rewritten(state: Any, old: bytes, new: bytes) -> Any:
-    """`state` with the one occurrence of `old` in its body replaced by `new`.
-
-    The engine's state is a header (magic, format, id, the body's FNV-1a
-    checksum) and the body (envpool/core/pool.cc's SaveEnv): the checksum is
-    computed anew.
-    """
-    data = state.data
-    at = 8 + 4  # magic, format
-    (id_length,) = struct.unpack_from("<Q", data, at)
-    at += 8 + id_length
-    body = data[at + 8 :]
-    assert body.count(old) == 1
-    body = body.replace(old, new)
-    checksum = 14695981039346656037
-    for byte in body:
-        checksum = ((checksum ^ byte) * 1099511628211) % 2**64
-    return dataclasses.replace(state, data=data[:at] + struct.pack("<Q", checksum) + body)
+    check_restore_after_reset(TASK_ID, 38, (CAMERA, "walker/joints_pos", "walker/origin"))
 
 
 def test_two_touches_play_dm_controls() -> None:
@@ -371,12 +296,7 @@ def test_two_touch_snapshots_carry_the_global_stream() -> None:
 def test_a_missing_walker_model_names_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from envpool.locomotion import registration
-
-    (tmp_path / "soccer").symlink_to(Path(ASSET_DIR) / "soccer")
-    monkeypatch.setattr(registration, "ASSET_DIR", str(tmp_path))
-    with pytest.raises(ValueError, match=r"rodent\.xml.*reinstall envpool"):
-        envpool.make(TASK_ID, seed=0)
+    assert_missing_model_named(monkeypatch, tmp_path, TASK_ID, r"rodent\.xml.*reinstall envpool")
 
 
 def test_dm_env_type_names_the_keys_as_python_names() -> None:

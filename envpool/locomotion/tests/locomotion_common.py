@@ -1,0 +1,262 @@
+"""What the locomotion tests share: the lockstep comparison with dm_control,
+the model and reset-state checks, and the snapshot helpers.
+
+The test modules of this folder import it by name (`from locomotion_common
+import ...`): pytest runs with `--import-mode=append`, which puts each test
+file's folder on `sys.path`. It is a module rather than a conftest.py so
+that its name is this folder's alone (another family's conftest.py would
+take that one).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import struct
+from collections.abc import Callable, Collection, Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import envpool
+from envpool.locomotion.registration import ASSET_DIR
+
+TOLERANCE = 1e-6
+CAMERA = "walker/egocentric_camera"
+# Longer episodes and more seeds with ENVPOOL_TEST_ALL=1 (make test-all-ids).
+ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
+
+
+def lockstep(
+    task_id: str, seed: int, num_envs: int, reference: Callable[[int], Any], **options: Any
+) -> tuple[Any, list[Any], Any, Any, list[Any]]:
+    """A pool seeded `seed` and its references (`reference(seed + i)` for env
+    i), both reset: (env, refs, obs, info, the references' first steps)."""
+    env = envpool.make(task_id, num_envs=num_envs, seed=seed, **options)
+    refs = [reference(seed + i) for i in range(num_envs)]
+    obs, info = env.reset()
+    steps_ref = [ref.reset() for ref in refs]
+    return env, refs, obs, info, steps_ref
+
+
+def assert_frames_close(ours: np.ndarray, expected: np.ndarray, where: str) -> None:
+    """The issue's camera tolerance: mean |diff| <= 1 level, at most 1% of
+    the entries off by more than 32."""
+    diff = np.abs(ours.astype(np.int64) - expected.astype(np.int64))
+    assert diff.mean() <= 1.0, f"{where}: mean |diff| {diff.mean()}"
+    assert (diff > 32).mean() <= 0.01, f"{where}: {(diff > 32).mean():.2%} pixels off"
+
+
+def compare_observations(
+    step: int,
+    steps_ref: list[Any],
+    obs: dict[str, np.ndarray],
+    info: dict[str, Any],
+    exact_keys: Collection[str] = (),
+    camera_close: Callable[[np.ndarray, np.ndarray, str], None] = assert_frames_close,
+) -> None:
+    """Every reference's observation against its env's row of `obs`: the
+    same keys and shapes, the camera (uint8) within `camera_close`, the
+    `exact_keys` (int64) equal, every other entry within TOLERANCE."""
+    for i, ts in enumerate(steps_ref):
+        row = int(np.flatnonzero(info["env_id"] == i)[0])
+        assert set(ts.observation) == set(obs)
+        for key, expected in ts.observation.items():
+            ours = obs[key][row]
+            where = f"step {step} env {i} {key}"
+            assert ours.shape == np.shape(expected), where
+            if key == CAMERA:
+                assert ours.dtype == np.uint8, where
+                camera_close(ours, expected, where)
+            elif key in exact_keys:
+                assert ours.dtype == np.int64, where
+                np.testing.assert_array_equal(ours, expected, err_msg=where)
+            else:
+                np.testing.assert_allclose(ours, expected, rtol=0, atol=TOLERANCE, err_msg=where)
+
+
+def compare_player_observations(
+    step: int, steps_ref: list[Any], obs: dict[str, np.ndarray], info: dict[str, Any], players: int
+) -> None:
+    """The soccer form: every player's observation of every reference
+    against its row of `obs` (the players of env i in order), within
+    TOLERANCE."""
+    for i, ts in enumerate(steps_ref):
+        rows = np.flatnonzero(info["players"]["env_id"] == i)
+        assert len(rows) == players == len(ts.observation)
+        for p, row in enumerate(rows):
+            assert set(ts.observation[p]) == set(obs)
+            for key, expected in ts.observation[p].items():
+                ours = obs[key][row]
+                assert ours.shape == expected.shape and ours.dtype == expected.dtype, key
+                np.testing.assert_allclose(
+                    ours.astype(np.float64),
+                    expected.astype(np.float64),
+                    rtol=0,
+                    atol=TOLERANCE,
+                    err_msg=f"step {step} env {i} player {p} {key}",
+                )
+
+
+def check_player_outcomes(
+    step: int,
+    steps_ref: list[Any],
+    reward: np.ndarray,
+    terminated: np.ndarray,
+    truncated: np.ndarray,
+    info: dict[str, Any],
+    counts: dict[str, int],
+) -> None:
+    """The soccer form of a step's outcome: every player's reward, and how
+    each episode ends (a goal: terminated, discount 0; the time limit:
+    truncated), counted in `counts` ("goals": a goal, ending the episode or
+    not; "time_limits")."""
+    for i, ts in enumerate(steps_ref):
+        rows = np.flatnonzero(info["players"]["env_id"] == i)
+        row = int(np.flatnonzero(info["env_id"] == i)[0])
+        if ts.first():
+            assert not terminated[row] and not truncated[row]
+            assert (reward[rows] == 0).all()
+            continue
+        np.testing.assert_array_equal(reward[rows], np.array(ts.reward, np.float64))
+        if ts.last():
+            goal = float(ts.discount) == 0.0
+            counts["goals" if goal else "time_limits"] += 1
+            assert bool(terminated[row]) == goal and bool(truncated[row]) != goal, step
+        else:
+            assert not terminated[row] and not truncated[row], step
+            counts["goals"] += bool(np.any(np.asarray(ts.reward) != 0))
+
+
+def assert_same_model(
+    model: Any,
+    expected: Any,
+    skip: Collection[str] = (),
+    tex_data: bytes | None = None,
+) -> None:
+    """Every array of mjModel equal but those in `skip` (tex_pathadr and
+    skin_pathadr point into the asset file names, which Composer hashes);
+    `tex_data`, when given, stands for the model's."""
+    compared = 0
+    for name in dir(expected):
+        value = getattr(expected, name, None)
+        if name.startswith("_") or name in skip or not isinstance(value, np.ndarray):
+            continue
+        if name == "tex_data" and tex_data is not None:
+            ours = np.frombuffer(tex_data, np.uint8)
+        else:
+            ours = getattr(model, name)
+        assert ours.shape == value.shape, name
+        np.testing.assert_array_equal(ours, value, err_msg=name)
+        compared += 1
+    assert compared > 200
+
+
+def rodent_model_files() -> dict[str, bytes]:
+    """The files a rodent model's text names: the family's asset folder and
+    the walker's prefixed skin."""
+    from envpool.locomotion import _locomotion
+
+    files = {"walkers/rodent_walker_skin_walker.skn": _locomotion.rodent_skin()}
+    for folder, _, names in os.walk(ASSET_DIR):
+        for name in names:
+            path = os.path.join(folder, name)
+            files[os.path.relpath(path, ASSET_DIR)] = Path(path).read_bytes()
+    return files
+
+
+def assert_reset_states_match(
+    task_id: str,
+    seeds: Iterable[int],
+    reference: Callable[[int], Any],
+    whole_state: bool = False,
+    compared: Collection[int] | None = None,
+) -> None:
+    """Env i of a pool seeded seeds[0] after its reset, bit for bit against
+    `reference(seeds[i])` after its: qpos and qvel at the state's front, or
+    with `whole_state` the state itself as qpos, qvel, act, qacc_warmstart;
+    only the seeds in `compared` when given."""
+    seeds = list(seeds)
+    env = envpool.make(task_id, num_envs=len(seeds), seed=seeds[0])
+    env.reset()
+    for i, seed in enumerate(seeds):
+        if compared is not None and seed not in compared:
+            continue
+        ref = reference(seed)
+        ref.reset()
+        state = np.array(env._pool.get_state(i))
+        data = ref.physics.data
+        if whole_state:
+            expected = np.concatenate([data.qpos, data.qvel, data.act, data.qacc_warmstart])
+            np.testing.assert_array_equal(state, expected, err_msg=f"seed {seed}")
+            continue
+        qpos, qvel = data.qpos, data.qvel
+        np.testing.assert_array_equal(state[: qpos.size], qpos, err_msg=f"seed {seed}")
+        np.testing.assert_array_equal(
+            state[qpos.size : qpos.size + qvel.size], qvel, err_msg=f"seed {seed}"
+        )
+    env.close()
+
+
+def check_restore_after_reset(
+    task_id: str, action_width: int, keys: Iterable[str], steps: int = 3
+) -> None:
+    """A state saved right after a reset restored into a pool of another
+    seed (seed 0 into seed 9): `steps` random actions then give the same
+    `keys`, bit for bit."""
+    env = envpool.make(task_id, num_envs=1, seed=0)
+    twin = envpool.make(task_id, num_envs=1, seed=9)
+    env.reset()
+    twin.reset()
+    state = env.get_state()
+    actions = [np.random.RandomState(t).uniform(-1, 1, (1, action_width)) for t in range(steps)]
+    later = [env.step(a)[0] for a in actions]
+    twin.set_state(state)
+    for action, want in zip(actions, later, strict=True):
+        got = twin.step(action)[0]
+        for key in keys:
+            np.testing.assert_array_equal(got[key], want[key], err_msg=key)
+    env.close()
+    twin.close()
+
+
+def rewritten(state: Any, old: bytes, new: bytes) -> Any:
+    """`state` with the one occurrence of `old` in its body replaced by `new`.
+
+    The engine's state is a header (magic, format, id, the body's FNV-1a
+    checksum) and the body (envpool/core/pool.cc's SaveEnv): the checksum is
+    computed anew.
+    """
+    data = state.data
+    at = 8 + 4  # magic, format
+    (id_length,) = struct.unpack_from("<Q", data, at)
+    at += 8 + id_length
+    body = data[at + 8 :]
+    assert body.count(old) == 1
+    body = body.replace(old, new)
+    checksum = 14695981039346656037
+    for byte in body:
+        checksum = ((checksum ^ byte) * 1099511628211) % 2**64
+    return dataclasses.replace(state, data=data[:at] + struct.pack("<Q", checksum) + body)
+
+
+def assert_missing_model_named(
+    monkeypatch: pytest.MonkeyPatch,
+    folder: Path,
+    task_id: str,
+    message: str,
+    kept: Iterable[str] = ("soccer",),
+) -> None:
+    """With the asset folder `folder` holding only the family's `kept`
+    folders, making `task_id` is a ValueError matching `message` (the
+    missing file and the fix); the family's real folder stays."""
+    from envpool.locomotion import registration
+
+    for name in kept:
+        (folder / name).symlink_to(Path(ASSET_DIR) / name)
+    monkeypatch.setattr(registration, "ASSET_DIR", str(folder))
+    with pytest.raises(ValueError, match=message):
+        envpool.make(task_id, seed=0)
+    assert os.path.isdir(ASSET_DIR)
