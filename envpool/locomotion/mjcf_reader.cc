@@ -222,6 +222,17 @@ MjcfElement ParseMjcf(const std::string& text, const std::string& source) {
   return Reader(text, source).Root();
 }
 
+const MjcfElement& WalkerSection(const MjcfElement& root, const char* tag,
+                                 const std::string& source,
+                                 const std::string& walker) {
+  const MjcfElement* section = root.Child(tag);
+  if (section == nullptr) {
+    throw std::runtime_error(source + " has no <" + tag +
+                             ">: not dm_control's " + walker);
+  }
+  return *section;
+}
+
 std::string PrefixedSkin(const std::string& skin, const std::string& source,
                          const std::string& prefix) {
   constexpr std::size_t kNameLength = 40;

@@ -30,6 +30,13 @@ struct MjcfElement {
 // declaration).
 MjcfElement ParseMjcf(const std::string& text, const std::string& source);
 
+// The top-level element `tag` of a walker's file (`root`, read from
+// `source`); throws std::runtime_error "<source> has no <tag>: not
+// dm_control's <walker>" when the file has none.
+const MjcfElement& WalkerSection(const MjcfElement& root, const char* tag,
+                                 const std::string& source,
+                                 const std::string& walker);
+
 // How an element of a walker's file is written into an episode's model, as
 // Composer attaches the walker under its namespace ("home0/", "walker/").
 struct PrefixRules {

@@ -110,12 +110,8 @@ std::string RodentXml(RodentTask task, const std::vector<double>& gaps) {
       std::string(bowl       ? "<mujoco model=\"bowl\">\n"
                   : run_gaps ? "<mujoco model=\"gaps_corridor\">\n"
                              : "<mujoco model=\"floor\">\n") +
-      "  <compiler boundmass=\"1.0000000000000001e-05\" "
-      "boundinertia=\"9.9999999999999994e-12\" coordinate=\"local\" "
-      "angle=\"radian\" eulerseq=\"xyz\"/>\n"
-      "  <option timestep=\"0.001\" noslip_tolerance=\"0\" "
-      "cone=\"elliptic\" noslip_iterations=\"5\"/>\n" +
-      RodentWalkerSizes() + "  <visual>\n" + RodentWalkerVisual() +
+      kRodentCompilerAndOption + RodentWalkerSizes() + "  <visual>\n" +
+      RodentWalkerVisual() +
       "    <headlight ambient=\"0.4 0.4 0.4\" diffuse=\"0.8 0.8 0.8\" "
       "specular=\"0.1 0.1 0.1\"/>\n" +
       (bowl       ? "    <map znear=\"0.00025000000000000001\" zfar=\"50\"/>\n"
@@ -307,12 +303,7 @@ const MjcfElement& RodentWalker() {
 }
 
 const MjcfElement& RodentWalkerSection(const char* tag) {
-  const MjcfElement* section = RodentWalker().Child(tag);
-  if (section == nullptr) {
-    throw std::runtime_error(std::string(kWalkerModel) + " has no <" + tag +
-                             ">: not dm_control's rodent");
-  }
-  return *section;
+  return WalkerSection(RodentWalker(), tag, kWalkerModel, "rodent");
 }
 
 namespace {

@@ -72,6 +72,15 @@ const MjcfElement& RodentWalker();
 // std::runtime_error when the file has none (not dm_control's rodent).
 const MjcfElement& RodentWalkerSection(const char* tag);
 
+// The head of every rodent model's text: Composer's <compiler> and the
+// tasks' <option> (1 ms physics steps, elliptic cones, 5 noslip iterations).
+inline constexpr const char* kRodentCompilerAndOption =
+    "  <compiler boundmass=\"1.0000000000000001e-05\" "
+    "boundinertia=\"9.9999999999999994e-12\" coordinate=\"local\" "
+    "angle=\"radian\" eulerseq=\"xyz\"/>\n"
+    "  <option timestep=\"0.001\" noslip_tolerance=\"0\" "
+    "cone=\"elliptic\" noslip_iterations=\"5\"/>\n";
+
 // The walker's parts of a task model's text, as Composer attaches it under
 // kRodentPrefix (every task model and the maze's write them alike):
 // - its file's <size> and <statistic> (2 spaces in) and <visual> children

@@ -11,13 +11,9 @@ namespace envpool::locomotion {
 
 std::string RodentMazeXml(const MazeArenaXml& arena) {
   std::string xml =
-      "<mujoco model=\"random_maze\">\n"
-      "  <compiler boundmass=\"1.0000000000000001e-05\" "
-      "boundinertia=\"9.9999999999999994e-12\" coordinate=\"local\" "
-      "angle=\"radian\" eulerseq=\"xyz\"/>\n"
-      "  <option timestep=\"0.001\" noslip_tolerance=\"0\" "
-      "cone=\"elliptic\" noslip_iterations=\"5\"/>\n" +
-      RodentWalkerSizes() + "  <visual>\n" + RodentWalkerVisual() +
+      std::string("<mujoco model=\"random_maze\">\n") +
+      kRodentCompilerAndOption + RodentWalkerSizes() + "  <visual>\n" +
+      RodentWalkerVisual() +
       "    <headlight ambient=\"0.29999999999999999 0.29999999999999999 "
       "0.29999999999999999\" diffuse=\"0.59999999999999998 "
       "0.59999999999999998 0.59999999999999998\" specular=\"0 0 0\"/>\n"
