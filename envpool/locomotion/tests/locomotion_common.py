@@ -13,7 +13,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import struct
-from collections.abc import Callable, Collection, Iterable
+import warnings
+from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,42 @@ TOLERANCE = 1e-6
 CAMERA = "walker/egocentric_camera"
 # Longer episodes and more seeds with ENVPOOL_TEST_ALL=1 (make test-all-ids).
 ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
+
+
+def seeded_reference(
+    factory: Callable[..., Any], seed: int, env_time_limit: float | None = None, **kwargs: Any
+) -> Any:
+    """The dm_control env that env `seed - s` of a pool seeded `s` plays:
+    `factory(random_state=RandomState(seed), **kwargs)` after
+    `np.random.seed(seed)`; `env_time_limit`, when given, set on the
+    Composer env (the time_limit option of the tasks whose factory takes
+    none)."""
+    np.random.seed(seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = factory(random_state=np.random.RandomState(seed), **kwargs)
+    if env_time_limit is not None:
+        env._time_limit = env_time_limit
+    return env
+
+
+# The soccer ids' options that are soccer.load's arguments.
+SOCCER_LOAD_OPTIONS = (
+    "team_size",
+    "time_limit",
+    "disable_walker_contacts",
+    "enable_field_box",
+    "terminate_on_goal",
+    "keep_aspect_ratio",
+)
+
+
+def soccer_load_kwargs(options: dict[str, Any]) -> dict[str, Any]:
+    """soccer.load's arguments for a pool made with `options` (the pool's
+    team_size: 2 by default)."""
+    kwargs = {k: v for k, v in options.items() if k in SOCCER_LOAD_OPTIONS}
+    kwargs.setdefault("team_size", 2)
+    return kwargs
 
 
 def lockstep(
@@ -75,6 +112,23 @@ def compare_observations(
                 np.testing.assert_array_equal(ours, expected, err_msg=where)
             else:
                 np.testing.assert_allclose(ours, expected, rtol=0, atol=TOLERANCE, err_msg=where)
+
+
+def episode_steps(
+    steps_ref: list[Any],
+    reward: np.ndarray,
+    terminated: np.ndarray,
+    truncated: np.ndarray,
+    info: dict[str, Any],
+) -> Iterator[tuple[int, Any]]:
+    """(row, reference's step) of every env whose step was not an
+    autoreset; an autoreset's row must have reward 0 and end nothing."""
+    for i, ts in enumerate(steps_ref):
+        row = int(np.flatnonzero(info["env_id"] == i)[0])
+        if ts.first():
+            assert reward[row] == 0 and not terminated[row] and not truncated[row]
+            continue
+        yield row, ts
 
 
 def compare_player_observations(

@@ -38,7 +38,9 @@ from locomotion_common import (
     assert_same_model,
     check_restore_after_reset,
     compare_observations,
+    episode_steps,
     lockstep,
+    seeded_reference,
 )
 
 import envpool
@@ -58,13 +60,8 @@ SPECS = json.loads((Path(__file__).parent / "envpool127_corridor_specs.json").re
 
 def reference(task_id: str, seed: int, time_limit: float = 30.0) -> Any:
     """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
-    np.random.seed(seed)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        factory = getattr(basic_cmu_2019, TASKS[task_id])
-        env = factory(random_state=np.random.RandomState(seed))
-    env._time_limit = time_limit  # the time_limit option (30 s by default)
-    return env
+    # The time_limit option: 30 s by default.
+    return seeded_reference(getattr(basic_cmu_2019, TASKS[task_id]), seed, time_limit)
 
 
 def assert_camera_close(ours: np.ndarray, expected: np.ndarray, where: str) -> None:
@@ -98,11 +95,7 @@ def play(task_id: str, seed: int, steps: int, num_envs: int, time_limit: float) 
         obs, reward, terminated, truncated, info = env.step(action)
         steps_ref = [ref.step(action[i]) for i, ref in enumerate(refs)]
         compare(step)
-        for i, ts in enumerate(steps_ref):
-            row = int(np.flatnonzero(info["env_id"] == i)[0])
-            if ts.first():
-                assert reward[row] == 0 and not terminated[row] and not truncated[row]
-                continue
+        for row, ts in episode_steps(steps_ref, reward, terminated, truncated, info):
             assert abs(reward[row] - ts.reward) <= TOLERANCE, step
             counts["rewards"] += int(ts.reward > 0)
             if ts.last():

@@ -26,7 +26,9 @@ from locomotion_common import (
     assert_same_model,
     check_restore_after_reset,
     compare_observations,
+    episode_steps,
     lockstep,
+    seeded_reference,
 )
 
 import envpool
@@ -44,13 +46,9 @@ SPECS = json.loads((Path(__file__).parent / "envpool127_go_to_target_specs.json"
 
 
 def reference(seed: int, time_limit: float = 30.0) -> Any:
-    """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
-    np.random.seed(seed)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        env = basic_cmu_2019.cmu_humanoid_go_to_target(random_state=np.random.RandomState(seed))
-    env._time_limit = time_limit  # the time_limit option (30 s by default)
-    return env
+    """The dm_control env that env `seed - s` of a pool seeded `s` plays
+    (the time_limit option: 30 s by default)."""
+    return seeded_reference(basic_cmu_2019.cmu_humanoid_go_to_target, seed, time_limit)
 
 
 def play(seed: int, steps: int, num_envs: int, time_limit: float) -> dict[str, int]:
@@ -70,11 +68,7 @@ def play(seed: int, steps: int, num_envs: int, time_limit: float) -> dict[str, i
         obs, reward, terminated, truncated, info = env.step(action)
         steps_ref = [ref.step(action[i]) for i, ref in enumerate(refs)]
         compare(step)
-        for i, ts in enumerate(steps_ref):
-            row = int(np.flatnonzero(info["env_id"] == i)[0])
-            if ts.first():
-                assert reward[row] == 0 and not terminated[row] and not truncated[row]
-                continue
+        for row, ts in episode_steps(steps_ref, reward, terminated, truncated, info):
             assert reward[row] == ts.reward, step
             counts["rewards"] += int(ts.reward > 0)
             if ts.last():

@@ -40,6 +40,8 @@ from locomotion_common import (
     check_player_outcomes,
     compare_player_observations,
     lockstep,
+    seeded_reference,
+    soccer_load_kwargs,
 )
 
 import envpool
@@ -56,16 +58,6 @@ with warnings.catch_warnings():
 # (reference/envpool127/env_specs.json).
 SPECS = json.loads((Path(__file__).parent / "envpool127_soccer_specs.json").read_text())
 
-OPTIONS = (
-    "team_size",
-    "time_limit",
-    "disable_walker_contacts",
-    "enable_field_box",
-    "terminate_on_goal",
-    "keep_aspect_ratio",
-)
-
-
 WALKERS = {
     "DmcSoccerBoxhead-v1": "BOXHEAD",
     "DmcSoccerAnt-v1": "ANT",
@@ -74,16 +66,12 @@ WALKERS = {
 
 def reference(seed: int, task_id: str = "DmcSoccerBoxhead-v1", **options: Any) -> Any:
     """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
-    np.random.seed(seed)
-    kwargs = {k: v for k, v in options.items() if k in OPTIONS}
-    kwargs.setdefault("team_size", 2)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return soccer.load(
-            walker_type=soccer.WalkerType[WALKERS[task_id]],
-            random_state=np.random.RandomState(seed),
-            **kwargs,
-        )
+    return seeded_reference(
+        soccer.load,
+        seed,
+        walker_type=soccer.WalkerType[WALKERS[task_id]],
+        **soccer_load_kwargs(options),
+    )
 
 
 def chase(obs: dict[str, np.ndarray]) -> np.ndarray:

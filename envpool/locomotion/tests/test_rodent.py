@@ -38,9 +38,11 @@ from locomotion_common import (
     assert_same_model,
     check_restore_after_reset,
     compare_observations,
+    episode_steps,
     lockstep,
     rewritten,
     rodent_model_files,
+    seeded_reference,
 )
 
 import envpool
@@ -68,12 +70,8 @@ class Reference:
     with its own copy of the global np.random stream."""
 
     def __init__(self, task_id: str, seed: int, time_limit: float | None = None) -> None:
-        np.random.seed(seed)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            self.env = FACTORIES[task_id](random_state=np.random.RandomState(seed))
-        if time_limit is not None:
-            self.env._time_limit = time_limit  # the time_limit option
+        # The time_limit option, when given.
+        self.env = seeded_reference(FACTORIES[task_id], seed, time_limit)
         self._global = np.random.get_state()
 
     def _call(self, method: Any, *args: Any) -> Any:
@@ -121,11 +119,7 @@ def play(
         obs, reward, terminated, truncated, info = env.step(action)
         steps_ref = [ref.step(action[i]) for i, ref in enumerate(refs)]
         compare(step)
-        for i, ts in enumerate(steps_ref):
-            row = int(np.flatnonzero(info["env_id"] == i)[0])
-            if ts.first():
-                assert reward[row] == 0 and not terminated[row] and not truncated[row]
-                continue
+        for row, ts in episode_steps(steps_ref, reward, terminated, truncated, info):
             np.testing.assert_allclose(reward[row], ts.reward, rtol=0, atol=TOLERANCE)
             counts["rewards"] += int(ts.reward > 0)
             # The discount is always 1: only the time limit ends an episode.

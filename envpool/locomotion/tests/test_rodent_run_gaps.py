@@ -40,9 +40,11 @@ from locomotion_common import (
     assert_same_model,
     check_restore_after_reset,
     compare_observations,
+    episode_steps,
     lockstep,
     rewritten,
     rodent_model_files,
+    seeded_reference,
 )
 
 import envpool
@@ -60,13 +62,9 @@ SPECS = json.loads((Path(__file__).parent / "envpool127_rodent_run_gaps_specs.js
 
 
 def reference(seed: int, time_limit: float = 30.0) -> Any:
-    """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
-    np.random.seed(seed)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        env = basic_rodent_2020.rodent_run_gaps(random_state=np.random.RandomState(seed))
-    env._time_limit = time_limit  # the time_limit option (30 s by default)
-    return env
+    """The dm_control env that env `seed - s` of a pool seeded `s` plays
+    (the time_limit option: 30 s by default)."""
+    return seeded_reference(basic_rodent_2020.rodent_run_gaps, seed, time_limit)
 
 
 def gaps_draws(seed: int) -> list[float]:
@@ -99,11 +97,7 @@ def play(seed: int, steps: int, num_envs: int, time_limit: float) -> dict[str, i
         obs, reward, terminated, truncated, info = env.step(action)
         steps_ref = [ref.step(action[i]) for i, ref in enumerate(refs)]
         compare(step)
-        for i, ts in enumerate(steps_ref):
-            row = int(np.flatnonzero(info["env_id"] == i)[0])
-            if ts.first():
-                assert reward[row] == 0 and not terminated[row] and not truncated[row]
-                continue
+        for row, ts in episode_steps(steps_ref, reward, terminated, truncated, info):
             np.testing.assert_allclose(reward[row], ts.reward, rtol=0, atol=TOLERANCE)
             counts["rewards"] += int(ts.reward > 0)
             if ts.last():

@@ -45,6 +45,8 @@ from locomotion_common import (
     check_player_outcomes,
     compare_player_observations,
     lockstep,
+    seeded_reference,
+    soccer_load_kwargs,
 )
 
 import envpool
@@ -63,14 +65,6 @@ with warnings.catch_warnings():
 TASK_ID = "DmcSoccerHumanoid-v1"
 CLIP = "CMU_077_02"
 SPECS = json.loads((Path(__file__).parent / "envpool127_soccer_specs.json").read_text())
-OPTIONS = (
-    "team_size",
-    "time_limit",
-    "disable_walker_contacts",
-    "enable_field_box",
-    "terminate_on_goal",
-    "keep_aspect_ratio",
-)
 
 
 def read_clip_file(path: Path) -> dict[str, tuple[int, float, dict[str, np.ndarray]]]:
@@ -156,16 +150,9 @@ def mocap_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 def reference(seed: int, **options: Any) -> Any:
     """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
-    np.random.seed(seed)
-    kwargs = {k: v for k, v in options.items() if k in OPTIONS}
-    kwargs.setdefault("team_size", 2)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return soccer.load(
-            walker_type=soccer.WalkerType.HUMANOID,
-            random_state=np.random.RandomState(seed),
-            **kwargs,
-        )
+    return seeded_reference(
+        soccer.load, seed, walker_type=soccer.WalkerType.HUMANOID, **soccer_load_kwargs(options)
+    )
 
 
 def test_the_clip_is_what_dm_controls_loader_reads(mocap_file: Path) -> None:
