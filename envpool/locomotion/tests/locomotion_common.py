@@ -131,6 +131,65 @@ def episode_steps(
         yield row, ts
 
 
+def play_random_actions(
+    task_id: str,
+    seed: int,
+    steps: int,
+    num_envs: int,
+    reference: Callable[[int], Any],
+    action_width: int,
+    compare: dict[str, Any] | None = None,
+    watch: Callable[[list[Any]], None] | None = None,
+    **options: Any,
+) -> Iterator[tuple[int, Any, Any, Any, Any]]:
+    """A pool and its references (`lockstep`) given the same uniform(-1, 1)
+    actions of RandomState(seed) for `steps` steps, their observations
+    compared after the reset and every step (`compare_observations` with
+    the `compare` arguments; `watch(refs)` after each comparison). Yields
+    (step, reference's step, reward, terminated, truncated) of every env
+    whose step was not an autoreset (`episode_steps`); closes the pool."""
+    env, refs, obs, info, steps_ref = lockstep(task_id, seed, num_envs, reference, **options)
+    rng = np.random.RandomState(seed)
+    compare_observations(0, steps_ref, obs, info, **(compare or {}))
+    if watch is not None:
+        watch(refs)
+    for step in range(1, steps + 1):
+        action = rng.uniform(-1, 1, size=(num_envs, action_width))
+        obs, reward, terminated, truncated, info = env.step(action)
+        steps_ref = [ref.step(action[i]) for i, ref in enumerate(refs)]
+        compare_observations(step, steps_ref, obs, info, **(compare or {}))
+        if watch is not None:
+            watch(refs)
+        for row, ts in episode_steps(steps_ref, reward, terminated, truncated, info):
+            yield step, ts, reward[row], terminated[row], truncated[row]
+    env.close()
+
+
+def compare_first_env(step: int, ts: Any, obs: dict[str, np.ndarray]) -> None:
+    """A reference's observation against env 0's (a pool of one env): the
+    camera within assert_frames_close, every other entry within TOLERANCE."""
+    for key, expected in ts.observation.items():
+        where = f"step {step} {key}"
+        if key == CAMERA:
+            assert_frames_close(obs[key][0], expected, where)
+        else:
+            np.testing.assert_allclose(obs[key][0], expected, rtol=0, atol=TOLERANCE, err_msg=where)
+
+
+def count_fall_or_time_limit(
+    step: int, ts: Any, terminated: Any, truncated: Any, counts: dict[str, int]
+) -> None:
+    """How a walker's episode ends: a fall (discount 0) terminates it, the
+    time limit truncates it; counted in counts["falls"] and
+    counts["time_limits"]. A step that ends nothing ends nothing here."""
+    if ts.last():
+        fall = float(ts.discount) == 0.0
+        counts["falls" if fall else "time_limits"] += 1
+        assert bool(terminated) == fall and bool(truncated) != fall, step
+    else:
+        assert not terminated and not truncated, step
+
+
 def compare_player_observations(
     step: int, steps_ref: list[Any], obs: dict[str, np.ndarray], info: dict[str, Any], players: int
 ) -> None:

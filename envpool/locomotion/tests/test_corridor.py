@@ -28,20 +28,8 @@ import pytest
 # (run alone, this module would otherwise get GLFW, which has no display).
 os.environ.setdefault("MUJOCO_GL", "egl")
 
-# The helpers of this folder's tests (beside this file).
-from locomotion_common import (
-    ALL,
-    CAMERA,
-    TOLERANCE,
-    assert_missing_model_named,
-    assert_reset_states_match,
-    assert_same_model,
-    check_restore_after_reset,
-    compare_observations,
-    episode_steps,
-    lockstep,
-    seeded_reference,
-)
+import locomotion_common as common  # this folder's test helpers
+from locomotion_common import ALL, CAMERA, TOLERANCE
 
 import envpool
 from envpool.testing.published import check_spec
@@ -61,7 +49,7 @@ SPECS = json.loads((Path(__file__).parent / "envpool127_corridor_specs.json").re
 def reference(task_id: str, seed: int, time_limit: float = 30.0) -> Any:
     """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
     # The time_limit option: 30 s by default.
-    return seeded_reference(getattr(basic_cmu_2019, TASKS[task_id]), seed, time_limit)
+    return common.seeded_reference(getattr(basic_cmu_2019, TASKS[task_id]), seed, time_limit)
 
 
 def assert_camera_close(ours: np.ndarray, expected: np.ndarray, where: str) -> None:
@@ -74,37 +62,26 @@ def assert_camera_close(ours: np.ndarray, expected: np.ndarray, where: str) -> N
 
 def play(task_id: str, seed: int, steps: int, num_envs: int, time_limit: float) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts how episodes end."""
-    env, refs, obs, info, steps_ref = lockstep(
-        task_id,
-        seed,
-        num_envs,
-        lambda s: reference(task_id, s, time_limit),
-        time_limit=time_limit,
-    )
-    rng = np.random.RandomState(seed)
     counts = {"falls": 0, "time_limits": 0, "rewards": 0, "corridors": 0}
     seen_corridors: set[bytes] = set()
 
-    def compare(step: int) -> None:
-        compare_observations(step, steps_ref, obs, info, camera_close=assert_camera_close)
+    def watch(refs: list[Any]) -> None:
         seen_corridors.update(ref.physics.model.geom_size.tobytes() for ref in refs)
 
-    compare(0)
-    for step in range(1, steps + 1):
-        action = rng.uniform(-1, 1, size=(num_envs, 56))
-        obs, reward, terminated, truncated, info = env.step(action)
-        steps_ref = [ref.step(action[i]) for i, ref in enumerate(refs)]
-        compare(step)
-        for row, ts in episode_steps(steps_ref, reward, terminated, truncated, info):
-            assert abs(reward[row] - ts.reward) <= TOLERANCE, step
-            counts["rewards"] += int(ts.reward > 0)
-            if ts.last():
-                fall = float(ts.discount) == 0.0
-                counts["falls" if fall else "time_limits"] += 1
-                assert bool(terminated[row]) == fall and bool(truncated[row]) != fall, step
-            else:
-                assert not terminated[row] and not truncated[row], step
-    env.close()
+    for step, ts, reward, terminated, truncated in common.play_random_actions(
+        task_id,
+        seed,
+        steps,
+        num_envs,
+        lambda s: reference(task_id, s, time_limit),
+        56,
+        compare={"camera_close": assert_camera_close},
+        watch=watch,
+        time_limit=time_limit,
+    ):
+        assert abs(reward - ts.reward) <= TOLERANCE, step
+        counts["rewards"] += int(ts.reward > 0)
+        common.count_fall_or_time_limit(step, ts, terminated, truncated, counts)
     counts["corridors"] = len(seen_corridors)
     return counts
 
@@ -143,7 +120,7 @@ def test_model_is_dm_controls(task_id: str, seed: int) -> None:
     # The arena's text line for line (the walker's is GoToTarget's, whose
     # numbers keep the file's spelling), the compiled model array by array.
     assert arena_lines(xml) == arena_lines(ref.task.root_entity.mjcf_model.to_xml_string())
-    assert_same_model(mujoco.MjModel.from_xml_string(xml), ref.physics.model._model)
+    common.assert_same_model(mujoco.MjModel.from_xml_string(xml), ref.physics.model._model)
 
 
 # (id, seed, steps): random actions fell the humanoid within a few steps
@@ -168,7 +145,9 @@ def test_the_time_limit_truncates_as_dm_controls(task_id: str) -> None:
 
 @pytest.mark.parametrize("task_id", [WALLS, GAPS])
 def test_reset_states_are_dm_controls_bit_for_bit(task_id: str) -> None:
-    assert_reset_states_match(task_id, range(1000, 1002), lambda seed: reference(task_id, seed))
+    common.assert_reset_states_match(
+        task_id, range(1000, 1002), lambda seed: reference(task_id, seed)
+    )
 
 
 @pytest.mark.parametrize("task_id", [WALLS, GAPS])
@@ -183,7 +162,7 @@ def test_snapshots_restore_exactly(task_id: str) -> None:
     # Saved mid-episode, across autoresets (the time limit), into a pool of
     # another seed: another corridor, whose model the restore rebuilds.
     check_snapshots(task_id, num_envs=2, before=3, after=6, time_limit=0.12)
-    check_restore_after_reset(
+    common.check_restore_after_reset(
         task_id, 56, (CAMERA, "walker/joints_pos", "walker/sensors_accelerometer")
     )
 
@@ -203,7 +182,7 @@ def test_a_snapshot_of_the_other_corridor_is_refused() -> None:
 def test_a_missing_walker_model_names_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert_missing_model_named(
+    common.assert_missing_model_named(
         monkeypatch, tmp_path, WALLS, r"humanoid_CMU_V2019\.xml.*reinstall envpool"
     )
 

@@ -16,20 +16,9 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import locomotion_common as common  # this folder's test helpers
 import numpy as np
 import pytest
-
-# The helpers of this folder's tests (beside this file).
-from locomotion_common import (
-    assert_missing_model_named,
-    assert_reset_states_match,
-    assert_same_model,
-    check_restore_after_reset,
-    compare_observations,
-    episode_steps,
-    lockstep,
-    seeded_reference,
-)
 
 import envpool
 from envpool.testing.published import check_spec
@@ -48,36 +37,24 @@ SPECS = json.loads((Path(__file__).parent / "envpool127_go_to_target_specs.json"
 def reference(seed: int, time_limit: float = 30.0) -> Any:
     """The dm_control env that env `seed - s` of a pool seeded `s` plays
     (the time_limit option: 30 s by default)."""
-    return seeded_reference(basic_cmu_2019.cmu_humanoid_go_to_target, seed, time_limit)
+    return common.seeded_reference(basic_cmu_2019.cmu_humanoid_go_to_target, seed, time_limit)
 
 
 def play(seed: int, steps: int, num_envs: int, time_limit: float) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts how episodes end."""
-    env, refs, obs, info, steps_ref = lockstep(
-        TASK_ID, seed, num_envs, lambda s: reference(s, time_limit), time_limit=time_limit
-    )
-    rng = np.random.RandomState(seed)
     counts = {"falls": 0, "time_limits": 0, "rewards": 0}
-
-    def compare(step: int) -> None:
-        compare_observations(step, steps_ref, obs, info)
-
-    compare(0)
-    for step in range(1, steps + 1):
-        action = rng.uniform(-1, 1, size=(num_envs, 56))
-        obs, reward, terminated, truncated, info = env.step(action)
-        steps_ref = [ref.step(action[i]) for i, ref in enumerate(refs)]
-        compare(step)
-        for row, ts in episode_steps(steps_ref, reward, terminated, truncated, info):
-            assert reward[row] == ts.reward, step
-            counts["rewards"] += int(ts.reward > 0)
-            if ts.last():
-                fall = float(ts.discount) == 0.0
-                counts["falls" if fall else "time_limits"] += 1
-                assert bool(terminated[row]) == fall and bool(truncated[row]) != fall, step
-            else:
-                assert not terminated[row] and not truncated[row], step
-    env.close()
+    for step, ts, reward, terminated, truncated in common.play_random_actions(
+        TASK_ID,
+        seed,
+        steps,
+        num_envs,
+        lambda s: reference(s, time_limit),
+        56,
+        time_limit=time_limit,
+    ):
+        assert reward == ts.reward, step
+        counts["rewards"] += int(ts.reward > 0)
+        common.count_fall_or_time_limit(step, ts, terminated, truncated, counts)
     return counts
 
 
@@ -90,7 +67,7 @@ def test_model_is_dm_controls(seed: int) -> None:
     ref.reset()
     target_x, target_y, _ = ref.task.target_position(ref.physics)
     model = mujoco.MjModel.from_xml_string(_locomotion.go_to_target_xml(target_x, target_y))
-    assert_same_model(model, ref.physics.model._model)
+    common.assert_same_model(model, ref.physics.model._model)
 
 
 def test_episodes_play_dm_controls_across_autoresets() -> None:
@@ -111,7 +88,7 @@ def test_the_reward_is_dm_controls() -> None:
 
 
 def test_reset_states_are_dm_controls_bit_for_bit() -> None:
-    assert_reset_states_match(TASK_ID, range(1000, 1003), reference)
+    common.assert_reset_states_match(TASK_ID, range(1000, 1003), reference)
 
 
 def test_spaces_and_options_are_envpool_127s() -> None:
@@ -123,13 +100,13 @@ def test_snapshots_restore_exactly() -> None:
     # Saved mid-episode (the conformance check saves with the defaults too)
     # and right after a reset, into a pool of another seed: another target.
     check_snapshots(TASK_ID, num_envs=2, before=4, after=10, time_limit=0.15)
-    check_restore_after_reset(TASK_ID, 56, ("walker/target",), steps=4)
+    common.check_restore_after_reset(TASK_ID, 56, ("walker/target",), steps=4)
 
 
 def test_a_missing_walker_model_names_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert_missing_model_named(
+    common.assert_missing_model_named(
         monkeypatch, tmp_path, TASK_ID, r"humanoid_CMU_V2019\.xml.*reinstall envpool"
     )
 

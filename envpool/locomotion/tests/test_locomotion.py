@@ -30,19 +30,9 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import locomotion_common as common  # this folder's test helpers
 import numpy as np
 import pytest
-
-# The helpers of this folder's tests (beside this file).
-from locomotion_common import (
-    assert_reset_states_match,
-    assert_same_model,
-    check_player_outcomes,
-    compare_player_observations,
-    lockstep,
-    seeded_reference,
-    soccer_load_kwargs,
-)
 
 import envpool
 from envpool.locomotion.registration import ASSET_DIR
@@ -66,11 +56,11 @@ WALKERS = {
 
 def reference(seed: int, task_id: str = "DmcSoccerBoxhead-v1", **options: Any) -> Any:
     """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
-    return seeded_reference(
+    return common.seeded_reference(
         soccer.load,
         seed,
         walker_type=soccer.WalkerType[WALKERS[task_id]],
-        **soccer_load_kwargs(options),
+        **common.soccer_load_kwargs(options),
     )
 
 
@@ -92,7 +82,7 @@ def play(
     **options: Any,
 ) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts what happened."""
-    env, refs, obs, info, steps_ref = lockstep(
+    env, refs, obs, info, steps_ref = common.lockstep(
         task_id, seed, num_envs, lambda s: reference(s, task_id, **options), **options
     )
     players = env.spec.config.max_num_players
@@ -101,7 +91,7 @@ def play(
     counts = {"goals": 0, "time_limits": 0, "throw_ins": 0}
 
     def compare(step: int) -> None:
-        compare_player_observations(step, steps_ref, obs, info, players)
+        common.compare_player_observations(step, steps_ref, obs, info, players)
 
     compare(0)
     for step in range(1, steps + 1):
@@ -118,7 +108,7 @@ def play(
         obs, reward, terminated, truncated, info = env.step(action.reshape(-1, action_dim))
         steps_ref = [ref.step(list(action[i])) for i, ref in enumerate(refs)]
         compare(step)
-        check_player_outcomes(step, steps_ref, reward, terminated, truncated, info, counts)
+        common.check_player_outcomes(step, steps_ref, reward, terminated, truncated, info, counts)
     env.close()
     return counts
 
@@ -168,7 +158,7 @@ def test_model_text_and_arrays_are_dm_controls() -> None:
         for ref_line, our_line in zip(ref_lines, our_lines, strict=True):
             assert files.sub("file", our_line) == files.sub("file", ref_line)
         model = mujoco.MjModel.from_xml_string(ours, assets)
-        assert_same_model(
+        common.assert_same_model(
             model,
             ref.physics.model._model,
             skip=("tex_pathadr",),
@@ -202,7 +192,7 @@ def test_ant_model_is_dm_controls(seed: int, options: dict[str, Any]) -> None:
         ant=True,
     )
     model = mujoco.MjModel.from_xml_string(ours, soccer_assets())
-    assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr",))
+    common.assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr",))
 
 
 @pytest.mark.parametrize(
@@ -276,14 +266,14 @@ def test_reset_states_are_dm_controls_bit_for_bit() -> None:
     # qpos and qvel after the reset, for seeds where numpy's arctan2 (SVML's
     # on AVX-512 CPUs) and libm's give a walker's heading different last
     # bits (1002, 1003 and 1015 on such a CPU).
-    assert_reset_states_match(
+    common.assert_reset_states_match(
         "DmcSoccerBoxhead-v1", range(1000, 1016), reference, compared=(1000, 1002, 1003, 1015)
     )
 
 
 def test_ant_reset_states_are_dm_controls_bit_for_bit() -> None:
     # The free joint's heading quaternion is divided by np.linalg.norm.
-    assert_reset_states_match(
+    common.assert_reset_states_match(
         "DmcSoccerAnt-v1", range(1000, 1003), lambda seed: reference(seed, "DmcSoccerAnt-v1")
     )
 

@@ -26,8 +26,8 @@ with warnings.catch_warnings():
     from dm_control.locomotion.arenas import covering
     from dm_control.locomotion.examples import basic_rodent_2020
 
-# The helpers of this folder's tests (beside this file).
-from locomotion_common import ALL, assert_same_model, rodent_model_files
+import locomotion_common as common  # this folder's test helpers
+from locomotion_common import ALL
 
 import envpool
 from envpool.locomotion import _locomotion
@@ -210,6 +210,6 @@ def test_rodent_maze_model_is_dm_controls(seed: int, episodes: int) -> None:
     root = env.task.root_entity.mjcf_model
     expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
     model = mujoco.MjModel.from_xml_string(
-        _locomotion.rodent_maze_xml(seed, episodes), rodent_model_files()
+        _locomotion.rodent_maze_xml(seed, episodes), common.rodent_model_files()
     )
-    assert_same_model(model, expected, skip=("tex_pathadr",))
+    common.assert_same_model(model, expected, skip=("tex_pathadr",))

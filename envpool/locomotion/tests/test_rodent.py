@@ -27,23 +27,8 @@ import pytest
 
 os.environ.setdefault("MUJOCO_GL", "egl")  # dm_control renders the camera
 
-# The helpers of this folder's tests (beside this file).
-from locomotion_common import (
-    ALL,
-    CAMERA,
-    TOLERANCE,
-    assert_frames_close,
-    assert_missing_model_named,
-    assert_reset_states_match,
-    assert_same_model,
-    check_restore_after_reset,
-    compare_observations,
-    episode_steps,
-    lockstep,
-    rewritten,
-    rodent_model_files,
-    seeded_reference,
-)
+import locomotion_common as common  # this folder's test helpers
+from locomotion_common import ALL, CAMERA, TOLERANCE
 
 import envpool
 from envpool.testing.published import check_spec
@@ -71,7 +56,7 @@ class Reference:
 
     def __init__(self, task_id: str, seed: int, time_limit: float | None = None) -> None:
         # The time_limit option, when given.
-        self.env = seeded_reference(FACTORIES[task_id], seed, time_limit)
+        self.env = common.seeded_reference(FACTORIES[task_id], seed, time_limit)
         self._global = np.random.get_state()
 
     def _call(self, method: Any, *args: Any) -> Any:
@@ -100,33 +85,23 @@ def play(
     seed: int, steps: int, num_envs: int, time_limit: float, task_id: str = TASK_ID
 ) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts the time limits."""
-    env, refs, obs, info, steps_ref = lockstep(
+    counts = {"time_limits": 0, "rewards": 0}
+    for step, ts, reward, terminated, truncated in common.play_random_actions(
         task_id,
         seed,
+        steps,
         num_envs,
         lambda s: reference(s, time_limit, task_id),
+        38,
+        compare={"exact_keys": ("task_logic",)},
         time_limit=time_limit,
-    )
-    rng = np.random.RandomState(seed)
-    counts = {"time_limits": 0, "rewards": 0}
-
-    def compare(step: int) -> None:
-        compare_observations(step, steps_ref, obs, info, exact_keys=("task_logic",))
-
-    compare(0)
-    for step in range(1, steps + 1):
-        action = rng.uniform(-1, 1, size=(num_envs, 38))
-        obs, reward, terminated, truncated, info = env.step(action)
-        steps_ref = [ref.step(action[i]) for i, ref in enumerate(refs)]
-        compare(step)
-        for row, ts in episode_steps(steps_ref, reward, terminated, truncated, info):
-            np.testing.assert_allclose(reward[row], ts.reward, rtol=0, atol=TOLERANCE)
-            counts["rewards"] += int(ts.reward > 0)
-            # The discount is always 1: only the time limit ends an episode.
-            assert not terminated[row], step
-            assert bool(truncated[row]) == ts.last(), step
-            counts["time_limits"] += int(ts.last())
-    env.close()
+    ):
+        np.testing.assert_allclose(reward, ts.reward, rtol=0, atol=TOLERANCE)
+        counts["rewards"] += int(ts.reward > 0)
+        # The discount is always 1: only the time limit ends an episode.
+        assert not terminated, step
+        assert bool(truncated) == ts.last(), step
+        counts["time_limits"] += int(ts.last())
     return counts
 
 
@@ -159,11 +134,11 @@ def test_model_is_dm_controls() -> None:
         name for name, data in composer_assets.items() if data == skin
     ]
     model = mujoco.MjModel.from_xml_string(
-        _locomotion.rodent_xml("rodent_escape_bowl"), rodent_model_files()
+        _locomotion.rodent_xml("rodent_escape_bowl"), common.rodent_model_files()
     )
     # tex_pathadr points at the textures' file names (Composer's are
     # hashed); hfield_data is the episode's terrain (the lockstep test).
-    assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr", "hfield_data"))
+    common.assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr", "hfield_data"))
 
 
 def test_two_touch_model_is_dm_controls() -> None:
@@ -177,14 +152,14 @@ def test_two_touch_model_is_dm_controls() -> None:
     root = ref.env.task.root_entity.mjcf_model
     expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
     model = mujoco.MjModel.from_xml_string(
-        _locomotion.rodent_xml("rodent_two_touch"), rodent_model_files()
+        _locomotion.rodent_xml("rodent_two_touch"), common.rodent_model_files()
     )
-    assert_same_model(model, expected, skip=("tex_pathadr",))
+    common.assert_same_model(model, expected, skip=("tex_pathadr",))
 
 
 @pytest.mark.parametrize("task_id", [TASK_ID, TWO_TOUCH_ID])
 def test_reset_states_are_dm_controls_bit_for_bit(task_id: str) -> None:
-    assert_reset_states_match(
+    common.assert_reset_states_match(
         task_id, range(1000, 1002), lambda seed: Reference(task_id, seed), whole_state=True
     )
 
@@ -222,7 +197,7 @@ def test_snapshots_restore_exactly() -> None:
     # The conformance check (test_conformance.py) saves mid-episode and
     # across autoresets; here right after a reset, into a pool of another
     # seed (another terrain, which the state carries).
-    check_restore_after_reset(TASK_ID, 38, (CAMERA, "walker/joints_pos", "walker/origin"))
+    common.check_restore_after_reset(TASK_ID, 38, (CAMERA, "walker/joints_pos", "walker/origin"))
 
 
 def test_two_touches_play_dm_controls() -> None:
@@ -243,21 +218,14 @@ def test_two_touches_play_dm_controls() -> None:
     new = np.array(physics.named.data.xpos["walker/hand_L"], dtype=np.float64)
     physics.bind(geom).pos = new
     [state] = env.get_state()
-    env.set_state([rewritten(state, old.tobytes(), new.tobytes())])
+    env.set_state([common.rewritten(state, old.tobytes(), new.tobytes())])
     logic = []
     total = 0.0
     for step in range(1, (100 if ALL else 14) + 1):
         action = np.zeros(38)
         obs, reward, _, _, _ = env.step(action[None])
         ts = ref.step(action)
-        for key, expected in ts.observation.items():
-            where = f"step {step} {key}"
-            if key == CAMERA:
-                assert_frames_close(obs[key][0], expected, where)
-            else:
-                np.testing.assert_allclose(
-                    obs[key][0], expected, rtol=0, atol=TOLERANCE, err_msg=where
-                )
+        common.compare_first_env(step, ts, obs)
         np.testing.assert_allclose(reward[0], ts.reward, rtol=0, atol=TOLERANCE)
         logic.append(int(ts.observation["task_logic"][0]))
         total += float(ts.reward)
@@ -290,7 +258,9 @@ def test_two_touch_snapshots_carry_the_global_stream() -> None:
 def test_a_missing_walker_model_names_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert_missing_model_named(monkeypatch, tmp_path, TASK_ID, r"rodent\.xml.*reinstall envpool")
+    common.assert_missing_model_named(
+        monkeypatch, tmp_path, TASK_ID, r"rodent\.xml.*reinstall envpool"
+    )
 
 
 def test_dm_env_type_names_the_keys_as_python_names() -> None:

@@ -30,22 +30,8 @@ import pytest
 
 os.environ.setdefault("MUJOCO_GL", "egl")  # dm_control renders the camera
 
-# The helpers of this folder's tests (beside this file).
-from locomotion_common import (
-    ALL,
-    CAMERA,
-    TOLERANCE,
-    assert_frames_close,
-    assert_reset_states_match,
-    assert_same_model,
-    check_restore_after_reset,
-    compare_observations,
-    episode_steps,
-    lockstep,
-    rewritten,
-    rodent_model_files,
-    seeded_reference,
-)
+import locomotion_common as common  # this folder's test helpers
+from locomotion_common import ALL, CAMERA, TOLERANCE
 
 import envpool
 from envpool.testing.published import check_spec
@@ -64,7 +50,7 @@ SPECS = json.loads((Path(__file__).parent / "envpool127_rodent_run_gaps_specs.js
 def reference(seed: int, time_limit: float = 30.0) -> Any:
     """The dm_control env that env `seed - s` of a pool seeded `s` plays
     (the time_limit option: 30 s by default)."""
-    return seeded_reference(basic_rodent_2020.rodent_run_gaps, seed, time_limit)
+    return common.seeded_reference(basic_rodent_2020.rodent_run_gaps, seed, time_limit)
 
 
 def gaps_draws(seed: int) -> list[float]:
@@ -80,35 +66,32 @@ def gaps_draws(seed: int) -> list[float]:
 
 def play(seed: int, steps: int, num_envs: int, time_limit: float) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts how episodes end."""
-    env, refs, obs, info, steps_ref = lockstep(
-        TASK_ID, seed, num_envs, lambda s: reference(s, time_limit), time_limit=time_limit
-    )
-    rng = np.random.RandomState(seed)
     counts = {"time_limits": 0, "rewards": 0, "corridors": 0}
     seen_corridors: set[bytes] = set()
 
-    def compare(step: int) -> None:
-        compare_observations(step, steps_ref, obs, info)
+    def watch(refs: list[Any]) -> None:
         seen_corridors.update(ref.physics.model.geom_size.tobytes() for ref in refs)
 
-    compare(0)
-    for step in range(1, steps + 1):
-        action = rng.uniform(-1, 1, size=(num_envs, 38))
-        obs, reward, terminated, truncated, info = env.step(action)
-        steps_ref = [ref.step(action[i]) for i, ref in enumerate(refs)]
-        compare(step)
-        for row, ts in episode_steps(steps_ref, reward, terminated, truncated, info):
-            np.testing.assert_allclose(reward[row], ts.reward, rtol=0, atol=TOLERANCE)
-            counts["rewards"] += int(ts.reward > 0)
-            if ts.last():
-                # Random actions keep the rodent on its 6 m starting platform:
-                # the time limit ends these episodes.
-                assert float(ts.discount) == 1.0, step
-                assert truncated[row] and not terminated[row], step
-                counts["time_limits"] += 1
-            else:
-                assert not terminated[row] and not truncated[row], step
-    env.close()
+    for step, ts, reward, terminated, truncated in common.play_random_actions(
+        TASK_ID,
+        seed,
+        steps,
+        num_envs,
+        lambda s: reference(s, time_limit),
+        38,
+        watch=watch,
+        time_limit=time_limit,
+    ):
+        np.testing.assert_allclose(reward, ts.reward, rtol=0, atol=TOLERANCE)
+        counts["rewards"] += int(ts.reward > 0)
+        if ts.last():
+            # Random actions keep the rodent on its 6 m starting platform:
+            # the time limit ends these episodes.
+            assert float(ts.discount) == 1.0, step
+            assert truncated and not terminated, step
+            counts["time_limits"] += 1
+        else:
+            assert not terminated and not truncated, step
     counts["corridors"] = len(seen_corridors)
     return counts
 
@@ -133,13 +116,13 @@ def test_model_is_dm_controls(seed: int) -> None:
     ref.reset()
     xml = _locomotion.rodent_xml("rodent_run_gaps", gaps_draws(seed))
     assert arena_lines(xml) == arena_lines(ref.task.root_entity.mjcf_model.to_xml_string())
-    model = mujoco.MjModel.from_xml_string(xml, rodent_model_files())
+    model = mujoco.MjModel.from_xml_string(xml, common.rodent_model_files())
     # tex_pathadr points at the textures' file names (Composer's are hashed).
-    assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr",))
+    common.assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr",))
 
 
 def test_reset_states_are_dm_controls_bit_for_bit() -> None:
-    assert_reset_states_match(TASK_ID, range(1000, 1003), reference, whole_state=True)
+    common.assert_reset_states_match(TASK_ID, range(1000, 1003), reference, whole_state=True)
 
 
 # (seed, steps, envs, time limit): 5 steps of 20 ms an episode, each new
@@ -179,20 +162,13 @@ def test_a_fall_terminates_as_dm_controls() -> None:
     data.qpos[:4] = fallen
     mujoco.mj_step1(ref.physics.model._model, data._data)
     [state] = env.get_state()
-    env.set_state([rewritten(state, struct.pack("<4d", *pose), struct.pack("<4d", *fallen))])
+    env.set_state([common.rewritten(state, struct.pack("<4d", *pose), struct.pack("<4d", *fallen))])
     ended = []
     for step in range(1, 4):
         action = np.zeros(38)
         obs, reward, terminated, truncated, _ = env.step(action[None])
         ts = ref.step(action)
-        for key, expected in ts.observation.items():
-            where = f"step {step} {key}"
-            if key == CAMERA:
-                assert_frames_close(obs[key][0], expected, where)
-            else:
-                np.testing.assert_allclose(
-                    obs[key][0], expected, rtol=0, atol=TOLERANCE, err_msg=where
-                )
+        common.compare_first_env(step, ts, obs)
         if ts.first():
             ended.append("reset")
             continue
@@ -218,7 +194,7 @@ def test_snapshots_restore_exactly() -> None:
     # of another seed; then right after a reset, into a pool playing another
     # corridor, whose model the restore compiles.
     check_snapshots(TASK_ID, num_envs=2, before=3, after=6, time_limit=0.06)
-    check_restore_after_reset(
+    common.check_restore_after_reset(
         TASK_ID, 38, (CAMERA, "walker/joints_pos", "walker/sensors_accelerometer")
     )
 

@@ -34,20 +34,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import locomotion_common as common  # this folder's test helpers
 import numpy as np
 import pytest
-
-# The helpers of this folder's tests (beside this file).
-from locomotion_common import (
-    ALL,
-    assert_reset_states_match,
-    assert_same_model,
-    check_player_outcomes,
-    compare_player_observations,
-    lockstep,
-    seeded_reference,
-    soccer_load_kwargs,
-)
+from locomotion_common import ALL
 
 import envpool
 from envpool.locomotion.registration import ASSET_DIR
@@ -150,8 +140,11 @@ def mocap_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 def reference(seed: int, **options: Any) -> Any:
     """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
-    return seeded_reference(
-        soccer.load, seed, walker_type=soccer.WalkerType.HUMANOID, **soccer_load_kwargs(options)
+    return common.seeded_reference(
+        soccer.load,
+        seed,
+        walker_type=soccer.WalkerType.HUMANOID,
+        **common.soccer_load_kwargs(options),
     )
 
 
@@ -233,12 +226,12 @@ def test_model_is_dm_controls(seed: int, options: dict[str, Any]) -> None:
     model = mujoco.MjModel.from_xml_string(ours, model_assets(team_size))
     # tex_pathadr and skin_pathadr point into the asset file names
     # (Composer's are content hashes).
-    assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr", "skin_pathadr"))
+    common.assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr", "skin_pathadr"))
 
 
 def play(seed: int, steps: int, num_envs: int = 1, **options: Any) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts what happened."""
-    env, refs, obs, info, steps_ref = lockstep(
+    env, refs, obs, info, steps_ref = common.lockstep(
         TASK_ID, seed, num_envs, lambda s: reference(s, **options), **options
     )
     players = env.spec.config.max_num_players
@@ -247,7 +240,7 @@ def play(seed: int, steps: int, num_envs: int = 1, **options: Any) -> dict[str, 
     counts = {"goals": 0, "time_limits": 0}
 
     def compare(step: int) -> None:
-        compare_player_observations(step, steps_ref, obs, info, players)
+        common.compare_player_observations(step, steps_ref, obs, info, players)
 
     compare(0)
     for step in range(1, steps + 1):
@@ -255,7 +248,7 @@ def play(seed: int, steps: int, num_envs: int = 1, **options: Any) -> dict[str, 
         obs, reward, terminated, truncated, info = env.step(action.reshape(-1, width))
         steps_ref = [ref.step(list(action[i])) for i, ref in enumerate(refs)]
         compare(step)
-        check_player_outcomes(step, steps_ref, reward, terminated, truncated, info, counts)
+        common.check_player_outcomes(step, steps_ref, reward, terminated, truncated, info, counts)
     env.close()
     return counts
 
@@ -263,7 +256,7 @@ def play(seed: int, steps: int, num_envs: int = 1, **options: Any) -> dict[str, 
 def test_reset_states_are_dm_controls_bit_for_bit() -> None:
     # The clip frames of both pose initializations and the placement: qpos
     # and qvel after the reset.
-    assert_reset_states_match(TASK_ID, (0, 1, 2, 3) if ALL else (1,), reference)
+    common.assert_reset_states_match(TASK_ID, (0, 1, 2, 3) if ALL else (1,), reference)
 
 
 @pytest.mark.parametrize(
