@@ -95,18 +95,22 @@ CmuWalker::CmuWalker(const mjModel* m) {
   }
 }
 
+void PlaceCmuRootUpright(double* root_qpos, double* root_qvel) {
+  std::copy(kUprightPos, kUprightPos + 3, root_qpos);
+  const double norm = mujoco_common::NumpyNorm(kUprightQuat, 4);
+  for (int k = 0; k < 4; ++k) {
+    root_qpos[3 + k] = kUprightQuat[k] / norm;
+  }
+  std::fill(root_qvel, root_qvel + 6, 0.0);
+}
+
 void CmuWalker::PlaceUpright(const mjModel* m, mjData* d, double x,
                              double y) const {
   for (int adr : walker_joint_qpos_) {
     d->qpos[adr] = m->qpos0[adr];
   }
   double* root = d->qpos + free_qpos_;
-  std::copy(kUprightPos, kUprightPos + 3, root);
-  const double norm = mujoco_common::NumpyNorm(kUprightQuat, 4);
-  for (int k = 0; k < 4; ++k) {
-    root[3 + k] = kUprightQuat[k] / norm;
-  }
-  std::fill(d->qvel + free_qvel_, d->qvel + free_qvel_ + 6, 0.0);
+  PlaceCmuRootUpright(root, d->qvel + free_qvel_);
   root[0] = root[0] + x;
   root[1] = root[1] + y;
   root[2] = root[2] + 0.0;

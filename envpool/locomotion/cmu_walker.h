@@ -27,6 +27,12 @@ struct ObservationKey {
 // float64.
 std::vector<ObservationKey> CmuWalkerObservationKeys();
 
+// UprightInitializer's free joint: the root at cmu_humanoid.py's upright
+// position and quaternion (divided by numpy's norm) in the 7 entries of
+// `root_qpos`, at rest in the 6 of `root_qvel`. CmuWalker::PlaceUpright and
+// the soccer humanoid's mocap initializer both start from it.
+void PlaceCmuRootUpright(double* root_qpos, double* root_qvel);
+
 class CmuWalker {
  public:
   // The walker's elements in `model`, named with the prefix "walker/".

@@ -79,12 +79,7 @@ const MjcfElement& Walker() {
 }
 
 const MjcfElement& Section(const char* tag) {
-  const MjcfElement* section = Walker().Child(tag);
-  if (section == nullptr) {
-    throw std::runtime_error(std::string(kWalkerModel) + " has no <" + tag +
-                             ">: not dm_control's CMU humanoid");
-  }
-  return *section;
+  return WalkerSection(Walker(), tag, kWalkerModel, "CMU humanoid");
 }
 
 const MjcfElement* FindJoint(const MjcfElement& element,

@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 namespace envpool::locomotion {
@@ -218,6 +220,62 @@ const MjcfElement* MjcfElement::Child(const std::string& tag) const {
 
 MjcfElement ParseMjcf(const std::string& text, const std::string& source) {
   return Reader(text, source).Root();
+}
+
+const MjcfElement& WalkerSection(const MjcfElement& root, const char* tag,
+                                 const std::string& source,
+                                 const std::string& walker) {
+  const MjcfElement* section = root.Child(tag);
+  if (section == nullptr) {
+    throw std::runtime_error(source + " has no <" + tag +
+                             ">: not dm_control's " + walker);
+  }
+  return *section;
+}
+
+std::string PrefixedSkin(const std::string& skin, const std::string& source,
+                         const std::string& prefix) {
+  constexpr std::size_t kNameLength = 40;
+  auto fail = [&source] {
+    throw std::runtime_error(source + " is not a MuJoCo skin file");
+  };
+  auto read_int = [&](std::size_t at) {
+    if (at + 4 > skin.size()) {
+      fail();
+    }
+    int32_t value = 0;
+    std::memcpy(&value, skin.data() + at, 4);
+    return static_cast<std::size_t>(value);
+  };
+  const std::size_t nvertex = read_int(0), ntexcoord = read_int(4);
+  const std::size_t nface = read_int(8), nbone = read_int(12);
+  std::size_t at = 16 + 4 * (3 * nvertex + 2 * ntexcoord + 3 * nface);
+  if (at > skin.size()) {
+    fail();
+  }
+  std::string out = skin.substr(0, at);
+  for (std::size_t b = 0; b < nbone; ++b) {
+    if (at + kNameLength > skin.size()) {
+      fail();
+    }
+    const std::string name(skin.c_str() + at,
+                           strnlen(skin.c_str() + at, kNameLength));
+    const std::string prefixed = prefix + name;
+    if (prefixed.size() > kNameLength) {
+      throw std::runtime_error("the skin's body name " + prefixed +
+                               " is longer than a skin file holds");
+    }
+    out += prefixed + std::string(kNameLength - prefixed.size(), '\0');
+    at += kNameLength;
+    const std::size_t count = read_int(at + 4 * 7);
+    const std::size_t size = 4 * 7 + 4 + 8 * count;
+    if (at + size > skin.size()) {
+      fail();
+    }
+    out += skin.substr(at, size);
+    at += size;
+  }
+  return out;
 }
 
 }  // namespace envpool::locomotion

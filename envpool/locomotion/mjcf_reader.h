@@ -30,6 +30,13 @@ struct MjcfElement {
 // declaration).
 MjcfElement ParseMjcf(const std::string& text, const std::string& source);
 
+// The top-level element `tag` of a walker's file (`root`, read from
+// `source`); throws std::runtime_error "<source> has no <tag>: not
+// dm_control's <walker>" when the file has none.
+const MjcfElement& WalkerSection(const MjcfElement& root, const char* tag,
+                                 const std::string& source,
+                                 const std::string& walker);
+
 // How an element of a walker's file is written into an episode's model, as
 // Composer attaches the walker under its namespace ("home0/", "walker/").
 struct PrefixRules {
@@ -48,6 +55,15 @@ struct PrefixRules {
 // reference to another element prefixed.
 void AppendPrefixed(const MjcfElement& element, const PrefixRules& rules,
                     int indent, std::string* xml);
+
+// The MuJoCo skin file `skin` (binary .skn: counts, vertices, texture
+// coordinates, faces, then per bone its body's name in 40 bytes, bind pose
+// and vertex weights) with every bone's body name prefixed, as Composer's
+// mjcf.skin.serialize writes it for the attached walker. Throws
+// std::runtime_error naming `source` when the bytes are not such a file or
+// a prefixed name does not fit its 40 bytes.
+std::string PrefixedSkin(const std::string& skin, const std::string& source,
+                         const std::string& prefix);
 
 }  // namespace envpool::locomotion
 

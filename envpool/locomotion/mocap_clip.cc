@@ -24,20 +24,18 @@ class Reader {
                                " ends too early: not an EPMOCAP1 clip file");
     }
   }
-  uint32_t U32() {
-    Need(4);
-    uint32_t value = 0;
-    std::memcpy(&value, bytes_.data() + at_, 4);
-    at_ += 4;
+  // The next sizeof(T) bytes as a T (the file is little-endian, as the
+  // machines the wheels are built for).
+  template <typename T>
+  T Next() {
+    Need(sizeof(T));
+    T value{};
+    std::memcpy(&value, bytes_.data() + at_, sizeof(T));
+    at_ += sizeof(T);
     return value;
   }
-  double F64() {
-    Need(8);
-    double value = 0;
-    std::memcpy(&value, bytes_.data() + at_, 8);
-    at_ += 8;
-    return value;
-  }
+  uint32_t U32() { return Next<uint32_t>(); }
+  double F64() { return Next<double>(); }
   std::string Bytes(std::size_t n) {
     Need(n);
     std::string out = bytes_.substr(at_, n);

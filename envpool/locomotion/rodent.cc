@@ -27,13 +27,9 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 const char* const kWalkerModel = "walkers/rodent.xml";
 const char* const kSkinFile = "walkers/rodent_walker_skin.skn";
-// The skin as Composer writes it for the attached walker (its bones' body
-// names prefixed), given to MuJoCo in memory under this name.
-const char* const kPrefixedSkinFile = "walkers/rodent_walker_skin_walker.skn";
 const char* const kGroundTexture =
     "arenas/outdoor_natural/OutdoorGrassFloorD.png";
 const char* const kSkyTexture = "arenas/outdoor_natural/OutdoorSkybox2048.png";
-const char* const kPrefix = "walker/";
 // basic_rodent_2020's time steps: 20 physics steps of 1 ms per control step.
 constexpr int kSubSteps = 20;
 // The egocentric camera's frame.
@@ -57,38 +53,8 @@ constexpr double kTopCameraDistance = 100.0;
 constexpr double kRunGapsSpawn[3] = {5, 0, 0};
 constexpr double kRunGapsTargetVelocity = 1.0;
 constexpr double kRunGapsTerminateAtHeight = -0.3;
-const char* const kEndEffectors[] = {"lower_arm_R", "lower_arm_L", "foot_R",
-                                     "foot_L"};
-
-const MjcfElement& Walker() {
-  static const MjcfElement walker =
-      ParseMjcf(mujoco_common::ReadModelText(LocomotionAssets(), kWalkerModel),
-                kWalkerModel);
-  return walker;
-}
-
-const MjcfElement& Section(const char* tag) {
-  const MjcfElement* section = Walker().Child(tag);
-  if (section == nullptr) {
-    throw std::runtime_error(std::string(kWalkerModel) + " has no <" + tag +
-                             ">: not dm_control's rodent");
-  }
-  return *section;
-}
 
 std::string Number(double x) { return MjcfNumber(x); }
-
-// The <visual> children of the walker's file (its shadow quality), which
-// Composer merges into the arena's <visual>.
-std::string WalkerVisual() {
-  std::string xml;
-  if (const MjcfElement* visual = Walker().Child("visual")) {
-    for (const MjcfElement& child : visual->children) {
-      AppendPrefixed(child, PrefixRules{""}, 4, &xml);
-    }
-  }
-  return xml;
-}
 
 // The arena's assets: the bowl's heightfield, then floors.Floor's and
 // bowl.Bowl's outdoor_natural ground and sky.
@@ -140,25 +106,12 @@ std::string RodentXml(RodentTask task, const std::vector<double>& gaps) {
   const bool bowl = task == RodentTask::kEscapeBowl;
   const bool two_touch = task == RodentTask::kTwoTouch;
   const bool run_gaps = task == RodentTask::kRunGaps;
-  const std::string p = kPrefix;
-  const MjcfElement* statistic = Walker().Child("statistic");
   std::string xml =
       std::string(bowl       ? "<mujoco model=\"bowl\">\n"
                   : run_gaps ? "<mujoco model=\"gaps_corridor\">\n"
                              : "<mujoco model=\"floor\">\n") +
-      "  <compiler boundmass=\"1.0000000000000001e-05\" "
-      "boundinertia=\"9.9999999999999994e-12\" coordinate=\"local\" "
-      "angle=\"radian\" eulerseq=\"xyz\"/>\n"
-      "  <option timestep=\"0.001\" noslip_tolerance=\"0\" "
-      "cone=\"elliptic\" noslip_iterations=\"5\"/>\n";
-  if (const MjcfElement* size = Walker().Child("size")) {
-    AppendPrefixed(*size, PrefixRules{""}, 2, &xml);
-  }
-  if (statistic != nullptr) {
-    AppendPrefixed(*statistic, PrefixRules{""}, 2, &xml);
-  }
-  xml +=
-      "  <visual>\n" + WalkerVisual() +
+      kRodentCompilerAndOption + RodentWalkerSizes() + "  <visual>\n" +
+      RodentWalkerVisual() +
       "    <headlight ambient=\"0.4 0.4 0.4\" diffuse=\"0.8 0.8 0.8\" "
       "specular=\"0.1 0.1 0.1\"/>\n" +
       (bowl       ? "    <map znear=\"0.00025000000000000001\" zfar=\"50\"/>\n"
@@ -170,29 +123,13 @@ std::string RodentXml(RodentTask task, const std::vector<double>& gaps) {
       "framewidth=\"0.01\"/>\n"
       "  </visual>\n"
       "  <default>\n"
-      "    <default class=\"/\"/>\n"
-      "    <default class=\"" +
-      p + "\">\n";
-  for (const MjcfElement& child : Section("default").children) {
-    AppendPrefixed(child, PrefixRules{p}, 6, &xml);
-  }
-  xml += "    </default>\n";
+      "    <default class=\"/\"/>\n" +
+      RodentWalkerDefaults();
   if (two_touch) {
     xml += "    <default class=\"target_0_0/\"/>\n";
   }
   xml += "  </default>\n  <asset>\n" + OutdoorArena(bowl);
-  // The skin's file, as the wheel ships it beside the walker.
-  PrefixRules asset_rules{p};
-  asset_rules.edit = [](const MjcfElement& element, auto* attributes) {
-    for (auto& [key, value] : *attributes) {
-      if (element.tag == "skin" && key == "file") {
-        value = kPrefixedSkinFile;
-      }
-    }
-  };
-  for (const MjcfElement& child : Section("asset").children) {
-    AppendPrefixed(child, asset_rules, 4, &xml);
-  }
+  xml += RodentWalkerAssets();
   if (two_touch) {
     xml += TargetAssets();
   }
@@ -219,13 +156,7 @@ std::string RodentXml(RodentTask task, const std::vector<double>& gaps) {
         "    <camera name=\"top_camera\" class=\"/\" fovy=\"" +
         Number(fovy) + "\" pos=\"0 0 100\" quat=\"1 0 0 0\"/>\n";
   }
-  xml +=
-      "    <body name=\"" + p + "\">\n      <freejoint name=\"" + p + "\"/>\n";
-  const PrefixRules walker_rules{p, /*add_class=*/true};
-  for (const MjcfElement& child : Section("worldbody").children) {
-    AppendPrefixed(child, walker_rules, 6, &xml);
-  }
-  xml += "    </body>\n";
+  xml += RodentWalkerBody();
   if (two_touch) {
     // TargetSphereTwoTouch(radius=0.025) attached at TwoTouch's first
     // target position (1, 1, 0.14); each episode moves it.
@@ -238,28 +169,7 @@ std::string RodentXml(RodentTask task, const std::vector<double>& gaps) {
         "pos=\"1 1 0.14000000000000001\"/>\n"
         "    </body>\n";
   }
-  xml += "  </worldbody>\n  <contact>\n";
-  for (const MjcfElement& child : Section("contact").children) {
-    AppendPrefixed(child, PrefixRules{p}, 4, &xml);
-  }
-  xml += "  </contact>\n  <tendon>\n";
-  for (const MjcfElement& child : Section("tendon").children) {
-    AppendPrefixed(child, PrefixRules{p}, 4, &xml);
-  }
-  xml += "  </tendon>\n  <actuator>\n";
-  for (const MjcfElement& child : Section("actuator").children) {
-    AppendPrefixed(child, walker_rules, 4, &xml);
-  }
-  xml += "  </actuator>\n  <sensor>\n";
-  for (const MjcfElement& child : Section("sensor").children) {
-    AppendPrefixed(child, PrefixRules{p}, 4, &xml);
-  }
-  for (const char* body : kEndEffectors) {
-    xml += "    <framepos name=\"" + p + body +
-           "_end_effector\" objtype=\"xbody\" objname=\"" + p + body +
-           "\" reftype=\"xbody\" refname=\"" + p + "torso\"/>\n";
-  }
-  xml += "  </sensor>\n</mujoco>\n";
+  xml += "  </worldbody>\n" + RodentWalkerSections() + "</mujoco>\n";
   return xml;
 }
 
@@ -318,78 +228,13 @@ std::vector<Key> ObservationKeys(RodentTask task) {
   return keys;
 }
 
-// The skin file (MuJoCo's binary .skn: counts, vertices, texture
-// coordinates, faces, then per bone its body's name in 40 bytes, bind pose
-// and vertex weights) with every bone's body name prefixed, as Composer's
-// mjcf.skin.serialize writes it for the attached walker.
-std::string PrefixedSkin(const std::string& skin, const std::string& prefix) {
-  constexpr std::size_t kNameLength = 40;
-  auto fail = [] {
-    throw std::runtime_error(std::string(kSkinFile) +
-                             " is not a MuJoCo skin file");
-  };
-  auto read_int = [&](std::size_t at) {
-    if (at + 4 > skin.size()) {
-      fail();
-    }
-    int32_t value = 0;
-    std::memcpy(&value, skin.data() + at, 4);
-    return static_cast<std::size_t>(value);
-  };
-  const std::size_t nvertex = read_int(0), ntexcoord = read_int(4);
-  const std::size_t nface = read_int(8), nbone = read_int(12);
-  std::size_t at = 16 + 4 * (3 * nvertex + 2 * ntexcoord + 3 * nface);
-  if (at > skin.size()) {
-    fail();
-  }
-  std::string out = skin.substr(0, at);
-  for (std::size_t b = 0; b < nbone; ++b) {
-    if (at + kNameLength > skin.size()) {
-      fail();
-    }
-    const std::string name(skin.c_str() + at,
-                           strnlen(skin.c_str() + at, kNameLength));
-    const std::string prefixed = prefix + name;
-    if (prefixed.size() > kNameLength) {
-      throw std::runtime_error("the skin's body name " + prefixed +
-                               " is longer than a skin file holds");
-    }
-    out += prefixed + std::string(kNameLength - prefixed.size(), '\0');
-    at += kNameLength;
-    const std::size_t count = read_int(at + 4 * 7);
-    const std::size_t size = 4 * 7 + 4 + 8 * count;
-    if (at + size > skin.size()) {
-      fail();
-    }
-    out += skin.substr(at, size);
-    at += size;
-  }
-  return out;
-}
-
 // The task's model compiled from its text (RunGaps' with the corridor of
 // `gaps`), owned by the caller. The text and the prefixed skin are files
 // of a virtual file system in the asset folder, so that MuJoCo finds the
 // textures beside them.
 mjModel* CompileRodentModel(RodentTask task, const std::vector<double>& gaps) {
-  const std::string folder = envpool::FamilyAssetDir(LocomotionAssets().family);
-  const std::string path = folder + "/" + TaskName(task) + ".xml";
-  const std::string xml = RodentXml(task, gaps);
-  const std::string skin = RodentSkin();
-  mjVFS vfs;
-  mj_defaultVFS(&vfs);
-  mj_addBufferVFS(&vfs, path.c_str(), xml.data(), static_cast<int>(xml.size()));
-  const std::string skin_path = folder + "/" + kPrefixedSkinFile;
-  mj_addBufferVFS(&vfs, skin_path.c_str(), skin.data(),
-                  static_cast<int>(skin.size()));
-  char error[1000] = "";
-  mjModel* compiled = mj_loadXML(path.c_str(), &vfs, error, sizeof(error));
-  mj_deleteVFS(&vfs);
-  if (compiled == nullptr) {
-    throw std::invalid_argument(
-        std::string("cannot build the rodent's MuJoCo model: ") + error);
-  }
-  return compiled;
+  return CompileWithRodentSkin(RodentXml(task, gaps), TaskName(task) + ".xml",
+                               "the rodent's");
 }
 
 // The task's model, once per process: each env of EscapeBowl and TwoTouch
@@ -450,9 +295,124 @@ double LinearTolerance(double x, double lower, double margin) {
 
 }  // namespace
 
+const MjcfElement& RodentWalker() {
+  static const MjcfElement walker =
+      ParseMjcf(mujoco_common::ReadModelText(LocomotionAssets(), kWalkerModel),
+                kWalkerModel);
+  return walker;
+}
+
+const MjcfElement& RodentWalkerSection(const char* tag) {
+  return WalkerSection(RodentWalker(), tag, kWalkerModel, "rodent");
+}
+
+namespace {
+
+void AppendChildren(const MjcfElement& element, const PrefixRules& rules,
+                    int indent, std::string* xml) {
+  for (const MjcfElement& child : element.children) {
+    AppendPrefixed(child, rules, indent, xml);
+  }
+}
+
+}  // namespace
+
+std::string RodentWalkerSizes() {
+  std::string xml;
+  for (const char* tag : {"size", "statistic"}) {
+    if (const MjcfElement* element = RodentWalker().Child(tag)) {
+      AppendPrefixed(*element, PrefixRules{""}, 2, &xml);
+    }
+  }
+  return xml;
+}
+
+std::string RodentWalkerVisual() {
+  std::string xml;
+  if (const MjcfElement* visual = RodentWalker().Child("visual")) {
+    AppendChildren(*visual, PrefixRules{""}, 4, &xml);
+  }
+  return xml;
+}
+
+std::string RodentWalkerDefaults() {
+  const std::string p = kRodentPrefix;
+  std::string xml = "    <default class=\"" + p + "\">\n";
+  AppendChildren(RodentWalkerSection("default"), PrefixRules{p}, 6, &xml);
+  return xml + "    </default>\n";
+}
+
+std::string RodentWalkerAssets() {
+  PrefixRules asset_rules{kRodentPrefix};
+  // The skin's file: the prefixed one (RodentSkin()) in place of the
+  // wheel's.
+  asset_rules.edit = [](const MjcfElement& element, auto* attributes) {
+    for (auto& [key, value] : *attributes) {
+      if (element.tag == "skin" && key == "file") {
+        value = kRodentPrefixedSkinFile;
+      }
+    }
+  };
+  std::string xml;
+  AppendChildren(RodentWalkerSection("asset"), asset_rules, 4, &xml);
+  return xml;
+}
+
+std::string RodentWalkerBody() {
+  const std::string p = kRodentPrefix;
+  std::string xml =
+      "    <body name=\"" + p + "\">\n      <freejoint name=\"" + p + "\"/>\n";
+  AppendChildren(RodentWalkerSection("worldbody"),
+                 PrefixRules{p, /*add_class=*/true}, 6, &xml);
+  return xml + "    </body>\n";
+}
+
+std::string RodentWalkerSections() {
+  const std::string p = kRodentPrefix;
+  const PrefixRules rules{p};
+  const PrefixRules walker_rules{p, /*add_class=*/true};
+  std::string xml = "  <contact>\n";
+  AppendChildren(RodentWalkerSection("contact"), rules, 4, &xml);
+  xml += "  </contact>\n  <tendon>\n";
+  AppendChildren(RodentWalkerSection("tendon"), rules, 4, &xml);
+  xml += "  </tendon>\n  <actuator>\n";
+  AppendChildren(RodentWalkerSection("actuator"), walker_rules, 4, &xml);
+  xml += "  </actuator>\n  <sensor>\n";
+  AppendChildren(RodentWalkerSection("sensor"), rules, 4, &xml);
+  for (const char* body : kRodentEndEffectors) {
+    xml += "    <framepos name=\"" + p + body +
+           "_end_effector\" objtype=\"xbody\" objname=\"" + p + body +
+           "\" reftype=\"xbody\" refname=\"" + p + "torso\"/>\n";
+  }
+  return xml + "  </sensor>\n";
+}
+
 std::string RodentSkin() {
   return PrefixedSkin(
-      mujoco_common::ReadModelText(LocomotionAssets(), kSkinFile), kPrefix);
+      mujoco_common::ReadModelText(LocomotionAssets(), kSkinFile), kSkinFile,
+      kRodentPrefix);
+}
+
+mjModel* CompileWithRodentSkin(const std::string& xml,
+                               const std::string& file_name,
+                               const std::string& whose) {
+  const std::string folder = envpool::FamilyAssetDir(LocomotionAssets().family);
+  const std::string path = folder + "/" + file_name;
+  const std::string skin = RodentSkin();
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  mj_addBufferVFS(&vfs, path.c_str(), xml.data(), static_cast<int>(xml.size()));
+  const std::string skin_path = folder + "/" + kRodentPrefixedSkinFile;
+  mj_addBufferVFS(&vfs, skin_path.c_str(), skin.data(),
+                  static_cast<int>(skin.size()));
+  char error[1000] = "";
+  mjModel* compiled = mj_loadXML(path.c_str(), &vfs, error, sizeof(error));
+  mj_deleteVFS(&vfs);
+  if (compiled == nullptr) {
+    throw std::invalid_argument("cannot build " + whose +
+                                " MuJoCo model: " + error);
+  }
+  return compiled;
 }
 
 Options RodentEnv::TaskOptions(const std::string& task_name,
@@ -518,7 +478,7 @@ RodentEnv::RodentEnv(const Options& options, const Fields& fields)
     throw std::runtime_error("cannot allocate the MuJoCo model");
   }
   const mjModel* m = model_.get();
-  const std::string p = kPrefix;
+  const std::string p = kRodentPrefix;
   auto id = [m](mjtObj type, const std::string& name) {
     return mujoco_common::ObjectId(m, type, name.c_str());
   };
@@ -561,7 +521,7 @@ RodentEnv::RodentEnv(const Options& options, const Fields& fields)
       joint_qvel_.push_back(m->jnt_dofadr[joint]);
     }
   }
-  for (const char* body : kEndEffectors) {
+  for (const char* body : kRodentEndEffectors) {
     end_effector_bodies_.push_back(id(mjOBJ_BODY, p + body));
     end_effector_sensors_.push_back(sensor(p + body + "_end_effector"));
   }

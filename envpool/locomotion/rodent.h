@@ -40,6 +40,7 @@
 #include "envpool/core/env.h"
 #include "envpool/core/random.h"
 #include "envpool/core/snapshot.h"
+#include "envpool/locomotion/mjcf_reader.h"
 #include "envpool/mujoco_common/model.h"
 
 namespace envpool::locomotion {
@@ -54,6 +55,57 @@ std::string RodentXml(RodentTask task, const std::vector<double>& gaps = {});
 // its bones' body names prefixed "walker/", as Composer writes it (the text
 // names it walkers/rodent_walker_skin_walker.skn).
 std::string RodentSkin();
+
+// The walker's namespace in the task models, as Composer attaches it.
+inline constexpr const char* kRodentPrefix = "walker/";
+// The name the model text gives the prefixed skin (RodentSkin()), which
+// MuJoCo reads from memory.
+inline constexpr const char* kRodentPrefixedSkinFile =
+    "walkers/rodent_walker_skin_walker.skn";
+// The end effectors' bodies, whose positions the model's sensors give.
+inline constexpr const char* kRodentEndEffectors[] = {
+    "lower_arm_R", "lower_arm_L", "foot_R", "foot_L"};
+
+// The wheel's rodent.xml, read and parsed once per process.
+const MjcfElement& RodentWalker();
+// Its top-level element `tag` ("default", "worldbody", ...); throws
+// std::runtime_error when the file has none (not dm_control's rodent).
+const MjcfElement& RodentWalkerSection(const char* tag);
+
+// The head of every rodent model's text: Composer's <compiler> and the
+// tasks' <option> (1 ms physics steps, elliptic cones, 5 noslip iterations).
+inline constexpr const char* kRodentCompilerAndOption =
+    "  <compiler boundmass=\"1.0000000000000001e-05\" "
+    "boundinertia=\"9.9999999999999994e-12\" coordinate=\"local\" "
+    "angle=\"radian\" eulerseq=\"xyz\"/>\n"
+    "  <option timestep=\"0.001\" noslip_tolerance=\"0\" "
+    "cone=\"elliptic\" noslip_iterations=\"5\"/>\n";
+
+// The walker's parts of a task model's text, as Composer attaches it under
+// kRodentPrefix (every task model and the maze's write them alike):
+// - its file's <size> and <statistic> (2 spaces in) and <visual> children
+//   (4 spaces), which Composer merges into the arena's;
+// - its <default class="walker/"> (4 spaces);
+// - its <asset> children, the skin named kRodentPrefixedSkinFile (4 spaces);
+// - its body with the free joint (4 spaces);
+// - the model's <contact>, <tendon>, <actuator> and <sensor> sections (2
+//   spaces): the walker's elements, then the end effectors' framepos
+//   sensors.
+std::string RodentWalkerSizes();
+std::string RodentWalkerVisual();
+std::string RodentWalkerDefaults();
+std::string RodentWalkerAssets();
+std::string RodentWalkerBody();
+std::string RodentWalkerSections();
+
+// The model text `xml` compiled as the asset folder's file `file_name`, with
+// RodentSkin() beside it under kRodentPrefixedSkinFile (both in memory), so
+// that MuJoCo finds the textures in the folder; owned by the caller. Throws
+// std::invalid_argument "cannot build <whose> MuJoCo model: <MuJoCo's
+// error>".
+mjModel* CompileWithRodentSkin(const std::string& xml,
+                               const std::string& file_name,
+                               const std::string& whose);
 
 class RodentEnv : public Env {
  public:

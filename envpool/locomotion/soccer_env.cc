@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "envpool/core/numpy_kernels.h"
+#include "envpool/locomotion/cmu_walker.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/locomotion/soccer_humanoid.h"
 #include "envpool/locomotion/task_options.h"
@@ -457,16 +458,9 @@ void SoccerEnv::PoseFromMocap(const Player& pl) {
   for (int adr : pl.mocap_qpos) {
     d->qpos[adr] = m->qpos0[adr];
   }
-  constexpr double kUprightPos[3] = {0.0, 0.0, 0.94};
-  constexpr double kUprightQuat[4] = {0.859, 1.0, 1.0, 0.859};
   double* root = d->qpos + pl.free_qpos;
-  std::copy(kUprightPos, kUprightPos + 3, root);
-  const double norm = mujoco_common::NumpyNorm(kUprightQuat, 4);
-  for (int k = 0; k < 4; ++k) {
-    root[3 + k] = kUprightQuat[k] / norm;
-  }
   double* root_vel = d->qvel + pl.free_qvel;
-  std::fill(root_vel, root_vel + 6, 0.0);
+  PlaceCmuRootUpright(root, root_vel);
   // A random frame of the whole clip (randint(num_steps)); the last one's
   // velocities are zero (trajectory.py's zero_out_velocities).
   const MocapClip& clip = HumanoidMocapClip();

@@ -409,53 +409,9 @@ std::string HumanoidSkinFile(const std::string& p) {
 }
 
 std::string HumanoidSkin(const std::string& p) {
-  // A MuJoCo skin file: counts, vertices, texture coordinates, faces, then
-  // per bone its body's name in 40 bytes, its bind pose and its vertex
-  // weights.
   static const std::string skin =
       mujoco_common::ReadModelText(LocomotionAssets(), kSkinFile);
-  constexpr std::size_t kNameLength = 40;
-  auto fail = [] {
-    throw std::runtime_error(std::string(kSkinFile) +
-                             " is not a MuJoCo skin file");
-  };
-  auto read_int = [&](std::size_t at) {
-    if (at + 4 > skin.size()) {
-      fail();
-    }
-    int32_t value = 0;
-    std::memcpy(&value, skin.data() + at, 4);
-    return static_cast<std::size_t>(value);
-  };
-  const std::size_t nvertex = read_int(0), ntexcoord = read_int(4);
-  const std::size_t nface = read_int(8), nbone = read_int(12);
-  std::size_t at = 16 + 4 * (3 * nvertex + 2 * ntexcoord + 3 * nface);
-  if (at > skin.size()) {
-    fail();
-  }
-  std::string out = skin.substr(0, at);
-  for (std::size_t b = 0; b < nbone; ++b) {
-    if (at + kNameLength > skin.size()) {
-      fail();
-    }
-    const std::string name(skin.c_str() + at,
-                           strnlen(skin.c_str() + at, kNameLength));
-    const std::string prefixed = p + name;
-    if (prefixed.size() > kNameLength) {
-      throw std::runtime_error("the skin's body name " + prefixed +
-                               " is longer than a skin file holds");
-    }
-    out += prefixed + std::string(kNameLength - prefixed.size(), '\0');
-    at += kNameLength;
-    const std::size_t count = read_int(at + 4 * 7);
-    const std::size_t size = 4 * 7 + 4 + 8 * count;
-    if (at + size > skin.size()) {
-      fail();
-    }
-    out += skin.substr(at, size);
-    at += size;
-  }
-  return out;
+  return PrefixedSkin(skin, kSkinFile, p);
 }
 
 void CheckHumanoidAssets(int team_size) {

@@ -28,8 +28,10 @@ import pytest
 # (run alone, this module would otherwise get GLFW, which has no display).
 os.environ.setdefault("MUJOCO_GL", "egl")
 
+import locomotion_common as common  # this folder's test helpers
+from locomotion_common import ALL, CAMERA, TOLERANCE
+
 import envpool
-from envpool.locomotion.registration import ASSET_DIR
 from envpool.testing.published import check_spec
 from envpool.testing.snapshots import check_snapshots
 
@@ -42,20 +44,12 @@ WALLS = "DmcCmuHumanoidRunWalls-v1"
 GAPS = "DmcCmuHumanoidRunGaps-v1"
 TASKS = {WALLS: "cmu_humanoid_run_walls", GAPS: "cmu_humanoid_run_gaps"}
 SPECS = json.loads((Path(__file__).parent / "envpool127_corridor_specs.json").read_text())
-TOLERANCE = 1e-6
-CAMERA = "walker/egocentric_camera"
-ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
 
 
 def reference(task_id: str, seed: int, time_limit: float = 30.0) -> Any:
     """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
-    np.random.seed(seed)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        factory = getattr(basic_cmu_2019, TASKS[task_id])
-        env = factory(random_state=np.random.RandomState(seed))
-    env._time_limit = time_limit  # the time_limit option (30 s by default)
-    return env
+    # The time_limit option: 30 s by default.
+    return common.seeded_reference(getattr(basic_cmu_2019, TASKS[task_id]), seed, time_limit)
 
 
 def assert_camera_close(ours: np.ndarray, expected: np.ndarray, where: str) -> None:
@@ -68,48 +62,26 @@ def assert_camera_close(ours: np.ndarray, expected: np.ndarray, where: str) -> N
 
 def play(task_id: str, seed: int, steps: int, num_envs: int, time_limit: float) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts how episodes end."""
-    env = envpool.make(task_id, num_envs=num_envs, seed=seed, time_limit=time_limit)
-    refs = [reference(task_id, seed + i, time_limit) for i in range(num_envs)]
-    obs, info = env.reset()
-    steps_ref = [ref.reset() for ref in refs]
-    rng = np.random.RandomState(seed)
     counts = {"falls": 0, "time_limits": 0, "rewards": 0, "corridors": 0}
     seen_corridors: set[bytes] = set()
 
-    def compare(step: int) -> None:
-        for i, ts in enumerate(steps_ref):
-            row = int(np.flatnonzero(info["env_id"] == i)[0])
-            assert set(ts.observation) == set(obs)
-            for key, expected in ts.observation.items():
-                ours = obs[key][row]
-                where = f"step {step} env {i} {key}"
-                if key == CAMERA:
-                    assert_camera_close(ours, expected, where)
-                    continue
-                assert ours.shape == np.shape(expected), key
-                np.testing.assert_allclose(ours, expected, rtol=0, atol=TOLERANCE, err_msg=where)
-            seen_corridors.add(refs[i].physics.model.geom_size.tobytes())
+    def watch(refs: list[Any]) -> None:
+        seen_corridors.update(ref.physics.model.geom_size.tobytes() for ref in refs)
 
-    compare(0)
-    for step in range(1, steps + 1):
-        action = rng.uniform(-1, 1, size=(num_envs, 56))
-        obs, reward, terminated, truncated, info = env.step(action)
-        steps_ref = [ref.step(action[i]) for i, ref in enumerate(refs)]
-        compare(step)
-        for i, ts in enumerate(steps_ref):
-            row = int(np.flatnonzero(info["env_id"] == i)[0])
-            if ts.first():
-                assert reward[row] == 0 and not terminated[row] and not truncated[row]
-                continue
-            assert abs(reward[row] - ts.reward) <= TOLERANCE, step
-            counts["rewards"] += int(ts.reward > 0)
-            if ts.last():
-                fall = float(ts.discount) == 0.0
-                counts["falls" if fall else "time_limits"] += 1
-                assert bool(terminated[row]) == fall and bool(truncated[row]) != fall, step
-            else:
-                assert not terminated[row] and not truncated[row], step
-    env.close()
+    for step, ts, reward, terminated, truncated in common.play_random_actions(
+        task_id,
+        seed,
+        steps,
+        num_envs,
+        lambda s: reference(task_id, s, time_limit),
+        56,
+        compare={"camera_close": assert_camera_close},
+        watch=watch,
+        time_limit=time_limit,
+    ):
+        assert abs(reward - ts.reward) <= TOLERANCE, step
+        counts["rewards"] += int(ts.reward > 0)
+        common.count_fall_or_time_limit(step, ts, terminated, truncated, counts)
     counts["corridors"] = len(seen_corridors)
     return counts
 
@@ -148,16 +120,7 @@ def test_model_is_dm_controls(task_id: str, seed: int) -> None:
     # The arena's text line for line (the walker's is GoToTarget's, whose
     # numbers keep the file's spelling), the compiled model array by array.
     assert arena_lines(xml) == arena_lines(ref.task.root_entity.mjcf_model.to_xml_string())
-    model = mujoco.MjModel.from_xml_string(xml)
-    expected = ref.physics.model._model
-    compared = 0
-    for name in dir(expected):
-        value = getattr(expected, name, None)
-        if name.startswith("_") or not isinstance(value, np.ndarray):
-            continue
-        np.testing.assert_array_equal(getattr(model, name), value, err_msg=name)
-        compared += 1
-    assert compared > 200
+    common.assert_same_model(mujoco.MjModel.from_xml_string(xml), ref.physics.model._model)
 
 
 # (id, seed, steps): random actions fell the humanoid within a few steps
@@ -182,19 +145,9 @@ def test_the_time_limit_truncates_as_dm_controls(task_id: str) -> None:
 
 @pytest.mark.parametrize("task_id", [WALLS, GAPS])
 def test_reset_states_are_dm_controls_bit_for_bit(task_id: str) -> None:
-    seeds = range(1000, 1002)
-    env = envpool.make(task_id, num_envs=len(seeds), seed=seeds[0])
-    env.reset()
-    for i, seed in enumerate(seeds):
-        ref = reference(task_id, seed)
-        ref.reset()
-        state = np.array(env._pool.get_state(i))
-        qpos, qvel = ref.physics.data.qpos, ref.physics.data.qvel
-        np.testing.assert_array_equal(state[: qpos.size], qpos, err_msg=f"seed {seed}")
-        np.testing.assert_array_equal(
-            state[qpos.size : qpos.size + qvel.size], qvel, err_msg=f"seed {seed}"
-        )
-    env.close()
+    common.assert_reset_states_match(
+        task_id, range(1000, 1002), lambda seed: reference(task_id, seed)
+    )
 
 
 @pytest.mark.parametrize("task_id", [WALLS, GAPS])
@@ -209,20 +162,9 @@ def test_snapshots_restore_exactly(task_id: str) -> None:
     # Saved mid-episode, across autoresets (the time limit), into a pool of
     # another seed: another corridor, whose model the restore rebuilds.
     check_snapshots(task_id, num_envs=2, before=3, after=6, time_limit=0.12)
-    env = envpool.make(task_id, num_envs=1, seed=0)
-    twin = envpool.make(task_id, num_envs=1, seed=9)
-    env.reset()
-    twin.reset()
-    state = env.get_state()
-    actions = [np.random.RandomState(t).uniform(-1, 1, (1, 56)) for t in range(3)]
-    later = [env.step(a)[0] for a in actions]
-    twin.set_state(state)
-    for action, want in zip(actions, later, strict=True):
-        got = twin.step(action)[0]
-        for key in (CAMERA, "walker/joints_pos", "walker/sensors_accelerometer"):
-            np.testing.assert_array_equal(got[key], want[key], err_msg=key)
-    env.close()
-    twin.close()
+    common.check_restore_after_reset(
+        task_id, 56, (CAMERA, "walker/joints_pos", "walker/sensors_accelerometer")
+    )
 
 
 def test_a_snapshot_of_the_other_corridor_is_refused() -> None:
@@ -240,13 +182,9 @@ def test_a_snapshot_of_the_other_corridor_is_refused() -> None:
 def test_a_missing_walker_model_names_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from envpool.locomotion import registration
-
-    (tmp_path / "soccer").symlink_to(Path(ASSET_DIR) / "soccer")
-    monkeypatch.setattr(registration, "ASSET_DIR", str(tmp_path))
-    with pytest.raises(ValueError, match=r"humanoid_CMU_V2019\.xml.*reinstall envpool"):
-        envpool.make(WALLS, seed=0)
-    assert os.path.isdir(ASSET_DIR)
+    common.assert_missing_model_named(
+        monkeypatch, tmp_path, WALLS, r"humanoid_CMU_V2019\.xml.*reinstall envpool"
+    )
 
 
 def test_dm_env_type_gives_the_camera() -> None:

@@ -30,6 +30,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import locomotion_common as common  # this folder's test helpers
 import numpy as np
 import pytest
 
@@ -46,17 +47,6 @@ with warnings.catch_warnings():
 # EnvPool 1.2.7's options and spaces of the soccer ids
 # (reference/envpool127/env_specs.json).
 SPECS = json.loads((Path(__file__).parent / "envpool127_soccer_specs.json").read_text())
-TOLERANCE = 1e-6
-
-OPTIONS = (
-    "team_size",
-    "time_limit",
-    "disable_walker_contacts",
-    "enable_field_box",
-    "terminate_on_goal",
-    "keep_aspect_ratio",
-)
-
 
 WALKERS = {
     "DmcSoccerBoxhead-v1": "BOXHEAD",
@@ -66,16 +56,12 @@ WALKERS = {
 
 def reference(seed: int, task_id: str = "DmcSoccerBoxhead-v1", **options: Any) -> Any:
     """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
-    np.random.seed(seed)
-    kwargs = {k: v for k, v in options.items() if k in OPTIONS}
-    kwargs.setdefault("team_size", 2)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return soccer.load(
-            walker_type=soccer.WalkerType[WALKERS[task_id]],
-            random_state=np.random.RandomState(seed),
-            **kwargs,
-        )
+    return common.seeded_reference(
+        soccer.load,
+        seed,
+        walker_type=soccer.WalkerType[WALKERS[task_id]],
+        **common.soccer_load_kwargs(options),
+    )
 
 
 def chase(obs: dict[str, np.ndarray]) -> np.ndarray:
@@ -96,31 +82,16 @@ def play(
     **options: Any,
 ) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts what happened."""
-    env = envpool.make(task_id, num_envs=num_envs, seed=seed, **options)
-    refs = [reference(seed + i, task_id, **options) for i in range(num_envs)]
+    env, refs, obs, info, steps_ref = common.lockstep(
+        task_id, seed, num_envs, lambda s: reference(s, task_id, **options), **options
+    )
     players = env.spec.config.max_num_players
     action_dim = env.spec.action_space.shape[-1]
-    obs, info = env.reset()
-    steps_ref = [ref.reset() for ref in refs]
     rng = np.random.RandomState(seed)
     counts = {"goals": 0, "time_limits": 0, "throw_ins": 0}
 
     def compare(step: int) -> None:
-        for i, ts in enumerate(steps_ref):
-            rows = np.flatnonzero(info["players"]["env_id"] == i)
-            assert len(rows) == players == len(ts.observation)
-            for p, row in enumerate(rows):
-                assert set(ts.observation[p]) == set(obs)
-                for key, expected in ts.observation[p].items():
-                    ours = obs[key][row]
-                    assert ours.shape == expected.shape and ours.dtype == expected.dtype, key
-                    np.testing.assert_allclose(
-                        ours.astype(np.float64),
-                        expected.astype(np.float64),
-                        rtol=0,
-                        atol=TOLERANCE,
-                        err_msg=f"step {step} env {i} player {p} {key}",
-                    )
+        common.compare_player_observations(step, steps_ref, obs, info, players)
 
     compare(0)
     for step in range(1, steps + 1):
@@ -137,40 +108,9 @@ def play(
         obs, reward, terminated, truncated, info = env.step(action.reshape(-1, action_dim))
         steps_ref = [ref.step(list(action[i])) for i, ref in enumerate(refs)]
         compare(step)
-        for i, ts in enumerate(steps_ref):
-            rows = np.flatnonzero(info["players"]["env_id"] == i)
-            row = int(np.flatnonzero(info["env_id"] == i)[0])
-            if ts.first():
-                assert not terminated[row] and not truncated[row]
-                assert (reward[rows] == 0).all()
-                continue
-            np.testing.assert_array_equal(reward[rows], np.array(ts.reward, np.float64))
-            if ts.last():
-                goal = float(ts.discount) == 0.0
-                counts["goals" if goal else "time_limits"] += 1
-                assert bool(terminated[row]) == goal and bool(truncated[row]) != goal, step
-            else:
-                assert not terminated[row] and not truncated[row], step
-                counts["goals"] += bool(np.any(np.asarray(ts.reward) != 0))
+        common.check_player_outcomes(step, steps_ref, reward, terminated, truncated, info, counts)
     env.close()
     return counts
-
-
-def assert_same_model(model: Any, expected: Any, tex_data: bytes | None = None) -> None:
-    """Every array of mjModel equal (but tex_pathadr, see the docstring)."""
-    compared = 0
-    for name in dir(expected):
-        value = getattr(expected, name, None)
-        if name.startswith("_") or name == "tex_pathadr" or not isinstance(value, np.ndarray):
-            continue
-        if name == "tex_data" and tex_data is not None:
-            value_ours = np.frombuffer(tex_data, np.uint8)
-        else:
-            value_ours = getattr(model, name)
-        assert value_ours.shape == value.shape, name
-        np.testing.assert_array_equal(value_ours, value, err_msg=name)
-        compared += 1
-    assert compared > 200
 
 
 def soccer_assets() -> dict[str, bytes]:
@@ -218,10 +158,11 @@ def test_model_text_and_arrays_are_dm_controls() -> None:
         for ref_line, our_line in zip(ref_lines, our_lines, strict=True):
             assert files.sub("file", our_line) == files.sub("file", ref_line)
         model = mujoco.MjModel.from_xml_string(ours, assets)
-        assert_same_model(
+        common.assert_same_model(
             model,
             ref.physics.model._model,
-            _locomotion.soccer_tex_data(team_size, length, width),
+            skip=("tex_pathadr",),
+            tex_data=_locomotion.soccer_tex_data(team_size, length, width),
         )
 
 
@@ -251,7 +192,7 @@ def test_ant_model_is_dm_controls(seed: int, options: dict[str, Any]) -> None:
         ant=True,
     )
     model = mujoco.MjModel.from_xml_string(ours, soccer_assets())
-    assert_same_model(model, ref.physics.model._model)
+    common.assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr",))
 
 
 @pytest.mark.parametrize(
@@ -325,38 +266,16 @@ def test_reset_states_are_dm_controls_bit_for_bit() -> None:
     # qpos and qvel after the reset, for seeds where numpy's arctan2 (SVML's
     # on AVX-512 CPUs) and libm's give a walker's heading different last
     # bits (1002, 1003 and 1015 on such a CPU).
-    seeds = range(1000, 1016)
-    env = envpool.make("DmcSoccerBoxhead-v1", num_envs=len(seeds), seed=seeds[0])
-    env.reset()
-    for i, seed in enumerate(seeds):
-        if seed not in (1000, 1002, 1003, 1015):
-            continue
-        ref = reference(seed)
-        ref.reset()
-        state = np.array(env._pool.get_state(i))
-        qpos, qvel = ref.physics.data.qpos, ref.physics.data.qvel
-        np.testing.assert_array_equal(state[: qpos.size], qpos, err_msg=f"seed {seed}")
-        np.testing.assert_array_equal(
-            state[qpos.size : qpos.size + qvel.size], qvel, err_msg=f"seed {seed}"
-        )
-    env.close()
+    common.assert_reset_states_match(
+        "DmcSoccerBoxhead-v1", range(1000, 1016), reference, compared=(1000, 1002, 1003, 1015)
+    )
 
 
 def test_ant_reset_states_are_dm_controls_bit_for_bit() -> None:
     # The free joint's heading quaternion is divided by np.linalg.norm.
-    seeds = range(1000, 1003)
-    env = envpool.make("DmcSoccerAnt-v1", num_envs=len(seeds), seed=seeds[0])
-    env.reset()
-    for i, seed in enumerate(seeds):
-        ref = reference(seed, "DmcSoccerAnt-v1")
-        ref.reset()
-        state = np.array(env._pool.get_state(i))
-        qpos, qvel = ref.physics.data.qpos, ref.physics.data.qvel
-        np.testing.assert_array_equal(state[: qpos.size], qpos, err_msg=f"seed {seed}")
-        np.testing.assert_array_equal(
-            state[qpos.size : qpos.size + qvel.size], qvel, err_msg=f"seed {seed}"
-        )
-    env.close()
+    common.assert_reset_states_match(
+        "DmcSoccerAnt-v1", range(1000, 1003), lambda seed: reference(seed, "DmcSoccerAnt-v1")
+    )
 
 
 ALIASES = {

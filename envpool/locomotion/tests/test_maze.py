@@ -15,7 +15,6 @@ import os
 import re
 import warnings
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,12 +26,11 @@ with warnings.catch_warnings():
     from dm_control.locomotion.arenas import covering
     from dm_control.locomotion.examples import basic_rodent_2020
 
+import locomotion_common as common  # this folder's test helpers
+from locomotion_common import ALL
+
 import envpool
 from envpool.locomotion import _locomotion
-from envpool.locomotion.registration import ASSET_DIR
-
-# More seeds with ENVPOOL_TEST_ALL=1 (make test-all-ids).
-ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
 
 # (height, width, max_rooms, room_min_size, room_max_size, spawns_per_room,
 # objects_per_room, max_variations, simplify): the rodent's and the CMU
@@ -211,17 +209,7 @@ def test_rodent_maze_model_is_dm_controls(seed: int, episodes: int) -> None:
         env.reset()
     root = env.task.root_entity.mjcf_model
     expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
-    files = {"walkers/rodent_walker_skin_walker.skn": _locomotion.rodent_skin()}
-    for folder, _, names in os.walk(ASSET_DIR):
-        for name in names:
-            path = os.path.join(folder, name)
-            files[os.path.relpath(path, ASSET_DIR)] = Path(path).read_bytes()
-    model = mujoco.MjModel.from_xml_string(_locomotion.rodent_maze_xml(seed, episodes), files)
-    compared = 0
-    for name in dir(expected):
-        value = getattr(expected, name, None)
-        if name.startswith("_") or not isinstance(value, np.ndarray) or name == "tex_pathadr":
-            continue
-        np.testing.assert_array_equal(getattr(model, name), value, err_msg=name)
-        compared += 1
-    assert compared > 200
+    model = mujoco.MjModel.from_xml_string(
+        _locomotion.rodent_maze_xml(seed, episodes), common.rodent_model_files()
+    )
+    common.assert_same_model(model, expected, skip=("tex_pathadr",))

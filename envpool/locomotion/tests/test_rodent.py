@@ -16,10 +16,8 @@ a few steps); the bowl's zoom with scipy's bit for bit.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
-import struct
 import warnings
 from pathlib import Path
 from typing import Any
@@ -29,8 +27,10 @@ import pytest
 
 os.environ.setdefault("MUJOCO_GL", "egl")  # dm_control renders the camera
 
+import locomotion_common as common  # this folder's test helpers
+from locomotion_common import ALL, CAMERA, TOLERANCE
+
 import envpool
-from envpool.locomotion.registration import ASSET_DIR
 from envpool.testing.published import check_spec
 
 with warnings.catch_warnings():
@@ -48,10 +48,6 @@ FACTORIES = {
     TWO_TOUCH_ID: basic_rodent_2020.rodent_two_touch,
 }
 SPECS = json.loads((Path(__file__).parent / "envpool127_rodent_specs.json").read_text())
-TOLERANCE = 1e-6
-CAMERA = "walker/egocentric_camera"
-# Longer episodes and more seeds with ENVPOOL_TEST_ALL=1 (make test-all-ids).
-ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
 
 
 class Reference:
@@ -59,12 +55,8 @@ class Reference:
     with its own copy of the global np.random stream."""
 
     def __init__(self, task_id: str, seed: int, time_limit: float | None = None) -> None:
-        np.random.seed(seed)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            self.env = FACTORIES[task_id](random_state=np.random.RandomState(seed))
-        if time_limit is not None:
-            self.env._time_limit = time_limit  # the time_limit option
+        # The time_limit option, when given.
+        self.env = common.seeded_reference(FACTORIES[task_id], seed, time_limit)
         self._global = np.random.get_state()
 
     def _call(self, method: Any, *args: Any) -> Any:
@@ -89,61 +81,27 @@ def reference(seed: int, time_limit: float = 20.0, task_id: str = TASK_ID) -> Re
     return Reference(task_id, seed, time_limit)
 
 
-def assert_frames_close(ours: np.ndarray, expected: np.ndarray, where: str) -> None:
-    """The issue's camera tolerance."""
-    diff = np.abs(ours.astype(np.int64) - expected.astype(np.int64))
-    assert diff.mean() <= 1.0, f"{where}: mean |diff| {diff.mean()}"
-    assert (diff > 32).mean() <= 0.01, f"{where}: {(diff > 32).mean():.2%} pixels off"
-
-
 def play(
     seed: int, steps: int, num_envs: int, time_limit: float, task_id: str = TASK_ID
 ) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts the time limits."""
-    env = envpool.make(task_id, num_envs=num_envs, seed=seed, time_limit=time_limit)
-    refs = [reference(seed + i, time_limit, task_id) for i in range(num_envs)]
-    obs, info = env.reset()
-    steps_ref = [ref.reset() for ref in refs]
-    rng = np.random.RandomState(seed)
     counts = {"time_limits": 0, "rewards": 0}
-
-    def compare(step: int) -> None:
-        for i, ts in enumerate(steps_ref):
-            row = int(np.flatnonzero(info["env_id"] == i)[0])
-            assert set(ts.observation) == set(obs)
-            for key, expected in ts.observation.items():
-                ours = obs[key][row]
-                where = f"step {step} env {i} {key}"
-                assert ours.shape == np.shape(expected), where
-                if key == CAMERA:
-                    assert ours.dtype == np.uint8, where
-                    assert_frames_close(ours, expected, where)
-                elif key == "task_logic":
-                    assert ours.dtype == np.int64, where
-                    np.testing.assert_array_equal(ours, expected, err_msg=where)
-                else:
-                    np.testing.assert_allclose(
-                        ours, expected, rtol=0, atol=TOLERANCE, err_msg=where
-                    )
-
-    compare(0)
-    for step in range(1, steps + 1):
-        action = rng.uniform(-1, 1, size=(num_envs, 38))
-        obs, reward, terminated, truncated, info = env.step(action)
-        steps_ref = [ref.step(action[i]) for i, ref in enumerate(refs)]
-        compare(step)
-        for i, ts in enumerate(steps_ref):
-            row = int(np.flatnonzero(info["env_id"] == i)[0])
-            if ts.first():
-                assert reward[row] == 0 and not terminated[row] and not truncated[row]
-                continue
-            np.testing.assert_allclose(reward[row], ts.reward, rtol=0, atol=TOLERANCE)
-            counts["rewards"] += int(ts.reward > 0)
-            # The discount is always 1: only the time limit ends an episode.
-            assert not terminated[row], step
-            assert bool(truncated[row]) == ts.last(), step
-            counts["time_limits"] += int(ts.last())
-    env.close()
+    for step, ts, reward, terminated, truncated in common.play_random_actions(
+        task_id,
+        seed,
+        steps,
+        num_envs,
+        lambda s: reference(s, time_limit, task_id),
+        38,
+        compare={"exact_keys": ("task_logic",)},
+        time_limit=time_limit,
+    ):
+        np.testing.assert_allclose(reward, ts.reward, rtol=0, atol=TOLERANCE)
+        counts["rewards"] += int(ts.reward > 0)
+        # The discount is always 1: only the time limit ends an episode.
+        assert not terminated, step
+        assert bool(truncated) == ts.last(), step
+        counts["time_limits"] += int(ts.last())
     return counts
 
 
@@ -175,25 +133,12 @@ def test_model_is_dm_controls() -> None:
     assert [name for name, data in composer_assets.items() if name.endswith(".skn")] == [
         name for name, data in composer_assets.items() if data == skin
     ]
-    files = {"walkers/rodent_walker_skin_walker.skn": skin}
-    for folder, _, names in os.walk(ASSET_DIR):
-        for name in names:
-            path = os.path.join(folder, name)
-            files[os.path.relpath(path, ASSET_DIR)] = Path(path).read_bytes()
-    model = mujoco.MjModel.from_xml_string(_locomotion.rodent_xml("rodent_escape_bowl"), files)
-    expected = ref.physics.model._model
-    compared = 0
-    for name in dir(expected):
-        value = getattr(expected, name, None)
-        # tex_pathadr points at the textures' file names (Composer's are
-        # hashed); hfield_data is the episode's terrain (the lockstep test).
-        if name.startswith("_") or not isinstance(value, np.ndarray):
-            continue
-        if name in ("tex_pathadr", "hfield_data"):
-            continue
-        np.testing.assert_array_equal(getattr(model, name), value, err_msg=name)
-        compared += 1
-    assert compared > 200
+    model = mujoco.MjModel.from_xml_string(
+        _locomotion.rodent_xml("rodent_escape_bowl"), common.rodent_model_files()
+    )
+    # tex_pathadr points at the textures' file names (Composer's are
+    # hashed); hfield_data is the episode's terrain (the lockstep test).
+    common.assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr", "hfield_data"))
 
 
 def test_two_touch_model_is_dm_controls() -> None:
@@ -206,35 +151,17 @@ def test_two_touch_model_is_dm_controls() -> None:
     # target and retextures it (which the lockstep test covers).
     root = ref.env.task.root_entity.mjcf_model
     expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
-    files = {"walkers/rodent_walker_skin_walker.skn": _locomotion.rodent_skin()}
-    for folder, _, names in os.walk(ASSET_DIR):
-        for name in names:
-            path = os.path.join(folder, name)
-            files[os.path.relpath(path, ASSET_DIR)] = Path(path).read_bytes()
-    model = mujoco.MjModel.from_xml_string(_locomotion.rodent_xml("rodent_two_touch"), files)
-    compared = 0
-    for name in dir(expected):
-        value = getattr(expected, name, None)
-        if name.startswith("_") or not isinstance(value, np.ndarray) or name == "tex_pathadr":
-            continue
-        np.testing.assert_array_equal(getattr(model, name), value, err_msg=name)
-        compared += 1
-    assert compared > 200
+    model = mujoco.MjModel.from_xml_string(
+        _locomotion.rodent_xml("rodent_two_touch"), common.rodent_model_files()
+    )
+    common.assert_same_model(model, expected, skip=("tex_pathadr",))
 
 
 @pytest.mark.parametrize("task_id", [TASK_ID, TWO_TOUCH_ID])
 def test_reset_states_are_dm_controls_bit_for_bit(task_id: str) -> None:
-    seeds = range(1000, 1002)
-    env = envpool.make(task_id, num_envs=len(seeds), seed=seeds[0])
-    env.reset()
-    for i, seed in enumerate(seeds):
-        ref = Reference(task_id, seed)
-        ref.reset()
-        state = np.array(env._pool.get_state(i))
-        data = ref.physics.data
-        expected = np.concatenate([data.qpos, data.qvel, data.act, data.qacc_warmstart])
-        np.testing.assert_array_equal(state, expected, err_msg=f"seed {seed}")
-    env.close()
+    common.assert_reset_states_match(
+        task_id, range(1000, 1002), lambda seed: Reference(task_id, seed), whole_state=True
+    )
 
 
 def test_episodes_play_dm_controls_across_autoresets() -> None:
@@ -270,40 +197,7 @@ def test_snapshots_restore_exactly() -> None:
     # The conformance check (test_conformance.py) saves mid-episode and
     # across autoresets; here right after a reset, into a pool of another
     # seed (another terrain, which the state carries).
-    env = envpool.make(TASK_ID, num_envs=1, seed=0)
-    twin = envpool.make(TASK_ID, num_envs=1, seed=9)
-    env.reset()
-    twin.reset()
-    state = env.get_state()
-    actions = [np.random.RandomState(t).uniform(-1, 1, (1, 38)) for t in range(3)]
-    later = [env.step(a)[0] for a in actions]
-    twin.set_state(state)
-    for action, want in zip(actions, later, strict=True):
-        got = twin.step(action)[0]
-        for key in (CAMERA, "walker/joints_pos", "walker/origin"):
-            np.testing.assert_array_equal(got[key], want[key], err_msg=key)
-    env.close()
-    twin.close()
-
-
-def rewritten(state: Any, old: bytes, new: bytes) -> Any:
-    """`state` with the one occurrence of `old` in its body replaced by `new`.
-
-    The engine's state is a header (magic, format, id, the body's FNV-1a
-    checksum) and the body (envpool/core/pool.cc's SaveEnv): the checksum is
-    computed anew.
-    """
-    data = state.data
-    at = 8 + 4  # magic, format
-    (id_length,) = struct.unpack_from("<Q", data, at)
-    at += 8 + id_length
-    body = data[at + 8 :]
-    assert body.count(old) == 1
-    body = body.replace(old, new)
-    checksum = 14695981039346656037
-    for byte in body:
-        checksum = ((checksum ^ byte) * 1099511628211) % 2**64
-    return dataclasses.replace(state, data=data[:at] + struct.pack("<Q", checksum) + body)
+    common.check_restore_after_reset(TASK_ID, 38, (CAMERA, "walker/joints_pos", "walker/origin"))
 
 
 def test_two_touches_play_dm_controls() -> None:
@@ -324,21 +218,14 @@ def test_two_touches_play_dm_controls() -> None:
     new = np.array(physics.named.data.xpos["walker/hand_L"], dtype=np.float64)
     physics.bind(geom).pos = new
     [state] = env.get_state()
-    env.set_state([rewritten(state, old.tobytes(), new.tobytes())])
+    env.set_state([common.rewritten(state, old.tobytes(), new.tobytes())])
     logic = []
     total = 0.0
     for step in range(1, (100 if ALL else 14) + 1):
         action = np.zeros(38)
         obs, reward, _, _, _ = env.step(action[None])
         ts = ref.step(action)
-        for key, expected in ts.observation.items():
-            where = f"step {step} {key}"
-            if key == CAMERA:
-                assert_frames_close(obs[key][0], expected, where)
-            else:
-                np.testing.assert_allclose(
-                    obs[key][0], expected, rtol=0, atol=TOLERANCE, err_msg=where
-                )
+        common.compare_first_env(step, ts, obs)
         np.testing.assert_allclose(reward[0], ts.reward, rtol=0, atol=TOLERANCE)
         logic.append(int(ts.observation["task_logic"][0]))
         total += float(ts.reward)
@@ -371,12 +258,9 @@ def test_two_touch_snapshots_carry_the_global_stream() -> None:
 def test_a_missing_walker_model_names_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from envpool.locomotion import registration
-
-    (tmp_path / "soccer").symlink_to(Path(ASSET_DIR) / "soccer")
-    monkeypatch.setattr(registration, "ASSET_DIR", str(tmp_path))
-    with pytest.raises(ValueError, match=r"rodent\.xml.*reinstall envpool"):
-        envpool.make(TASK_ID, seed=0)
+    common.assert_missing_model_named(
+        monkeypatch, tmp_path, TASK_ID, r"rodent\.xml.*reinstall envpool"
+    )
 
 
 def test_dm_env_type_names_the_keys_as_python_names() -> None:

@@ -30,11 +30,10 @@ import pytest
 
 os.environ.setdefault("MUJOCO_GL", "egl")  # dm_control renders the camera
 
-# The snapshot's bytes rewritten (test_rodent.py, beside this file).
-from test_rodent import assert_frames_close, rewritten
+import locomotion_common as common  # this folder's test helpers
+from locomotion_common import ALL, CAMERA, TOLERANCE
 
 import envpool
-from envpool.locomotion.registration import ASSET_DIR
 from envpool.testing.published import check_spec
 from envpool.testing.snapshots import check_snapshots
 
@@ -46,19 +45,12 @@ with warnings.catch_warnings():
 TASK_ID = "DmcRodentRunGaps-v1"
 ALIAS = "dm_control/locomotion/rodent_run_gaps"
 SPECS = json.loads((Path(__file__).parent / "envpool127_rodent_run_gaps_specs.json").read_text())
-TOLERANCE = 1e-6
-CAMERA = "walker/egocentric_camera"
-ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
 
 
 def reference(seed: int, time_limit: float = 30.0) -> Any:
-    """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
-    np.random.seed(seed)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        env = basic_rodent_2020.rodent_run_gaps(random_state=np.random.RandomState(seed))
-    env._time_limit = time_limit  # the time_limit option (30 s by default)
-    return env
+    """The dm_control env that env `seed - s` of a pool seeded `s` plays
+    (the time_limit option: 30 s by default)."""
+    return common.seeded_reference(basic_rodent_2020.rodent_run_gaps, seed, time_limit)
 
 
 def gaps_draws(seed: int) -> list[float]:
@@ -74,53 +66,32 @@ def gaps_draws(seed: int) -> list[float]:
 
 def play(seed: int, steps: int, num_envs: int, time_limit: float) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts how episodes end."""
-    env = envpool.make(TASK_ID, num_envs=num_envs, seed=seed, time_limit=time_limit)
-    refs = [reference(seed + i, time_limit) for i in range(num_envs)]
-    obs, info = env.reset()
-    steps_ref = [ref.reset() for ref in refs]
-    rng = np.random.RandomState(seed)
     counts = {"time_limits": 0, "rewards": 0, "corridors": 0}
     seen_corridors: set[bytes] = set()
 
-    def compare(step: int) -> None:
-        for i, ts in enumerate(steps_ref):
-            row = int(np.flatnonzero(info["env_id"] == i)[0])
-            assert set(ts.observation) == set(obs)
-            for key, expected in ts.observation.items():
-                ours = obs[key][row]
-                where = f"step {step} env {i} {key}"
-                assert ours.shape == np.shape(expected), where
-                if key == CAMERA:
-                    assert ours.dtype == np.uint8, where
-                    assert_frames_close(ours, expected, where)
-                else:
-                    np.testing.assert_allclose(
-                        ours, expected, rtol=0, atol=TOLERANCE, err_msg=where
-                    )
-            seen_corridors.add(refs[i].physics.model.geom_size.tobytes())
+    def watch(refs: list[Any]) -> None:
+        seen_corridors.update(ref.physics.model.geom_size.tobytes() for ref in refs)
 
-    compare(0)
-    for step in range(1, steps + 1):
-        action = rng.uniform(-1, 1, size=(num_envs, 38))
-        obs, reward, terminated, truncated, info = env.step(action)
-        steps_ref = [ref.step(action[i]) for i, ref in enumerate(refs)]
-        compare(step)
-        for i, ts in enumerate(steps_ref):
-            row = int(np.flatnonzero(info["env_id"] == i)[0])
-            if ts.first():
-                assert reward[row] == 0 and not terminated[row] and not truncated[row]
-                continue
-            np.testing.assert_allclose(reward[row], ts.reward, rtol=0, atol=TOLERANCE)
-            counts["rewards"] += int(ts.reward > 0)
-            if ts.last():
-                # Random actions keep the rodent on its 6 m starting platform:
-                # the time limit ends these episodes.
-                assert float(ts.discount) == 1.0, step
-                assert truncated[row] and not terminated[row], step
-                counts["time_limits"] += 1
-            else:
-                assert not terminated[row] and not truncated[row], step
-    env.close()
+    for step, ts, reward, terminated, truncated in common.play_random_actions(
+        TASK_ID,
+        seed,
+        steps,
+        num_envs,
+        lambda s: reference(s, time_limit),
+        38,
+        watch=watch,
+        time_limit=time_limit,
+    ):
+        np.testing.assert_allclose(reward, ts.reward, rtol=0, atol=TOLERANCE)
+        counts["rewards"] += int(ts.reward > 0)
+        if ts.last():
+            # Random actions keep the rodent on its 6 m starting platform:
+            # the time limit ends these episodes.
+            assert float(ts.discount) == 1.0, step
+            assert truncated and not terminated, step
+            counts["time_limits"] += 1
+        else:
+            assert not terminated and not truncated, step
     counts["corridors"] = len(seen_corridors)
     return counts
 
@@ -145,37 +116,13 @@ def test_model_is_dm_controls(seed: int) -> None:
     ref.reset()
     xml = _locomotion.rodent_xml("rodent_run_gaps", gaps_draws(seed))
     assert arena_lines(xml) == arena_lines(ref.task.root_entity.mjcf_model.to_xml_string())
-    files = {"walkers/rodent_walker_skin_walker.skn": _locomotion.rodent_skin()}
-    for folder, _, names in os.walk(ASSET_DIR):
-        for name in names:
-            path = os.path.join(folder, name)
-            files[os.path.relpath(path, ASSET_DIR)] = Path(path).read_bytes()
-    model = mujoco.MjModel.from_xml_string(xml, files)
-    expected = ref.physics.model._model
-    compared = 0
-    for name in dir(expected):
-        value = getattr(expected, name, None)
-        # tex_pathadr points at the textures' file names (Composer's are
-        # hashed).
-        if name.startswith("_") or not isinstance(value, np.ndarray) or name == "tex_pathadr":
-            continue
-        np.testing.assert_array_equal(getattr(model, name), value, err_msg=name)
-        compared += 1
-    assert compared > 200
+    model = mujoco.MjModel.from_xml_string(xml, common.rodent_model_files())
+    # tex_pathadr points at the textures' file names (Composer's are hashed).
+    common.assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr",))
 
 
 def test_reset_states_are_dm_controls_bit_for_bit() -> None:
-    seeds = range(1000, 1003)
-    env = envpool.make(TASK_ID, num_envs=len(seeds), seed=seeds[0])
-    env.reset()
-    for i, seed in enumerate(seeds):
-        ref = reference(seed)
-        ref.reset()
-        state = np.array(env._pool.get_state(i))
-        data = ref.physics.data
-        expected = np.concatenate([data.qpos, data.qvel, data.act, data.qacc_warmstart])
-        np.testing.assert_array_equal(state, expected, err_msg=f"seed {seed}")
-    env.close()
+    common.assert_reset_states_match(TASK_ID, range(1000, 1003), reference, whole_state=True)
 
 
 # (seed, steps, envs, time limit): 5 steps of 20 ms an episode, each new
@@ -215,20 +162,13 @@ def test_a_fall_terminates_as_dm_controls() -> None:
     data.qpos[:4] = fallen
     mujoco.mj_step1(ref.physics.model._model, data._data)
     [state] = env.get_state()
-    env.set_state([rewritten(state, struct.pack("<4d", *pose), struct.pack("<4d", *fallen))])
+    env.set_state([common.rewritten(state, struct.pack("<4d", *pose), struct.pack("<4d", *fallen))])
     ended = []
     for step in range(1, 4):
         action = np.zeros(38)
         obs, reward, terminated, truncated, _ = env.step(action[None])
         ts = ref.step(action)
-        for key, expected in ts.observation.items():
-            where = f"step {step} {key}"
-            if key == CAMERA:
-                assert_frames_close(obs[key][0], expected, where)
-            else:
-                np.testing.assert_allclose(
-                    obs[key][0], expected, rtol=0, atol=TOLERANCE, err_msg=where
-                )
+        common.compare_first_env(step, ts, obs)
         if ts.first():
             ended.append("reset")
             continue
@@ -254,20 +194,9 @@ def test_snapshots_restore_exactly() -> None:
     # of another seed; then right after a reset, into a pool playing another
     # corridor, whose model the restore compiles.
     check_snapshots(TASK_ID, num_envs=2, before=3, after=6, time_limit=0.06)
-    env = envpool.make(TASK_ID, num_envs=1, seed=0)
-    twin = envpool.make(TASK_ID, num_envs=1, seed=9)
-    env.reset()
-    twin.reset()
-    state = env.get_state()
-    actions = [np.random.RandomState(t).uniform(-1, 1, (1, 38)) for t in range(3)]
-    later = [env.step(a)[0] for a in actions]
-    twin.set_state(state)
-    for action, want in zip(actions, later, strict=True):
-        got = twin.step(action)[0]
-        for key in (CAMERA, "walker/joints_pos", "walker/sensors_accelerometer"):
-            np.testing.assert_array_equal(got[key], want[key], err_msg=key)
-    env.close()
-    twin.close()
+    common.check_restore_after_reset(
+        TASK_ID, 38, (CAMERA, "walker/joints_pos", "walker/sensors_accelerometer")
+    )
 
 
 def test_a_snapshot_of_another_rodent_task_is_refused() -> None:

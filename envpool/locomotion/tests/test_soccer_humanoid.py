@@ -28,15 +28,16 @@ within 1e-6, rewards and how episodes end, across NEXT_STEP autoresets.
 from __future__ import annotations
 
 import json
-import os
 import struct
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import locomotion_common as common  # this folder's test helpers
 import numpy as np
 import pytest
+from locomotion_common import ALL
 
 import envpool
 from envpool.locomotion.registration import ASSET_DIR
@@ -53,18 +54,7 @@ with warnings.catch_warnings():
 
 TASK_ID = "DmcSoccerHumanoid-v1"
 CLIP = "CMU_077_02"
-TOLERANCE = 1e-6
-# Longer episodes and more seeds with ENVPOOL_TEST_ALL=1 (make test-all-ids).
-ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
 SPECS = json.loads((Path(__file__).parent / "envpool127_soccer_specs.json").read_text())
-OPTIONS = (
-    "team_size",
-    "time_limit",
-    "disable_walker_contacts",
-    "enable_field_box",
-    "terminate_on_goal",
-    "keep_aspect_ratio",
-)
 
 
 def read_clip_file(path: Path) -> dict[str, tuple[int, float, dict[str, np.ndarray]]]:
@@ -150,16 +140,12 @@ def mocap_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 def reference(seed: int, **options: Any) -> Any:
     """The dm_control env that env `seed - s` of a pool seeded `s` plays."""
-    np.random.seed(seed)
-    kwargs = {k: v for k, v in options.items() if k in OPTIONS}
-    kwargs.setdefault("team_size", 2)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return soccer.load(
-            walker_type=soccer.WalkerType.HUMANOID,
-            random_state=np.random.RandomState(seed),
-            **kwargs,
-        )
+    return common.seeded_reference(
+        soccer.load,
+        seed,
+        walker_type=soccer.WalkerType.HUMANOID,
+        **common.soccer_load_kwargs(options),
+    )
 
 
 def test_the_clip_is_what_dm_controls_loader_reads(mocap_file: Path) -> None:
@@ -212,25 +198,6 @@ def model_assets(team_size: int) -> dict[str, bytes]:
     return assets
 
 
-def assert_same_model(model: Any, expected: Any) -> None:
-    """Every array of mjModel equal but tex_pathadr and skin_pathadr, which
-    point into the asset file names (Composer's are content hashes)."""
-    compared = 0
-    for name in dir(expected):
-        value = getattr(expected, name, None)
-        if (
-            name.startswith("_")
-            or name in ("tex_pathadr", "skin_pathadr")
-            or not isinstance(value, np.ndarray)
-        ):
-            continue
-        ours = getattr(model, name)
-        assert ours.shape == value.shape, name
-        np.testing.assert_array_equal(ours, value, err_msg=name)
-        compared += 1
-    assert compared > 200
-
-
 @pytest.mark.parametrize(
     ("seed", "options"),
     [
@@ -257,36 +224,23 @@ def test_model_is_dm_controls(seed: int, options: dict[str, Any]) -> None:
         width,
     )
     model = mujoco.MjModel.from_xml_string(ours, model_assets(team_size))
-    assert_same_model(model, ref.physics.model._model)
+    # tex_pathadr and skin_pathadr point into the asset file names
+    # (Composer's are content hashes).
+    common.assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr", "skin_pathadr"))
 
 
 def play(seed: int, steps: int, num_envs: int = 1, **options: Any) -> dict[str, int]:
     """Steps a pool and its references in lockstep; counts what happened."""
-    env = envpool.make(TASK_ID, num_envs=num_envs, seed=seed, **options)
-    refs = [reference(seed + i, **options) for i in range(num_envs)]
+    env, refs, obs, info, steps_ref = common.lockstep(
+        TASK_ID, seed, num_envs, lambda s: reference(s, **options), **options
+    )
     players = env.spec.config.max_num_players
     width = env.spec.action_space.shape[-1]
-    obs, info = env.reset()
-    steps_ref = [ref.reset() for ref in refs]
     rng = np.random.RandomState(seed)
     counts = {"goals": 0, "time_limits": 0}
 
     def compare(step: int) -> None:
-        for i, ts in enumerate(steps_ref):
-            rows = np.flatnonzero(info["players"]["env_id"] == i)
-            assert len(rows) == players == len(ts.observation)
-            for p, row in enumerate(rows):
-                assert set(ts.observation[p]) == set(obs)
-                for key, expected in ts.observation[p].items():
-                    ours = obs[key][row]
-                    assert ours.shape == expected.shape and ours.dtype == expected.dtype, key
-                    np.testing.assert_allclose(
-                        ours.astype(np.float64),
-                        expected.astype(np.float64),
-                        rtol=0,
-                        atol=TOLERANCE,
-                        err_msg=f"step {step} env {i} player {p} {key}",
-                    )
+        common.compare_player_observations(step, steps_ref, obs, info, players)
 
     compare(0)
     for step in range(1, steps + 1):
@@ -294,20 +248,7 @@ def play(seed: int, steps: int, num_envs: int = 1, **options: Any) -> dict[str, 
         obs, reward, terminated, truncated, info = env.step(action.reshape(-1, width))
         steps_ref = [ref.step(list(action[i])) for i, ref in enumerate(refs)]
         compare(step)
-        for i, ts in enumerate(steps_ref):
-            rows = np.flatnonzero(info["players"]["env_id"] == i)
-            row = int(np.flatnonzero(info["env_id"] == i)[0])
-            if ts.first():
-                assert not terminated[row] and not truncated[row]
-                assert (reward[rows] == 0).all()
-                continue
-            np.testing.assert_array_equal(reward[rows], np.array(ts.reward, np.float64))
-            if ts.last():
-                goal = float(ts.discount) == 0.0
-                counts["goals" if goal else "time_limits"] += 1
-                assert bool(terminated[row]) == goal and bool(truncated[row]) != goal, step
-            else:
-                assert not terminated[row] and not truncated[row], step
+        common.check_player_outcomes(step, steps_ref, reward, terminated, truncated, info, counts)
     env.close()
     return counts
 
@@ -315,19 +256,7 @@ def play(seed: int, steps: int, num_envs: int = 1, **options: Any) -> dict[str, 
 def test_reset_states_are_dm_controls_bit_for_bit() -> None:
     # The clip frames of both pose initializations and the placement: qpos
     # and qvel after the reset.
-    seeds = (0, 1, 2, 3) if ALL else (1,)
-    env = envpool.make(TASK_ID, num_envs=len(seeds), seed=seeds[0])
-    env.reset()
-    for i, seed in enumerate(seeds):
-        ref = reference(seed)
-        ref.reset()
-        state = np.array(env._pool.get_state(i))
-        qpos, qvel = ref.physics.data.qpos, ref.physics.data.qvel
-        np.testing.assert_array_equal(state[: qpos.size], qpos, err_msg=f"seed {seed}")
-        np.testing.assert_array_equal(
-            state[qpos.size : qpos.size + qvel.size], qvel, err_msg=f"seed {seed}"
-        )
-    env.close()
+    common.assert_reset_states_match(TASK_ID, (0, 1, 2, 3) if ALL else (1,), reference)
 
 
 @pytest.mark.parametrize(
