@@ -522,8 +522,16 @@ def bench_procgen(
         env.close()
 
 
-SOCCER_WALKERS = {"DmcSoccerBoxhead-v1": "BOXHEAD", "DmcSoccerAnt-v1": "ANT"}
+SOCCER_WALKERS = {
+    "DmcSoccerBoxhead-v1": "BOXHEAD",
+    "DmcSoccerAnt-v1": "ANT",
+    "DmcSoccerHumanoid-v1": "HUMANOID",
+}
 """dm_control soccer ids -> the walker of `soccer.load` (team_size 2, this project's default)."""
+
+LOCOMOTION_EXAMPLES = {"DmcCmuHumanoid": "basic_cmu_2019", "DmcRodent": "basic_rodent_2020"}
+"""Prefixes of the one-walker locomotion ids -> the dm_control example module whose factory
+(`cmu_humanoid_run_walls` for DmcCmuHumanoidRunWalls-v1) builds the env."""
 
 
 def dm_control_reference(task: str) -> tuple[Callable[[], Any], str] | None:
@@ -556,6 +564,22 @@ def dm_control_reference(task: str) -> tuple[Callable[[], Any], str] | None:
             f"(dm-control {version('dm-control')}; 4 players acting at once, one env step "
             "counted per step of the 4)"
         )
+    for prefix, module in LOCOMOTION_EXAMPLES.items():
+        if task.startswith(prefix) and task.endswith("-v1"):
+            from importlib import import_module
+            from importlib.metadata import version
+
+            words = "".join("_" + c.lower() if c.isupper() else c for c in task[3:-3])
+            factory = getattr(import_module(f"dm_control.locomotion.examples.{module}"), words[1:])
+
+            def make_example(factory: Callable[..., Any] = factory) -> Any:
+                np.random.seed(0)  # the arenas draw from the global stream too
+                return factory(random_state=np.random.RandomState(0))
+
+            return make_example, (
+                f"`dm_control.locomotion.examples.{module}.{words[1:]}` "
+                f"(dm-control {version('dm-control')})"
+            )
     for domain, name in suite.ALL_TASKS:
         if f"{camel(domain)}{camel(name)}-v1" == task:
             from importlib.metadata import version
