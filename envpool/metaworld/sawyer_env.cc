@@ -136,23 +136,13 @@ void SawyerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
   spec->snapshots = true;
 }
 
-ModelView::ModelView(std::shared_ptr<const mjModel> shared)
-    : shared_(std::move(shared)),
-      model_(*shared_),
-      body_pos_(shared_->body_pos, shared_->body_pos + 3 * shared_->nbody),
-      site_pos_(shared_->site_pos, shared_->site_pos + 3 * shared_->nsite),
-      eq_data_(shared_->eq_data,
-               shared_->eq_data +
-                   static_cast<std::size_t>(shared_->neq) * mjNEQDATA) {
-  model_.body_pos = body_pos_.data();
-  model_.site_pos = site_pos_.data();
-  model_.eq_data = eq_data_.data();
-}
-
 SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
     : fields_(fields),
       task_(&FindTask(BenchmarkTaskName(options))),
-      model_(mujoco_common::LoadModel(MetaWorldModels(), task_->xml)),
+      model_(mujoco_common::LoadModel(MetaWorldModels(), task_->xml),
+             {{&mjModel::body_pos, &mjModel::nbody, 3},
+              {&mjModel::site_pos, &mjModel::nsite, 3},
+              {&mjModel::eq_data, &mjModel::neq, mjNEQDATA}}),
       data_(mj_makeData(model_.get())),
       frame_skip_(static_cast<int>(mujoco_common::FrameSkip(options))),
       partially_observable_(options.Get<bool>("partially_observable")) {

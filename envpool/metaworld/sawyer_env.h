@@ -34,38 +34,12 @@
 #include "envpool/metaworld/task_sampling.h"
 #include "envpool/metaworld/tasks.h"
 #include "envpool/mujoco_common/model.h"
+#include "envpool/mujoco_common/model_view.h"
 
 namespace envpool::metaworld {
 
 inline constexpr int kObsDim = 39;
 inline constexpr int kFrameDim = 18;
-
-// An env's view of its task's model, which every env of the task in the
-// process shares: MuJoCo's struct copied, its arrays the shared model's but
-// for the three a Sawyer env writes (body_pos: the bodies a reset moves;
-// site_pos: the goal and the sites it places; eq_data: the mocap weld),
-// which are the env's own. A full copy per env (mj_copyModel: 18.7 MB for
-// pick-place, its meshes and textures) gave each env its own collision
-// meshes in the cache: 8 pick-place models stepped in turn on one core cost
-// about 5% more per step as 8 copies than as one shared model
-// (benchmark/results/metaworld/README.md).
-class ModelView {
- public:
-  explicit ModelView(std::shared_ptr<const mjModel> shared);
-  ModelView(const ModelView&) = delete;
-  ModelView& operator=(const ModelView&) = delete;
-  mjModel* get() { return &model_; }
-  const mjModel* get() const { return &model_; }
-  mjModel* operator->() { return &model_; }
-  const mjModel* operator->() const { return &model_; }
-
- private:
-  std::shared_ptr<const mjModel> shared_;  // owns the arrays not copied
-  mjModel model_;
-  std::vector<mjtNum> body_pos_;
-  std::vector<mjtNum> site_pos_;
-  std::vector<mjtNum> eq_data_;
-};
 
 class SawyerEnv : public Env {
  public:
@@ -199,7 +173,10 @@ class SawyerEnv : public Env {
 
   Fields fields_;
   const TaskConfig* task_;
-  ModelView model_;
+  // Shared by the task's envs but for body_pos (the bodies a reset moves),
+  // site_pos (the goal and the sites it places) and eq_data (the mocap
+  // weld), which this env writes.
+  mujoco_common::ModelView model_;
   mujoco_common::DataPtr data_;
   int frame_skip_;
   bool partially_observable_;

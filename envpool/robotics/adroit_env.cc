@@ -159,9 +159,13 @@ void AdroitHandEnv::Declare(const Options& options, EnvSpec* spec,
 AdroitHandEnv::AdroitHandEnv(const Options& options, const Fields& fields)
     : fields_(fields),
       task_(FactsOf(options).task),
-      shared_model_(mujoco_common::LoadModel(
-          RoboticsModels(), options.Get<std::string>("xml_file"))),
-      model_(CopyModel(shared_model_.get())),
+      model_(mujoco_common::LoadModel(RoboticsModels(),
+                                      options.Get<std::string>("xml_file")),
+             {{&mjModel::actuator_gainprm, &mjModel::nu, mjNGAIN},
+              {&mjModel::actuator_biasprm, &mjModel::nu, mjNBIAS},
+              {&mjModel::body_pos, &mjModel::nbody, 3},
+              {&mjModel::body_quat, &mjModel::nbody, 4},
+              {&mjModel::site_pos, &mjModel::nsite, 3}}),
       data_(mj_makeData(model_.get())),
       frame_skip_(static_cast<int>(mujoco_common::FrameSkip(options))),
       dense_(DenseReward(options)),
@@ -511,7 +515,7 @@ void AdroitHandEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
     camera_ = render::InitialCamera(model_.get(), data_.get(), config);
     has_camera_ = true;
   }
-  render::RenderFrame(shared_model_.get(), model_.get(), data_.get(), camera_,
+  render::RenderFrame(model_.shared(), model_.get(), data_.get(), camera_,
                       camera_id, width, height, render::SceneSettings{}, rgb);
 }
 

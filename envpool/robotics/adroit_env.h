@@ -25,6 +25,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/mujoco_common/model.h"
+#include "envpool/mujoco_common/model_view.h"
 
 namespace envpool::robotics {
 
@@ -66,8 +67,10 @@ class AdroitHandEnv : public Env {
 
   Fields fields_;
   Task task_;
-  std::shared_ptr<const mjModel> shared_model_;  // lives as long as the process
-  mujoco_common::ModelPtr model_;  // this env's copy: a reset moves a body
+  // Shared by the process's envs of this model but for the arrays this env
+  // writes: the servos' gains and biases (set once, here), and body_pos,
+  // body_quat and site_pos (a reset moves a body or the target).
+  mujoco_common::ModelView model_;
   mujoco_common::DataPtr data_;
   int frame_skip_;
   bool dense_;

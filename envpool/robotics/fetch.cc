@@ -87,9 +87,10 @@ void FetchEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
 
 FetchEnv::FetchEnv(const Options& options, const Fields& fields)
     : fields_(fields),
-      shared_model_(mujoco_common::LoadModel(
-          RoboticsModels(), options.Get<std::string>("xml_file"))),
-      model_(CopyModel(shared_model_.get())),
+      model_(mujoco_common::LoadModel(RoboticsModels(),
+                                      options.Get<std::string>("xml_file")),
+             {{&mjModel::eq_data, &mjModel::neq, mjNEQDATA},
+              {&mjModel::site_pos, &mjModel::nsite, 3}}),
       data_(mj_makeData(model_.get())),
       frame_skip_(static_cast<int>(mujoco_common::FrameSkip(options))),
       dense_(DenseReward(options)),
@@ -395,7 +396,7 @@ void FetchEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
     }
     mj_forward(m, data_.get());
   }
-  render::RenderFrame(shared_model_.get(), m, data_.get(), camera_, camera_id,
+  render::RenderFrame(model_.shared(), m, data_.get(), camera_, camera_id,
                       width, height, render::SceneSettings{}, rgb);
 }
 

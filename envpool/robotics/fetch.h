@@ -25,6 +25,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/mujoco_common/model.h"
+#include "envpool/mujoco_common/model_view.h"
 #include "envpool/robotics/goal_env.h"
 
 namespace envpool::robotics {
@@ -60,8 +61,10 @@ class FetchEnv : public Env {
   void SiteVelocity(int site, bool rotational, double* out) const;
 
   Fields fields_;
-  std::shared_ptr<const mjModel> shared_model_;  // lives as long as the process
-  mujoco_common::ModelPtr model_;  // this env's copy: the welds are changed
+  // Shared by the process's envs of this model but for eq_data (the reset
+  // sets the mocap welds) and site_pos (a frame moves the target marker),
+  // which this env writes.
+  mujoco_common::ModelView model_;
   mujoco_common::DataPtr data_;
   int frame_skip_;
   bool dense_;

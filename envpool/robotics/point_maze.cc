@@ -198,8 +198,8 @@ PointMazeEnv::PointMazeEnv(const Options& options, const Fields& fields)
       maze_(MakeMaze(options.Get<std::string>("maze_map"),
                      options.Get<double>("maze_size_scaling"),
                      options.Get<double>("maze_height"))),
-      shared_model_(LoadMaze(options.Get<std::string>("maze_map"), maze_)),
-      model_(CopyModel(shared_model_.get())),
+      model_(LoadMaze(options.Get<std::string>("maze_map"), maze_),
+             {{&mjModel::site_pos, &mjModel::nsite, 3}}),
       data_(mj_makeData(model_.get())),
       frame_skip_(static_cast<int>(mujoco_common::FrameSkip(options))),
       dense_(DenseReward(options)),
@@ -330,7 +330,7 @@ void PointMazeEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
     camera_ = render::InitialCamera(model_.get(), data_.get(), config);
     has_camera_ = true;
   }
-  render::RenderFrame(shared_model_.get(), model_.get(), data_.get(), camera_,
+  render::RenderFrame(model_.shared(), model_.get(), data_.get(), camera_,
                       camera_id, width, height, render::SceneSettings{}, rgb);
 }
 

@@ -22,6 +22,7 @@
 
 #include "envpool/core/env.h"
 #include "envpool/mujoco_common/model.h"
+#include "envpool/mujoco_common/model_view.h"
 #include "envpool/robotics/goal_env.h"
 
 namespace envpool::robotics {
@@ -78,8 +79,9 @@ class PointMazeEnv : public Env {
 
   Fields fields_;
   Maze maze_;
-  std::shared_ptr<const mjModel> shared_model_;  // lives as long as the process
-  mujoco_common::ModelPtr model_;  // this env's copy: the goal marker moves
+  // Shared by the process's envs of this maze but for site_pos (the goal
+  // marker moves), which this env writes.
+  mujoco_common::ModelView model_;
   mujoco_common::DataPtr data_;
   int target_site_ = -1;
   int frame_skip_;

@@ -1,6 +1,7 @@
 // What the MuJoCo-based families share, on small models this test writes
 // into its own folder: loading and caching, the families' missing-file
-// errors, models built from text, name lookups, numpy's reductions and
+// errors, models built from text, envs' views of a shared model, name
+// lookups, numpy's reductions and
 // MuJoCo's message handlers.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -15,6 +16,7 @@
 #include "envpool/core/env.h"
 #include "envpool/mujoco_common/message_handlers.h"
 #include "envpool/mujoco_common/model.h"
+#include "envpool/mujoco_common/model_view.h"
 #include "envpool/mujoco_common/numpy_math.h"
 #include "envpool/mujoco_common/spec.h"
 
@@ -215,6 +217,38 @@ TEST(ModelTest, ControlBoundsAreTheRangeOrTheUnlimitedBound) {
   ControlBounds(*model, mjMAXVAL, &low, &high);
   EXPECT_EQ(low, (std::vector<double>{-1.0, -mjMAXVAL}));
   EXPECT_EQ(high, (std::vector<double>{2.0, mjMAXVAL}));
+}
+
+TEST(ModelViewTest, AViewWritesItsOwnArraysAndSharesTheRest) {
+  WriteModels("folder_v");
+  const SharedModel shared = LoadModel(Folder("folder_v", false), "pole.xml");
+  const std::vector<double> shared_body_pos(
+      shared->body_pos, shared->body_pos + 3 * shared->nbody);
+  ModelView one(shared, {{&mjModel::body_pos, &mjModel::nbody, 3},
+                         {&mjModel::actuator_gainprm, &mjModel::nu, mjNGAIN}});
+  ModelView two(shared, {{&mjModel::body_pos, &mjModel::nbody, 3}});
+  EXPECT_EQ(one.shared(), shared.get());
+  // The arrays not written are the shared model's, not copies.
+  EXPECT_EQ(one->geom_size, shared->geom_size);
+  EXPECT_EQ(two->body_quat, shared->body_quat);
+  EXPECT_EQ(two->actuator_gainprm, shared->actuator_gainprm);
+  EXPECT_EQ(one->nbody, shared->nbody);
+  EXPECT_EQ(one->opt.timestep, shared->opt.timestep);
+  // The written ones start as the shared model's values, in the view's own
+  // storage: a write changes neither the shared model nor another view.
+  EXPECT_NE(one->body_pos, shared->body_pos);
+  EXPECT_NE(one->body_pos, two->body_pos);
+  EXPECT_EQ(std::vector<double>(one->body_pos, one->body_pos + 3 * one->nbody),
+            shared_body_pos);
+  one->body_pos[3 * 1 + 2] = 7.0;
+  one->actuator_gainprm[0] = 3.0;
+  EXPECT_EQ(shared->body_pos[3 * 1 + 2], 1.0);
+  EXPECT_EQ(two->body_pos[3 * 1 + 2], 1.0);
+  EXPECT_EQ(shared->actuator_gainprm[0], 1.0);
+  // The view steps as a model: the pole starts at its own height.
+  DataPtr data(mj_makeData(one.get()));
+  mj_forward(one.get(), data.get());
+  EXPECT_EQ(data->xpos[3 * 1 + 2], 7.0);
 }
 
 TEST(SpecTest, FrameSkipIsCheckedAndSetsTheFrameRate) {

@@ -448,3 +448,36 @@ def test_render_is_the_references_frame_for_frame(
         np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg=f"step {t}")
     env.close()
     ref.close()
+
+
+# -- memory ----------------------------------------------------------------------------
+
+
+def _rss_mib() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS in /proc/self/status")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads VmRSS from /proc")
+@pytest.mark.parametrize(
+    ("task_id", "model_mib"), [("FetchPickAndPlace-v4", 8.2), ("AdroitHandDoor-v1", 6.5)]
+)
+def test_the_envs_of_a_pool_share_their_model(task_id: str, model_mib: float) -> None:
+    # Each env once held a full copy of its model (mj_copyModel: 8.2 MiB for
+    # pick-and-place, 6.5 MiB for the door, their meshes), 131 and 104 MiB for
+    # 16 envs, whose collision meshes then crowded each other out of the
+    # cache; now they share it but for the few arrays they write, and a second
+    # pool adds little more than the envs' mjData. A pool of 16 made after one
+    # of 1 (the model loaded).
+    first = envpool.make(task_id, num_envs=1)
+    first.reset()
+    before = _rss_mib()
+    pool = envpool.make(task_id, num_envs=16, num_threads=1)
+    pool.reset()
+    grown = _rss_mib() - before
+    pool.close()
+    first.close()
+    assert grown < 2 * model_mib, f"16 envs grew the process by {grown:.0f} MiB"
