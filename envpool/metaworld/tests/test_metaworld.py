@@ -30,6 +30,7 @@ import pytest
 
 import envpool
 from envpool.python.registry import find_entry
+from envpool.testing.memory import STATUS, rss_mib
 
 mujoco = pytest.importorskip("mujoco")
 metaworld = pytest.importorskip("metaworld")
@@ -402,15 +403,7 @@ def test_a_snapshot_mid_episode_replays_bit_for_bit() -> None:
             np.testing.assert_array_equal(one[4][key], two[4][key], err_msg=f"step {t} {key}")
 
 
-def _rss_mib() -> float:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS in /proc/self/status")
-
-
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads VmRSS from /proc")
+@pytest.mark.skipif(not STATUS.exists(), reason="reads VmRSS from /proc")
 def test_the_envs_of_a_pool_share_their_tasks_model() -> None:
     # Each env once held a full copy of its model (18.7 MB for pick-place,
     # its meshes and textures), 300 MB for 16 envs, whose collision meshes
@@ -419,10 +412,10 @@ def test_the_envs_of_a_pool_share_their_tasks_model() -> None:
     # envs' mjData. A pool of 16 made after one of 1 (the model loaded).
     first = envpool.make("MetaWorld/PickPlace-v3", num_envs=1)
     first.reset()
-    before = _rss_mib()
+    before = rss_mib()
     pool = envpool.make("MetaWorld/PickPlace-v3", num_envs=16, num_threads=1)
     pool.reset()
-    grown = _rss_mib() - before
+    grown = rss_mib() - before
     pool.close()
     first.close()
     assert grown < 2 * 18.7, f"16 envs grew the process by {grown:.0f} MiB"

@@ -36,6 +36,7 @@ from robotics_reference import reference_joint_types  # noqa: F401 (autouse)
 import envpool
 from envpool.python.registry import find_entry
 from envpool.robotics import compute_reward
+from envpool.testing.memory import STATUS, rss_mib
 
 ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
 SPECS = json.loads((Path(__file__).parent / "envpool127_specs.json").read_text())
@@ -453,15 +454,7 @@ def test_render_is_the_references_frame_for_frame(
 # -- memory ----------------------------------------------------------------------------
 
 
-def _rss_mib() -> float:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS in /proc/self/status")
-
-
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads VmRSS from /proc")
+@pytest.mark.skipif(not STATUS.exists(), reason="reads VmRSS from /proc")
 @pytest.mark.parametrize(
     ("task_id", "model_mib"), [("FetchPickAndPlace-v4", 8.2), ("AdroitHandDoor-v1", 6.5)]
 )
@@ -474,10 +467,10 @@ def test_the_envs_of_a_pool_share_their_model(task_id: str, model_mib: float) ->
     # of 1 (the model loaded).
     first = envpool.make(task_id, num_envs=1)
     first.reset()
-    before = _rss_mib()
+    before = rss_mib()
     pool = envpool.make(task_id, num_envs=16, num_threads=1)
     pool.reset()
-    grown = _rss_mib() - before
+    grown = rss_mib() - before
     pool.close()
     first.close()
     assert grown < 2 * model_mib, f"16 envs grew the process by {grown:.0f} MiB"
