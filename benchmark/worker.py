@@ -876,7 +876,9 @@ def envpool_stepper(
         **pinning,
     )
     if "info:legal_action_mask" in env.spec.state_array_spec:
-        return env, legal_move_stepper(env, num_envs, batch_size, asynchronous)
+        return env, legal_move_stepper(
+            env, num_envs, batch_size, asynchronous, untimed_first_resets
+        )
     actions = draw_actions(env.single_action_space, batch_size * action_rows_per_env(env), seed=0)
 
     if asynchronous:
@@ -902,7 +904,11 @@ def envpool_stepper(
 
 
 def legal_move_stepper(
-    env: Any, num_envs: int, batch_size: int, asynchronous: bool
+    env: Any,
+    num_envs: int,
+    batch_size: int,
+    asynchronous: bool,
+    untimed_first_resets: bool = False,
 ) -> Callable[[int], int]:
     """The step function of a turn-based pool (pgx): random legal moves.
 
@@ -910,6 +916,7 @@ def legal_move_stepper(
     timing: each step draws one legal move per env from the legal-action
     mask the last step gave (a few microseconds of numpy per batch, timed
     alike for every engine), seeded the same for every build.
+    `untimed_first_resets` as `envpool_stepper`'s.
     """
     rng = np.random.default_rng(0)
     if asynchronous:
@@ -920,6 +927,9 @@ def legal_move_stepper(
             env.send(random_legal(info["legal_action_mask"], rng), info["env_id"])
             return batch_size
 
+        if untimed_first_resets:
+            for i in range(-(-num_envs // batch_size)):
+                step(i)
         return step
 
     info = env.reset()[1]

@@ -90,16 +90,6 @@ struct GameInfo {
                     const Output& /*out*/) {}
 };
 
-// Whether a game checks a loaded state with `CheckLoadedState() const`
-// (every game does: a game of plain members all there is to check, the
-// others what their LoadState cannot, as a game started).
-template <typename Game, typename = void>
-struct HasLoadedStateCheck : std::false_type {};
-template <typename Game>
-struct HasLoadedStateCheck<
-    Game, std::void_t<decltype(std::declval<const Game&>().CheckLoadedState())>>
-    : std::true_type {};
-
 template <typename Game>
 class PgxEnv : public Env {
  public:
@@ -212,10 +202,8 @@ class PgxEnv : public Env {
     } else {
       Game game = fresh_game_;  // the options' part (Go's config) kept
       game.LoadState(reader);
-      if constexpr (HasLoadedStateCheck<Game>::value) {
-        if (episode > 0) {
-          game.CheckLoadedState();
-        }
+      if (episode > 0) {
+        game.CheckLoadedState();
       }
       game_ = episode > 0 ? std::move(game) : fresh_game_;
     }
