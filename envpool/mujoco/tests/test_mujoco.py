@@ -68,6 +68,7 @@ from gymnasium.envs.mujoco.mujoco_env import MujocoEnv
 from gymnasium.wrappers import TimeLimit
 
 import envpool
+from envpool.testing.frames import assert_frames_equal_reference
 
 REFERENCE = Path(__file__).resolve().parents[2] / "testing" / "reference"
 TOLERANCE = 1e-8
@@ -494,21 +495,20 @@ def test_render_is_gymnasium_frame_for_frame(task_id, monkeypatch) -> None:
     ref = make_reference(
         task_id, post_constraint=True, render_mode="rgb_array", width=width, height=height
     )
-    assert env.metadata["render_fps"] == ref.metadata["render_fps"]
-    env.reset()
-    ref.reset(seed=5)
-    frames = env.render(env_ids=list(range(num_envs)))
-    assert frames.shape == (num_envs, height, width, 3)
-    np.testing.assert_array_equal(frames[0], ref.render(), err_msg="reset")
     rng = np.random.default_rng(0)
     low, high = ref.action_space.low, ref.action_space.high
-    for i in range(8):
-        action = rng.uniform(low, high)
-        _, _, terminated, truncated, _ = ref.step(action)
-        env.step(np.stack([action] * num_envs))
-        np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg=f"step {i}")
-        if terminated or truncated:
-            break
+    assert_frames_equal_reference(
+        env,
+        ref,
+        5,
+        [rng.uniform(low, high) for _ in range(8)],
+        batch=lambda action: np.stack([action] * num_envs),
+        stop_at_episode_end=True,
+    )
+    # Several envs in one call: one frame each, env 0's the one just checked.
+    frames = env.render(env_ids=list(range(num_envs)))
+    assert frames.shape == (num_envs, height, width, 3)
+    np.testing.assert_array_equal(frames[0], env.render()[0])
     env.close()
     ref.close()
 

@@ -28,6 +28,7 @@ from robotics_reference import reference_joint_types  # noqa: F401 (autouse)
 
 import envpool
 from envpool.python.keys import dm_field
+from envpool.testing.frames import assert_frames_equal_reference
 
 ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
 TEST_ID = "FrankaKitchen-v1"
@@ -320,14 +321,7 @@ def test_render_is_the_references_frame_for_frame(monkeypatch: pytest.MonkeyPatc
     size = {"render_width": 96, "render_height": 64}
     env = envpool.make(TEST_ID, num_envs=1, seed=5, render_mode="rgb_array", **size)
     ref = gymnasium.make("FrankaKitchen-v1", render_mode="rgb_array", width=96, height=64)
-    env.reset()
-    ref.reset(seed=5)
-    np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg="reset")
     rng = np.random.default_rng(0)
-    for t in range(2):
-        action = rng.uniform(-1, 1, size=9)
-        ref.step(action)
-        env.step(action[None])
-        np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg=f"step {t}")
+    assert_frames_equal_reference(env, ref, 5, [rng.uniform(-1, 1, size=9) for _ in range(2)])
     env.close()
     ref.close()

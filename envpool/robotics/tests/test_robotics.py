@@ -36,6 +36,7 @@ from robotics_reference import reference_joint_types  # noqa: F401 (autouse)
 import envpool
 from envpool.python.registry import find_entry
 from envpool.robotics import compute_reward
+from envpool.testing.frames import assert_frames_equal_reference
 from envpool.testing.memory import STATUS, rss_mib
 
 ALL = bool(os.environ.get("ENVPOOL_TEST_ALL"))
@@ -437,16 +438,9 @@ def test_render_is_the_references_frame_for_frame(
     size = {"render_width": 96, "render_height": 64}
     env = envpool.make(task_id, num_envs=1, seed=5, render_mode="rgb_array", **size)
     ref = gymnasium.make(reference_id(task_id), render_mode="rgb_array", width=96, height=64)
-    assert env.metadata["render_fps"] == ref.metadata["render_fps"]
-    env.reset()
-    ref.reset(seed=5)
-    np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg="reset")
     rng = np.random.default_rng(0)
-    for t in range(4):
-        action = rng.uniform(-1, 1, size=env.action_space.shape).astype(np.float32)
-        ref.step(action)
-        env.step(action[None])
-        np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg=f"step {t}")
+    actions = [rng.uniform(-1, 1, size=env.action_space.shape).astype(np.float32) for _ in range(4)]
+    assert_frames_equal_reference(env, ref, 5, actions)
     env.close()
     ref.close()
 
