@@ -31,22 +31,30 @@ HERE = Path(__file__).resolve().parent
 
 
 def step_rate(python: str, task: str, num_envs: int, mode: str, seconds: float) -> float:
-    """Steps/s of one fresh `worker.py step` process."""
+    """Steps/s of one fresh `worker.py step` process.
+
+    As `bench.py` does, an async pool's first recvs collect every env's first
+    reset before the clock starts, as a sync pool's `reset` does: a reset
+    that builds a model (soccer) would otherwise fill the first slices.
+    """
+    args = [
+        python,
+        "-P",
+        str(HERE / "worker.py"),
+        "step",
+        "--backend",
+        f"envpool_{mode}",
+        "--task",
+        task,
+        "--num-envs",
+        str(num_envs),
+        "--seconds",
+        str(seconds),
+    ]
+    if mode == "async":
+        args.append("--untimed-first-resets")
     out = subprocess.run(
-        [
-            python,
-            "-P",
-            str(HERE / "worker.py"),
-            "step",
-            "--backend",
-            f"envpool_{mode}",
-            "--task",
-            task,
-            "--num-envs",
-            str(num_envs),
-            "--seconds",
-            str(seconds),
-        ],
+        args,
         capture_output=True,
         text=True,
         check=False,
