@@ -322,7 +322,7 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
   }
   Block* sync_block = nullptr;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    const auto lock = LockPolling(mu_);
     CheckSendable(env_ids, n, reset);
     if (is_sync()) {
       auto block = TakeFreeBlock(n);
@@ -347,9 +347,9 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
   }
   const Task::Kind kind = reset ? Task::Kind::kReset : Task::Kind::kStep;
   if (scheduler_.SendsInline(n)) {
-    // Each task built in its slot, as TaskRing::AppendRun does: a task
-    // built aside and then copied in was written a field at a time and read
-    // back whole, a stalled load (no store forwarding) per env.
+    // Each task built in its slot: a task built aside and then copied in
+    // was written a field at a time and read back whole, a stalled load (no
+    // store forwarding) per env.
     std::vector<Task>& tasks = inline_tasks_;
     tasks.resize(static_cast<std::size_t>(n));
     Task* const slots = tasks.data();
@@ -538,7 +538,7 @@ void Pool::ClaimRows(std::vector<Task>* tasks) {
       return;
     }
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  const auto lock = LockPolling(mu_);
   for (Task& task : *tasks) {
     NextAsyncRow(&task.block, &task.slot);
   }
@@ -550,7 +550,7 @@ Pool::Row Pool::ClaimRow(const Task& task, const Env& env) {
   // is known.
   Row row{task.block, task.slot, 0, env.NumPlayers()};
   if (row.block == nullptr) {
-    std::lock_guard<std::mutex> lock(mu_);
+    const auto lock = LockPolling(mu_);
     NextAsyncRow(&row.block, &row.slot);
   }
   row.player_row = layout_.rows_per_env == 1
@@ -621,15 +621,19 @@ void Pool::CountRowsIn(Block* block, int rows) {
   // and reused by another batch.
   const int target = block->target_;
   if (block->written_.fetch_add(rows) + rows == target) {
-    std::lock_guard<std::mutex> lock(mu_);
-    block->ready_ = true;
-    ready_blocks_.fetch_add(1, std::memory_order_release);
+    {
+      const auto lock = LockPolling(mu_);
+      block->ready_ = true;
+      ready_blocks_.fetch_add(1, std::memory_order_release);
+    }
+    // Outside the lock: a waiter woken while the lock is still held would
+    // only sleep again on it.
     ready_cv_.notify_all();
   }
 }
 
 bool Pool::FrontReady() {
-  std::lock_guard<std::mutex> lock(mu_);
+  const auto lock = LockPolling(mu_);
   return !outstanding_.empty() && outstanding_.front()->ready_;
 }
 
@@ -645,7 +649,7 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
     throw std::runtime_error("the pool is closed");
   }
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    const auto lock = LockPolling(mu_);
     bool can_arrive = is_sync() ? !outstanding_.empty()
                                 : pending_.load(std::memory_order_relaxed) >=
                                       config_.batch_size;
@@ -668,7 +672,7 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
   bool polled = false;
   while (true) {
     {
-      std::unique_lock<std::mutex> lock(mu_);
+      std::unique_lock<std::mutex> lock = LockPolling(mu_);
       if (front_ready() || closed_.load()) {
         break;
       }
@@ -720,7 +724,7 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
       RunChunk(&chunk);
     }
   }
-  std::lock_guard<std::mutex> lock(mu_);
+  const auto lock = LockPolling(mu_);
   if (closed_.load()) {
     throw std::runtime_error("the pool was closed while waiting in recv()");
   }

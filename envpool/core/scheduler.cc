@@ -103,7 +103,7 @@ int64_t Scheduler::SpinNs() const {
 
 void Scheduler::Enqueue(const int* env_ids, int n, const Task& like) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    const auto lock = LockPolling(mu_);
     // In runs of envs of one home (a sync step's envs are runs: see the
     // constructor).
     const int* const homes = home_.data();
@@ -133,7 +133,7 @@ bool Scheduler::Take(int self, bool wait, std::vector<Task>* chunk) {
   if (!wait && num_tasks_.load() == 0) {
     return false;
   }
-  std::unique_lock<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock = LockPolling(mu_);
   if (wait) {
     sleeping_workers_.fetch_add(1);
     task_cv_.wait(lock,
@@ -157,8 +157,8 @@ bool Scheduler::Take(int self, bool wait, std::vector<Task>* chunk) {
   TaskRing* fullest = own;
   for (auto& queue : queues_) {
     if (!queue.empty() && (oldest == nullptr ||
-                           static_cast<int32_t>(queue.front().order -
-                                                oldest->front().order) < 0)) {
+                           static_cast<int32_t>(queue.front_order() -
+                                                oldest->front_order()) < 0)) {
       oldest = &queue;
     }
     if (queue.size() > fullest->size()) {
@@ -180,7 +180,7 @@ bool Scheduler::Take(int self, bool wait, std::vector<Task>* chunk) {
   } else if (own->empty()) {
     source = sync_ ? fullest : oldest;
     front = !sync_;
-  } else if (static_cast<uint32_t>(own->front().order - oldest->front().order) >
+  } else if (static_cast<uint32_t>(own->front_order() - oldest->front_order()) >
              static_cast<uint32_t>(num_envs_)) {
     source = oldest;
   }
@@ -200,13 +200,7 @@ bool Scheduler::Take(int self, bool wait, std::vector<Task>* chunk) {
   chunk->resize(take);
   Task* const taken = chunk->data();
   for (std::size_t i = 0; i < take; ++i) {
-    if (front) {
-      taken[i] = source->front();
-      source->pop_front();
-    } else {
-      taken[i] = source->back();
-      source->pop_back();
-    }
+    taken[i] = front ? source->PopFront() : source->PopBack();
   }
   // A task on a thread's own queue is there because the thread is its env's
   // home already (an env has one task queued at most): only envs taken from

@@ -57,29 +57,69 @@ TEST(TaskRingTest, KeepsOrderAcrossTheEndAndRefusesMoreThanItsCapacity) {
   uint32_t order = 7;
   const Task like{0, 0, nullptr, 0, Task::Kind::kReset, true};
   for (int round = 0; round < 5; ++round) {
-    // Runs of two in a ring of three: every other run wraps around the end.
-    const int envs[2] = {2 * round, 2 * round + 1};
+    // Two envs that are not consecutive (two runs) in a ring of three:
+    // every other send wraps around the end.
+    const int envs[2] = {3 * round + 1, 3 * round};
     ring.AppendRun(envs, 2, 10, like, &order);
     EXPECT_EQ(ring.size(), 2u);
-    EXPECT_EQ(ring.front().env_id, 2 * round);
-    EXPECT_EQ(ring.back().env_id, 2 * round + 1);
-    EXPECT_EQ(ring.front().slot, 10);
-    EXPECT_EQ(ring.back().slot, 11);
-    EXPECT_EQ(ring.back().order - ring.front().order, 1u);
-    EXPECT_EQ(ring.back().kind, Task::Kind::kReset);
-    EXPECT_TRUE(ring.back().has_seed);
-    ring.pop_front();
-    ring.pop_back();
+    EXPECT_EQ(ring.front_order(), 7u + 2u * round);
+    const Task back = ring.PopBack();
+    EXPECT_EQ(back.env_id, 3 * round);
+    EXPECT_EQ(back.slot, 11);
+    EXPECT_EQ(back.order, 8u + 2u * round);
+    EXPECT_EQ(back.kind, Task::Kind::kReset);
+    EXPECT_TRUE(back.has_seed);
+    const Task front = ring.PopFront();
+    EXPECT_EQ(front.env_id, 3 * round + 1);
+    EXPECT_EQ(front.slot, 10);
+    EXPECT_EQ(front.order, 7u + 2u * round);
     EXPECT_TRUE(ring.empty());
   }
   EXPECT_EQ(order, 7u + 10u);
   const int three[3] = {0, 1, 2};
   ring.AppendRun(three, 2, 0, like, &order);
   EXPECT_THROW(ring.AppendRun(three, 2, 0, like, &order), std::logic_error);
-  EXPECT_EQ(ring.size(), 2u);  // nothing of a refused run is queued
+  EXPECT_EQ(ring.size(), 2u);  // nothing of a refused send is queued
   ring.AppendRun(three + 2, 1, 2, like, &order);
   EXPECT_EQ(ring.size(), 3u);
   ring.clear();
+  EXPECT_TRUE(ring.empty());
+}
+
+TEST(TaskRingTest, ARunOfConsecutiveEnvsGivesEachTaskItsOwnEnvSlotAndOrder) {
+  TaskRing ring;
+  ring.Reserve(8);
+  uint32_t order = 100;
+  Block* const block = reinterpret_cast<Block*>(0x40);
+  const Task like{0, 0, block, 0, Task::Kind::kStep, false};
+  // Envs 3..6, then 0 and 1: two runs, slots 5..10.
+  const int envs[6] = {3, 4, 5, 6, 0, 1};
+  ring.AppendRun(envs, 6, 5, like, &order);
+  EXPECT_EQ(order, 106u);
+  EXPECT_EQ(ring.size(), 6u);
+  // Taken from both ends, as a thief and the owner take them.
+  const Task a = ring.PopFront();
+  const Task b = ring.PopBack();
+  const Task c = ring.PopBack();
+  const Task d = ring.PopFront();
+  EXPECT_EQ(ring.front_order(), 102u);
+  const Task e = ring.PopBack();
+  const Task f = ring.PopFront();
+  EXPECT_TRUE(ring.empty());
+  const std::vector<Task> taken{a, d, f, e, c, b};
+  for (int k = 0; k < 6; ++k) {
+    EXPECT_EQ(taken[k].env_id, envs[k]) << k;
+    EXPECT_EQ(taken[k].slot, 5 + k) << k;
+    EXPECT_EQ(taken[k].order, 100u + k) << k;
+    EXPECT_EQ(taken[k].block, block) << k;
+    EXPECT_EQ(taken[k].kind, Task::Kind::kStep) << k;
+  }
+  // A run emptied from its back and a new one queued behind it.
+  ring.AppendRun(envs, 2, 0, like, &order);
+  ring.AppendRun(envs + 4, 1, 0, like, &order);
+  EXPECT_EQ(ring.PopBack().env_id, 0);
+  EXPECT_EQ(ring.PopBack().env_id, 4);
+  EXPECT_EQ(ring.PopFront().env_id, 3);
   EXPECT_TRUE(ring.empty());
 }
 
