@@ -497,11 +497,13 @@ RodentEnv::RodentEnv(const Options& options, const Fields& fields)
   for (std::size_t i = 0; i < keys.size(); ++i) {
     obs_index_[keys[i].name] = static_cast<int>(i);
   }
-  for (const char* file : {kWalkerModel, kSkinFile, kGroundTexture, kSkyTexture,
-                           kMazeWallTexture}) {
-    if (file != kMazeWallTexture || task_ == RodentTask::kMazeForage) {
-      mujoco_common::ResolveModelPath(LocomotionAssets(), file);
-    }
+  std::vector<const char*> files{kWalkerModel, kSkinFile, kGroundTexture,
+                                 kSkyTexture};
+  if (task_ == RodentTask::kMazeForage) {
+    files.push_back(kMazeWallTexture);
+  }
+  for (const char* file : files) {
+    mujoco_common::ResolveModelPath(LocomotionAssets(), file);
   }
   model_.reset(mj_copyModel(nullptr, &BaseModel(task_)));
   data_.reset(mj_makeData(model_.get()));

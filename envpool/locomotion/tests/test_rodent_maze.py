@@ -221,3 +221,27 @@ def test_a_snapshot_of_another_rodent_task_is_refused() -> None:
     assert maze.step(np.zeros((1, 38)))[1].shape == (1,)
     gaps.close()
     maze.close()
+
+
+def test_missing_labmaze_textures_are_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The asset folder without labmaze's wall textures (the walker's model,
+    # skin and the outdoor_natural textures are there).
+    common.assert_missing_model_named(
+        monkeypatch,
+        tmp_path,
+        TASK_ID,
+        r"labmaze/style_01/wall_blue_d\.png.*reinstall envpool",
+        kept=("soccer", "walkers", "arenas"),
+    )
+
+
+def test_dm_env_type_gives_the_camera() -> None:
+    env = envpool.make(ALIAS, env_type="dm", num_envs=2, seed=0)
+    ts = env.reset()
+    assert ts.observation.walker_egocentric_camera.shape == (2, 64, 64, 3)
+    assert ts.observation.walker_joints_pos.shape == (2, 30)
+    ts = env.step(np.zeros((2, 38)))
+    assert ts.reward.shape == (2,) and ts.discount.shape == (2,)
+    env.close()
