@@ -75,7 +75,10 @@ def test_tanh_and_arctanh_are_numpys_own_bit_for_bit() -> None:
 
 
 def test_reset_states_are_dm_controls_bit_for_bit() -> None:
-    seeds = range(1000, 1006 if ALL else 1003)
+    # Seed 1009's heading: 1 + tanh(arctanh(u)) with numpy's loops is one
+    # ulp from libm's (so are seeds 1019, 1021 and 1023: 11 of the first 80
+    # seeds from 1000).
+    seeds = range(1000, 1024) if ALL else range(1008, 1010)
     common.assert_reset_states_match(TASK_ID, seeds, reference, whole_state=True)
 
 
@@ -112,8 +115,10 @@ def play(seed: int, steps: int, num_envs: int, time_limit: float) -> dict[str, i
 
 
 # (seed, steps, envs, time limit): 5 steps of 20 ms an episode, each new
-# episode in a new maze; longer and more seeds with ENVPOOL_TEST_ALL.
-EPISODES = [(0, 12, 2, 0.1)]
+# episode in a new maze (two envs, whose mazes differ, through the first
+# autoreset and three steps into the next maze); longer and more seeds with
+# ENVPOOL_TEST_ALL.
+EPISODES = [(0, 8, 2, 0.1)]
 if ALL:
     EPISODES += [(3, 60, 2, 0.4), (11, 100, 1, 1.0), (21, 40, 3, 0.2)]
 
