@@ -1,7 +1,7 @@
 // numpy's own float64 kernels for the transcendental functions a reference
 // library computes with numpy (np.sin, np.cos, np.tan, np.arctan,
-// np.arcsin, np.arctan2, np.exp, np.power, np.log), for families whose
-// episodes depend on their last bit.
+// np.arcsin, np.arctan2, np.exp, np.power, np.log, np.tanh, np.arctanh),
+// for families whose episodes depend on their last bit.
 //
 // Why: numpy picks its float64 loops by CPU when it is imported; on x86-64
 // with AVX-512 its tan, arctan, arcsin, arctan2, exp and power are SIMD
@@ -47,12 +47,15 @@ enum Function : int {
   kArctan2,
   kPower,
   kLog,
+  kTanh,
+  kArctanh,
   kNumFunctions
 };
 
 // The ufunc names, in Function order.
 inline constexpr std::array<const char*, kNumFunctions> kNames = {
-    "sin", "cos", "tan", "arctan", "arcsin", "exp", "arctan2", "power", "log"};
+    "sin",     "cos",   "tan", "arctan", "arcsin", "exp",
+    "arctan2", "power", "log", "tanh",   "arctanh"};
 
 // Set by the module at import; empty entries fall back to libm.
 inline std::array<Kernel, kNumFunctions>& Kernels() {
@@ -150,6 +153,12 @@ inline double Exp(double x) {
 }
 inline double Log(double x) {
   return Unary(kLog, x, [](double v) { return std::log(v); });
+}
+inline double Tanh(double x) {
+  return Unary(kTanh, x, [](double v) { return std::tanh(v); });
+}
+inline double Arctanh(double x) {
+  return Unary(kArctanh, x, [](double v) { return std::atanh(v); });
 }
 inline double Arctan2(double y, double x) {
   return Binary(kArctan2, y, x,

@@ -155,6 +155,10 @@ inline double EvaluateUnary(Function f, double x) {
       return Exp(x);
     case kLog:
       return Log(x);
+    case kTanh:
+      return Tanh(x);
+    case kArctanh:
+      return Arctanh(x);
     default:
       return std::numeric_limits<double>::quiet_NaN();
   }

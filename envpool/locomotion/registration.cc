@@ -69,6 +69,11 @@ PYBIND11_MODULE(_locomotion, m) {
       "DmcRodentTwoTouch");
   envpool::RegisterEnv<envpool::locomotion::RodentRunGapsEnv>(
       "DmcRodentRunGaps");
+  envpool::RegisterEnv<envpool::locomotion::RodentMazeForageEnv>(
+      "DmcRodentMazeForage");
+  // The numpy loops the envs call, and what they compute, for the tests.
+  m.def("numpy_kernels", &envpool::numpy_kernels::LoadedNumpyKernels);
+  m.def("_numpy_kernel", &envpool::numpy_kernels::EvaluateUnaryKernel);
   // For the tests: the MJCF text of a soccer episode and its compiled
   // textures, to compare with what dm_control compiles.
   namespace loco = envpool::locomotion;

@@ -20,6 +20,7 @@ TASKS: list[tuple[str, str, str]] = [
     ("DmcRodentEscapeBowl-v1", "DmcRodentEscapeBowl", "rodent_escape_bowl"),
     ("DmcRodentTwoTouch-v1", "DmcRodentTwoTouch", "rodent_two_touch"),
     ("DmcRodentRunGaps-v1", "DmcRodentRunGaps", "rodent_run_gaps"),
+    ("DmcRodentMazeForage-v1", "DmcRodentMazeForage", "rodent_maze_forage"),
 ]
 
 for _task_id, _env_class, _task_name in TASKS:
@@ -48,7 +49,13 @@ SLOW_TEST_IDS = {
     name: _CAMERA
     for task_id, env_class, task_name in TASKS
     if env_class
-    in ("DmcCmuHumanoidRun", "DmcRodentEscapeBowl", "DmcRodentTwoTouch", "DmcRodentRunGaps")
+    in (
+        "DmcCmuHumanoidRun",
+        "DmcRodentEscapeBowl",
+        "DmcRodentTwoTouch",
+        "DmcRodentRunGaps",
+        "DmcRodentMazeForage",
+    )
     for name in (task_id, f"dm_control/locomotion/{task_name}")
 }
 # Soccer with four CMU humanoids: a reset compiles the pitch and the four

@@ -13,7 +13,9 @@
 #include "envpool/core/numpy_kernels.h"
 #include "envpool/locomotion/bowl_terrain.h"
 #include "envpool/locomotion/corridor.h"
+#include "envpool/locomotion/maze_arena.h"
 #include "envpool/locomotion/mjcf_reader.h"
+#include "envpool/locomotion/rodent_maze.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/locomotion/task_options.h"
 #include "envpool/mujoco_common/numpy_math.h"
@@ -53,6 +55,16 @@ constexpr double kTopCameraDistance = 100.0;
 constexpr double kRunGapsSpawn[3] = {5, 0, 0};
 constexpr double kRunGapsTargetVelocity = 1.0;
 constexpr double kRunGapsTerminateAtHeight = -0.3;
+// basic_rodent_2020.rodent_maze_forage: 50 per target; NullGoalMaze's rays
+// (_NUM_RAYS) and the height it lifts the walker by while casting them.
+constexpr double kMazeTargetReward = 50.0;
+constexpr int kMazeRays = 10;
+constexpr double kMazeLift = 100.0;
+// The maze's texture folders in the asset folder (labmaze's style_01 walls,
+// the outdoor_natural ground and sky).
+const char* const kMazeWallTextureDir = "labmaze/style_01";
+const char* const kMazeGroundTextureDir = "arenas/outdoor_natural";
+const char* const kMazeWallTexture = "labmaze/style_01/wall_blue_d.png";
 
 std::string Number(double x) { return MjcfNumber(x); }
 
@@ -190,13 +202,15 @@ std::string TaskName(RodentTask task) {
       return "rodent_two_touch";
     case RodentTask::kRunGaps:
       return "rodent_run_gaps";
+    case RodentTask::kMazeForage:
+      return "rodent_maze_forage";
   }
   return "";
 }
 
 RodentTask TaskOf(const std::string& task_name) {
-  for (RodentTask task :
-       {RodentTask::kEscapeBowl, RodentTask::kTwoTouch, RodentTask::kRunGaps}) {
+  for (RodentTask task : {RodentTask::kEscapeBowl, RodentTask::kTwoTouch,
+                          RodentTask::kRunGaps, RodentTask::kMazeForage}) {
     if (TaskName(task) == task_name) {
       return task;
     }
@@ -257,6 +271,20 @@ const mjModel& BaseModel(RodentTask task) {
     }();
     return *gaps;
   }
+  if (task == RodentTask::kMazeForage) {
+    // The first episode after RandomState(0)'s draws: it gives the env its
+    // walker's ids before the first reset (each episode's model is its own).
+    static const mujoco_common::SharedModel maze = [] {
+      const MazeArenaSpec& spec = RodentMazeForageArena();
+      random::RandomState global_random{uint32_t{0}}, random{uint32_t{0}};
+      LabMaze labmaze(spec.maze, 0);
+      const MazeEpisode episode =
+          DrawMazeEpisode(spec, &labmaze, &global_random, &random);
+      return CompileRodentMaze(WriteMazeArena(
+          spec, episode, kMazeWallTextureDir, kMazeGroundTextureDir));
+    }();
+    return *maze;
+  }
   static const mujoco_common::SharedModel floor(
       CompileRodentModel(RodentTask::kTwoTouch, {}), mj_deleteModel);
   return *floor;
@@ -278,7 +306,8 @@ mujoco_common::ModelPtr RunGapsModel(const std::vector<double>& gaps) {
   return model;
 }
 
-uint64_t NewHfieldStamp() {
+// A stamp no other heightfield or model of this process has had.
+uint64_t NewStamp() {
   static std::atomic<uint64_t> next{1};
   return next.fetch_add(1);
 }
@@ -468,8 +497,12 @@ RodentEnv::RodentEnv(const Options& options, const Fields& fields)
   for (std::size_t i = 0; i < keys.size(); ++i) {
     obs_index_[keys[i].name] = static_cast<int>(i);
   }
-  for (const char* file :
-       {kWalkerModel, kSkinFile, kGroundTexture, kSkyTexture}) {
+  std::vector<const char*> files{kWalkerModel, kSkinFile, kGroundTexture,
+                                 kSkyTexture};
+  if (task_ == RodentTask::kMazeForage) {
+    files.push_back(kMazeWallTexture);
+  }
+  for (const char* file : files) {
     mujoco_common::ResolveModelPath(LocomotionAssets(), file);
   }
   model_.reset(mj_copyModel(nullptr, &BaseModel(task_)));
@@ -477,6 +510,10 @@ RodentEnv::RodentEnv(const Options& options, const Fields& fields)
   if (model_ == nullptr || data_ == nullptr) {
     throw std::runtime_error("cannot allocate the MuJoCo model");
   }
+  FindElements();
+}
+
+void RodentEnv::FindElements() {
   const mjModel* m = model_.get();
   const std::string p = kRodentPrefix;
   auto id = [m](mjtObj type, const std::string& name) {
@@ -490,6 +527,11 @@ RodentEnv::RodentEnv(const Options& options, const Fields& fields)
   skull_body_ = id(mjOBJ_BODY, p + "skull");
   head_site_ = id(mjOBJ_SITE, p + "head");
   camera_ = id(mjOBJ_CAMERA, p + "egocentric");
+  joint_qpos_.clear();
+  joint_qvel_.clear();
+  end_effector_bodies_.clear();
+  end_effector_sensors_.clear();
+  touch_sensors_.clear();
   if (task_ == RodentTask::kEscapeBowl) {
     terrain_hfield_ = id(mjOBJ_HFIELD, "terrain");
   } else if (task_ == RodentTask::kTwoTouch) {
@@ -509,6 +551,20 @@ RodentEnv::RodentEnv(const Options& options, const Fields& fields)
           hand_geom_[g] = true;
         }
       }
+    }
+  } else if (task_ == RodentTask::kMazeForage) {
+    // The episode's targets, target_0_0 ... in the order Composer attached
+    // them (the shuffled positions').
+    target_geoms_.clear();
+    target_materials_.clear();
+    for (std::size_t i = 0;; ++i) {
+      const std::string target = "target_0_" + std::to_string(i) + "/";
+      const int geom = mj_name2id(m, mjOBJ_GEOM, (target + "geom").c_str());
+      if (geom < 0) {
+        break;
+      }
+      target_geoms_.push_back(geom);
+      target_materials_.push_back(id(mjOBJ_MATERIAL, target + "target_sphere"));
     }
   }
   free_qpos_ = m->jnt_qposadr[id(mjOBJ_JOINT, p)];
@@ -540,6 +596,13 @@ void RodentEnv::OnSeed(uint64_t seed) {
   // with the env's seed.
   random_ = random::RandomState::FromSeed(seed);
   global_random_ = random_;
+  if (task_ == RodentTask::kMazeForage) {
+    // RandomMazeWithTargets, built after np.random.seed: labmaze's seed is
+    // np.random.randint(2**31), and labmaze makes its first maze.
+    const auto maze_seed = static_cast<uint32_t>(
+        global_random_.Randint<int64_t>(0, int64_t{1} << 31));
+    maze_ = std::make_unique<LabMaze>(RodentMazeForageArena().maze, maze_seed);
+  }
 }
 
 // Physics.after_reset: mj_forward with the actuation disabled.
@@ -601,7 +664,7 @@ void RodentEnv::ResetEscapeBowl() {
   for (int k = 0; k < samples; ++k) {
     hfield[k] = static_cast<float>(terrain[k]);
   }
-  hfield_stamp_ = NewHfieldStamp();
+  hfield_stamp_ = NewStamp();
 }
 
 void RodentEnv::SetTargetTexture(int texture) {
@@ -712,11 +775,153 @@ void RodentEnv::ResetRunGaps() {
   }
 }
 
+namespace {
+
+// The model of a maze episode (its maze, textures and target order).
+mujoco_common::ModelPtr MazeModel(const MazeEpisode& episode) {
+  const MazeArenaXml arena =
+      WriteMazeArena(RodentMazeForageArena(), episode, kMazeWallTextureDir,
+                     kMazeGroundTextureDir);
+  return mujoco_common::ModelPtr(CompileWithRodentSkin(
+      RodentMazeXml(arena), "rodent_maze_forage.xml", "the rodent maze's"));
+}
+
+bool SameMazeEpisode(const MazeEpisode& a, const MazeEpisode& b) {
+  return a.entity_layer == b.entity_layer &&
+         a.variations_layer == b.variations_layer &&
+         a.textures.wall == b.textures.wall &&
+         a.textures.floor == b.textures.floor &&
+         a.textures.variations == b.textures.variations &&
+         a.targets == b.targets && a.spawns == b.spawns;
+}
+
+}  // namespace
+
+void RodentEnv::UseMazeModel(const MazeEpisode& episode) {
+  mujoco_common::ModelPtr model = MazeModel(episode);
+  mujoco_common::DataPtr data(mj_makeData(model.get()));
+  if (data == nullptr) {
+    throw std::runtime_error("cannot allocate the MuJoCo data");
+  }
+  model_ = std::move(model);
+  data_ = std::move(data);
+  model_stamp_ = NewStamp();
+  maze_episode_ = episode;
+  FindElements();
+}
+
+void RodentEnv::RespawnInMaze() {
+  mjModel* m = model_.get();
+  mjData* d = data_.get();
+  double* root = d->qpos + free_qpos_;
+  // walker.reinitialize_pose (UprightInitializer): the joints at qpos0, the
+  // free joint at the origin, upright, at rest: what mj_resetData left.
+  const std::vector<std::array<double, 3>>& spawns = maze_episode_.spawns;
+  if (spawns.empty()) {
+    throw std::runtime_error("the rodent's maze has no spawn cell");
+  }
+  const std::array<double, 3> spawn = spawns[static_cast<std::size_t>(
+      random_.Randint<int64_t>(0, static_cast<int64_t>(spawns.size())))];
+  // shift_pose by (0, 0, 100): a qpos write through a binding, and mj_ray
+  // reads the raw data: the rays see the kinematics of the reset's forward
+  // pass (the walker upright at the origin), not the lifted walker.
+  const double lift[3] = {0.0, 0.0, kMazeLift};
+  for (int k = 0; k < 3; ++k) {
+    root[k] = root[k] + lift[k];
+  }
+  int max_ray = 0;
+  double max_distance = 0;
+  for (int i = 0; i < kMazeRays; ++i) {
+    // theta = 2 * np.pi * i / _NUM_RAYS, left to right.
+    const double theta = 2 * M_PI * i / kMazeRays;
+    const double pos[3] = {spawn[0], spawn[1], 0.1};
+    const double vec[3] = {numpy_kernels::Cos(theta), numpy_kernels::Sin(theta),
+                           0};
+    int geom = -1;
+    const double distance =
+        mj_ray(m, d, pos, vec, nullptr, 1, -1, &geom, nullptr);
+    // np.argmax: the first of the largest.
+    if (i == 0 || distance > max_distance) {
+      max_distance = distance;
+      max_ray = i;
+    }
+  }
+  const double max_theta = 2 * M_PI * max_ray / kMazeRays;
+  // remap_with_bias with rotation_bias_factor 0: tanh((1 + 0) * arctanh(u))
+  // in numpy's float64 loops (not always u).
+  const double u = random_.Uniform(-1, 1);
+  const double remapped = numpy_kernels::Tanh(numpy_kernels::Arctanh(u));
+  const double rotation = max_theta + M_PI * (1 + remapped);
+  const double turn[4] = {numpy_kernels::Cos(rotation / 2), 0, 0,
+                          numpy_kernels::Sin(rotation / 2)};
+  // shift_pose by (0, 0, -100): back down.
+  for (int k = 0; k < 3; ++k) {
+    root[k] = root[k] + (-lift[k]);
+  }
+  // shift_pose to the spawn with the turn, rotate_velocity=True: the turn
+  // premultiplied (mju_mulQuat), the linear velocity rotated by it, then the
+  // position and the quaternion divided by numpy's norm written.
+  const double shift[3] = {spawn[0], spawn[1], 0.0};
+  double position[3];
+  for (int k = 0; k < 3; ++k) {
+    position[k] = root[k] + shift[k];
+  }
+  double quat[4];
+  mju_mulQuat(quat, turn, root + 3);
+  double velocity[3];
+  mju_rotVecQuat(velocity, d->qvel + free_qvel_, turn);
+  std::copy(velocity, velocity + 3, d->qvel + free_qvel_);
+  std::copy(position, position + 3, root);
+  const double norm = mujoco_common::NumpyNorm(quat, 4);
+  for (int k = 0; k < 4; ++k) {
+    root[3 + k] = quat[k] / norm;
+  }
+}
+
+void RodentEnv::UpdateMazeTargets() {
+  // TargetSphere._update_activation of each target (no specific geoms): a
+  // contact of its geom with any geom activates it for the episode and
+  // makes its material transparent (an rgba write: it does not mark
+  // dm_control's Physics dirty, so no forward pass follows).
+  const mjData* d = data_.get();
+  for (std::size_t i = 0; i < target_geoms_.size(); ++i) {
+    if (target_activated_[i]) {
+      continue;
+    }
+    const int geom = target_geoms_[i];
+    for (int c = 0; c < d->ncon; ++c) {
+      if (d->contact[c].geom[0] == geom || d->contact[c].geom[1] == geom) {
+        target_activated_[i] = true;
+        model_->mat_rgba[4 * target_materials_[i] + 3] = 0.0f;
+      }
+    }
+  }
+}
+
+void RodentEnv::ResetMazeForage() {
+  // initialize_episode_mjcf: the arena regenerated (the maze, its textures
+  // from the global np.random), the targets shuffled with random_state and
+  // attached; Composer compiles the episode's model.
+  UseMazeModel(DrawMazeEpisode(RodentMazeForageArena(), maze_.get(),
+                               &global_random_, &random_));
+  target_activated_.assign(target_geoms_.size(), false);
+  target_rewarded_.assign(target_geoms_.size(), false);
+  // Physics.reset: mj_resetData and a forward pass without actuation, whose
+  // kinematics and contacts the task's and the targets' initialize_episode
+  // read.
+  mj_resetData(model_.get(), data_.get());
+  AfterReset();
+  RespawnInMaze();
+  UpdateMazeTargets();
+}
+
 void RodentEnv::Reset() {
   if (task_ == RodentTask::kEscapeBowl) {
     ResetEscapeBowl();
   } else if (task_ == RodentTask::kRunGaps) {
     ResetRunGaps();
+  } else if (task_ == RodentTask::kMazeForage) {
+    ResetMazeForage();
   } else {
     ResetTwoTouch();
   }
@@ -846,6 +1051,9 @@ void RodentEnv::Step(const ActionView& action) {
     if (two_touch && UpdateTargetActivation()) {
       model_written = true;
     }
+    if (task_ == RodentTask::kMazeForage) {
+      UpdateMazeTargets();
+    }
   }
   // RunThroughCorridor.after_step reads the end effectors' positions
   // through a binding after the actions' write through one (ctrl is of the
@@ -873,6 +1081,23 @@ void RodentEnv::Step(const ActionView& action) {
                                      kRunGapsTargetVelocity);
     terminated_ = failed;
     truncated_ = !failed && d->time >= time_limit_;
+    return;
+  }
+  if (task_ == RodentTask::kMazeForage) {
+    // ManyHeterogeneousGoalsMaze.get_reward: 50 per target activated since
+    // the last reward; should_terminate_episode: every target activated
+    // (discount 1 in dm_control: the task is done, so terminated here).
+    reward_ = 0.0;
+    bool all_activated = true;
+    for (std::size_t i = 0; i < target_activated_.size(); ++i) {
+      if (target_activated_[i] && !target_rewarded_[i]) {
+        reward_ += kMazeTargetReward;
+        target_rewarded_[i] = true;
+      }
+      all_activated = all_activated && target_activated_[i];
+    }
+    terminated_ = all_activated;
+    truncated_ = !all_activated && d->time >= time_limit_;
     return;
   }
   if (two_touch) {
@@ -911,6 +1136,17 @@ void RodentEnv::RenderCamera(uint8_t* rgb) {
   // RodentObservables.egocentric_camera hides the walker's collision (2)
   // and cosmetic (1) geom groups.
   settings.hidden_geom_groups = (1 << 1) | (1 << 2);
+  if (task_ == RodentTask::kMazeForage) {
+    // Each episode's model has planes (walls, floor tiles) and materials of
+    // its own, which a render context keeps: the env's own context, remade
+    // for each new model (model_stamp_).
+    if (maze_renderer_ == nullptr) {
+      maze_renderer_ = std::make_unique<render::ModelRenderer>();
+    }
+    maze_renderer_->Render(model_.get(), model_stamp_, data_.get(), camera,
+                           camera_, kCameraSize, kCameraSize, settings, rgb);
+    return;
+  }
   render::RenderFrame(&BaseModel(task_), model_.get(), data_.get(), camera,
                       camera_, kCameraSize, kCameraSize, settings, rgb);
 }
@@ -1007,6 +1243,16 @@ void RodentEnv::SaveState(StateWriter* writer) const {
               t.logic, t.observed_logic, t.rewarded_once, t.rewarded_twice,
               t.first_touch_time, t.second_touch_time, t.do_time_out,
               t.must_randomize, state, sensors);
+  // MazeForage: labmaze's generator (its seed and how many mazes it made),
+  // the episode (the model is rebuilt from it) and the targets' state; the
+  // task, so that no other rodent task's state is taken for it.
+  const MazeEpisode& e = maze_episode_;
+  const uint32_t maze_seed = maze_ != nullptr ? maze_->seed() : 0;
+  const int64_t maze_generations = maze_ != nullptr ? maze_->generations() : 0;
+  writer->Put(static_cast<int32_t>(task_), maze_seed, maze_generations,
+              e.entity_layer, e.variations_layer, e.textures.wall,
+              e.textures.floor, e.textures.variations, e.targets, e.spawns,
+              target_activated_, target_rewarded_);
 }
 
 void RodentEnv::LoadState(StateReader* reader) {
@@ -1024,6 +1270,23 @@ void RodentEnv::LoadState(StateReader* reader) {
               &t.logic, &t.observed_logic, &t.rewarded_once, &t.rewarded_twice,
               &t.first_touch_time, &t.second_touch_time, &t.do_time_out,
               &t.must_randomize, &state, &sensors);
+  int32_t task = -1;
+  uint32_t maze_seed = 0;
+  int64_t maze_generations = 0;
+  MazeEpisode maze_episode;
+  std::vector<bool> activated, rewarded;
+  reader->Get(&task, &maze_seed, &maze_generations, &maze_episode.entity_layer,
+              &maze_episode.variations_layer, &maze_episode.textures.wall,
+              &maze_episode.textures.floor, &maze_episode.textures.variations,
+              &maze_episode.targets, &maze_episode.spawns, &activated,
+              &rewarded);
+  if (task != static_cast<int32_t>(task_)) {
+    throw SnapshotError("the rodent's state is of another task");
+  }
+  const bool maze = task_ == RodentTask::kMazeForage;
+  if (maze && maze_generations < 1) {
+    throw SnapshotError("the rodent maze's state has no maze");
+  }
   // RunGaps: the model of the snapshot's corridor (the task's shared one
   // before the first reset), where it is not the env's; only RunGaps has a
   // corridor.
@@ -1040,6 +1303,18 @@ void RodentEnv::LoadState(StateReader* reader) {
     }
   } else if (task_ != RodentTask::kRunGaps && !gaps.empty()) {
     throw SnapshotError("the rodent's state is of another task (a corridor)");
+  } else if (maze && has_episode &&
+             !(has_episode_ && SameMazeEpisode(maze_episode, maze_episode_))) {
+    // The snapshot's maze episode, where it is not the env's.
+    model = MazeModel(maze_episode);
+  } else if (maze && !has_episode && has_episode_) {
+    model.reset(mj_copyModel(nullptr, &BaseModel(task_)));
+  }
+  if (model != nullptr && data == nullptr) {
+    data.reset(mj_makeData(model.get()));
+    if (data == nullptr) {
+      throw std::runtime_error("cannot allocate the MuJoCo data");
+    }
   }
   const mjModel* m = model != nullptr ? model.get() : model_.get();
   const int samples = terrain_hfield_ < 0 ? 0
@@ -1055,10 +1330,42 @@ void RodentEnv::LoadState(StateReader* reader) {
       static_cast<int>(terrain.size()) != samples || !texture_ok) {
     throw SnapshotError("the rodent's state is not of this task's model");
   }
+  std::size_t targets = 0;
+  if (maze) {
+    for (const std::string target = "target_0_";
+         mj_name2id(m, mjOBJ_GEOM,
+                    (target + std::to_string(targets) + "/geom").c_str()) >= 0;
+         ++targets) {
+    }
+  }
+  if (activated.size() != targets || rewarded.size() != targets) {
+    throw SnapshotError("the rodent's state is not of this task's model");
+  }
   if (model != nullptr) {
     model_ = std::move(model);
     data_ = std::move(data);
-    gaps_ = std::move(gaps);
+    if (task_ == RodentTask::kRunGaps) {
+      gaps_ = std::move(gaps);
+    }
+    model_stamp_ = NewStamp();
+    FindElements();
+  }
+  if (maze) {
+    if (maze_ == nullptr || maze_->seed() != maze_seed ||
+        maze_->generations() != maze_generations) {
+      maze_ =
+          std::make_unique<LabMaze>(RodentMazeForageArena().maze, maze_seed);
+      maze_->Restore(maze_seed, maze_generations);
+    }
+    maze_episode_ = std::move(maze_episode);
+    target_activated_ = std::move(activated);
+    target_rewarded_ = std::move(rewarded);
+    // An activated target's material is transparent, the others opaque
+    // (as the episode's freshly compiled model has them).
+    for (std::size_t i = 0; i < target_materials_.size(); ++i) {
+      model_->mat_rgba[4 * target_materials_[i] + 3] =
+          target_activated_[i] ? 0.0f : 1.0f;
+    }
   }
   random_ = random;
   global_random_ = global_random;
@@ -1066,7 +1373,7 @@ void RodentEnv::LoadState(StateReader* reader) {
   if (terrain_hfield_ >= 0) {
     std::copy(terrain.begin(), terrain.end(),
               model_->hfield_data + model_->hfield_adr[terrain_hfield_]);
-    hfield_stamp_ = NewHfieldStamp();
+    hfield_stamp_ = NewStamp();
   }
   if (target_geom_ >= 0) {
     std::copy(target.begin(), target.end(),

@@ -22,6 +22,14 @@
 //   changes), then puts the walker upright at (5, 0, 0); a step fails the
 //   episode when an end effector is below -0.3 m and rewards the torso's
 //   forward velocity around 1 m/s.
+// - DmcRodentMazeForage-v1 (rodent_maze_forage): mazes.py's
+//   RandomMazeWithTargets (maze_arena.h: labmaze's maze regenerated and its
+//   textures drawn from the global np.random at every reset, the targets
+//   shuffled with the env's random_state) compiled per episode
+//   (rodent_maze.h); random_goal_maze.ManyGoalsMaze: the walker respawned by
+//   NullGoalMaze._respawn (a spawn cell, ten rays from the stale state, a
+//   random heading), a TargetSphere activated by its first contact after
+//   any physics step (50 each), the episode ending when all are.
 //
 // Composer recompiles the model at every reset; but for RunGaps' corridor
 // the model does not depend on anything drawn, so each env of the other
@@ -34,18 +42,21 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "envpool/core/env.h"
 #include "envpool/core/random.h"
 #include "envpool/core/snapshot.h"
+#include "envpool/locomotion/maze_arena.h"
 #include "envpool/locomotion/mjcf_reader.h"
 #include "envpool/mujoco_common/model.h"
+#include "envpool/render/mujoco_egl.h"
 
 namespace envpool::locomotion {
 
-enum class RodentTask { kEscapeBowl, kTwoTouch, kRunGaps };
+enum class RodentTask { kEscapeBowl, kTwoTouch, kRunGaps, kMazeForage };
 
 // The MJCF text of the task's model, the walker read from the wheel's
 // rodent.xml; RunGaps' corridor is the one of `gaps` (DrawGaps' draws).
@@ -144,6 +155,16 @@ class RodentEnv : public Env {
   void ResetEscapeBowl();
   void ResetTwoTouch();
   void ResetRunGaps();
+  // MazeForage: the episode's model (its maze, textures and targets)
+  // compiled and made the env's; the walker respawned
+  // (NullGoalMaze._respawn); the targets' contacts looked for.
+  void UseMazeModel(const MazeEpisode& episode);
+  void ResetMazeForage();
+  void RespawnInMaze();
+  void UpdateMazeTargets();
+  // The element ids and addresses of the env's model (every maze episode
+  // compiles a model of its own).
+  void FindElements();
   // TwoTouch: the target placed anew (_randomize_targets), its touches
   // (TargetSphereTwoTouch._update_activation) and the reward's state
   // machine (TwoTouch.get_reward).
@@ -192,6 +213,18 @@ class RodentEnv : public Env {
     bool do_time_out = false, must_randomize = false;
   } two_touch_;
   int velocimeter_ = -1, gyro_ = -1, accelerometer_ = -1;
+  // MazeForage: labmaze's generator (seeded from the global np.random when
+  // the env is seeded, as RandomMazeWithTargets is when it is built), the
+  // episode's maze, textures and target positions, and its targets: their
+  // geoms and materials, which are activated and which were rewarded.
+  std::unique_ptr<LabMaze> maze_;
+  MazeEpisode maze_episode_;
+  std::vector<int> target_geoms_, target_materials_;
+  std::vector<bool> target_activated_, target_rewarded_;
+  // The maze camera's render context and the stamp of the env's model
+  // (another for each model compiled), which remakes it.
+  std::unique_ptr<render::ModelRenderer> maze_renderer_;
+  uint64_t model_stamp_ = 0;
 };
 
 // The ids' env classes: the task and its time limit (EnvPool 1.2.7's
@@ -226,6 +259,17 @@ class RodentRunGapsEnv : public RodentEnv {
   }
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
     DeclareTask(RodentTask::kRunGaps, options, spec, fields);
+  }
+};
+
+class RodentMazeForageEnv : public RodentEnv {
+ public:
+  using RodentEnv::RodentEnv;
+  static Options DefaultOptions() {
+    return TaskOptions("rodent_maze_forage", 30.0);
+  }
+  static void Declare(const Options& options, EnvSpec* spec, Fields* fields) {
+    DeclareTask(RodentTask::kMazeForage, options, spec, fields);
   }
 };
 

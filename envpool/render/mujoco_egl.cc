@@ -125,56 +125,126 @@ struct ModelGl {
   uint64_t hfield_stamp = 0;  // of the heightfields last uploaded
 };
 
+// Frees what MakeModelGl made (its EGL context current).
+void FreeModelGl(ModelGl* gl) {
+  mjr_freeContext(&gl->context);
+  mjv_freeScene(&gl->scene);
+  mj_deleteModel(gl->model);
+  gl->model = nullptr;
+}
+
+// Makes `context` current on this thread for its lifetime, then whatever
+// context the thread had (mujoco.egl's, say) current again.
+class CurrentEglContext {
+ public:
+  explicit CurrentEglContext(EGLContext context)
+      : egl_(GetEgl()),
+        old_display_(egl_.GetCurrentDisplay()),
+        old_context_(egl_.GetCurrentContext()),
+        old_draw_(egl_.GetCurrentSurface(EGL_DRAW)),
+        old_read_(egl_.GetCurrentSurface(EGL_READ)) {
+    if (egl_.MakeCurrent(egl_.display, EGL_NO_SURFACE, EGL_NO_SURFACE,
+                         context) != EGL_TRUE) {
+      throw std::runtime_error(
+          "EGL could not make its context current (error " +
+          std::to_string(egl_.GetError()) + ")");
+    }
+  }
+  ~CurrentEglContext() {
+    if (old_context_ != EGL_NO_CONTEXT) {
+      egl_.MakeCurrent(old_display_, old_draw_, old_read_, old_context_);
+    } else {
+      egl_.MakeCurrent(egl_.display, EGL_NO_SURFACE, EGL_NO_SURFACE,
+                       EGL_NO_CONTEXT);
+    }
+  }
+  CurrentEglContext(const CurrentEglContext&) = delete;
+  CurrentEglContext& operator=(const CurrentEglContext&) = delete;
+
+ private:
+  const Egl& egl_;
+  EGLDisplay old_display_;
+  EGLContext old_context_;
+  EGLSurface old_draw_, old_read_;
+};
+
+// A new OpenGL context on the display (RGBA8, depth 24, stencil 8).
+EGLContext NewEglContext() {
+  const Egl& egl = GetEgl();
+  const EGLint attributes[] = {EGL_RED_SIZE,
+                               8,
+                               EGL_GREEN_SIZE,
+                               8,
+                               EGL_BLUE_SIZE,
+                               8,
+                               EGL_ALPHA_SIZE,
+                               8,
+                               EGL_DEPTH_SIZE,
+                               24,
+                               EGL_STENCIL_SIZE,
+                               8,
+                               EGL_COLOR_BUFFER_TYPE,
+                               EGL_RGB_BUFFER,
+                               EGL_SURFACE_TYPE,
+                               EGL_PBUFFER_BIT,
+                               EGL_RENDERABLE_TYPE,
+                               EGL_OPENGL_BIT,
+                               EGL_NONE};
+  EGLConfig config;
+  EGLint count = 0;
+  if (egl.ChooseConfig(egl.display, attributes, &config, 1, &count) !=
+          EGL_TRUE ||
+      count < 1) {
+    throw std::runtime_error(
+        "EGL has no RGBA8/depth24/stencil8 OpenGL configuration; " +
+        std::string(kInstallHint));
+  }
+  egl.BindAPI(EGL_OPENGL_API);
+  EGLContext context =
+      egl.CreateContext(egl.display, config, EGL_NO_CONTEXT, nullptr);
+  if (context == EGL_NO_CONTEXT) {
+    throw std::runtime_error("EGL could not create an OpenGL context (error " +
+                             std::to_string(egl.GetError()) + ")");
+  }
+  return context;
+}
+
+// A MuJoCo render context and scene made from `model` (copied, grown to the
+// frame size), in the current EGL context.
+std::unique_ptr<ModelGl> MakeModelGl(const mjModel* model, int width,
+                                     int height, int max_geom) {
+  auto gl = std::make_unique<ModelGl>();
+  gl->model = mj_copyModel(nullptr, model);
+  if (gl->model == nullptr) {
+    throw std::runtime_error("cannot copy the MuJoCo model for rendering");
+  }
+  gl->model->vis.global.offwidth =
+      std::max(gl->model->vis.global.offwidth, width);
+  gl->model->vis.global.offheight =
+      std::max(gl->model->vis.global.offheight, height);
+  mjv_defaultScene(&gl->scene);
+  mjv_makeScene(gl->model, &gl->scene, max_geom);
+  mjr_defaultContext(&gl->context);
+  mjr_makeContext(gl->model, &gl->context, mjFONTSCALE_150);
+  mjr_setBuffer(mjFB_OFFSCREEN, &gl->context);
+  if (gl->context.currentBuffer != mjFB_OFFSCREEN) {
+    FreeModelGl(gl.get());
+    throw std::runtime_error("MuJoCo's offscreen buffer is not available");
+  }
+  return gl;
+}
+
 // The EGL context of one thread, with its MuJoCo render contexts.
 class ThreadGl {
  public:
-  ThreadGl() {
-    const Egl& egl = GetEgl();
-    const EGLint attributes[] = {EGL_RED_SIZE,
-                                 8,
-                                 EGL_GREEN_SIZE,
-                                 8,
-                                 EGL_BLUE_SIZE,
-                                 8,
-                                 EGL_ALPHA_SIZE,
-                                 8,
-                                 EGL_DEPTH_SIZE,
-                                 24,
-                                 EGL_STENCIL_SIZE,
-                                 8,
-                                 EGL_COLOR_BUFFER_TYPE,
-                                 EGL_RGB_BUFFER,
-                                 EGL_SURFACE_TYPE,
-                                 EGL_PBUFFER_BIT,
-                                 EGL_RENDERABLE_TYPE,
-                                 EGL_OPENGL_BIT,
-                                 EGL_NONE};
-    EGLConfig config;
-    EGLint count = 0;
-    if (egl.ChooseConfig(egl.display, attributes, &config, 1, &count) !=
-            EGL_TRUE ||
-        count < 1) {
-      throw std::runtime_error(
-          "EGL has no RGBA8/depth24/stencil8 OpenGL configuration; " +
-          std::string(kInstallHint));
-    }
-    egl.BindAPI(EGL_OPENGL_API);
-    context_ = egl.CreateContext(egl.display, config, EGL_NO_CONTEXT, nullptr);
-    if (context_ == EGL_NO_CONTEXT) {
-      throw std::runtime_error(
-          "EGL could not create an OpenGL context (error " +
-          std::to_string(egl.GetError()) + ")");
-    }
-  }
+  ThreadGl() : context_(NewEglContext()) {}
 
   ~ThreadGl() {
     const Egl& egl = GetEgl();
     if (egl.MakeCurrent(egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE,
                         context_) == EGL_TRUE) {
       for (auto& [key, gl] : models_) {
-        mjr_freeContext(&gl->context);
-        mjv_freeScene(&gl->scene);
-        mj_deleteModel(gl->model);
+        FreeModelGl(gl.get());
       }
     }
     egl.MakeCurrent(egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE,
@@ -191,23 +261,7 @@ class ThreadGl {
     if (it != models_.end()) {
       return it->second.get();
     }
-    auto gl = std::make_unique<ModelGl>();
-    gl->model = mj_copyModel(nullptr, model);
-    if (gl->model == nullptr) {
-      throw std::runtime_error("cannot copy the MuJoCo model for rendering");
-    }
-    gl->model->vis.global.offwidth =
-        std::max(gl->model->vis.global.offwidth, width);
-    gl->model->vis.global.offheight =
-        std::max(gl->model->vis.global.offheight, height);
-    mjv_defaultScene(&gl->scene);
-    mjv_makeScene(gl->model, &gl->scene, max_geom);
-    mjr_defaultContext(&gl->context);
-    mjr_makeContext(gl->model, &gl->context, mjFONTSCALE_150);
-    mjr_setBuffer(mjFB_OFFSCREEN, &gl->context);
-    if (gl->context.currentBuffer != mjFB_OFFSCREEN) {
-      throw std::runtime_error("MuJoCo's offscreen buffer is not available");
-    }
+    auto gl = MakeModelGl(model, width, height, max_geom);
     ModelGl* raw = gl.get();
     models_.emplace(key, std::move(gl));
     return raw;
@@ -238,6 +292,51 @@ double Median(const double* xyz, int n, int axis) {
     return std::numeric_limits<double>::quiet_NaN();
   }
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+// Draws the frame of `model` and `data` with `gl`'s render context and
+// scene (its EGL context current).
+void DrawFrame(ModelGl* gl, const mjModel* model, const mjData* data,
+               const mjvCamera& camera, int camera_id, int width, int height,
+               const SceneSettings& settings, uint8_t* rgb) {
+  if (settings.hfield_stamp != gl->hfield_stamp) {
+    for (int i = 0; i < model->nhfield; ++i) {
+      mjr_uploadHField(model, &gl->context, i);
+    }
+    gl->hfield_stamp = settings.hfield_stamp;
+  }
+  mjvCamera cam = camera;
+  if (camera_id >= 0) {
+    cam.type = mjCAMERA_FIXED;
+    cam.fixedcamid = camera_id;
+  } else {
+    cam.type = mjCAMERA_FREE;
+    cam.fixedcamid = -1;
+  }
+  mjvOption option;
+  mjv_defaultOption(&option);
+  option.flags[mjVIS_RANGEFINDER] = settings.rangefinders ? 1 : 0;
+  for (int g = 0; g < mjNGROUP; ++g) {
+    if ((settings.hidden_geom_groups >> g) & 1U) {
+      option.geomgroup[g] = 0;
+    }
+  }
+  mjvPerturb perturb;
+  mjv_defaultPerturb(&perturb);
+  mjv_updateScene(model, const_cast<mjData*>(data), &option, &perturb, &cam,
+                  mjCAT_ALL, &gl->scene);
+  mjrRect viewport{0, 0, width, height};
+  mjr_setBuffer(mjFB_OFFSCREEN, &gl->context);
+  mjr_render(viewport, &gl->scene, &gl->context);
+  std::vector<uint8_t> upside_down(static_cast<std::size_t>(width) * height *
+                                   3);
+  std::vector<float> depth(static_cast<std::size_t>(width) * height);
+  mjr_readPixels(upside_down.data(), depth.data(), viewport, &gl->context);
+  const std::size_t row = static_cast<std::size_t>(width) * 3;
+  for (int y = 0; y < height; ++y) {
+    std::memcpy(rgb + y * row, upside_down.data() + (height - 1 - y) * row,
+                row);
+  }
 }
 
 }  // namespace
@@ -285,73 +384,60 @@ void RenderFrame(const mjModel* context_model, const mjModel* model,
                  const mjData* data, const mjvCamera& camera, int camera_id,
                  int width, int height, const SceneSettings& settings,
                  uint8_t* rgb) {
-  const Egl& egl = GetEgl();
-  // Whatever context the thread had (mujoco.egl's, say) is current again
-  // after this frame.
-  EGLDisplay old_display = egl.GetCurrentDisplay();
-  EGLContext old_context = egl.GetCurrentContext();
-  EGLSurface old_draw = egl.GetCurrentSurface(EGL_DRAW);
-  EGLSurface old_read = egl.GetCurrentSurface(EGL_READ);
   ThreadGl& thread_gl = ThisThreadGl();
-  if (egl.MakeCurrent(egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE,
-                      thread_gl.context()) != EGL_TRUE) {
-    throw std::runtime_error("EGL could not make its context current (error " +
-                             std::to_string(egl.GetError()) + ")");
-  }
-  struct Restore {
-    const Egl& egl;
-    EGLDisplay display, old_display;
-    EGLContext old_context;
-    EGLSurface old_draw, old_read;
-    ~Restore() {
-      if (old_context != EGL_NO_CONTEXT) {
-        egl.MakeCurrent(old_display, old_draw, old_read, old_context);
-      } else {
-        egl.MakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE,
-                        EGL_NO_CONTEXT);
-      }
-    }
-  } restore{egl, egl.display, old_display, old_context, old_draw, old_read};
-
+  CurrentEglContext current(thread_gl.context());
   ModelGl* gl = thread_gl.For(context_model, width, height, settings.max_geom);
-  if (settings.hfield_stamp != gl->hfield_stamp) {
-    for (int i = 0; i < model->nhfield; ++i) {
-      mjr_uploadHField(model, &gl->context, i);
+  DrawFrame(gl, model, data, camera, camera_id, width, height, settings, rgb);
+}
+
+struct ModelRenderer::State {
+  EGLContext context = EGL_NO_CONTEXT;
+  std::unique_ptr<ModelGl> gl;
+  uint64_t model_stamp = 0;
+  int width = 0, height = 0, max_geom = 0;
+};
+
+ModelRenderer::ModelRenderer() : state_(std::make_unique<State>()) {}
+
+ModelRenderer::~ModelRenderer() {
+  if (state_->context == EGL_NO_CONTEXT) {
+    return;
+  }
+  const Egl& egl = GetEgl();
+  if (state_->gl != nullptr) {
+    try {
+      CurrentEglContext current(state_->context);
+      FreeModelGl(state_->gl.get());
+    } catch (const std::runtime_error&) {
+      // The context cannot be made current: its objects go with it.
     }
-    gl->hfield_stamp = settings.hfield_stamp;
   }
-  mjvCamera cam = camera;
-  if (camera_id >= 0) {
-    cam.type = mjCAMERA_FIXED;
-    cam.fixedcamid = camera_id;
-  } else {
-    cam.type = mjCAMERA_FREE;
-    cam.fixedcamid = -1;
+  egl.DestroyContext(egl.display, state_->context);
+}
+
+void ModelRenderer::Render(const mjModel* model, uint64_t model_stamp,
+                           const mjData* data, const mjvCamera& camera,
+                           int camera_id, int width, int height,
+                           const SceneSettings& settings, uint8_t* rgb) {
+  State& s = *state_;
+  if (s.context == EGL_NO_CONTEXT) {
+    s.context = NewEglContext();
   }
-  mjvOption option;
-  mjv_defaultOption(&option);
-  option.flags[mjVIS_RANGEFINDER] = settings.rangefinders ? 1 : 0;
-  for (int g = 0; g < mjNGROUP; ++g) {
-    if ((settings.hidden_geom_groups >> g) & 1U) {
-      option.geomgroup[g] = 0;
+  CurrentEglContext current(s.context);
+  if (s.gl == nullptr || s.model_stamp != model_stamp || s.width != width ||
+      s.height != height || s.max_geom != settings.max_geom) {
+    if (s.gl != nullptr) {
+      FreeModelGl(s.gl.get());
+      s.gl.reset();
     }
+    s.gl = MakeModelGl(model, width, height, settings.max_geom);
+    s.model_stamp = model_stamp;
+    s.width = width;
+    s.height = height;
+    s.max_geom = settings.max_geom;
   }
-  mjvPerturb perturb;
-  mjv_defaultPerturb(&perturb);
-  mjv_updateScene(model, const_cast<mjData*>(data), &option, &perturb, &cam,
-                  mjCAT_ALL, &gl->scene);
-  mjrRect viewport{0, 0, width, height};
-  mjr_setBuffer(mjFB_OFFSCREEN, &gl->context);
-  mjr_render(viewport, &gl->scene, &gl->context);
-  std::vector<uint8_t> upside_down(static_cast<std::size_t>(width) * height *
-                                   3);
-  std::vector<float> depth(static_cast<std::size_t>(width) * height);
-  mjr_readPixels(upside_down.data(), depth.data(), viewport, &gl->context);
-  const std::size_t row = static_cast<std::size_t>(width) * 3;
-  for (int y = 0; y < height; ++y) {
-    std::memcpy(rgb + y * row, upside_down.data() + (height - 1 - y) * row,
-                row);
-  }
+  DrawFrame(s.gl.get(), model, data, camera, camera_id, width, height, settings,
+            rgb);
 }
 
 }  // namespace envpool::render

@@ -19,6 +19,7 @@
 #include <mujoco/mujoco.h>
 
 #include <cstdint>
+#include <memory>
 
 namespace envpool::render {
 
@@ -79,6 +80,36 @@ inline void RenderFrame(const mjModel* model, const mjData* data,
   RenderFrame(model, model, data, camera, camera_id, width, height,
               SceneSettings{}, rgb);
 }
+
+// A render context of one owner's own (an EGL context and, in it, one
+// MuJoCo render context and scene), for models that change in what a
+// render context keeps: MuJoCo's bakes the model's textures, its materials'
+// textures and its planes (their sizes) when it is made. An env whose
+// episodes compile models of their own (a maze's walls and floor tiles are
+// planes of each maze's sizes) draws with a context remade from each
+// episode's model, as dm_control remakes its contexts at every recompile;
+// a context made once per thread from a family's loaded model
+// (RenderFrame) cannot follow that. The owner renders from one thread at a
+// time (which thread may change from frame to frame); the context is made
+// at the first frame and freed with the owner.
+class ModelRenderer {
+ public:
+  ModelRenderer();
+  ~ModelRenderer();
+  ModelRenderer(const ModelRenderer&) = delete;
+  ModelRenderer& operator=(const ModelRenderer&) = delete;
+
+  // RenderFrame's frame of `model` (its own context model): `model_stamp`
+  // names the model, another for every model compiled anew; a stamp other
+  // than the last frame's remakes the render context from `model`.
+  void Render(const mjModel* model, uint64_t model_stamp, const mjData* data,
+              const mjvCamera& camera, int camera_id, int width, int height,
+              const SceneSettings& settings, uint8_t* rgb);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace envpool::render
 

@@ -47,6 +47,35 @@ def seeded_reference(
     return env
 
 
+class GlobalStreamReference:
+    """A dm_control env (`seeded_reference(factory, seed, env_time_limit)`)
+    with its own copy of the global np.random stream, for the tasks that
+    draw from it at every reset or step: several references in one process
+    each continue their own stream, as each env of a pool does."""
+
+    def __init__(
+        self, factory: Callable[..., Any], seed: int, env_time_limit: float | None = None
+    ) -> None:
+        self.env = seeded_reference(factory, seed, env_time_limit)
+        self._global = np.random.get_state()
+
+    def _call(self, method: Callable[..., Any], *args: Any) -> Any:
+        np.random.set_state(self._global)
+        result = method(*args)
+        self._global = np.random.get_state()
+        return result
+
+    def reset(self) -> Any:
+        return self._call(self.env.reset)
+
+    def step(self, action: np.ndarray) -> Any:
+        return self._call(self.env.step, action)
+
+    @property
+    def physics(self) -> Any:
+        return self.env.physics
+
+
 # The soccer ids' options that are soccer.load's arguments.
 SOCCER_LOAD_OPTIONS = (
     "team_size",

@@ -19,9 +19,16 @@ RUN_WALLS = "DmcCmuHumanoidRunWalls-v1"
 RUN_GAPS = "DmcCmuHumanoidRunGaps-v1"
 ESCAPE_BOWL = "DmcRodentEscapeBowl-v1"
 RODENT_RUN_GAPS = "DmcRodentRunGaps-v1"
+RODENT_MAZE = "DmcRodentMazeForage-v1"
 # The width of each id's action: the CMU humanoid's 56 position actuators,
 # the rodent's 38.
-ACTION_WIDTH = {GO_TO_TARGET: 56, RUN_GAPS: 56, ESCAPE_BOWL: 38, RODENT_RUN_GAPS: 38}
+ACTION_WIDTH = {
+    GO_TO_TARGET: 56,
+    RUN_GAPS: 56,
+    ESCAPE_BOWL: 38,
+    RODENT_RUN_GAPS: 38,
+    RODENT_MAZE: 38,
+}
 
 
 @pytest.mark.parametrize(
@@ -46,6 +53,9 @@ ACTION_WIDTH = {GO_TO_TARGET: 56, RUN_GAPS: 56, ESCAPE_BOWL: 38, RODENT_RUN_GAPS
         (RODENT_RUN_GAPS, {"enable_field_box": True}, ("enable_field_box", "defaults")),
         (RODENT_RUN_GAPS, {"time_limit": -2.0}, ("time_limit", "positive")),
         (RODENT_RUN_GAPS, {"task_name": "rodent_escape_bowl"}, ("task_name", "rodent_run_gaps")),
+        (RODENT_MAZE, {"team_size": 1}, ("team_size", "soccer's")),
+        (RODENT_MAZE, {"time_limit": 0.0}, ("time_limit", "positive")),
+        (RODENT_MAZE, {"task_name": "rodent_run_gaps"}, ("task_name", "rodent_maze_forage")),
     ],
 )
 def test_bad_option_values_are_value_errors(
