@@ -84,9 +84,10 @@ Options SawyerEnv::DefaultOptions() {
       {"split", std::string("train")},
       {"benchmark_seed", int64_t{0}},
       {"task_index", int64_t{0}},
+      {"num_goals", int64_t{kDefaultTaskVariations}},
       {"task_sampling", std::string("random")},
       {"task_vector", int64_t{-1}},
-      {"task_vectors_per_class", int64_t{50}},
+      {"task_vectors_per_class", int64_t{-1}},
       {"task_vector_stride", int64_t{1}},
       {"task_vector_offset", int64_t{0}},
   };
