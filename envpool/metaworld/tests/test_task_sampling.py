@@ -156,8 +156,12 @@ def run_benchmark_lockstep(
     stride: int = 1,
     offsets: list[int] | None = None,
     num_goals: int = 50,
+    render: bool = False,
 ) -> set[tuple[int, bytes]]:
-    """A pool on benchmark tasks and, per env, Meta-World's env with its task-select wrapper."""
+    """A pool on benchmark tasks and, per env, Meta-World's env with its task-select wrapper.
+
+    `render`: every env's frame (64 x 48) compared too.
+    """
     from metaworld.wrappers import PseudoRandomTaskSelectWrapper, RandomTaskSelectWrapper
 
     partially_observable = name.startswith("ML")
@@ -180,7 +184,9 @@ def run_benchmark_lockstep(
         num_goals=num_goals,
         partially_observable=partially_observable,
         **({"task_name": task_name} if task_name else {}),
+        **({"render_mode": "rgb_array", "render_width": 64, "render_height": 48} if render else {}),
     )
+    sizes = {"render_mode": "rgb_array", "width": 64, "height": 48} if render else {}
     benchmark = make_benchmark(
         name, benchmark_seed, fast=True, task_name=task_name, num_goals=num_goals
     )
@@ -194,7 +200,7 @@ def run_benchmark_lockstep(
         assert len(tasks) == num_goals
         if task_vector < 0:  # make_ml_envs' split of the class among envs
             tasks = tasks[: None if per_class < 0 else per_class][offsets[i] :: stride]
-        ref = cls()
+        ref = cls(**sizes)
         ref.seed(seed + i)
         ref.max_path_length = length
         if task_vector >= 0:
@@ -211,11 +217,25 @@ def run_benchmark_lockstep(
         next(k for k, c in enumerate(ALL_V3_ENVIRONMENTS.values()) if type(r) is c) for r in refs
     ]
     played: set[tuple[int, bytes]] = set()
+
+    def same_frames(where: str) -> None:
+        if render:
+            frames = env.render(env_ids=list(range(num_envs)))
+            for i, ref in enumerate(wrapped):
+                # Each reference draws in its own GL context, which gymnasium
+                # makes current only when one env has two viewers: make it so
+                # (another task's context holds another model's meshes).
+                viewer = ref.unwrapped.mujoco_renderer.viewer
+                if viewer is not None:
+                    viewer.make_context_current()
+                np.testing.assert_array_equal(frames[i], ref.render(), err_msg=f"{where} env {i}")
+
     obs, info = env.reset()
     for i, ref in enumerate(wrapped):
         r_obs, _ = ref.reset()
         np.testing.assert_array_equal(obs[i], r_obs, err_msg=f"{name} env {i} reset")
         played.add((i, refs[i]._last_rand_vec.tobytes()))
+    same_frames("reset")
     np.testing.assert_array_equal(info["task_id"], task_ids)
     rng = np.random.default_rng(seed)
     done = np.zeros(num_envs, bool)
@@ -239,7 +259,10 @@ def run_benchmark_lockstep(
             for key in INFO_KEYS:
                 assert info[key][i] == float(r_info[key]), (where, key, info[key][i], r_info[key])
             assert info["task_id"][i] == task_ids[i], where
+        same_frames(f"step {t}")
     env.close()
+    for ref in wrapped:
+        ref.close()
     return played
 
 
@@ -259,6 +282,25 @@ def test_an_mt10_pool_plays_one_task_per_env_as_metaworld_with_random_task_selec
     # Each env played several of its class's vectors.
     for i in range(5):
         assert len({v for e, v in played if e == i}) >= 3, played
+
+
+def test_an_mt10_pool_renders_as_metaworlds_envs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # reach and window-open (door-open too under ENVPOOL_TEST_ALL), the goal
+    # shown, a vector drawn per reset: frames at the resets, every step and
+    # across the autoresets.
+    monkeypatch.setenv("MUJOCO_GL", "egl")
+    played = run_benchmark_lockstep(
+        "MT10",
+        split="train",
+        task_index=[0, 3, 8] if ALL else [0, 8],
+        benchmark_seed=1,
+        seed=6,
+        task_sampling="random",
+        episodes=2,
+        length=3,
+        render=True,
+    )
+    assert len(played) >= 3, played
 
 
 def test_ml10_test_tasks_play_as_metaworld_with_pseudorandom_task_select() -> None:
