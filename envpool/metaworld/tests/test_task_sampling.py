@@ -372,7 +372,10 @@ def test_num_goals_makes_metaworlds_vectors_bit_for_bit(
     # the stream enters every later class elsewhere, so their vectors are
     # others than the default's, not only more or fewer.
     task_name = "push-v3" if name in ("MT1", "ML1") else ""
-    benchmark = make_benchmark(name, seed, fast=not ALL, task_name=task_name, num_goals=num_goals)
+    # The hand's settling cut even under ENVPOOL_TEST_ALL: the vectors do not
+    # depend on it (the unpatched references of 50 show), and ML45 with 101
+    # would take minutes.
+    benchmark = make_benchmark(name, seed, fast=True, task_name=task_name, num_goals=num_goals)
     for split in ("train", "test") if name.startswith("ML") else ("train",):
         theirs = benchmark_vectors(benchmark, split)
         mine = ours(name, split, seed, task_name, num_goals)
