@@ -25,10 +25,13 @@ PYBIND11_MODULE(_metaworld, m) {
   m.def(
       "_benchmark_task_vectors",
       [](const std::string& benchmark, const std::string& split,
-         const std::string& task_name, uint32_t seed) {
-        return *envpool::metaworld::BenchmarkTaskVectors(benchmark, split,
-                                                         task_name, seed);
+         const std::string& task_name, uint32_t seed, int num_goals) {
+        return *envpool::metaworld::BenchmarkTaskVectors(
+            benchmark, split, task_name, seed, num_goals);
       },
+      pybind11::arg("benchmark"), pybind11::arg("split"),
+      pybind11::arg("task_name"), pybind11::arg("seed"),
+      pybind11::arg("num_goals") = envpool::metaworld::kDefaultTaskVariations,
       "A benchmark split's task vectors per class (tests compare them with "
       "Meta-World's).");
   envpool::RegisterEnv<envpool::metaworld::SawyerEnv>("MetaWorld");

@@ -11,6 +11,7 @@
 #include "envpool/mujoco_common/numpy_math.h"
 #include "envpool/mujoco_common/spec.h"
 #include "envpool/mujoco_common/state.h"
+#include "envpool/render/mujoco_egl.h"
 
 namespace envpool::metaworld {
 namespace {
@@ -84,9 +85,10 @@ Options SawyerEnv::DefaultOptions() {
       {"split", std::string("train")},
       {"benchmark_seed", int64_t{0}},
       {"task_index", int64_t{0}},
+      {"num_goals", int64_t{kDefaultTaskVariations}},
       {"task_sampling", std::string("random")},
       {"task_vector", int64_t{-1}},
-      {"task_vectors_per_class", int64_t{50}},
+      {"task_vectors_per_class", int64_t{-1}},
       {"task_vector_stride", int64_t{1}},
       {"task_vector_offset", int64_t{0}},
   };
@@ -110,7 +112,8 @@ void SawyerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
         std::to_string(max_steps));
   }
   // Loading checks that the model is there (an error naming it if not).
-  mujoco_common::LoadModel(MetaWorldModels(), task.xml);
+  const mujoco_common::SharedModel model =
+      mujoco_common::LoadModel(MetaWorldModels(), task.xml);
   std::vector<double> low;
   std::vector<double> high;
   ObservationBounds(task, options.Get<bool>("partially_observable"), &low,
@@ -133,6 +136,10 @@ void SawyerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
   fields->obj_to_target = spec->state.Add<double>("info:obj_to_target", {});
   fields->unscaled_reward = spec->state.Add<double>("info:unscaled_reward", {});
   fields->task_id = spec->state.Add<int32_t>("info:task_id", {});
+  // SawyerXYZEnv's width and height (480 x 480), its metadata's render_fps
+  // (80: round(1 / (0.0025 x 5))); a benchmark's classes all have the
+  // cameras of xyz_base.xml.
+  mujoco_common::DeclareModelRendering(options, *model, 480, 480, spec);
   spec->snapshots = true;
 }
 
@@ -145,7 +152,10 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
               {&mjModel::eq_data, &mjModel::neq, mjNEQDATA}}),
       data_(mj_makeData(model_.get())),
       frame_skip_(static_cast<int>(mujoco_common::FrameSkip(options))),
-      partially_observable_(options.Get<bool>("partially_observable")) {
+      partially_observable_(options.Get<bool>("partially_observable")),
+      full_first_reset_model_(
+          options.Has("render_mode") &&
+          !options.Get<std::string>("render_mode").empty()) {
   if (data_ == nullptr) {
     throw std::runtime_error(std::string("cannot allocate MuJoCo data for ") +
                              task_->xml);
@@ -216,8 +226,18 @@ SawyerEnv::SawyerEnv(const Options& options, const Fields& fields)
   if (task_->puck_goal != PuckGoal::kNone) {
     moved_body_ = ObjectId(m, mjOBJ_BODY, "puck_goal");
   }
-  // The goal marker site, which the button tasks lack.
-  goal_site_ = mj_name2id(m, mjOBJ_SITE, "goal");
+  // The goal marker site, which the button tasks lack; the coffee mug's and
+  // the faucets' have their own names (the faucets' other marker stays
+  // where the model puts it, as the reference's does).
+  const char* goal_marker = "goal";
+  if (IsMug()) {
+    goal_marker = "mug_goal";
+  } else if (task_->kind == TaskKind::kFaucetOpen) {
+    goal_marker = "goal_open";
+  } else if (task_->kind == TaskKind::kFaucetClose) {
+    goal_marker = "goal_close";
+  }
+  goal_site_ = mj_name2id(m, mjOBJ_SITE, goal_marker);
   if (task_->kind == TaskKind::kShelfPlace) {
     // The goal site sits on the shelf; the reference moves only its data
     // (site_xpos), and reads the model's position at the next reset.
@@ -303,11 +323,30 @@ void SawyerEnv::Reset() {
   }
   // The reference's first reset_model(): its physics are discarded, its
   // draws and its moves of the model's bodies are not (the next hand reset
-  // runs with them).
-  MoveBody(DrawPlacement());
+  // runs with them). A rendering env runs it in full, as the reference
+  // does: the model's sites it places (the goal marker) are where the
+  // second run's hand reset computes them, and where the reset's frame
+  // shows them when the reference moves them after its last mj_forward.
+  if (full_first_reset_model_) {
+    ResetModel();
+  } else {
+    MoveBody(DrawPlacement());
+  }
+  mj_resetData(model_.get(), data_.get());
+  ResetModel();
+  // The reset's observation: the frame twice (not clipped).
+  CurrentFrame(obs_.data());
+  std::copy(obs_.begin(), obs_.begin() + kFrameDim, obs_.begin() + kFrameDim);
+  std::copy(obs_.begin(), obs_.begin() + kFrameDim, prev_frame_.begin());
+  for (int k = 0; k < 3; ++k) {
+    obs_[2 * kFrameDim + k] = partially_observable_ ? 0.0 : target_pos_[k];
+  }
+  info_ = TaskInfo{};
+}
+
+void SawyerEnv::ResetModel() {
   mjModel* m = model_.get();
   mjData* d = data_.get();
-  mj_resetData(m, d);
   ResetHand();
   const std::vector<double> vec = DrawPlacement();
   switch (task_->kind) {
@@ -394,6 +433,11 @@ void SawyerEnv::Reset() {
       const double height = d->geom_xpos[3 * obj_geom_ + 2];
       target_pos_ = {vec[3], vec[4], height};
       obj_init_pos_ = {vec[0], vec[1], height};
+      if (task_->kind == TaskKind::kPushWall) {
+        // push-wall places the goal marker before the object (and its
+        // mj_forward): the reset's frame shows it there.
+        PlaceGoalSite();
+      }
       break;
     }
     case TaskKind::kHammer:
@@ -539,18 +583,16 @@ void SawyerEnv::Reset() {
   } else {
     SetObjectPosition(obj_init_pos_);
   }
+  PlaceGoalSite();
+}
+
+void SawyerEnv::PlaceGoalSite() {
+  // The model's goal marker; the data's follows at the next mj_forward or
+  // physics step (the reference's model.site("goal").pos = _target_pos).
   if (goal_site_ >= 0) {
     std::copy(target_pos_.begin(), target_pos_.end(),
-              m->site_pos + 3 * goal_site_);
+              model_->site_pos + 3 * goal_site_);
   }
-  // The reset's observation: the frame twice (not clipped).
-  CurrentFrame(obs_.data());
-  std::copy(obs_.begin(), obs_.begin() + kFrameDim, obs_.begin() + kFrameDim);
-  std::copy(obs_.begin(), obs_.begin() + kFrameDim, prev_frame_.begin());
-  for (int k = 0; k < 3; ++k) {
-    obs_[2 * kFrameDim + k] = partially_observable_ ? 0.0 : target_pos_[k];
-  }
-  info_ = TaskInfo{};
 }
 
 void SawyerEnv::MoveBody(const std::vector<double>& vec) {
@@ -1897,6 +1939,9 @@ void SawyerEnv::PlaceGaussianTask(const std::vector<double>& vec) {
                                                   vec[2] + 0.0}
                           : std::array<double, 3>{vec[0] + -0.3, vec[1] + -0.45,
                                                   vec[2] + 0.0};
+      // Their references place the goal marker before the mj_forward (the
+      // reset's frame shows it there), the others after their last one.
+      PlaceGoalSite();
       d->qpos[m->jnt_qposadr[reset_joint_]] = close ? -1.5708 : 0.0;
       d->qvel[m->jnt_dofadr[reset_joint_]] = 0.0;
       mj_forward(m, d);
@@ -2719,6 +2764,21 @@ void SawyerEnv::Write(const Output& out) {
   *out.Get(fields_.obj_to_target) = info_.obj_to_target;
   *out.Get(fields_.unscaled_reward) = info_.unscaled_reward;
   *out.Get(fields_.task_id) = task_->task_id;
+}
+
+void SawyerEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
+  if (!has_camera_) {
+    // Meta-World names no camera and no DEFAULT_CAMERA_CONFIG: gymnasium's
+    // free camera, looking at the geoms' median from model.stat.extent.
+    camera_ = render::InitialCamera(model_.get(), data_.get(),
+                                    render::NoCameraConfig());
+    has_camera_ = true;
+  }
+  // Drawing reads this env's view of the model (its own body_pos, site_pos
+  // and eq_data, the rest the shared model's) and writes none of it; the
+  // renderer's GPU resources come from the shared model.
+  render::RenderFrame(model_.shared(), model_.get(), data_.get(), camera_,
+                      camera_id, width, height, render::SceneSettings{}, rgb);
 }
 
 void SawyerEnv::SaveState(StateWriter* writer) const {

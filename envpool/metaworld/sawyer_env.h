@@ -26,6 +26,7 @@
 #include <mujoco/mujoco.h>
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,6 +63,10 @@ class SawyerEnv : public Env {
   void Reset() override;
   void Step(const ActionView& action) override;
   void Write(const Output& out) override;
+  // gymnasium's MujocoRenderer as Meta-World's envs make it (no camera
+  // named: the free camera, gymnasium's defaults), through
+  // //envpool/render:mujoco_egl.
+  void Render(int width, int height, int camera_id, uint8_t* rgb) override;
 
   void SaveState(StateWriter* writer) const override;
   void LoadState(StateReader* reader) override;
@@ -149,6 +154,10 @@ class SawyerEnv : public Env {
   // says.
   void MoveBody(const std::vector<double>& vec);
   void ResetHand();
+  // One reset_model(): the hand's reset, the task vector drawn and the
+  // task placed (the model's bodies and sites, the episode's targets).
+  void ResetModel();
+  void PlaceGoalSite();
   void SetObjectPosition(const std::array<double, 3>& pos);
   std::array<double, 3> TcpCenter() const;
   std::array<double, 3> BodyPos(int body) const;
@@ -180,6 +189,10 @@ class SawyerEnv : public Env {
   mujoco_common::DataPtr data_;
   int frame_skip_;
   bool partially_observable_;
+  // Whether a reset runs the reference's first reset_model() in full (its
+  // physics included) rather than only its draws and model moves: when
+  // rendering, whose reset frame shows what it placed.
+  bool full_first_reset_model_;
   // Model elements.
   int hand_body_ = -1;
   int mocap_ = -1;
@@ -240,6 +253,10 @@ class SawyerEnv : public Env {
   std::array<double, kFrameDim> prev_frame_{};
   std::array<double, kObsDim> obs_{};
   TaskInfo info_{};
+  // The free camera, placed at the first frame (as gymnasium's viewer is
+  // made then).
+  bool has_camera_ = false;
+  mjvCamera camera_{};
 };
 
 }  // namespace envpool::metaworld

@@ -113,6 +113,13 @@ const std::vector<std::string>& Mt50Classes() {
 
 constexpr const char* kBenchmarks = "MT1, MT10, MT50, ML1, ML10 or ML45";
 
+std::string NumGoalsError(int64_t num_goals) {
+  return "option 'num_goals' (Meta-World's _N_GOALS, the task vectors per "
+         "class) must be in [1, " +
+         std::to_string(kMaxTaskVariations) + "], got " +
+         std::to_string(num_goals);
+}
+
 }  // namespace
 
 std::vector<std::string> BenchmarkClasses(const std::string& benchmark,
@@ -152,14 +159,17 @@ std::vector<std::string> BenchmarkClasses(const std::string& benchmark,
 
 std::shared_ptr<const TaskVectors> BenchmarkTaskVectors(
     const std::string& benchmark, const std::string& split,
-    const std::string& task_name, uint32_t seed) {
+    const std::string& task_name, uint32_t seed, int num_goals) {
+  if (num_goals < 1 || num_goals > kMaxTaskVariations) {
+    throw std::invalid_argument(NumGoalsError(num_goals));
+  }
   const std::vector<std::string> classes =
       BenchmarkClasses(benchmark, split, task_name);
-  using Key = std::tuple<std::string, std::string, std::string, uint32_t>;
+  using Key = std::tuple<std::string, std::string, std::string, uint32_t, int>;
   static std::mutex mutex;
   static std::map<Key, std::shared_ptr<const TaskVectors>> cache;
   const bool one_class = benchmark == "MT1" || benchmark == "ML1";
-  const Key key{benchmark, split, one_class ? task_name : "", seed};
+  const Key key{benchmark, split, one_class ? task_name : "", seed, num_goals};
   std::lock_guard<std::mutex> lock(mutex);
   auto found = cache.find(key);
   if (found != cache.end()) {
@@ -174,7 +184,11 @@ std::shared_ptr<const TaskVectors> BenchmarkTaskVectors(
   for (const std::string& name : classes) {
     const TaskConfig& task = FindTask(name);
     std::vector<std::vector<double>> of_class;
-    for (int j = 0; j < kTaskVariations; ++j) {
+    of_class.reserve(num_goals);
+    // _N_GOALS resets per class: with another number the stream runs on
+    // into the next class from another place, so every later class's
+    // vectors change too.
+    for (int j = 0; j < num_goals; ++j) {
       // reset() runs reset_model() twice; the second run's vector is kept.
       DrawPlacement(task, &rng);
       of_class.push_back(DrawPlacement(task, &rng));
@@ -202,15 +216,17 @@ std::string BenchmarkTaskName(const Options& options) {
         options.Get<std::string>("split") == "train" &&
         options.Get<int64_t>("benchmark_seed") == 0 &&
         options.Get<int64_t>("task_index") == 0 &&
+        options.Get<int64_t>("num_goals") == kDefaultTaskVariations &&
         options.Get<int64_t>("task_vector") == -1 &&
-        options.Get<int64_t>("task_vectors_per_class") == kTaskVariations &&
+        options.Get<int64_t>("task_vectors_per_class") == -1 &&
         options.Get<int64_t>("task_vector_stride") == 1 &&
         options.Get<int64_t>("task_vector_offset") == 0 && sampling == "random";
     if (!defaults) {
       throw std::invalid_argument(
-          "options 'split', 'benchmark_seed', 'task_index', 'task_sampling', "
-          "'task_vector', 'task_vectors_per_class', 'task_vector_stride' and "
-          "'task_vector_offset' choose a Meta-World benchmark's tasks: give "
+          "options 'split', 'benchmark_seed', 'task_index', 'num_goals', "
+          "'task_sampling', 'task_vector', 'task_vectors_per_class', "
+          "'task_vector_stride' and 'task_vector_offset' choose a Meta-World "
+          "benchmark's tasks: give "
           "option 'benchmark' too (" +
           std::string(kBenchmarks) + ")");
     }
@@ -227,23 +243,30 @@ std::string BenchmarkTaskName(const Options& options) {
                             : std::string()) +
         "), got " + std::to_string(seed));
   }
+  const auto num_goals = options.Get<int64_t>("num_goals");
+  if (num_goals < 1 || num_goals > kMaxTaskVariations) {
+    throw std::invalid_argument(NumGoalsError(num_goals));
+  }
   const auto vector = options.Get<int64_t>("task_vector");
-  if (vector < -1 || vector >= kTaskVariations) {
+  if (vector < -1 || vector >= num_goals) {
     throw std::invalid_argument(
         "option 'task_vector' must be -1 (sample per reset) or in [0, " +
-        std::to_string(kTaskVariations) + "), got " + std::to_string(vector));
+        std::to_string(num_goals) + ") (num_goals), got " +
+        std::to_string(vector));
   }
   const auto per_class = options.Get<int64_t>("task_vectors_per_class");
   const auto stride = options.Get<int64_t>("task_vector_stride");
   const auto offset = options.Get<int64_t>("task_vector_offset");
-  if (per_class < 1 || per_class > kTaskVariations) {
+  if (per_class != -1 && (per_class < 1 || per_class > num_goals)) {
     throw std::invalid_argument(
-        "option 'task_vectors_per_class' must be in [1, " +
-        std::to_string(kTaskVariations) +
-        "] (Meta-World's total_tasks_per_cls), got " +
+        "option 'task_vectors_per_class' must be -1 (all num_goals) or in "
+        "[1, " +
+        std::to_string(num_goals) +
+        "] (Meta-World's total_tasks_per_cls, at most num_goals), got " +
         std::to_string(per_class));
   }
-  if (stride < 1 || offset < 0 || offset >= stride || offset >= per_class) {
+  const int64_t listed = per_class == -1 ? num_goals : per_class;
+  if (stride < 1 || offset < 0 || offset >= stride || offset >= listed) {
     throw std::invalid_argument(
         "options 'task_vector_stride' (k >= 1) and 'task_vector_offset' (i in "
         "[0, k) and below task_vectors_per_class) choose vectors i, i + k, "
@@ -291,13 +314,17 @@ std::unique_ptr<TaskSampler> TaskSampler::Make(const Options& options) {
   sampler->vectors_ = BenchmarkTaskVectors(
       benchmark, options.Get<std::string>("split"),
       options.Get<std::string>("task_name"),
-      static_cast<uint32_t>(options.Get<int64_t>("benchmark_seed")));
+      static_cast<uint32_t>(options.Get<int64_t>("benchmark_seed")),
+      static_cast<int>(options.Get<int64_t>("num_goals")));
   sampler->class_index_ = static_cast<int>(options.Get<int64_t>("task_index"));
   sampler->pseudorandom_ =
       options.Get<std::string>("task_sampling") == "pseudorandom";
   sampler->fixed_ = options.Get<int64_t>("task_vector");
   // The wrapper's list: make_ml_envs' tasks[:per_class][offset::stride].
-  const auto per_class = options.Get<int64_t>("task_vectors_per_class");
+  auto per_class = options.Get<int64_t>("task_vectors_per_class");
+  if (per_class == -1) {
+    per_class = options.Get<int64_t>("num_goals");
+  }
   const auto stride = options.Get<int64_t>("task_vector_stride");
   for (int64_t j = options.Get<int64_t>("task_vector_offset"); j < per_class;
        j += stride) {
@@ -328,7 +355,8 @@ void TaskSampler::Save(StateWriter* writer) const {
 const std::vector<double>& TaskSampler::Load(StateReader* reader) {
   const std::size_t size = order_.size();
   reader->Get(&current_, &order_, &position_);
-  if (current_ < 0 || current_ >= kTaskVariations || order_.size() != size) {
+  const auto num_goals = static_cast<int64_t>((*vectors_)[class_index_].size());
+  if (current_ < 0 || current_ >= num_goals || order_.size() != size) {
     throw std::invalid_argument(
         "the snapshot's task sampling state does not fit this env");
   }

@@ -6,7 +6,8 @@
 //
 // `_make_tasks` seeds the global np.random (a legacy RandomState) with the
 // benchmark's seed and, for each class of the split in order, resets a
-// fresh env 50 times, keeping each reset's last task vector. A reset runs
+// fresh env _N_GOALS times (50, or the num_goals of Meta-World's MT
+// registrations), keeping each reset's last task vector. A reset runs
 // the class's reset_model() twice, and each run draws the vector (redrawn
 // while the object and the goal are too close), so the stream runs on
 // across the classes: a class's vectors depend on every class before it.
@@ -27,7 +28,11 @@
 
 namespace envpool::metaworld {
 
-inline constexpr int kTaskVariations = 50;  // Meta-World's _N_GOALS
+// Meta-World's _N_GOALS, the task vectors per class: the option num_goals'
+// default, and the most this project makes (MT50 with 10,000 per class is
+// 500,000 vectors, about 45 MB, drawn in well under a second).
+inline constexpr int kDefaultTaskVariations = 50;
+inline constexpr int kMaxTaskVariations = 10000;
 
 // The task classes of a benchmark's split ("train" or "test"); MT1 and ML1
 // have the one class `task_name`. Throws std::invalid_argument naming the
@@ -37,12 +42,14 @@ std::vector<std::string> BenchmarkClasses(const std::string& benchmark,
                                           const std::string& task_name);
 
 // The split's task vectors as Meta-World's benchmark of seed `seed` makes
-// them: vectors[c][j] is the j-th of class c (BenchmarkClasses' order).
-// Computed once per (benchmark, split, task_name, seed) and shared.
+// them with _N_GOALS = num_goals: vectors[c][j] is the j-th of class c
+// (BenchmarkClasses' order), j < num_goals. Computed once per (benchmark,
+// split, task_name, seed, num_goals) and shared.
 using TaskVectors = std::vector<std::vector<std::vector<double>>>;
 std::shared_ptr<const TaskVectors> BenchmarkTaskVectors(
     const std::string& benchmark, const std::string& split,
-    const std::string& task_name, uint32_t seed);
+    const std::string& task_name, uint32_t seed,
+    int num_goals = kDefaultTaskVariations);
 
 // The task class an env of these options plays: task_name without a
 // benchmark, else the split's class task_index. Checks the benchmark
@@ -55,13 +62,14 @@ std::string BenchmarkTaskName(const Options& options);
 void GoalBounds(const Options& options, std::array<double, 3>* low,
                 std::array<double, 3>* high);
 
-// The task vector each reset of one env plays, chosen among its class's 50
-// as Meta-World's task-select wrappers choose, from the env's np_random:
-// "random" (RandomTaskSelectWrapper: np_random.choice(50) per reset),
+// The task vector each reset of one env plays, chosen among its class's
+// num_goals as Meta-World's task-select wrappers choose, from the env's
+// np_random: "random" (RandomTaskSelectWrapper: np_random.choice(n) per
+// reset, n the list's length),
 // "pseudorandom" (PseudoRandomTaskSelectWrapper sampling on each reset:
 // the next of the list, which np_random.shuffle reorders whenever it starts
 // over), or one fixed vector (task_vector >= 0: set_task once). The list
-// is the class's first task_vectors_per_class vectors, every
+// is the class's first task_vectors_per_class vectors (-1: all), every
 // task_vector_stride-th from task_vector_offset (make_ml_envs' split of a
 // class among meta_batch_size envs).
 class TaskSampler {

@@ -97,5 +97,27 @@ TEST(MetaWorldTaskSampling, TheStreamRunsOnAcrossTheSplitsClasses) {
   EXPECT_EQ(BenchmarkTaskVectors("MT10", "train", "", 3), mt10);
 }
 
+TEST(MetaWorldTaskSampling, NumGoalsMovesWhereTheStreamEntersLaterClasses) {
+  // _N_GOALS = 7: reach's first 7 vectors are the default's, push's are
+  // drawn after reach's 7 resets instead of 50.
+  const auto mt10 = BenchmarkTaskVectors("MT10", "train", "", 3);
+  const auto seven = BenchmarkTaskVectors("MT10", "train", "", 3, 7);
+  ASSERT_EQ(seven->size(), 10U);
+  for (const auto& of_class : *seven) {
+    EXPECT_EQ(of_class.size(), 7U);
+  }
+  for (int j = 0; j < 7; ++j) {
+    EXPECT_EQ((*seven)[0][j], (*mt10)[0][j]);
+  }
+  EXPECT_NE((*seven)[1][0], (*mt10)[1][0]);
+  EXPECT_NE(seven, mt10);
+  EXPECT_EQ(BenchmarkTaskVectors("MT10", "train", "", 3, 7), seven);
+  EXPECT_THROW(BenchmarkTaskVectors("MT10", "train", "", 3, 0),
+               std::invalid_argument);
+  EXPECT_THROW(
+      BenchmarkTaskVectors("MT10", "train", "", 3, kMaxTaskVariations + 1),
+      std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace envpool::metaworld

@@ -122,11 +122,16 @@ def reference_on_mujoco_317(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-def make_reference(task_name: str, seed: int, *, partially_observable: bool = True) -> Any:
-    """Meta-World's env of `task_name`, built and seeded as docs/metaworld.md says."""
+def make_reference(
+    task_name: str, seed: int, *, partially_observable: bool = True, **render: Any
+) -> Any:
+    """Meta-World's env of `task_name`, built and seeded as docs/metaworld.md says.
+
+    `render`: the class's render_mode, width, height and camera options.
+    """
     from metaworld.env_dict import ALL_V3_ENVIRONMENTS
 
-    env = ALL_V3_ENVIRONMENTS[task_name]()
+    env = ALL_V3_ENVIRONMENTS[task_name](**render)
     if not partially_observable:
         env._partially_observable = False
         del env.sawyer_observation_space  # recomputed with the goal's bounds
@@ -419,3 +424,119 @@ def test_the_envs_of_a_pool_share_their_tasks_model() -> None:
     pool.close()
     first.close()
     assert grown < 2 * 18.7, f"16 envs grew the process by {grown:.0f} MiB"
+
+
+# -- rendering -------------------------------------------------------------------------
+
+# The reset's frame shows the goal marker where the reference's last
+# kinematics left it: reach places it after its last mj_forward (so it is
+# where the first reset_model() put it), door-open before it (the goal);
+# coffee-pull's marker is its "mug_goal"; test_task_sampling.py's MT10 pool
+# adds window-open (no mj_forward after the window moved). A frame costs
+# little; each thread's first frame of a task uploads the model's meshes and
+# textures (both sides, seconds on a software renderer), so make test draws
+# these three, ENVPOOL_TEST_ALL every id.
+RENDER_SAMPLE = ["MetaWorld/CoffeePull-v3", "MetaWorld/DoorOpen-v3", "MetaWorld/Reach-v3"]
+
+
+def reference_frame(ref: Any) -> np.ndarray:
+    """The reference's frame, drawn in its own GL context.
+
+    gymnasium makes an env's context current only when the env has two
+    viewers; with several references in one process the last one made would
+    draw the others (with its own model's meshes).
+    """
+    viewer = ref.unwrapped.mujoco_renderer.viewer
+    if viewer is not None:
+        viewer.make_context_current()
+    return ref.render()
+
+
+@pytest.mark.parametrize("task_id", OURS if ALL else RENDER_SAMPLE)
+def test_render_is_the_references_frame_for_frame(
+    task_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two envs (their frames drawn from the shared model, each with its own
+    # bodies and sites) against one reference each: frames and observations
+    # at the reset, every step and across the autoreset (whose first
+    # reset_model() runs on the last episode's state).
+    monkeypatch.setenv("MUJOCO_GL", "egl")
+    task_name = envpool.make_spec(task_id).config.task_name
+    length, seed = 4, 5
+    env = envpool.make(
+        task_id,
+        num_envs=2,
+        seed=seed,
+        max_episode_steps=length,
+        render_mode="rgb_array",
+        render_width=96,
+        render_height=64,
+    )
+    refs = [
+        make_reference(task_name, seed + i, render_mode="rgb_array", width=96, height=64)
+        for i in range(2)
+    ]
+    assert env.metadata["render_fps"] == refs[0].metadata["render_fps"] == 80
+    for ref in refs:
+        ref.max_path_length = length
+    obs, _ = env.reset()
+    frames = env.render(env_ids=[0, 1])
+    assert frames.shape == (2, 64, 96, 3) and frames.dtype == np.uint8
+    for i, ref in enumerate(refs):
+        np.testing.assert_array_equal(obs[i], ref.reset()[0], err_msg=f"env {i} reset")
+        np.testing.assert_array_equal(frames[i], reference_frame(ref), err_msg=f"env {i} reset")
+    rng = np.random.default_rng(seed)
+    done = np.zeros(2, bool)
+    for t in range(2 * (length + 1)):
+        actions = rng.uniform(-1.2, 1.2, size=(2, 4)).astype(np.float32)
+        obs = env.step(actions)[0]
+        frames = env.render(env_ids=[0, 1])
+        for i, ref in enumerate(refs):
+            if done[i]:
+                r_obs, done[i] = ref.reset()[0], False
+            else:
+                r_obs, _, r_term, r_trunc, _ = ref.step(actions[i])
+                done[i] = r_term or r_trunc
+            np.testing.assert_array_equal(obs[i], r_obs, err_msg=f"env {i} step {t}")
+            np.testing.assert_array_equal(
+                frames[i], reference_frame(ref), err_msg=f"env {i} step {t}"
+            )
+    env.close()
+    for ref in refs:
+        ref.close()
+
+
+def test_render_camera_id_is_the_references_named_camera(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every model has xyz_base.xml's cameras, in this order.
+    monkeypatch.setenv("MUJOCO_GL", "egl")
+    names = ["topview", "corner", "corner2", "corner3", "corner4", "behindGripper", "gripperPOV"]
+    for camera_id in (1, 6) if ALL else (1,):
+        env = envpool.make(
+            "MetaWorld/PickPlace-v3",
+            num_envs=1,
+            seed=2,
+            render_mode="rgb_array",
+            render_width=80,
+            render_height=60,
+            render_camera_id=camera_id,
+        )
+        ref = make_reference(
+            "pick-place-v3",
+            2,
+            render_mode="rgb_array",
+            width=80,
+            height=60,
+            camera_name=names[camera_id],
+        )
+        assert [ref.model.camera(k).name for k in range(ref.model.ncam)] == names
+        env.reset()
+        ref.reset()
+        np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg=names[camera_id])
+        action = np.array([[0.5, -0.3, 0.2, 1.0]], np.float32)
+        env.step(action)
+        ref.step(action[0])
+        np.testing.assert_array_equal(env.render()[0], ref.render(), err_msg=names[camera_id])
+        env.close()
+        ref.close()
+    with pytest.raises(ValueError, match="render_camera_id"):
+        envpool.make("MetaWorld/Reach-v3", render_mode="rgb_array", render_camera_id=7)

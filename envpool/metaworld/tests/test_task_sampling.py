@@ -18,6 +18,7 @@ second; ENVPOOL_TEST_ALL builds them unpatched, and MT50 and ML45 too.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -61,29 +62,42 @@ def reference_on_mujoco_317(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-_BENCHMARKS: dict[tuple[str, int, bool, str], Any] = {}
+_BENCHMARKS: dict[tuple[str, int, bool, str, int], Any] = {}
 
 
-def make_benchmark(name: str, seed: int, *, fast: bool, task_name: str = "") -> Any:
-    """Meta-World's benchmark `name` of seed `seed` (`fast`: the hand settling cut), made once."""
-    key = (name, seed, fast, task_name)
+def make_benchmark(
+    name: str, seed: int, *, fast: bool, task_name: str = "", num_goals: int = 50
+) -> Any:
+    """Meta-World's benchmark `name` of seed `seed` (`fast`: the hand settling cut), made once.
+
+    `num_goals` is Meta-World's module global `_N_GOALS` while it is made (what
+    its MT registrations' `num_goals` sets), restored after.
+    """
+    key = (name, seed, fast, task_name, num_goals)
     if key not in _BENCHMARKS:
-        _BENCHMARKS[key] = _make_benchmark(name, seed, fast=fast, task_name=task_name)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(metaworld, "_N_GOALS", num_goals)
+            _BENCHMARKS[key] = _make_benchmark(name, seed, fast=fast, task_name=task_name)
     return _BENCHMARKS[key]
 
 
 def _make_benchmark(name: str, seed: int, *, fast: bool, task_name: str) -> Any:
-    from metaworld.sawyer_xyz_env import SawyerXYZEnv
-
     cls = getattr(metaworld, name)
     if not fast:
         return cls(task_name, seed=seed) if task_name else cls(seed=seed)
+    with fast_hand_settling():
+        return cls(task_name, seed=seed) if task_name else cls(seed=seed)
+
+
+@contextlib.contextmanager
+def fast_hand_settling() -> Iterator[None]:
+    """One physics step of the hand's 50 (it sets init_tcp, which some resets read)."""
+    from metaworld.sawyer_xyz_env import SawyerXYZEnv
+
     settle = SawyerXYZEnv._reset_hand
     with pytest.MonkeyPatch.context() as patch:
-        # One physics step of the hand's 50 (it sets init_tcp, which some
-        # resets read).
         patch.setattr(SawyerXYZEnv, "_reset_hand", lambda self, steps=50: settle(self, 1))
-        return cls(task_name, seed=seed) if task_name else cls(seed=seed)
+        yield
 
 
 def benchmark_vectors(benchmark: Any, split: str) -> list[np.ndarray]:
@@ -98,10 +112,13 @@ def benchmark_vectors(benchmark: Any, split: str) -> list[np.ndarray]:
     ]
 
 
-def ours(name: str, split: str, seed: int, task_name: str = "") -> list[np.ndarray]:
+def ours(
+    name: str, split: str, seed: int, task_name: str = "", num_goals: int = 50
+) -> list[np.ndarray]:
     from envpool.metaworld import _metaworld
 
-    return [np.array(c) for c in _metaworld._benchmark_task_vectors(name, split, task_name, seed)]
+    vectors = _metaworld._benchmark_task_vectors(name, split, task_name, seed, num_goals)
+    return [np.array(c) for c in vectors]
 
 
 CASES = [("MT10", "", 3), ("ML10", "", 5), ("ML1", "pick-place-v3", 7), ("MT1", "reach-v3", 0)]
@@ -135,11 +152,16 @@ def run_benchmark_lockstep(
     length: int,
     task_name: str = "",
     task_vector: int = -1,
-    per_class: int = 50,
+    per_class: int = -1,
     stride: int = 1,
     offsets: list[int] | None = None,
+    num_goals: int = 50,
+    render: bool = False,
 ) -> set[tuple[int, bytes]]:
-    """A pool on benchmark tasks and, per env, Meta-World's env with its task-select wrapper."""
+    """A pool on benchmark tasks and, per env, Meta-World's env with its task-select wrapper.
+
+    `render`: every env's frame (64 x 48) compared too.
+    """
     from metaworld.wrappers import PseudoRandomTaskSelectWrapper, RandomTaskSelectWrapper
 
     partially_observable = name.startswith("ML")
@@ -159,10 +181,15 @@ def run_benchmark_lockstep(
         task_vectors_per_class=per_class,
         task_vector_stride=stride,
         task_vector_offset=offsets,
+        num_goals=num_goals,
         partially_observable=partially_observable,
         **({"task_name": task_name} if task_name else {}),
+        **({"render_mode": "rgb_array", "render_width": 64, "render_height": 48} if render else {}),
     )
-    benchmark = make_benchmark(name, benchmark_seed, fast=True, task_name=task_name)
+    sizes = {"render_mode": "rgb_array", "width": 64, "height": 48} if render else {}
+    benchmark = make_benchmark(
+        name, benchmark_seed, fast=True, task_name=task_name, num_goals=num_goals
+    )
     split_classes = benchmark.train_classes if split == "train" else benchmark.test_classes
     classes = list(split_classes.items())
     all_tasks = benchmark.train_tasks if split == "train" else benchmark.test_tasks
@@ -170,9 +197,10 @@ def run_benchmark_lockstep(
     for i, index in enumerate(task_index):
         class_name, cls = classes[index]
         tasks = [t for t in all_tasks if t.env_name == class_name]
+        assert len(tasks) == num_goals
         if task_vector < 0:  # make_ml_envs' split of the class among envs
-            tasks = tasks[:per_class][offsets[i] :: stride]
-        ref = cls()
+            tasks = tasks[: None if per_class < 0 else per_class][offsets[i] :: stride]
+        ref = cls(**sizes)
         ref.seed(seed + i)
         ref.max_path_length = length
         if task_vector >= 0:
@@ -189,11 +217,25 @@ def run_benchmark_lockstep(
         next(k for k, c in enumerate(ALL_V3_ENVIRONMENTS.values()) if type(r) is c) for r in refs
     ]
     played: set[tuple[int, bytes]] = set()
+
+    def same_frames(where: str) -> None:
+        if render:
+            frames = env.render(env_ids=list(range(num_envs)))
+            for i, ref in enumerate(wrapped):
+                # Each reference draws in its own GL context, which gymnasium
+                # makes current only when one env has two viewers: make it so
+                # (another task's context holds another model's meshes).
+                viewer = ref.unwrapped.mujoco_renderer.viewer
+                if viewer is not None:
+                    viewer.make_context_current()
+                np.testing.assert_array_equal(frames[i], ref.render(), err_msg=f"{where} env {i}")
+
     obs, info = env.reset()
     for i, ref in enumerate(wrapped):
         r_obs, _ = ref.reset()
         np.testing.assert_array_equal(obs[i], r_obs, err_msg=f"{name} env {i} reset")
         played.add((i, refs[i]._last_rand_vec.tobytes()))
+    same_frames("reset")
     np.testing.assert_array_equal(info["task_id"], task_ids)
     rng = np.random.default_rng(seed)
     done = np.zeros(num_envs, bool)
@@ -217,7 +259,10 @@ def run_benchmark_lockstep(
             for key in INFO_KEYS:
                 assert info[key][i] == float(r_info[key]), (where, key, info[key][i], r_info[key])
             assert info["task_id"][i] == task_ids[i], where
+        same_frames(f"step {t}")
     env.close()
+    for ref in wrapped:
+        ref.close()
     return played
 
 
@@ -237,6 +282,25 @@ def test_an_mt10_pool_plays_one_task_per_env_as_metaworld_with_random_task_selec
     # Each env played several of its class's vectors.
     for i in range(5):
         assert len({v for e, v in played if e == i}) >= 3, played
+
+
+def test_an_mt10_pool_renders_as_metaworlds_envs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # reach and window-open (door-open too under ENVPOOL_TEST_ALL), the goal
+    # shown, a vector drawn per reset: frames at the resets, every step and
+    # across the autoresets.
+    monkeypatch.setenv("MUJOCO_GL", "egl")
+    played = run_benchmark_lockstep(
+        "MT10",
+        split="train",
+        task_index=[0, 3, 8] if ALL else [0, 8],
+        benchmark_seed=1,
+        seed=6,
+        task_sampling="random",
+        episodes=2,
+        length=3,
+        render=True,
+    )
+    assert len(played) >= 3, played
 
 
 def test_ml10_test_tasks_play_as_metaworld_with_pseudorandom_task_select() -> None:
@@ -280,6 +344,131 @@ def test_ml1_pins_one_test_vector_per_env_as_set_task() -> None:
     assert len({v for _, v in played}) == 1, played
     vectors = ours("ML1", "test", 7, "push-v3")
     assert {v for _, v in played} == {vectors[0][9].tobytes()}
+
+
+# -- num_goals: Meta-World's _N_GOALS -------------------------------------------------
+
+# Two numbers other than 50 with four seeds; ENVPOOL_TEST_ALL adds the other
+# seeds and the other benchmarks, with 1 to 200 vectors.
+NUM_GOALS_CASES = [("MT10", 7, 0), ("MT10", 64, 8), ("ML10", 7, 5), ("ML10", 64, 2)]
+if ALL:
+    NUM_GOALS_CASES += [
+        ("MT10", 7, 3),
+        ("MT10", 64, 0),
+        ("ML10", 7, 1),
+        ("ML10", 64, 5),
+        ("MT50", 3, 0),
+        ("ML45", 101, 4),
+        ("ML1", 1, 6),
+        ("MT1", 200, 9),
+    ]
+
+
+@pytest.mark.parametrize(("name", "num_goals", "seed"), NUM_GOALS_CASES)
+def test_num_goals_makes_metaworlds_vectors_bit_for_bit(
+    name: str, num_goals: int, seed: int
+) -> None:
+    # Meta-World with _N_GOALS = num_goals resets each class num_goals times:
+    # the stream enters every later class elsewhere, so their vectors are
+    # others than the default's, not only more or fewer.
+    task_name = "push-v3" if name in ("MT1", "ML1") else ""
+    # The hand's settling cut even under ENVPOOL_TEST_ALL: the vectors do not
+    # depend on it (the unpatched references of 50 show), and ML45 with 101
+    # would take minutes.
+    benchmark = make_benchmark(name, seed, fast=True, task_name=task_name, num_goals=num_goals)
+    for split in ("train", "test") if name.startswith("ML") else ("train",):
+        theirs = benchmark_vectors(benchmark, split)
+        mine = ours(name, split, seed, task_name, num_goals)
+        assert len(mine) == len(theirs), split
+        for c, (a, b) in enumerate(zip(mine, theirs, strict=True)):
+            assert a.shape == b.shape == (num_goals, b.shape[1]), (split, c)
+            np.testing.assert_array_equal(a, b, err_msg=f"{name} {split} class {c}")
+    train = ours(name, "train", seed, task_name, num_goals)
+    if len(train) > 1:
+        default = ours(name, "train", seed)
+        shared = min(num_goals, 50)
+        np.testing.assert_array_equal(default[0][:shared], train[0][:shared])
+        assert not np.array_equal(default[1][:shared], train[1][:shared])
+
+
+def test_an_mt10_pool_with_num_goals_plays_metaworlds_fewer_vectors() -> None:
+    played = run_benchmark_lockstep(
+        "MT10",
+        split="train",
+        task_index=[0, 3, 9],
+        benchmark_seed=3,
+        seed=11,
+        task_sampling="random",
+        episodes=5,
+        length=6,
+        num_goals=7,
+    )
+    vectors = ours("MT10", "train", 3, num_goals=7)
+    for env_id, class_index in enumerate((0, 3, 9)):
+        mine = {v for e, v in played if e == env_id}
+        assert len(mine) >= 3, played
+        assert mine <= {vectors[class_index][j].tobytes() for j in range(7)}
+
+
+def test_ml10_test_tasks_with_num_goals_cycle_through_all_of_them_as_metaworld() -> None:
+    # PseudoRandomTaskSelectWrapper over a class's 12 vectors: 13 episodes
+    # play all 12 and start a second shuffled cycle.
+    played = run_benchmark_lockstep(
+        "ML10",
+        split="test",
+        task_index=[1, 4],
+        benchmark_seed=5,
+        seed=2,
+        task_sampling="pseudorandom",
+        episodes=13,
+        length=3,
+        num_goals=12,
+    )
+    vectors = ours("ML10", "test", 5, num_goals=12)
+    for env_id, class_index in enumerate((1, 4)):
+        mine = {v for e, v in played if e == env_id}
+        assert mine == {vectors[class_index][j].tobytes() for j in range(12)}
+
+
+def test_num_goals_is_the_num_goals_of_metaworlds_mt_registration_but_per_pool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pickle
+
+    import gymnasium
+
+    # Meta-World's vector entry point sets its module global _N_GOALS (and
+    # leaves it set: every later benchmark of the process has 7 vectors per
+    # class); the fixture restores it.
+    monkeypatch.setattr(metaworld, "_N_GOALS", 50)
+    with fast_hand_settling():
+        envs = gymnasium.make_vec("Meta-World/MT10", num_goals=7, seed=4)
+    assert metaworld._N_GOALS == 7
+    mine = ours("MT10", "train", 4, num_goals=7)
+    for c, env in enumerate(envs.envs):
+        tasks = env.get_wrapper_attr("tasks")
+        theirs = np.array([pickle.loads(t.data)["rand_vec"] for t in tasks])
+        np.testing.assert_array_equal(mine[c], theirs, err_msg=f"class {c}")
+    envs.close()
+    # Here the number is an option of the pool: a pool made after one with 7
+    # has its own 50 (reach's goal, shown, is its vector's last three).
+    pools = {
+        n: envpool.make(
+            "MetaWorld/Reach-v3",
+            num_envs=1,
+            benchmark="MT10",
+            num_goals=n,
+            task_vector=n - 1,
+            partially_observable=False,
+        )
+        for n in (7, 50)
+    }
+    for n, pool in pools.items():
+        obs, _ = pool.reset()
+        np.testing.assert_array_equal(
+            obs[0, -3:], ours("MT10", "train", 0, num_goals=n)[0][n - 1][3:]
+        )
+        pool.close()
 
 
 def test_the_goal_shown_space_is_the_union_of_the_benchmarks_goal_boxes() -> None:
@@ -338,6 +527,14 @@ def test_a_snapshot_replays_the_pseudorandom_task_cycle() -> None:
             "got k = 2, i = 2",
         ),
         ({"task_vector_stride": 2}, "give option 'benchmark' too"),
+        ({"num_goals": 7}, "give option 'benchmark' too"),
+        ({"benchmark": "MT10", "num_goals": 0}, r"option 'num_goals' .* must be in \[1, 10000\]"),
+        ({"benchmark": "MT10", "num_goals": 10001}, "option 'num_goals'"),
+        ({"benchmark": "MT1", "num_goals": 10, "task_vector": 10}, r"in \[0, 10\) \(num_goals\)"),
+        (
+            {"benchmark": "ML1", "num_goals": 10, "task_vectors_per_class": 11},
+            r"option 'task_vectors_per_class' must be -1 \(all num_goals\) or in \[1, 10\]",
+        ),
     ],
 )
 def test_bad_benchmark_options_are_value_errors_naming_them(
