@@ -50,35 +50,11 @@ FACTORIES = {
 SPECS = json.loads((Path(__file__).parent / "envpool127_rodent_specs.json").read_text())
 
 
-class Reference:
-    """The dm_control env that env `seed - s` of a pool seeded `s` plays,
-    with its own copy of the global np.random stream."""
-
-    def __init__(self, task_id: str, seed: int, time_limit: float | None = None) -> None:
-        # The time_limit option, when given.
-        self.env = common.seeded_reference(FACTORIES[task_id], seed, time_limit)
-        self._global = np.random.get_state()
-
-    def _call(self, method: Any, *args: Any) -> Any:
-        np.random.set_state(self._global)
-        result = method(*args)
-        self._global = np.random.get_state()
-        return result
-
-    def reset(self) -> Any:
-        return self._call(self.env.reset)
-
-    def step(self, action: np.ndarray) -> Any:
-        return self._call(self.env.step, action)
-
-    @property
-    def physics(self) -> Any:
-        return self.env.physics
-
-
-def reference(seed: int, time_limit: float = 20.0, task_id: str = TASK_ID) -> Reference:
+def reference(
+    seed: int, time_limit: float = 20.0, task_id: str = TASK_ID
+) -> common.GlobalStreamReference:
     """The EscapeBowl reference (or `task_id`'s) of env `seed - s`."""
-    return Reference(task_id, seed, time_limit)
+    return common.GlobalStreamReference(FACTORIES[task_id], seed, time_limit)
 
 
 def play(
@@ -145,7 +121,7 @@ def test_two_touch_model_is_dm_controls() -> None:
     envpool.make_spec(TWO_TOUCH_ID)
     from envpool.locomotion import _locomotion
 
-    ref = Reference(TWO_TOUCH_ID, 0)
+    ref = common.GlobalStreamReference(FACTORIES[TWO_TOUCH_ID], 0)
     ref.reset()
     # The episode's model as Composer compiles it, before the task moves the
     # target and retextures it (which the lockstep test covers).
@@ -160,7 +136,10 @@ def test_two_touch_model_is_dm_controls() -> None:
 @pytest.mark.parametrize("task_id", [TASK_ID, TWO_TOUCH_ID])
 def test_reset_states_are_dm_controls_bit_for_bit(task_id: str) -> None:
     common.assert_reset_states_match(
-        task_id, range(1000, 1002), lambda seed: Reference(task_id, seed), whole_state=True
+        task_id,
+        range(1000, 1002),
+        lambda seed: common.GlobalStreamReference(FACTORIES[task_id], seed),
+        whole_state=True,
     )
 
 
@@ -209,7 +188,7 @@ def test_two_touches_play_dm_controls() -> None:
     # target placed anew from the global stream.
     seed = 2
     env = envpool.make(TWO_TOUCH_ID, num_envs=1, seed=seed)
-    ref = Reference(TWO_TOUCH_ID, seed)
+    ref = common.GlobalStreamReference(FACTORIES[TWO_TOUCH_ID], seed)
     obs, _ = env.reset()
     ref.reset()
     physics = ref.physics
