@@ -280,6 +280,28 @@ void CheckAction(const ArraySpec& spec, const std::string& task_id,
               rows_per_env);
 }
 
+namespace {
+
+// The rows of envs ids[0..n) from `data`, kBytes each (0: `bytes` each).
+template <std::size_t kBytes>
+void CopyRows(Pool* pool, int field, const int* ids, int n, const char* data,
+              std::size_t bytes = kBytes) {
+  constexpr int kAhead = 8;
+  for (int k = 0; k < n; ++k) {
+    if (k + kAhead < n) {
+      __builtin_prefetch(pool->ActionRow(ids[k + kAhead], field), 1);
+    }
+    void* row = pool->ActionRow(ids[k], field);
+    if constexpr (kBytes > 0) {
+      std::memcpy(row, data + k * kBytes, kBytes);
+    } else {
+      std::memcpy(row, data + k * bytes, bytes);
+    }
+  }
+}
+
+}  // namespace
+
 void CheckAndWriteAction(Pool* pool, int field, const int* ids, int n,
                          const ActionValues& values) {
   const ArraySpec& spec = pool->spec().action.specs()[field];
@@ -297,12 +319,26 @@ void CheckAndWriteAction(Pool* pool, int field, const int* ids, int n,
     std::memcpy(pool->ActionRow(ids[0], field), data, n * row_bytes);
     return;
   }
+  if (same_type) {
+    // Each env's rows to their place (an async send's ids come in the order
+    // their results did). A row is in a line the stepping thread read last,
+    // so each write waits for the line to come over: the writes ahead are
+    // announced, so that the transfers overlap, and the common sizes are
+    // copied without a call.
+    switch (row_bytes) {
+      case 4:
+        CopyRows<4>(pool, field, ids, n, data);
+        return;
+      case 8:
+        CopyRows<8>(pool, field, ids, n, data);
+        return;
+      default:
+        CopyRows<0>(pool, field, ids, n, data, row_bytes);
+        return;
+    }
+  }
   for (int k = 0; k < n; ++k) {
     void* row = pool->ActionRow(ids[k], field);
-    if (same_type) {
-      std::memcpy(row, data + k * row_bytes, row_bytes);
-      continue;
-    }
     const int64_t first = k * per_env;
     switch (spec.dtype) {
       case DType::kBool:
