@@ -94,7 +94,7 @@ TEST_F(PointMazeTest, DiverseMazesKeepTheirMarkedCells) {
   const Maze both = MakeMaze("LARGE_MAZE_DIVERSE_GR", 2.0, 0.4);
   EXPECT_EQ(both.goal_locations.size(), 8U);
   EXPECT_EQ(both.reset_locations, both.goal_locations);
-  for (const std::string& name :
+  for (const char* name :
        {"OPEN", "MEDIUM_MAZE", "MEDIUM_MAZE_DIVERSE_G",
         "MEDIUM_MAZE_DIVERSE_GR", "LARGE_MAZE", "LARGE_MAZE_DIVERSE_G"}) {
     const Maze maze = MakeMaze(name, 1.0, 0.4);
