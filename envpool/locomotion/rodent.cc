@@ -1136,7 +1136,12 @@ void RodentEnv::RenderCamera(uint8_t* rgb) {
   // RodentObservables.egocentric_camera hides the walker's collision (2)
   // and cosmetic (1) geom groups.
   settings.hidden_geom_groups = (1 << 1) | (1 << 2);
-  if (task_ == RodentTask::kMazeForage) {
+  // EscapeBowl's terrain is the env's own too (a bowl per episode): in a
+  // thread's context, shared by the envs the thread steps, every frame of
+  // an env other than the thread's last re-uploaded it (46 ms of CPU under
+  // llvmpipe, as much as the frame), and the pool moves envs between its
+  // threads. Its own context uploads it once an episode (hfield_stamp_).
+  if (task_ == RodentTask::kMazeForage || hfield_stamp_ != 0) {
     // Each episode's model has planes (walls, floor tiles) and materials of
     // its own, which a render context keeps: the env's own context, remade
     // for each new model (model_stamp_).

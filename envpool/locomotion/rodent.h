@@ -221,8 +221,8 @@ class RodentEnv : public Env {
   MazeEpisode maze_episode_;
   std::vector<int> target_geoms_, target_materials_;
   std::vector<bool> target_activated_, target_rewarded_;
-  // The maze camera's render context and the stamp of the env's model
-  // (another for each model compiled), which remakes it.
+  // The maze's and the bowl's camera render context and the stamp of the
+  // env's model (another for each model compiled), which remakes it.
   std::unique_ptr<render::ModelRenderer> maze_renderer_;
   uint64_t model_stamp_ = 0;
 };

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -294,6 +295,8 @@ double Median(const double* xyz, int n, int axis) {
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
+std::atomic<uint64_t> hfield_uploads{0};
+
 // Draws the frame of `model` and `data` with `gl`'s render context and
 // scene (its EGL context current).
 void DrawFrame(ModelGl* gl, const mjModel* model, const mjData* data,
@@ -302,6 +305,7 @@ void DrawFrame(ModelGl* gl, const mjModel* model, const mjData* data,
   if (settings.hfield_stamp != gl->hfield_stamp) {
     for (int i = 0; i < model->nhfield; ++i) {
       mjr_uploadHField(model, &gl->context, i);
+      hfield_uploads.fetch_add(1, std::memory_order_relaxed);
     }
     gl->hfield_stamp = settings.hfield_stamp;
   }
@@ -369,6 +373,10 @@ mjvCamera InitialCamera(const mjModel* model, const mjData* data,
     std::memcpy(camera.lookat, config.lookat, sizeof(config.lookat));
   }
   return camera;
+}
+
+uint64_t HFieldUploads() {
+  return hfield_uploads.load(std::memory_order_relaxed);
 }
 
 int DmControlMaxGeom(const mjModel* m) {

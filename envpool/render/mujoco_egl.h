@@ -81,6 +81,10 @@ inline void RenderFrame(const mjModel* model, const mjData* data,
               SceneSettings{}, rgb);
 }
 
+// How many heightfields this process has uploaded (mjr_uploadHField calls),
+// for tests.
+uint64_t HFieldUploads();
+
 // A render context of one owner's own (an EGL context and, in it, one
 // MuJoCo render context and scene), for models that change in what a
 // render context keeps: MuJoCo's bakes the model's textures, its materials'
@@ -89,9 +93,12 @@ inline void RenderFrame(const mjModel* model, const mjData* data,
 // planes of each maze's sizes) draws with a context remade from each
 // episode's model, as dm_control remakes its contexts at every recompile;
 // a context made once per thread from a family's loaded model
-// (RenderFrame) cannot follow that. The owner renders from one thread at a
-// time (which thread may change from frame to frame); the context is made
-// at the first frame and freed with the owner.
+// (RenderFrame) cannot follow that. An env whose heightfield is its own
+// (SceneSettings' hfield_stamp) draws with one too: a thread's context,
+// shared by the envs it steps, re-uploads the heightfield at every frame of
+// an env other than its last, and the pool moves envs between threads. The
+// owner renders from one thread at a time (which thread may change from frame
+// to frame); the context is made at the first frame and freed with the owner.
 class ModelRenderer {
  public:
   ModelRenderer();
