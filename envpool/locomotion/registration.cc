@@ -14,6 +14,7 @@
 #include "envpool/core/env.h"
 #include "envpool/core/numpy_kernels_loader.h"
 #include "envpool/locomotion/bowl_terrain.h"
+#include "envpool/locomotion/cmu_maze.h"
 #include "envpool/locomotion/corridor.h"
 #include "envpool/locomotion/go_to_target.h"
 #include "envpool/locomotion/maze_arena.h"
@@ -206,6 +207,10 @@ PYBIND11_MODULE(_locomotion, m) {
   m.def("cmu_maze_arena_xml", [](uint32_t seed, int episodes) {
     return ArenaParts(
         MazeArenas(loco::CmuHumanoidMazeForageArena(), seed, episodes));
+  });
+  m.def("cmu_maze_xml", [](uint32_t seed, int episodes) {
+    return loco::CmuMazeXml(
+        MazeArenas(loco::CmuHumanoidMazeForageArena(), seed, episodes).back());
   });
   m.def("rodent_maze_xml", [](uint32_t seed, int episodes) {
     return loco::RodentMazeXml(RodentMazeArenas(seed, episodes).back());

@@ -229,3 +229,20 @@ def test_rodent_maze_model_is_dm_controls(seed: int, episodes: int) -> None:
     xml = _locomotion.rodent_maze_xml(seed, episodes)
     model = mujoco.MjModel.from_xml_string(xml, common.rodent_model_files(xml))
     common.assert_same_model(model, expected, skip=("tex_pathadr",))
+
+
+@pytest.mark.parametrize(("seed", "episodes"), [(3, 2)] + ([(0, 1), (7, 3)] if ALL else []))
+def test_cmu_maze_model_is_dm_controls(seed: int, episodes: int) -> None:
+    # cmu_humanoid_maze_forage's episode model, the CMU humanoid and the
+    # arena, compiled: every array equal to dm_control's (but the texture
+    # file names).
+    envpool.make_spec("DmcCmuHumanoidRunWalls-v1")  # the family's asset folder
+    np.random.seed(seed)
+    env = basic_cmu_2019.cmu_humanoid_maze_forage(random_state=np.random.RandomState(seed))
+    for _ in range(episodes):
+        env.reset()
+    root = env.task.root_entity.mjcf_model
+    expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
+    xml = _locomotion.cmu_maze_xml(seed, episodes)
+    model = mujoco.MjModel.from_xml_string(xml, common.model_files(xml))
+    common.assert_same_model(model, expected, skip=("tex_pathadr",))
