@@ -208,6 +208,7 @@ PYBIND11_MODULE(_locomotion, m) {
     return ArenaParts(
         MazeArenas(loco::CmuHumanoidMazeForageArena(), seed, episodes));
   });
+  m.def("cmu_maze_reset_states", &loco::CmuMazeResetStates);
   m.def("cmu_maze_xml", [](uint32_t seed, int episodes) {
     return loco::CmuMazeXml(
         MazeArenas(loco::CmuHumanoidMazeForageArena(), seed, episodes).back());

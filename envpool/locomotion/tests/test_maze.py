@@ -246,3 +246,23 @@ def test_cmu_maze_model_is_dm_controls(seed: int, episodes: int) -> None:
     xml = _locomotion.cmu_maze_xml(seed, episodes)
     model = mujoco.MjModel.from_xml_string(xml, common.model_files(xml))
     common.assert_same_model(model, expected, skip=("tex_pathadr",))
+
+
+@pytest.mark.parametrize("seed", [0, 1008] + ([1, 2, 3, 1009] if ALL else []))
+def test_cmu_maze_reset_states_are_dm_controls_bit_for_bit(seed: int) -> None:
+    # cmu_humanoid_maze_forage's resets, episode after episode: the episode's
+    # model, the upright walker, NullGoalMaze._respawn (maze_task.h, shared
+    # with the rodent's maze) and after_reset's forward pass; qpos and qvel
+    # equal to dm_control's bit for bit.
+    envpool.make_spec("DmcCmuHumanoidRunWalls-v1")  # the family's asset folder
+    episodes = 3
+    ours = _locomotion.cmu_maze_reset_states(seed, episodes)
+    np.random.seed(seed)
+    env = basic_cmu_2019.cmu_humanoid_maze_forage(random_state=np.random.RandomState(seed))
+    for episode in range(episodes):
+        env.reset()
+        data = env.physics.data
+        expected = np.concatenate([data.qpos, data.qvel])
+        np.testing.assert_array_equal(
+            np.asarray(ours[episode]), expected, err_msg=f"episode {episode}"
+        )
