@@ -137,8 +137,9 @@ std::string CmuHumanoidTaskXml(const CmuArenaXml& arena) {
       "cone=\"elliptic\" noslip_iterations=\"5\"/>\n"
       "  <size njmax=\"500\" nconmax=\"500\"/>\n"
       "  <visual>\n"
-      "    <headlight ambient=\"0.4 0.4 0.4\" diffuse=\"0.8 0.8 0.8\" "
-      "specular=\"0.1 0.1 0.1\"/>\n"
+      "    <headlight " +
+      arena.headlight +
+      "/>\n"
       "    <map " +
       arena.map +
       "/>\n"
@@ -146,10 +147,8 @@ std::string CmuHumanoidTaskXml(const CmuArenaXml& arena) {
       "contactheight=\"0.01\" jointwidth=\"0.01\" "
       "framelength=\"0.29999999999999999\" framewidth=\"0.01\"/>\n"
       "  </visual>\n"
-      "  <default>\n"
-      "    <default class=\"/\"/>\n"
-      "    <default class=\"" +
-      p + "\">\n";
+      "  <default>\n" +
+      arena.defaults_before + "    <default class=\"" + p + "\">\n";
   // The walker's defaults; CMUHumanoidPositionControlled limits the force
   // of every general actuator.
   PrefixRules default_rules{p};
@@ -161,17 +160,16 @@ std::string CmuHumanoidTaskXml(const CmuArenaXml& arena) {
   for (const MjcfElement& child : Section("default").children) {
     AppendPrefixed(child, default_rules, 6, &xml);
   }
-  xml +=
-      "    </default>\n"
-      "  </default>\n"
-      "  <asset>\n" +
-      arena.assets;
+  xml += "    </default>\n" + arena.defaults_after +
+         "  </default>\n"
+         "  <asset>\n" +
+         arena.assets;
   for (const MjcfElement& child : Section("asset").children) {
     AppendPrefixed(child, walker_rules, 4, &xml);
   }
-  xml += "  </asset>\n  <worldbody>\n" + arena.before_walker +
-         "    <body name=\"" + p + "\">\n      <freejoint name=\"" + p +
-         "\"/>\n";
+  xml += arena.assets_after + "  </asset>\n  <worldbody>\n" +
+         arena.before_walker + "    <body name=\"" + p +
+         "\">\n      <freejoint name=\"" + p + "\"/>\n";
   for (const MjcfElement& child : Section("worldbody").children) {
     AppendPrefixed(child, walker_rules, 6, &xml);
   }

@@ -38,13 +38,21 @@ std::string GoToTargetXml(double target_x, double target_y);
 // controlled CMU humanoid (basic_cmu_2019's walker), as Composer writes it:
 // the model's name, the attributes of <visual><map>, the arena's assets
 // (before the walker's) and its worldbody elements before and after the
-// walker's body.
+// walker's body; the headlight's attributes and the defaults before the
+// walker's (Arena's), the defaults and assets after the walker's (the
+// entities attached after it) where an arena has others.
 struct CmuArenaXml {
   std::string model;
   std::string map;
   std::string assets;
   std::string before_walker;
   std::string after_walker;
+  std::string headlight =
+      "ambient=\"0.4 0.4 0.4\" diffuse=\"0.8 0.8 0.8\" "
+      "specular=\"0.1 0.1 0.1\"";
+  std::string defaults_before = "    <default class=\"/\"/>\n";
+  std::string defaults_after;
+  std::string assets_after;
 };
 std::string CmuHumanoidTaskXml(const CmuArenaXml& arena);
 

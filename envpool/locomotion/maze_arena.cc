@@ -277,6 +277,33 @@ const MazeArenaSpec& RodentMazeForageArena() {
   return spec;
 }
 
+const MazeArenaSpec& CmuHumanoidMazeForageArena() {
+  static const MazeArenaSpec spec = [] {
+    MazeArenaSpec arena;
+    arena.maze.height = 11;
+    arena.maze.width = 11;
+    arena.maze.max_rooms = 4;
+    arena.maze.room_min_size = 4;
+    arena.maze.room_max_size = 5;
+    arena.maze.spawns_per_room = 1;
+    arena.maze.objects_per_room = 3;
+    arena.xy_scale = 3.0;
+    arena.z_height = 2.0;  // RandomMazeWithTargets' default
+    arena.wall_style = "style_01";
+    arena.wall_textures = RodentMazeForageArena().wall_textures;
+    arena.sky_style = "sky_03";
+    arena.floor_style = "style_01";
+    arena.floor_textures = {"blue_bright",   "blue",   "blue_team",
+                            "orange_bright", "orange", "red_team"};
+    arena.target_radius = 0.4;
+    arena.target_height = 1.0;  // TargetSphere's default
+    arena.target_rgb1 = {0, 0, 0.4};
+    arena.target_rgb2 = {0, 0, 0.7};
+    return arena;
+  }();
+  return spec;
+}
+
 MazeEpisode DrawMazeEpisode(const MazeArenaSpec& spec, LabMaze* maze,
                             random::RandomState* global_random,
                             random::RandomState* random) {
@@ -284,9 +311,13 @@ MazeEpisode DrawMazeEpisode(const MazeArenaSpec& spec, LabMaze* maze,
   maze->Regenerate();
   episode.entity_layer = maze->entity_layer();
   episode.variations_layer = maze->variations_layer();
+  const auto floor_textures =
+      spec.floor_style.empty()
+          ? static_cast<int64_t>(std::size(kFloorTextures))
+          : static_cast<int64_t>(spec.floor_textures.size());
   episode.textures = DrawMazeTextures(
       episode.variations_layer, static_cast<int64_t>(spec.wall_textures.size()),
-      static_cast<int64_t>(std::size(kFloorTextures)), global_random);
+      floor_textures, global_random);
   const auto rows = GridRows(episode.entity_layer);
   const int width = spec.maze.width, height = spec.maze.height;
   for (const auto& [y, x] : FindToken(rows, kObjectToken[0])) {
@@ -309,22 +340,47 @@ MazeArenaXml WriteMazeArena(const MazeArenaSpec& spec,
   const int width = spec.maze.width, height = spec.maze.height;
   const double scale = spec.xy_scale;
   const std::string style = "labmaze_" + spec.wall_style + "/";
+  // labmaze's sky and floors are entities attached before and after the
+  // walls' (their models' names, "labmaze_" and the style, made unique by
+  // Composer with a suffix); outdoor_natural's are the arena's own assets,
+  // written before its materials.
+  const bool labmaze_floors = !spec.floor_style.empty();
+  const std::string sky = "labmaze_" + spec.sky_style + "/";
+  std::string floor_style = "labmaze_" + spec.floor_style;
+  if (spec.floor_style == spec.wall_style) {
+    floor_style += "_1";
+  }
+  floor_style += "/";
+  std::vector<std::string> floor_textures;
+  if (labmaze_floors) {
+    for (const std::string& texture : spec.floor_textures) {
+      floor_textures.push_back(floor_style + texture);
+    }
+  } else {
+    floor_textures.assign(std::begin(kFloorTextures), std::end(kFloorTextures));
+  }
   xml.defaults_before =
       "    <default class=\"/\">\n"
       "      <geom rgba=\"1 1 1 1\"/>\n"
-      "    </default>\n"
-      "    <default class=\"" +
-      style + "\"/>\n";
-  xml.assets_before =
-      "    <texture name=\"aesthetic_skybox\" class=\"/\" type=\"skybox\" "
-      "file=\"" +
-      ground_dir +
-      "/OutdoorSkybox2048.png\" gridsize=\"3 4\" "
-      "gridlayout=\".U..LFRB.D..\"/>\n";
-  for (const char* texture : kFloorTextures) {
-    xml.assets_before += std::string("    <texture name=\"") + texture +
-                         "\" class=\"/\" type=\"2d\" file=\"" + ground_dir +
-                         "/OutdoorGrassFloorD.png\"/>\n";
+      "    </default>\n";
+  if (labmaze_floors) {
+    xml.defaults_before += "    <default class=\"" + sky + "\"/>\n";
+  }
+  xml.defaults_before += "    <default class=\"" + style + "\"/>\n";
+  if (labmaze_floors) {
+    xml.defaults_before += "    <default class=\"" + floor_style + "\"/>\n";
+  } else {
+    xml.assets_before =
+        "    <texture name=\"aesthetic_skybox\" class=\"/\" "
+        "type=\"skybox\" file=\"" +
+        ground_dir +
+        "/OutdoorSkybox2048.png\" gridsize=\"3 4\" "
+        "gridlayout=\".U..LFRB.D..\"/>\n";
+    for (const char* texture : kFloorTextures) {
+      xml.assets_before += std::string("    <texture name=\"") + texture +
+                           "\" class=\"/\" type=\"2d\" file=\"" + ground_dir +
+                           "/OutdoorGrassFloorD.png\"/>\n";
+    }
   }
   // The walls (MazeWithTargets._make_wall_geoms): a box in maze_body per
   // rectangle of the cover, and its texturing planes (a material per axis,
@@ -414,7 +470,7 @@ MazeArenaXml WriteMazeArena(const MazeArenaSpec& spec,
                                 2 * tile.size[1] / scale};
       xml.assets_before += "    <material name=\"" + name +
                            "\" class=\"/\" texture=\"" +
-                           kFloorTextures[texture] + "\" texrepeat=\"" +
+                           floor_textures.at(texture) + "\" texrepeat=\"" +
                            Vec(repeat, 2) + "\"/>\n";
       texturing += "    <geom name=\"" + name +
                    "\" class=\"/\" type=\"plane\" contype=\"0\" "
@@ -423,11 +479,32 @@ MazeArenaXml WriteMazeArena(const MazeArenaSpec& spec,
                    "\" pos=\"" + Vec(tile.pos.data(), 3) + "\"/>\n";
     }
   }
-  // labmaze's wall textures (the attached WallTextures entity).
+  // labmaze's sky (the attached SkyBox entity: its faces in SkyBox's
+  // order), wall textures (WallTextures) and floor textures (FloorTextures).
+  if (labmaze_floors) {
+    xml.assets_before += "    <texture name=\"" + sky + "texture\" class=\"" +
+                         sky + "\" type=\"skybox\"";
+    const char* const faces[][2] = {{"right", "rt"}, {"left", "lf"},
+                                    {"up", "up"},    {"down", "dn"},
+                                    {"front", "ft"}, {"back", "bk"}};
+    for (const auto& [face, file] : faces) {
+      xml.assets_before += std::string(" file") + face + "=\"" + ground_dir +
+                           "/" + file + ".png\"";
+    }
+    xml.assets_before += "/>\n";
+  }
   for (const std::string& texture : spec.wall_textures) {
     xml.assets_before += "    <texture name=\"" + style + texture +
                          "\" class=\"" + style + "\" type=\"2d\" file=\"" +
                          texture_dir + "/wall_" + texture + "_d.png\"/>\n";
+  }
+  if (labmaze_floors) {
+    for (const std::string& texture : spec.floor_textures) {
+      xml.assets_before += "    <texture name=\"" + floor_style + texture +
+                           "\" class=\"" + floor_style +
+                           "\" type=\"2d\" file=\"" + texture_dir + "/floor_" +
+                           texture + "_d.png\"/>\n";
+    }
   }
   // The worldbody: the textures' attachment frame, the ground, the walls,
   // the top camera (framing the maze), then after the walker the texturing
@@ -438,9 +515,14 @@ MazeArenaXml WriteMazeArena(const MazeArenaSpec& spec,
       (360 / M_PI) *
       numpy_kernels::Arctan2(kTopCameraPadding * maze_size * scale / 2,
                              kTopCameraDistance);
-  xml.worldbody_before =
-      "    <body name=\"" + style +
-      "\"/>\n"
+  if (labmaze_floors) {
+    xml.worldbody_before += "    <body name=\"" + sky + "\"/>\n";
+  }
+  xml.worldbody_before += "    <body name=\"" + style + "\"/>\n";
+  if (labmaze_floors) {
+    xml.worldbody_before += "    <body name=\"" + floor_style + "\"/>\n";
+  }
+  xml.worldbody_before +=
       "    <geom name=\"ground\" class=\"/\" type=\"plane\" size=\"" +
       Vec(ground, 3) +
       "\" pos=\"0 0 0\" rgba=\"0 0 0 0\"/>\n"

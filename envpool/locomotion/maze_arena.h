@@ -126,15 +126,22 @@ MazeTextureDraws DrawMazeTextures(const std::string& variations_layer,
 
 // A task's maze arena and its targets, as an example builds them:
 // RandomMazeWithTargets' arguments, the wall textures' style (labmaze's
-// WallTextures: the textures in labmaze's order), the outdoor_natural
-// aesthetic (its sky and its grass as the two floor textures) and the
-// TargetSphere the task attaches at every target position.
+// WallTextures: the textures in labmaze's order), the sky and floors (either
+// the outdoor_natural aesthetic, its sky and its grass as the two floor
+// textures, or labmaze's SkyBox and FloorTextures) and the TargetSphere the
+// task attaches at every target position.
 struct MazeArenaSpec {
   MazeParams maze;
   double xy_scale = 2.0;
   double z_height = 2.0;
   std::string wall_style;                  // "style_01"
   std::vector<std::string> wall_textures;  // names, labmaze's order
+  // labmaze's skybox style ("sky_03") and floor style ("style_01") with its
+  // floor textures in labmaze's order; empty: outdoor_natural's sky and
+  // grass.
+  std::string sky_style;
+  std::string floor_style;
+  std::vector<std::string> floor_textures;
   double target_radius = 0.6;
   double target_height = 1.0;
   std::array<double, 3> target_rgb1{}, target_rgb2{};
@@ -142,6 +149,9 @@ struct MazeArenaSpec {
 
 // basic_rodent_2020.rodent_maze_forage's arena and targets.
 const MazeArenaSpec& RodentMazeForageArena();
+
+// basic_cmu_2019.cmu_humanoid_maze_forage's arena and targets.
+const MazeArenaSpec& CmuHumanoidMazeForageArena();
 
 // One episode of the arena (the task's initialize_episode_mjcf): the maze
 // regenerated, the textures drawn from the global np.random, the target
@@ -160,8 +170,9 @@ MazeEpisode DrawMazeEpisode(const MazeArenaSpec& spec, LabMaze* maze,
 // run of lines at its place around the walker's: the defaults and assets
 // before and after the walker's, the worldbody's elements before and after
 // the walker's body. Texture files are named under `texture_dir`
-// (labmaze's style folder) and `ground_dir` (the outdoor_natural textures)
-// of the model's asset folder.
+// (labmaze's style folder: the walls', and the floors' with labmaze's
+// floors) and `ground_dir` (the outdoor_natural textures, or labmaze's sky
+// style folder) of the model's asset folder.
 struct MazeArenaXml {
   std::string defaults_before, defaults_after;
   std::string assets_before, assets_after;

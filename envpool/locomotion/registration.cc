@@ -14,6 +14,7 @@
 #include "envpool/core/env.h"
 #include "envpool/core/numpy_kernels_loader.h"
 #include "envpool/locomotion/bowl_terrain.h"
+#include "envpool/locomotion/cmu_maze.h"
 #include "envpool/locomotion/corridor.h"
 #include "envpool/locomotion/go_to_target.h"
 #include "envpool/locomotion/maze_arena.h"
@@ -28,29 +29,50 @@
 
 namespace {
 
-// The maze arena of each of the first `episodes` episodes of
-// rodent_maze_forage after np.random.seed(seed) and RandomState(seed): the
-// labmaze seed drawn at construction, then per episode the maze, the
-// textures and the targets' shuffle, then the spawn's two draws (randint,
-// uniform) that come before the next episode's.
-std::vector<envpool::locomotion::MazeArenaXml> RodentMazeArenas(uint32_t seed,
-                                                                int episodes) {
+// The maze arena of each of the first `episodes` episodes of a maze task
+// (`spec`: rodent_maze_forage's or cmu_humanoid_maze_forage's) after
+// np.random.seed(seed) and RandomState(seed): the labmaze seed drawn at
+// construction, then per episode the maze, the textures and the targets'
+// shuffle, then the spawn's two draws (randint, uniform) that come before
+// the next episode's.
+std::vector<envpool::locomotion::MazeArenaXml> MazeArenas(
+    const envpool::locomotion::MazeArenaSpec& spec, uint32_t seed,
+    int episodes) {
   namespace loco = envpool::locomotion;
-  const auto& spec = loco::RodentMazeForageArena();
   envpool::random::RandomState global_random(seed), random(seed);
   const auto maze_seed = static_cast<uint32_t>(
       global_random.Randint<int64_t>(0, int64_t{1} << 31));
   loco::LabMaze maze(spec.maze, maze_seed);
+  const std::string ground_dir = spec.sky_style.empty()
+                                     ? "arenas/outdoor_natural"
+                                     : "labmaze/" + spec.sky_style;
   std::vector<loco::MazeArenaXml> arenas;
   for (int i = 0; i < episodes; ++i) {
     const auto episode =
         loco::DrawMazeEpisode(spec, &maze, &global_random, &random);
-    arenas.push_back(loco::WriteMazeArena(spec, episode, "labmaze/style_01",
-                                          "arenas/outdoor_natural"));
+    arenas.push_back(loco::WriteMazeArena(
+        spec, episode, "labmaze/" + spec.wall_style, ground_dir));
     random.Randint<int64_t>(0, static_cast<int64_t>(episode.spawns.size()));
     random.Uniform(-1, 1);
   }
   return arenas;
+}
+
+std::vector<envpool::locomotion::MazeArenaXml> RodentMazeArenas(uint32_t seed,
+                                                                int episodes) {
+  return MazeArenas(envpool::locomotion::RodentMazeForageArena(), seed,
+                    episodes);
+}
+
+std::vector<std::vector<std::string>> ArenaParts(
+    const std::vector<envpool::locomotion::MazeArenaXml>& arenas) {
+  std::vector<std::vector<std::string>> parts;
+  for (const auto& xml : arenas) {
+    parts.push_back({xml.defaults_before, xml.defaults_after, xml.assets_before,
+                     xml.assets_after, xml.worldbody_before,
+                     xml.worldbody_after});
+  }
+  return parts;
 }
 
 }  // namespace
@@ -178,13 +200,18 @@ PYBIND11_MODULE(_locomotion, m) {
   // rodent_maze_forage after np.random.seed(seed) and RandomState(seed)
   // (RodentMazeArenas), and the whole model's text of the last one.
   m.def("rodent_maze_arena_xml", [](uint32_t seed, int episodes) {
-    std::vector<std::vector<std::string>> parts;
-    for (const auto& xml : RodentMazeArenas(seed, episodes)) {
-      parts.push_back({xml.defaults_before, xml.defaults_after,
-                       xml.assets_before, xml.assets_after,
-                       xml.worldbody_before, xml.worldbody_after});
-    }
-    return parts;
+    return ArenaParts(RodentMazeArenas(seed, episodes));
+  });
+  // The same for cmu_humanoid_maze_forage (labmaze's sky_03 and style_01
+  // floors, cells of 3 m).
+  m.def("cmu_maze_arena_xml", [](uint32_t seed, int episodes) {
+    return ArenaParts(
+        MazeArenas(loco::CmuHumanoidMazeForageArena(), seed, episodes));
+  });
+  m.def("cmu_maze_reset_states", &loco::CmuMazeResetStates);
+  m.def("cmu_maze_xml", [](uint32_t seed, int episodes) {
+    return loco::CmuMazeXml(
+        MazeArenas(loco::CmuHumanoidMazeForageArena(), seed, episodes).back());
   });
   m.def("rodent_maze_xml", [](uint32_t seed, int episodes) {
     return loco::RodentMazeXml(RodentMazeArenas(seed, episodes).back());

@@ -14,6 +14,7 @@
 #include "envpool/locomotion/bowl_terrain.h"
 #include "envpool/locomotion/corridor.h"
 #include "envpool/locomotion/maze_arena.h"
+#include "envpool/locomotion/maze_task.h"
 #include "envpool/locomotion/mjcf_reader.h"
 #include "envpool/locomotion/rodent_maze.h"
 #include "envpool/locomotion/soccer_model.h"
@@ -55,11 +56,8 @@ constexpr double kTopCameraDistance = 100.0;
 constexpr double kRunGapsSpawn[3] = {5, 0, 0};
 constexpr double kRunGapsTargetVelocity = 1.0;
 constexpr double kRunGapsTerminateAtHeight = -0.3;
-// basic_rodent_2020.rodent_maze_forage: 50 per target; NullGoalMaze's rays
-// (_NUM_RAYS) and the height it lifts the walker by while casting them.
+// basic_rodent_2020.rodent_maze_forage: 50 per target.
 constexpr double kMazeTargetReward = 50.0;
-constexpr int kMazeRays = 10;
-constexpr double kMazeLift = 100.0;
 // The maze's texture folders in the asset folder (labmaze's style_01 walls,
 // the outdoor_natural ground and sky).
 const char* const kMazeWallTextureDir = "labmaze/style_01";
@@ -811,91 +809,18 @@ void RodentEnv::UseMazeModel(const MazeEpisode& episode) {
 }
 
 void RodentEnv::RespawnInMaze() {
-  mjModel* m = model_.get();
-  mjData* d = data_.get();
-  double* root = d->qpos + free_qpos_;
   // walker.reinitialize_pose (UprightInitializer): the joints at qpos0, the
   // free joint at the origin, upright, at rest: what mj_resetData left.
-  const std::vector<std::array<double, 3>>& spawns = maze_episode_.spawns;
-  if (spawns.empty()) {
+  if (maze_episode_.spawns.empty()) {
     throw std::runtime_error("the rodent's maze has no spawn cell");
   }
-  const std::array<double, 3> spawn = spawns[static_cast<std::size_t>(
-      random_.Randint<int64_t>(0, static_cast<int64_t>(spawns.size())))];
-  // shift_pose by (0, 0, 100): a qpos write through a binding, and mj_ray
-  // reads the raw data: the rays see the kinematics of the reset's forward
-  // pass (the walker upright at the origin), not the lifted walker.
-  const double lift[3] = {0.0, 0.0, kMazeLift};
-  for (int k = 0; k < 3; ++k) {
-    root[k] = root[k] + lift[k];
-  }
-  int max_ray = 0;
-  double max_distance = 0;
-  for (int i = 0; i < kMazeRays; ++i) {
-    // theta = 2 * np.pi * i / _NUM_RAYS, left to right.
-    const double theta = 2 * M_PI * i / kMazeRays;
-    const double pos[3] = {spawn[0], spawn[1], 0.1};
-    const double vec[3] = {numpy_kernels::Cos(theta), numpy_kernels::Sin(theta),
-                           0};
-    int geom = -1;
-    const double distance =
-        mj_ray(m, d, pos, vec, nullptr, 1, -1, &geom, nullptr);
-    // np.argmax: the first of the largest.
-    if (i == 0 || distance > max_distance) {
-      max_distance = distance;
-      max_ray = i;
-    }
-  }
-  const double max_theta = 2 * M_PI * max_ray / kMazeRays;
-  // remap_with_bias with rotation_bias_factor 0: tanh((1 + 0) * arctanh(u))
-  // in numpy's float64 loops (not always u).
-  const double u = random_.Uniform(-1, 1);
-  const double remapped = numpy_kernels::Tanh(numpy_kernels::Arctanh(u));
-  const double rotation = max_theta + M_PI * (1 + remapped);
-  const double turn[4] = {numpy_kernels::Cos(rotation / 2), 0, 0,
-                          numpy_kernels::Sin(rotation / 2)};
-  // shift_pose by (0, 0, -100): back down.
-  for (int k = 0; k < 3; ++k) {
-    root[k] = root[k] + (-lift[k]);
-  }
-  // shift_pose to the spawn with the turn, rotate_velocity=True: the turn
-  // premultiplied (mju_mulQuat), the linear velocity rotated by it, then the
-  // position and the quaternion divided by numpy's norm written.
-  const double shift[3] = {spawn[0], spawn[1], 0.0};
-  double position[3];
-  for (int k = 0; k < 3; ++k) {
-    position[k] = root[k] + shift[k];
-  }
-  double quat[4];
-  mju_mulQuat(quat, turn, root + 3);
-  double velocity[3];
-  mju_rotVecQuat(velocity, d->qvel + free_qvel_, turn);
-  std::copy(velocity, velocity + 3, d->qvel + free_qvel_);
-  std::copy(position, position + 3, root);
-  const double norm = mujoco_common::NumpyNorm(quat, 4);
-  for (int k = 0; k < 4; ++k) {
-    root[3 + k] = quat[k] / norm;
-  }
+  RespawnWalkerInMaze(model_.get(), data_.get(), free_qpos_, free_qvel_,
+                      maze_episode_.spawns, &random_);
 }
 
 void RodentEnv::UpdateMazeTargets() {
-  // TargetSphere._update_activation of each target (no specific geoms): a
-  // contact of its geom with any geom activates it for the episode and
-  // makes its material transparent (an rgba write: it does not mark
-  // dm_control's Physics dirty, so no forward pass follows).
-  const mjData* d = data_.get();
-  for (std::size_t i = 0; i < target_geoms_.size(); ++i) {
-    if (target_activated_[i]) {
-      continue;
-    }
-    const int geom = target_geoms_[i];
-    for (int c = 0; c < d->ncon; ++c) {
-      if (d->contact[c].geom[0] == geom || d->contact[c].geom[1] == geom) {
-        target_activated_[i] = true;
-        model_->mat_rgba[4 * target_materials_[i] + 3] = 0.0f;
-      }
-    }
-  }
+  ActivateTouchedTargets(model_.get(), data_.get(), target_geoms_,
+                         target_materials_, &target_activated_);
 }
 
 void RodentEnv::ResetMazeForage() {

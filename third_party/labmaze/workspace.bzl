@@ -5,9 +5,9 @@ load("//third_party/pypi:pypi.bzl", "pypi_archive")
 def labmaze_repository():
     """The `@labmaze` repository: labmaze 1.0.6's sdist (labmaze.BUILD).
 
-    Only the generator's sources and the textures the mazes use are
-    extracted: the sdist's own Bazel files (labmaze/cc/BUILD) would make
-    their folders packages of their own.
+    Only the generator's sources and the textures the mazes use (style_01's
+    walls and floors, sky_03's skybox) are extracted: the sdist's own Bazel
+    files (labmaze/cc/BUILD) would make their folders packages of their own.
 
     dm_control's RandomMazeWithTargets makes its mazes with this version's
     generator (the reference in the locomotion family's maze tests).
@@ -29,6 +29,18 @@ def labmaze_repository():
             "labmaze-1.0.6/labmaze/cc/random_maze.h",
             "labmaze-1.0.6/labmaze/cc/text_maze.cc",
             "labmaze-1.0.6/labmaze/cc/text_maze.h",
+            "labmaze-1.0.6/labmaze/assets/sky_03/bk.png",
+            "labmaze-1.0.6/labmaze/assets/sky_03/dn.png",
+            "labmaze-1.0.6/labmaze/assets/sky_03/ft.png",
+            "labmaze-1.0.6/labmaze/assets/sky_03/lf.png",
+            "labmaze-1.0.6/labmaze/assets/sky_03/rt.png",
+            "labmaze-1.0.6/labmaze/assets/sky_03/up.png",
+            "labmaze-1.0.6/labmaze/assets/style_01/floor_blue_bright_d.png",
+            "labmaze-1.0.6/labmaze/assets/style_01/floor_blue_d.png",
+            "labmaze-1.0.6/labmaze/assets/style_01/floor_blue_team_d.png",
+            "labmaze-1.0.6/labmaze/assets/style_01/floor_orange_bright_d.png",
+            "labmaze-1.0.6/labmaze/assets/style_01/floor_orange_d.png",
+            "labmaze-1.0.6/labmaze/assets/style_01/floor_red_team_d.png",
             "labmaze-1.0.6/labmaze/assets/style_01/wall_blue_d.png",
             "labmaze-1.0.6/labmaze/assets/style_01/wall_cerise_d.png",
             "labmaze-1.0.6/labmaze/assets/style_01/wall_green_d.png",

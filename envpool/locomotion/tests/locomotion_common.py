@@ -296,16 +296,27 @@ def assert_same_model(
     assert compared > 200
 
 
-def rodent_model_files() -> dict[str, bytes]:
-    """The files a rodent model's text names: the family's asset folder and
-    the walker's prefixed skin."""
-    from envpool.locomotion import _locomotion
-
-    files = {"walkers/rodent_walker_skin_walker.skn": _locomotion.rodent_skin()}
+def model_files(text: str) -> dict[str, bytes]:
+    """The files of the family's asset folder that a model's `text` names
+    (only those: MuJoCo refuses two files of the same base name, as the
+    sky_03 skybox's and the soccer ball's faces)."""
+    files = {}
     for folder, _, names in os.walk(ASSET_DIR):
         for name in names:
             path = os.path.join(folder, name)
-            files[os.path.relpath(path, ASSET_DIR)] = Path(path).read_bytes()
+            relative = os.path.relpath(path, ASSET_DIR)
+            if f'"{relative}"' in text:
+                files[relative] = Path(path).read_bytes()
+    return files
+
+
+def rodent_model_files(text: str) -> dict[str, bytes]:
+    """The files a rodent model's `text` names: model_files and the walker's
+    prefixed skin."""
+    from envpool.locomotion import _locomotion
+
+    files = model_files(text)
+    files["walkers/rodent_walker_skin_walker.skn"] = _locomotion.rodent_skin()
     return files
 
 

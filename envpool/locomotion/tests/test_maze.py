@@ -19,12 +19,14 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
+os.environ.setdefault("MUJOCO_GL", "egl")  # dm_control renders the CMU camera
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     import labmaze
     import mujoco
     from dm_control.locomotion.arenas import covering
-    from dm_control.locomotion.examples import basic_rodent_2020
+    from dm_control.locomotion.examples import basic_cmu_2019, basic_rodent_2020
 
 import locomotion_common as common  # this folder's test helpers
 from locomotion_common import ALL
@@ -143,10 +145,11 @@ def _walker_owned(element: ET.Element) -> bool:
 
 def _normalized(element: ET.Element) -> tuple:
     # An element as (tag, attributes in order, children); texture files by
-    # their name, without the content hash dm_control adds.
+    # their name, without the content hash dm_control adds (a skybox's six
+    # faces too: fileright, fileleft, ...).
     attributes = []
     for key, value in element.attrib.items():
-        if key == "file":
+        if key.startswith("file"):
             value = re.sub(r"-[0-9a-f]{40}(\.\w+)$", r"\1", os.path.basename(value))
         attributes.append((key, value))
     return (element.tag, tuple(attributes), tuple(_normalized(c) for c in element))
@@ -165,17 +168,11 @@ def _parts(text: str) -> list:
     return [_normalized(c) for c in ET.fromstring(f"<parts>{text}</parts>")]
 
 
-@pytest.mark.parametrize("seed", [0, 5] + ([1, 2, 3, 4, 6, 7, 8, 9] if ALL else []))
-def test_rodent_maze_arena_is_composers_episode_after_episode(seed: int) -> None:
-    # np.random.seed(s) and RandomState(s), as env 0 of a pool seeded s: the
-    # arena's defaults, assets and worldbody elements on either side of the
-    # walker's, as Composer writes them at each reset (the maze, its wall and
-    # floor textures from the global stream, the targets shuffled).
-    episodes = 3
-    ours = _locomotion.rodent_maze_arena_xml(seed, episodes)
-    np.random.seed(seed)
-    env = basic_rodent_2020.rodent_maze_forage(random_state=np.random.RandomState(seed))
-    for episode in range(episodes):
+def _assert_arena_is_composers(ours: list, env: object, seed: int) -> None:
+    # The arena's defaults, assets and worldbody elements on either side of
+    # the walker's, as Composer writes them at each reset (the maze, its wall
+    # and floor textures from the global stream, the targets shuffled).
+    for episode in range(len(ours)):
         env.reset()
         root = ET.fromstring(env.task.root_entity.mjcf_model.to_xml_string())
         (
@@ -198,6 +195,26 @@ def test_rodent_maze_arena_is_composers_episode_after_episode(seed: int) -> None
             assert _parts(after) == theirs_after, (where, tag)
 
 
+@pytest.mark.parametrize("seed", [0, 5] + ([1, 2, 3, 4, 6, 7, 8, 9] if ALL else []))
+def test_rodent_maze_arena_is_composers_episode_after_episode(seed: int) -> None:
+    # np.random.seed(s) and RandomState(s), as env 0 of a pool seeded s.
+    ours = _locomotion.rodent_maze_arena_xml(seed, 3)
+    np.random.seed(seed)
+    env = basic_rodent_2020.rodent_maze_forage(random_state=np.random.RandomState(seed))
+    _assert_arena_is_composers(ours, env, seed)
+
+
+@pytest.mark.parametrize("seed", [0, 5] + ([1, 2, 3, 4, 6, 7, 8, 9] if ALL else []))
+def test_cmu_maze_arena_is_composers_episode_after_episode(seed: int) -> None:
+    # cmu_humanoid_maze_forage's arena: cells of 3 m, labmaze's sky_03
+    # skybox and style_01 floor textures (six to draw from) as attached
+    # entities in place of outdoor_natural's sky and grass.
+    ours = _locomotion.cmu_maze_arena_xml(seed, 3)
+    np.random.seed(seed)
+    env = basic_cmu_2019.cmu_humanoid_maze_forage(random_state=np.random.RandomState(seed))
+    _assert_arena_is_composers(ours, env, seed)
+
+
 @pytest.mark.parametrize(("seed", "episodes"), [(3, 2)] + ([(0, 1), (7, 3)] if ALL else []))
 def test_rodent_maze_model_is_dm_controls(seed: int, episodes: int) -> None:
     # The episode's model, walker and arena, compiled: every array equal to
@@ -209,7 +226,43 @@ def test_rodent_maze_model_is_dm_controls(seed: int, episodes: int) -> None:
         env.reset()
     root = env.task.root_entity.mjcf_model
     expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
-    model = mujoco.MjModel.from_xml_string(
-        _locomotion.rodent_maze_xml(seed, episodes), common.rodent_model_files()
-    )
+    xml = _locomotion.rodent_maze_xml(seed, episodes)
+    model = mujoco.MjModel.from_xml_string(xml, common.rodent_model_files(xml))
     common.assert_same_model(model, expected, skip=("tex_pathadr",))
+
+
+@pytest.mark.parametrize(("seed", "episodes"), [(3, 2)] + ([(0, 1), (7, 3)] if ALL else []))
+def test_cmu_maze_model_is_dm_controls(seed: int, episodes: int) -> None:
+    # cmu_humanoid_maze_forage's episode model, the CMU humanoid and the
+    # arena, compiled: every array equal to dm_control's (but the texture
+    # file names).
+    envpool.make_spec("DmcCmuHumanoidRunWalls-v1")  # the family's asset folder
+    np.random.seed(seed)
+    env = basic_cmu_2019.cmu_humanoid_maze_forage(random_state=np.random.RandomState(seed))
+    for _ in range(episodes):
+        env.reset()
+    root = env.task.root_entity.mjcf_model
+    expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
+    xml = _locomotion.cmu_maze_xml(seed, episodes)
+    model = mujoco.MjModel.from_xml_string(xml, common.model_files(xml))
+    common.assert_same_model(model, expected, skip=("tex_pathadr",))
+
+
+@pytest.mark.parametrize("seed", [0, 1008] + ([1, 2, 3, 1009] if ALL else []))
+def test_cmu_maze_reset_states_are_dm_controls_bit_for_bit(seed: int) -> None:
+    # cmu_humanoid_maze_forage's resets, episode after episode: the episode's
+    # model, the upright walker, NullGoalMaze._respawn (maze_task.h, shared
+    # with the rodent's maze) and after_reset's forward pass; qpos and qvel
+    # equal to dm_control's bit for bit.
+    envpool.make_spec("DmcCmuHumanoidRunWalls-v1")  # the family's asset folder
+    episodes = 3
+    ours = _locomotion.cmu_maze_reset_states(seed, episodes)
+    np.random.seed(seed)
+    env = basic_cmu_2019.cmu_humanoid_maze_forage(random_state=np.random.RandomState(seed))
+    for episode in range(episodes):
+        env.reset()
+        data = env.physics.data
+        expected = np.concatenate([data.qpos, data.qvel])
+        np.testing.assert_array_equal(
+            np.asarray(ours[episode]), expected, err_msg=f"episode {episode}"
+        )

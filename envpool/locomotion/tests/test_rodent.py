@@ -109,9 +109,8 @@ def test_model_is_dm_controls() -> None:
     assert [name for name, data in composer_assets.items() if name.endswith(".skn")] == [
         name for name, data in composer_assets.items() if data == skin
     ]
-    model = mujoco.MjModel.from_xml_string(
-        _locomotion.rodent_xml("rodent_escape_bowl"), common.rodent_model_files()
-    )
+    xml = _locomotion.rodent_xml("rodent_escape_bowl")
+    model = mujoco.MjModel.from_xml_string(xml, common.rodent_model_files(xml))
     # tex_pathadr points at the textures' file names (Composer's are
     # hashed); hfield_data is the episode's terrain (the lockstep test).
     common.assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr", "hfield_data"))
@@ -127,9 +126,8 @@ def test_two_touch_model_is_dm_controls() -> None:
     # target and retextures it (which the lockstep test covers).
     root = ref.env.task.root_entity.mjcf_model
     expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
-    model = mujoco.MjModel.from_xml_string(
-        _locomotion.rodent_xml("rodent_two_touch"), common.rodent_model_files()
-    )
+    xml = _locomotion.rodent_xml("rodent_two_touch")
+    model = mujoco.MjModel.from_xml_string(xml, common.rodent_model_files(xml))
     common.assert_same_model(model, expected, skip=("tex_pathadr",))
 
 

@@ -116,7 +116,7 @@ def test_model_is_dm_controls(seed: int) -> None:
     ref.reset()
     xml = _locomotion.rodent_xml("rodent_run_gaps", gaps_draws(seed))
     assert arena_lines(xml) == arena_lines(ref.task.root_entity.mjcf_model.to_xml_string())
-    model = mujoco.MjModel.from_xml_string(xml, common.rodent_model_files())
+    model = mujoco.MjModel.from_xml_string(xml, common.rodent_model_files(xml))
     # tex_pathadr points at the textures' file names (Composer's are hashed).
     common.assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr",))
 
