@@ -24,6 +24,11 @@ import pytest
 import envpool
 from envpool.locomotion.registration import ASSET_DIR
 
+# dm_control picks its GL backend when it is first imported: every test
+# module imports this one before dm_control, so that whichever module pytest
+# loads first, the camera observations draw through EGL.
+os.environ.setdefault("MUJOCO_GL", "egl")
+
 TOLERANCE = 1e-6
 CAMERA = "walker/egocentric_camera"
 # Longer episodes and more seeds with ENVPOOL_TEST_ALL=1 (make test-all-ids).
