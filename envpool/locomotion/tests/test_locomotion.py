@@ -113,18 +113,10 @@ def play(
     return counts
 
 
-def soccer_assets() -> dict[str, bytes]:
-    return {
-        str(path.relative_to(ASSET_DIR)): path.read_bytes()
-        for path in Path(ASSET_DIR).rglob("*.png")
-    }
-
-
 def test_model_text_and_arrays_are_dm_controls() -> None:
     envpool.make_spec("DmcSoccerBoxhead-v1")  # loads the family
     from envpool.locomotion import _locomotion
 
-    assets = soccer_assets()
     cases = [
         (0, {}),
         (5, {"team_size": 1}),
@@ -157,7 +149,7 @@ def test_model_text_and_arrays_are_dm_controls() -> None:
         assert len(our_lines) == len(ref_lines)
         for ref_line, our_line in zip(ref_lines, our_lines, strict=True):
             assert files.sub("file", our_line) == files.sub("file", ref_line)
-        model = mujoco.MjModel.from_xml_string(ours, assets)
+        model = mujoco.MjModel.from_xml_string(ours, common.model_files(ours))
         common.assert_same_model(
             model,
             ref.physics.model._model,
@@ -191,7 +183,7 @@ def test_ant_model_is_dm_controls(seed: int, options: dict[str, Any]) -> None:
         width,
         ant=True,
     )
-    model = mujoco.MjModel.from_xml_string(ours, soccer_assets())
+    model = mujoco.MjModel.from_xml_string(ours, common.model_files(ours))
     common.assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr",))
 
 

@@ -185,11 +185,8 @@ def prefixed_skin(skin: bytes, prefix: str) -> bytes:
     return bytes(out)
 
 
-def model_assets(team_size: int) -> dict[str, bytes]:
-    assets = {
-        str(path.relative_to(ASSET_DIR)): path.read_bytes()
-        for path in Path(ASSET_DIR).rglob("*.png")
-    }
+def model_assets(xml: str, team_size: int) -> dict[str, bytes]:
+    assets = common.model_files(xml)
     skin = (Path(ASSET_DIR) / "soccer" / "humanoid" / "jersey.skn").read_bytes()
     for team in ("home", "away"):
         for i in range(team_size):
@@ -223,7 +220,7 @@ def test_model_is_dm_controls(seed: int, options: dict[str, Any]) -> None:
         length,
         width,
     )
-    model = mujoco.MjModel.from_xml_string(ours, model_assets(team_size))
+    model = mujoco.MjModel.from_xml_string(ours, model_assets(ours, team_size))
     # tex_pathadr and skin_pathadr point into the asset file names
     # (Composer's are content hashes).
     common.assert_same_model(model, ref.physics.model._model, skip=("tex_pathadr", "skin_pathadr"))
