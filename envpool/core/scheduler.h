@@ -37,9 +37,9 @@ class Block;  // a batch of results (pool.h); the scheduler only carries it
 // One queued unit of work for one env: a turn (a step or a reset) whose
 // result goes to a row of a batch, or one frame of a render job.
 //
-// 24 bytes: a send of cheap envs writes one per env into the queues and the
-// thread that steps it reads it back, so its size is cache traffic between
-// cores (the seed of a reset is kept by the pool, per env).
+// 24 bytes: a taker builds one per env it takes into its chunk and the pool
+// reads it back per turn (the queues keep runs of them: see TaskRing; the
+// seed of a reset is kept by the pool, per env).
 struct Task {
   enum class Kind : uint8_t { kStep, kReset, kFrame };
   int env_id;
@@ -63,10 +63,7 @@ static_assert(sizeof(Task) <= 24, "a task is cache traffic: keep it small");
 // ring of fixed capacity, so that queueing never allocates.
 class TaskRing {
  public:
-  void Reserve(std::size_t capacity) {
-    runs_.resize(capacity);
-    capacity_ = capacity;
-  }
+  void Reserve(std::size_t capacity) { runs_.resize(capacity); }
   bool empty() const { return size_ == 0; }
   // Tasks queued (not runs).
   std::size_t size() const { return size_; }
@@ -77,7 +74,7 @@ class TaskRing {
   // consecutive ids.
   void AppendRun(const int* envs, int n, int first_slot, const Task& like,
                  uint32_t* order) {
-    if (size_ + static_cast<std::size_t>(n) > capacity_) {
+    if (size_ + static_cast<std::size_t>(n) > runs_.size()) {
       throw std::logic_error("more tasks queued than envs");
     }
     for (int k = 0; k < n;) {
@@ -142,10 +139,9 @@ class TaskRing {
   };
   std::size_t Index(std::size_t offset) const {
     std::size_t i = head_ + offset;
-    return i >= capacity_ ? i - capacity_ : i;
+    return i >= runs_.size() ? i - runs_.size() : i;
   }
   std::vector<Run> runs_;
-  std::size_t capacity_ = 0;
   std::size_t head_ = 0;
   std::size_t runs_size_ = 0;
   std::size_t size_ = 0;
