@@ -15,6 +15,7 @@ import os
 import re
 import warnings
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import numpy as np
 import pytest
@@ -215,20 +216,31 @@ def test_cmu_maze_arena_is_composers_episode_after_episode(seed: int) -> None:
     _assert_arena_is_composers(ours, env, seed)
 
 
+def _assert_episode_model_is_dm_controls(
+    factory: Any, seed: int, episodes: int, xml: str, files: dict[str, bytes]
+) -> None:
+    """Our text of episode `episodes` of seed `seed`, compiled with `files`,
+    has every array of dm_control's compile of Composer's text for the
+    same episode of `factory` (but the texture file names)."""
+    np.random.seed(seed)
+    env = factory(random_state=np.random.RandomState(seed))
+    for _ in range(episodes):
+        env.reset()
+    root = env.task.root_entity.mjcf_model
+    expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
+    model = mujoco.MjModel.from_xml_string(xml, files)
+    common.assert_same_model(model, expected, skip=("tex_pathadr",))
+
+
 @pytest.mark.parametrize(("seed", "episodes"), [(3, 2)] + ([(0, 1), (7, 3)] if ALL else []))
 def test_rodent_maze_model_is_dm_controls(seed: int, episodes: int) -> None:
     # The episode's model, walker and arena, compiled: every array equal to
     # dm_control's compile of Composer's text (but the texture file names).
     envpool.make_spec("DmcRodentTwoTouch-v1")  # the family's asset folder
-    np.random.seed(seed)
-    env = basic_rodent_2020.rodent_maze_forage(random_state=np.random.RandomState(seed))
-    for _ in range(episodes):
-        env.reset()
-    root = env.task.root_entity.mjcf_model
-    expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
     xml = _locomotion.rodent_maze_xml(seed, episodes)
-    model = mujoco.MjModel.from_xml_string(xml, common.rodent_model_files(xml))
-    common.assert_same_model(model, expected, skip=("tex_pathadr",))
+    _assert_episode_model_is_dm_controls(
+        basic_rodent_2020.rodent_maze_forage, seed, episodes, xml, common.rodent_model_files(xml)
+    )
 
 
 @pytest.mark.parametrize(("seed", "episodes"), [(3, 2)] + ([(0, 1), (7, 3)] if ALL else []))
@@ -237,15 +249,10 @@ def test_cmu_maze_model_is_dm_controls(seed: int, episodes: int) -> None:
     # arena, compiled: every array equal to dm_control's (but the texture
     # file names).
     envpool.make_spec("DmcCmuHumanoidRunWalls-v1")  # the family's asset folder
-    np.random.seed(seed)
-    env = basic_cmu_2019.cmu_humanoid_maze_forage(random_state=np.random.RandomState(seed))
-    for _ in range(episodes):
-        env.reset()
-    root = env.task.root_entity.mjcf_model
-    expected = mujoco.MjModel.from_xml_string(root.to_xml_string(), root.get_assets())
     xml = _locomotion.cmu_maze_xml(seed, episodes)
-    model = mujoco.MjModel.from_xml_string(xml, common.model_files(xml))
-    common.assert_same_model(model, expected, skip=("tex_pathadr",))
+    _assert_episode_model_is_dm_controls(
+        basic_cmu_2019.cmu_humanoid_maze_forage, seed, episodes, xml, common.model_files(xml)
+    )
 
 
 @pytest.mark.parametrize("seed", [0, 1008] + ([1, 2, 3, 1009] if ALL else []))
