@@ -3,7 +3,6 @@
 #include <mujoco/mjxmacro.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -329,10 +328,7 @@ DmcEnv::DmcEnv(const Options& options, const DmcFields& fields,
   index_ranges_ = IndexArrayRanges(*model_);
 }
 
-uint64_t DmcEnv::NewHfieldStamp() {
-  static std::atomic<uint64_t> next{1};
-  return next.fetch_add(1);
-}
+uint64_t DmcEnv::NewHfieldStamp() { return render::NewStamp(); }
 
 void DmcEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
   mjvCamera camera;

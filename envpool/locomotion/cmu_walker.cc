@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "envpool/mujoco_common/model.h"
 #include "envpool/mujoco_common/numpy_math.h"
@@ -93,6 +94,35 @@ CmuWalker::CmuWalker(const mjModel* m) {
     nonfoot_geom_[g] =
         below(body, frame) && !below(body, lfoot) && !below(body, rfoot);
   }
+}
+
+void DeclareCmuTask(const std::vector<ObservationKey>& keys, bool camera,
+                    EnvSpec* spec, CmuTaskFields* fields) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  spec->snapshots = true;
+  fields->obs.clear();
+  for (const ObservationKey& key : keys) {
+    ArraySpec array;
+    array.name = "obs:" + key.name;
+    array.dtype = DType::kFloat64;
+    array.shape = key.shape;
+    array.low = {-kInf};
+    array.high = {kInf};
+    fields->obs.push_back(spec->state.Add<double>(array));
+  }
+  fields->camera = Field<uint8_t>{};
+  if (camera) {
+    fields->camera = spec->state.Add<uint8_t>(
+        "obs:walker/egocentric_camera", {kCmuCameraSize, kCmuCameraSize, 3},
+        {0.0}, {255.0});
+  }
+  ArraySpec action;
+  action.name = "action";
+  action.dtype = DType::kFloat64;
+  action.shape = {kCmuWalkerActions};
+  action.low = {-1.0};
+  action.high = {1.0};
+  fields->action = spec->action.Add<double>(action);
 }
 
 void PlaceCmuRootUpright(double* root_qpos, double* root_qvel) {

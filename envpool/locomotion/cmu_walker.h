@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "envpool/core/env.h"
+
 namespace envpool::locomotion {
 
 // The walker's 56 position actuators (the action's width).
@@ -26,6 +28,18 @@ struct ObservationKey {
 // enable (strip_singleton_obs_buffer_dim: no leading 1), in key order; all
 // float64.
 std::vector<ObservationKey> CmuWalkerObservationKeys();
+
+// The spec of a basic_cmu_2019 task: its observations `keys` (float64,
+// unbounded, each "obs:<key>"), the 64x64 egocentric camera (uint8) where
+// `camera`, and the walker's 56 position controls in [-1, 1] (float64).
+struct CmuTaskFields {
+  std::vector<Field<double>> obs;  // in the order of the keys
+  Field<uint8_t> camera;
+  Field<double> action;
+};
+constexpr int kCmuCameraSize = 64;  // the egocentric camera's frame, square
+void DeclareCmuTask(const std::vector<ObservationKey>& keys, bool camera,
+                    EnvSpec* spec, CmuTaskFields* fields);
 
 // UprightInitializer's free joint: the root at cmu_humanoid.py's upright
 // position and quaternion (divided by numpy's norm) in the 7 entries of

@@ -19,7 +19,6 @@
 namespace envpool::locomotion {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 const char* const kWalkerModel = "walkers/humanoid_CMU_V2019.xml";
 // basic_cmu_2019's corridors: 10 m wide, 100 m long; corridors.py's
 // _CORRIDOR_X_PADDING, _WALL_THICKNESS and _SIDE_WALL_HEIGHT.
@@ -44,8 +43,7 @@ constexpr GapsCorridorSizes kCmuGapsCorridor{
 constexpr double kSpawnX = 0.5;
 constexpr double kTargetVelocity = 3.0;
 constexpr double kTerminateAtHeight = -0.5;
-constexpr int kSubSteps = 6;     // control 0.03 s / physics 0.005 s
-constexpr int kCameraSize = 64;  // the egocentric camera's frame, square
+constexpr int kSubSteps = 6;  // control 0.03 s / physics 0.005 s
 
 std::string Number(double x) { return MjcfNumber(x); }
 
@@ -264,31 +262,7 @@ void CorridorEnv::Declare(const Options& options, EnvSpec* spec,
   KindOf(task);
   CheckedTimeLimit(options);
   RequireSoccerDefaults(options, task);
-  spec->snapshots = true;
-  fields->obs.clear();
-  for (const ObservationKey& key : CmuWalkerObservationKeys()) {
-    ArraySpec array;
-    array.name = "obs:" + key.name;
-    array.dtype = DType::kFloat64;
-    array.shape = key.shape;
-    array.low = {-kInf};
-    array.high = {kInf};
-    fields->obs.push_back(spec->state.Add<double>(array));
-  }
-  ArraySpec camera;
-  camera.name = "obs:walker/egocentric_camera";
-  camera.dtype = DType::kUInt8;
-  camera.shape = {kCameraSize, kCameraSize, 3};
-  camera.low = {0};
-  camera.high = {255};
-  fields->camera = spec->state.Add<uint8_t>(camera);
-  ArraySpec action;
-  action.name = "action";
-  action.dtype = DType::kFloat64;
-  action.shape = {kCmuWalkerActions};
-  action.low = {-1.0};
-  action.high = {1.0};
-  fields->action = spec->action.Add<double>(action);
+  DeclareCmuTask(CmuWalkerObservationKeys(), true, spec, fields);
 }
 
 CorridorEnv::CorridorEnv(const Options& options, const Fields& fields)
@@ -411,8 +385,8 @@ void CorridorEnv::Write(const Output& out) {
   settings.rangefinders = false;
   mjvCamera camera;
   mjv_defaultCamera(&camera);
-  render::RenderFrame(context, model_.get(), d, camera, camera_, kCameraSize,
-                      kCameraSize, settings, out.Get(fields_.camera));
+  render::RenderFrame(context, model_.get(), d, camera, camera_, kCmuCameraSize,
+                      kCmuCameraSize, settings, out.Get(fields_.camera));
 }
 
 std::vector<double> CorridorEnv::GetState() const {

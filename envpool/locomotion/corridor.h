@@ -85,11 +85,7 @@ double CorridorVelocityReward(double x_velocity, double target);
 
 class CorridorEnv : public Env {
  public:
-  struct Fields {
-    std::vector<Field<double>> obs;  // in the order of the keys
-    Field<uint8_t> camera;
-    Field<double> action;
-  };
+  using Fields = CmuTaskFields;
 
   static Options DefaultOptions();
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields);

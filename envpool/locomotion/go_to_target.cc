@@ -19,7 +19,6 @@
 namespace envpool::locomotion {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 const char* const kWalkerModel = "walkers/humanoid_CMU_V2019.xml";
 const char* const kPrefix = "walker/";
 // floors.Floor's defaults (its size: the plane's half extents) and
@@ -133,7 +132,9 @@ std::string CmuHumanoidTaskXml(const CmuArenaXml& arena) {
       "  <compiler boundmass=\"1.0000000000000001e-05\" "
       "boundinertia=\"9.9999999999999994e-12\" coordinate=\"local\" "
       "angle=\"radian\" eulerseq=\"xyz\"/>\n"
-      "  <option timestep=\"0.0050000000000000001\" noslip_tolerance=\"0\" "
+      "  <option timestep=\"" +
+      Number(arena.timestep) +
+      "\" noslip_tolerance=\"0\" "
       "cone=\"elliptic\" noslip_iterations=\"5\"/>\n"
       "  <size njmax=\"500\" nconmax=\"500\"/>\n"
       "  <visual>\n"
@@ -265,24 +266,7 @@ void GoToTargetEnv::Declare(const Options& options, EnvSpec* spec,
   }
   CheckedTimeLimit(options);
   RequireSoccerDefaults(options, task);
-  spec->snapshots = true;
-  fields->obs.clear();
-  for (const ObservationKey& key : ObservationKeys()) {
-    ArraySpec array;
-    array.name = "obs:" + key.name;
-    array.dtype = DType::kFloat64;
-    array.shape = key.shape;
-    array.low = {-kInf};
-    array.high = {kInf};
-    fields->obs.push_back(spec->state.Add<double>(array));
-  }
-  ArraySpec action;
-  action.name = "action";
-  action.dtype = DType::kFloat64;
-  action.shape = {kCmuWalkerActions};
-  action.low = {-1.0};
-  action.high = {1.0};
-  fields->action = spec->action.Add<double>(action);
+  DeclareCmuTask(ObservationKeys(), false, spec, fields);
 }
 
 GoToTargetEnv::GoToTargetEnv(const Options& options, const Fields& fields)

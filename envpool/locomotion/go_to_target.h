@@ -36,13 +36,15 @@ std::string GoToTargetXml(double target_x, double target_y);
 
 // What an arena puts into the MJCF text of a task with the position-
 // controlled CMU humanoid (basic_cmu_2019's walker), as Composer writes it:
-// the model's name, the attributes of <visual><map>, the arena's assets
+// the model's name, the physics timestep (the task's), the attributes of
+// <visual><map>, the arena's assets
 // (before the walker's) and its worldbody elements before and after the
 // walker's body; the headlight's attributes and the defaults before the
 // walker's (Arena's), the defaults and assets after the walker's (the
 // entities attached after it) where an arena has others.
 struct CmuArenaXml {
   std::string model;
+  double timestep = 0.005;
   std::string map;
   std::string assets;
   std::string before_walker;
@@ -58,10 +60,7 @@ std::string CmuHumanoidTaskXml(const CmuArenaXml& arena);
 
 class GoToTargetEnv : public Env {
  public:
-  struct Fields {
-    std::vector<Field<double>> obs;  // in the order of the keys
-    Field<double> action;
-  };
+  using Fields = CmuTaskFields;
 
   static Options DefaultOptions();
   static void Declare(const Options& options, EnvSpec* spec, Fields* fields);

@@ -105,6 +105,81 @@ void LabMaze::Read() {
   variations_layer_ = maze_->VariationsLayer();
 }
 
+FixedMaze::FixedMaze(const std::string& layout, int num_spawns, int num_objects)
+    : rows_(GridRows(layout)),
+      num_spawns_(num_spawns),
+      num_objects_(num_objects) {
+  for (int y = 0; y < static_cast<int>(rows_.size()); ++y) {
+    for (int x = 0; x < static_cast<int>(rows_[y].size()); ++x) {
+      const char cell = rows_[y][x];
+      if (cell == ' ') {
+        empty_cells_.push_back({y, x});
+      } else if (cell == kSpawnToken[0]) {
+        required_spawns_.push_back({y, x});
+      } else if (cell == kObjectToken[0]) {
+        required_objects_.push_back({y, x});
+      }
+    }
+  }
+  variations_layer_.clear();
+  for (const std::string& row : rows_) {
+    variations_layer_ += std::string(row.size(), '.') + "\n";
+  }
+}
+
+void FixedMaze::Regenerate(random::RandomState* global_random) {
+  std::vector<std::string> rows = rows_;
+  for (const auto* cells :
+       {&empty_cells_, &required_spawns_, &required_objects_}) {
+    for (const auto& [y, x] : *cells) {
+      rows[y][x] = ' ';
+    }
+  }
+  // choice(len(required), min(num, len(required)), replace=False): the
+  // first of a permutation.
+  auto chosen = [global_random](const std::vector<std::array<int, 2>>& cells,
+                                int count) {
+    std::vector<std::array<int, 2>> picked;
+    if (cells.empty()) {
+      return picked;
+    }
+    const auto size = static_cast<std::size_t>(
+        std::min<int64_t>(count, static_cast<int64_t>(cells.size())));
+    for (int64_t i : global_random->Choice(static_cast<int64_t>(cells.size()),
+                                           size, false)) {
+      picked.push_back(cells[static_cast<std::size_t>(i)]);
+    }
+    return picked;
+  };
+  std::vector<std::array<int, 2>> spawns =
+      chosen(required_spawns_, num_spawns_);
+  std::vector<std::array<int, 2>> objects =
+      chosen(required_objects_, num_objects_);
+  const int extra_spawns =
+      std::max(0, num_spawns_ - static_cast<int>(required_spawns_.size()));
+  const int extra_objects =
+      std::max(0, num_objects_ - static_cast<int>(required_objects_.size()));
+  if (extra_spawns + extra_objects > 0) {
+    const std::vector<int64_t> extras = global_random->Choice(
+        static_cast<int64_t>(empty_cells_.size()),
+        static_cast<std::size_t>(extra_spawns + extra_objects), false);
+    for (std::size_t i = 0; i < extras.size(); ++i) {
+      const auto& cell = empty_cells_[static_cast<std::size_t>(extras[i])];
+      (static_cast<int>(i) < extra_spawns ? spawns : objects).push_back(cell);
+    }
+  }
+  for (const auto& [y, x] : spawns) {
+    rows[y][x] = kSpawnToken[0];
+  }
+  for (const auto& [y, x] : objects) {
+    rows[y][x] = kObjectToken[0];
+  }
+  entity_layer_.clear();
+  for (const std::string& row : rows) {
+    entity_layer_ += row + "\n";
+  }
+}
+
 std::vector<std::string> GridRows(const std::string& text) {
   std::vector<std::string> rows;
   std::size_t begin = 0;
@@ -270,8 +345,7 @@ const MazeArenaSpec& RodentMazeForageArena() {
                            "purple", "red_bright", "red",          "yellow"};
     arena.target_radius = 0.05;
     arena.target_height = 0.125;
-    arena.target_rgb1 = {0, 0, 0.4};
-    arena.target_rgb2 = {0, 0, 0.7};
+    arena.target_builders = {{{0, 0, 0.4}, {0, 0, 0.7}}};
     return arena;
   }();
   return spec;
@@ -297,20 +371,83 @@ const MazeArenaSpec& CmuHumanoidMazeForageArena() {
                             "orange_bright", "orange", "red_team"};
     arena.target_radius = 0.4;
     arena.target_height = 1.0;  // TargetSphere's default
-    arena.target_rgb1 = {0, 0, 0.4};
-    arena.target_rgb2 = {0, 0, 0.7};
+    arena.target_builders = {{{0, 0, 0.4}, {0, 0, 0.7}}};
     return arena;
   }();
   return spec;
 }
 
-MazeEpisode DrawMazeEpisode(const MazeArenaSpec& spec, LabMaze* maze,
-                            random::RandomState* global_random,
-                            random::RandomState* random) {
+const MazeArenaSpec& CmuHumanoidHeterogeneousForageArena() {
+  static const MazeArenaSpec spec = [] {
+    MazeArenaSpec arena = CmuHumanoidMazeForageArena();
+    arena.fixed_layout =
+        "*******\n"
+        "*     *\n"
+        "*  P  *\n"
+        "*     *\n"
+        "*  G  *\n"
+        "*     *\n"
+        "*******\n";
+    arena.fixed_spawns = 1;
+    arena.fixed_objects = 6;
+    arena.maze.height = 7;
+    arena.maze.width = 7;
+    arena.model_name = "maze";
+    arena.xy_scale = 3.0;
+    arena.z_height = 2.0;
+    // Green then red, shuffled at each episode; one of each per two targets.
+    arena.target_builders = {{{0, 0.4, 0}, {0, 0.7, 0}},
+                             {{0.4, 0, 0}, {0.7, 0, 0}}};
+    arena.target_proportions = {1.0, 1.0};
+    arena.shuffle_target_builders = true;
+    return arena;
+  }();
+  return spec;
+}
+
+std::vector<int> TargetTypeCounts(const MazeArenaSpec& spec, int total) {
+  const std::vector<double>& proportions = spec.target_proportions;
+  double sum = 0;
+  for (double p : proportions) {
+    sum = sum + p;
+  }
+  std::vector<int> counts;
+  std::vector<double> errors;
+  int current = 0;
+  for (double p : proportions) {
+    const double fraction = p / sum;
+    const int count = static_cast<int>(fraction * total);
+    counts.push_back(count);
+    errors.push_back(fraction - count / static_cast<double>(total));
+    current += count;
+  }
+  // np.argsort of so few errors sorts by insertion: stable.
+  std::vector<std::size_t> order(counts.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&errors](auto a, auto b) { return errors[a] < errors[b]; });
+  while (current < total && !order.empty()) {
+    ++counts[order.back()];
+    order.pop_back();
+    ++current;
+  }
+  return counts;
+}
+
+namespace {
+
+// The episode of a maze just regenerated: its textures, spawns and targets.
+MazeEpisode DrawEpisodeOf(const MazeArenaSpec& spec,
+                          const std::string& entity_layer,
+                          const std::string& variations_layer,
+                          random::RandomState* global_random,
+                          random::RandomState* random,
+                          const std::vector<int64_t>& builders) {
   MazeEpisode episode;
-  maze->Regenerate();
-  episode.entity_layer = maze->entity_layer();
-  episode.variations_layer = maze->variations_layer();
+  episode.entity_layer = entity_layer;
+  episode.variations_layer = variations_layer;
   const auto floor_textures =
       spec.floor_style.empty()
           ? static_cast<int64_t>(std::size(kFloorTextures))
@@ -327,9 +464,39 @@ MazeEpisode DrawMazeEpisode(const MazeArenaSpec& spec, LabMaze* maze,
     episode.spawns.push_back(CellPosition(y, x, width, height, spec.xy_scale));
   }
   // ManyHeterogeneousGoalsMaze.initialize_episode_mjcf shuffles the target
-  // positions (a list: numpy's untyped shuffle, the same draws).
+  // positions (a list: numpy's untyped shuffle, the same draws), then
+  // _get_targets the builders (a list too) where the task asks for it.
   random->Shuffle(&episode.targets);
+  episode.builders = builders;
+  if (episode.builders.empty()) {
+    for (std::size_t i = 0; i < spec.target_builders.size(); ++i) {
+      episode.builders.push_back(static_cast<int64_t>(i));
+    }
+  }
+  if (spec.shuffle_target_builders) {
+    random->Shuffle(&episode.builders);
+  }
   return episode;
+}
+
+}  // namespace
+
+MazeEpisode DrawMazeEpisode(const MazeArenaSpec& spec, LabMaze* maze,
+                            random::RandomState* global_random,
+                            random::RandomState* random,
+                            const std::vector<int64_t>& builders) {
+  maze->Regenerate();
+  return DrawEpisodeOf(spec, maze->entity_layer(), maze->variations_layer(),
+                       global_random, random, builders);
+}
+
+MazeEpisode DrawMazeEpisode(const MazeArenaSpec& spec, FixedMaze* maze,
+                            random::RandomState* global_random,
+                            random::RandomState* random,
+                            const std::vector<int64_t>& builders) {
+  maze->Regenerate(global_random);
+  return DrawEpisodeOf(spec, maze->entity_layer(), maze->variations_layer(),
+                       global_random, random, builders);
 }
 
 MazeArenaXml WriteMazeArena(const MazeArenaSpec& spec,
@@ -337,6 +504,7 @@ MazeArenaXml WriteMazeArena(const MazeArenaSpec& spec,
                             const std::string& texture_dir,
                             const std::string& ground_dir) {
   MazeArenaXml xml;
+  xml.model = spec.model_name;
   const int width = spec.maze.width, height = spec.maze.height;
   const double scale = spec.xy_scale;
   const std::string style = "labmaze_" + spec.wall_style + "/";
@@ -532,28 +700,49 @@ MazeArenaXml WriteMazeArena(const MazeArenaSpec& spec,
       "    <camera name=\"top_camera\" class=\"/\" fovy=\"" +
       Num(fovy) + "\" pos=\"0 0 100\" zaxis=\"0 0 1\"/>\n";
   xml.worldbody_after = texturing;
+  // The targets, type after type (target_<type>_<i>), each type in its
+  // builder's colours, at the shuffled positions in order.
   const double target_size = spec.target_radius;
-  for (std::size_t i = 0; i < episode.targets.size(); ++i) {
-    const std::string target = "target_0_" + std::to_string(i) + "/";
-    xml.defaults_after += "    <default class=\"" + target + "\"/>\n";
-    xml.assets_after += "    <texture name=\"" + target +
-                        "target_sphere\" class=\"" + target +
-                        "\" type=\"cube\" builtin=\"checker\" rgb1=\"" +
-                        Vec(spec.target_rgb1.data(), 3) + "\" rgb2=\"" +
-                        Vec(spec.target_rgb2.data(), 3) +
-                        "\" width=\"100\" height=\"100\"/>\n"
-                        "    <material name=\"" +
-                        target + "target_sphere\" class=\"" + target +
-                        "\" texture=\"" + target + "target_sphere\"/>\n";
-    xml.worldbody_after +=
-        "    <body pos=\"" + Vec(episode.targets[i].data(), 3) + "\" name=\"" +
-        target + "\">\n      <geom name=\"" + target + "geom\" class=\"" +
-        target + "\" type=\"sphere\" size=\"" + Num(target_size) +
-        "\" material=\"" + target + "target_sphere\" margin=\"" +
-        Num(-2 * target_size) + "\" gap=\"" + Num(2 * target_size) +
-        "\" pos=\"0 0 " + Num(spec.target_height) + "\"/>\n    </body>\n";
+  const std::vector<int> counts =
+      TargetTypeCounts(spec, static_cast<int>(episode.targets.size()));
+  std::size_t position = 0;
+  for (std::size_t type = 0; type < counts.size(); ++type) {
+    const TargetColors& colors = spec.target_builders.at(
+        static_cast<std::size_t>(episode.builders.at(type)));
+    for (int i = 0; i < counts[type]; ++i, ++position) {
+      const std::string target =
+          "target_" + std::to_string(type) + "_" + std::to_string(i) + "/";
+      xml.defaults_after += "    <default class=\"" + target + "\"/>\n";
+      xml.assets_after += "    <texture name=\"" + target +
+                          "target_sphere\" class=\"" + target +
+                          "\" type=\"cube\" builtin=\"checker\" rgb1=\"" +
+                          Vec(colors.rgb1.data(), 3) + "\" rgb2=\"" +
+                          Vec(colors.rgb2.data(), 3) +
+                          "\" width=\"100\" height=\"100\"/>\n"
+                          "    <material name=\"" +
+                          target + "target_sphere\" class=\"" + target +
+                          "\" texture=\"" + target + "target_sphere\"/>\n";
+      xml.worldbody_after +=
+          "    <body pos=\"" + Vec(episode.targets[position].data(), 3) +
+          "\" name=\"" + target + "\">\n      <geom name=\"" + target +
+          "geom\" class=\"" + target + "\" type=\"sphere\" size=\"" +
+          Num(target_size) + "\" material=\"" + target +
+          "target_sphere\" margin=\"" + Num(-2 * target_size) + "\" gap=\"" +
+          Num(2 * target_size) + "\" pos=\"0 0 " + Num(spec.target_height) +
+          "\"/>\n    </body>\n";
+    }
   }
   return xml;
+}
+
+bool SameMazeEpisode(const MazeEpisode& a, const MazeEpisode& b) {
+  return a.entity_layer == b.entity_layer &&
+         a.variations_layer == b.variations_layer &&
+         a.textures.wall == b.textures.wall &&
+         a.textures.floor == b.textures.floor &&
+         a.textures.variations == b.textures.variations &&
+         a.targets == b.targets && a.spawns == b.spawns &&
+         a.builders == b.builders;
 }
 
 }  // namespace envpool::locomotion

@@ -75,6 +75,31 @@ class LabMaze {
   std::string entity_layer_, variations_layer_;
 };
 
+// labmaze.FixedMazeWithRandomGoals(entity_layer, num_spawns, num_objects)
+// without a random_state: a fixed layout whose spawn ('P') and object ('G')
+// cells are drawn from the global np.random at every Regenerate: the
+// layout's own tokens first (choice(replace=False) among them), then the
+// extra ones among its empty cells. labmaze's constructor regenerates once:
+// the owner calls Regenerate where the factory builds the maze. Its
+// variations layer is all '.' (one floor). It has no state of its own: what
+// it draws is the stream's.
+class FixedMaze {
+ public:
+  FixedMaze(const std::string& layout, int num_spawns, int num_objects);
+
+  void Regenerate(random::RandomState* global_random);
+
+  const std::string& entity_layer() const { return entity_layer_; }
+  const std::string& variations_layer() const { return variations_layer_; }
+
+ private:
+  std::vector<std::string> rows_;
+  int num_spawns_, num_objects_;
+  std::vector<std::array<int, 2>> empty_cells_, required_spawns_,
+      required_objects_;
+  std::string entity_layer_, variations_layer_;
+};
+
 // The rows of a maze's text (labmaze.TextGrid), empty lines left out.
 std::vector<std::string> GridRows(const std::string& text);
 
@@ -124,14 +149,29 @@ MazeTextureDraws DrawMazeTextures(const std::string& variations_layer,
                                   int64_t wall_textures, int64_t floor_textures,
                                   random::RandomState* global_random);
 
+// A TargetSphere builder's colours (its checker texture's rgb1 and rgb2).
+struct TargetColors {
+  std::array<double, 3> rgb1, rgb2;
+};
+
 // A task's maze arena and its targets, as an example builds them:
-// RandomMazeWithTargets' arguments, the wall textures' style (labmaze's
-// WallTextures: the textures in labmaze's order), the sky and floors (either
-// the outdoor_natural aesthetic, its sky and its grass as the two floor
-// textures, or labmaze's SkyBox and FloorTextures) and the TargetSphere the
-// task attaches at every target position.
+// RandomMazeWithTargets' arguments (or, with `fixed_layout`, a
+// FixedMazeWithRandomGoals in a MazeWithTargets), the wall textures' style
+// (labmaze's WallTextures: the textures in labmaze's order), the sky and
+// floors (either the outdoor_natural aesthetic, its sky and its grass as the
+// two floor textures, or labmaze's SkyBox and FloorTextures) and the
+// TargetSpheres the task attaches at the target positions
+// (ManyHeterogeneousGoalsMaze: a type per builder, in the proportions given,
+// the builders shuffled at each episode where `shuffle_target_builders`).
 struct MazeArenaSpec {
+  // The maze's size (height and width: the fixed layout's, if any) and
+  // labmaze's arguments.
   MazeParams maze;
+  std::string fixed_layout;
+  int fixed_spawns = 0, fixed_objects = 0;
+  // The arena's model name (RandomMazeWithTargets: "random_maze";
+  // MazeWithTargets: "maze").
+  std::string model_name = "random_maze";
   double xy_scale = 2.0;
   double z_height = 2.0;
   std::string wall_style;                  // "style_01"
@@ -144,7 +184,9 @@ struct MazeArenaSpec {
   std::vector<std::string> floor_textures;
   double target_radius = 0.6;
   double target_height = 1.0;
-  std::array<double, 3> target_rgb1{}, target_rgb2{};
+  std::vector<TargetColors> target_builders;
+  std::vector<double> target_proportions{1.0};
+  bool shuffle_target_builders = false;
 };
 
 // basic_rodent_2020.rodent_maze_forage's arena and targets.
@@ -152,6 +194,17 @@ const MazeArenaSpec& RodentMazeForageArena();
 
 // basic_cmu_2019.cmu_humanoid_maze_forage's arena and targets.
 const MazeArenaSpec& CmuHumanoidMazeForageArena();
+
+// basic_cmu_2019.cmu_humanoid_heterogeneous_forage's: a fixed room of 5 x 5
+// cells of 3 m, one spawn and six targets drawn at each episode, three of
+// each of two colours (which colour is worth which reward drawn too).
+const MazeArenaSpec& CmuHumanoidHeterogeneousForageArena();
+
+// ManyHeterogeneousGoalsMaze._get_targets' count of each type among
+// `total` targets: each proportion's share rounded down, then one more for
+// the types furthest below their share (numpy's argsort of the errors)
+// until the total is reached.
+std::vector<int> TargetTypeCounts(const MazeArenaSpec& spec, int total);
 
 // One episode of the arena (the task's initialize_episode_mjcf): the maze
 // regenerated, the textures drawn from the global np.random, the target
@@ -161,10 +214,23 @@ struct MazeEpisode {
   std::string entity_layer, variations_layer;
   MazeTextureDraws textures;
   std::vector<std::array<double, 3>> targets, spawns;
+  // The builder of each target type (spec.target_builders' indices): where
+  // the spec asks for it, the task shuffles its list of builders in place
+  // at every episode, so each episode's order is the last one's shuffled
+  // (`builders`: the last episode's; empty before the first, the spec's
+  // order).
+  std::vector<int64_t> builders;
 };
 MazeEpisode DrawMazeEpisode(const MazeArenaSpec& spec, LabMaze* maze,
                             random::RandomState* global_random,
-                            random::RandomState* random);
+                            random::RandomState* random,
+                            const std::vector<int64_t>& builders = {});
+MazeEpisode DrawMazeEpisode(const MazeArenaSpec& spec, FixedMaze* maze,
+                            random::RandomState* global_random,
+                            random::RandomState* random,
+                            const std::vector<int64_t>& builders = {});
+// Whether two episodes are the same (so are their models).
+bool SameMazeEpisode(const MazeEpisode& a, const MazeEpisode& b);
 
 // The arena's parts of the MJCF text Composer writes for an episode, each a
 // run of lines at its place around the walker's: the defaults and assets
@@ -174,6 +240,7 @@ MazeEpisode DrawMazeEpisode(const MazeArenaSpec& spec, LabMaze* maze,
 // floors) and `ground_dir` (the outdoor_natural textures, or labmaze's sky
 // style folder) of the model's asset folder.
 struct MazeArenaXml {
+  std::string model;  // the arena's model name
   std::string defaults_before, defaults_after;
   std::string assets_before, assets_after;
   std::string worldbody_before, worldbody_after;

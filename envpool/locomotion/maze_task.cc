@@ -21,10 +21,18 @@ constexpr double kMazeLift = 100.0;
 void RespawnWalkerInMaze(const mjModel* model, mjData* data, int free_qpos,
                          int free_qvel,
                          const std::vector<std::array<double, 3>>& spawns,
-                         random::RandomState* random) {
+                         random::RandomState* random, bool rotate) {
   double* root = data->qpos + free_qpos;
   const std::array<double, 3> spawn = spawns[static_cast<std::size_t>(
       random->Randint<int64_t>(0, static_cast<int64_t>(spawns.size())))];
+  if (!rotate) {
+    // shift_pose to the spawn, no quaternion: the position alone.
+    const double shift[3] = {spawn[0], spawn[1], 0.0};
+    for (int k = 0; k < 3; ++k) {
+      root[k] = root[k] + shift[k];
+    }
+    return;
+  }
   // shift_pose by (0, 0, 100): a qpos write through a binding, and mj_ray
   // reads the raw data: the rays see the kinematics of the reset's forward
   // pass, not the lifted walker.

@@ -15,15 +15,16 @@ namespace envpool::locomotion {
 
 // NullGoalMaze._respawn after walker.reinitialize_pose left the walker's
 // free joint (qpos at `free_qpos`, qvel at `free_qvel`) at its initial pose:
-// a spawn cell drawn from `random` (`spawns` not empty), the walker lifted
-// 100 m and ten rays cast from the cell (through the data's stale
-// kinematics: nothing runs a forward pass in between), a heading drawn
-// around the first farthest ray's, and the walker lowered, moved to the
-// cell and turned (shift_pose with rotate_velocity).
+// a spawn cell drawn from `random` (`spawns` not empty); with `rotate`
+// (randomize_spawn_rotation) the walker lifted 100 m and ten rays cast from
+// the cell (through the data's stale kinematics: nothing runs a forward
+// pass in between), a heading drawn around the first farthest ray's, and
+// the walker lowered; then moved to the cell (and turned, shift_pose with
+// rotate_velocity).
 void RespawnWalkerInMaze(const mjModel* model, mjData* data, int free_qpos,
                          int free_qvel,
                          const std::vector<std::array<double, 3>>& spawns,
-                         random::RandomState* random);
+                         random::RandomState* random, bool rotate = true);
 
 // TargetSphere._update_activation of each target not yet `activated`: any
 // contact of its geom in `data` activates it and makes its material

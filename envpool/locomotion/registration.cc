@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -30,30 +31,48 @@
 namespace {
 
 // The maze arena of each of the first `episodes` episodes of a maze task
-// (`spec`: rodent_maze_forage's or cmu_humanoid_maze_forage's) after
-// np.random.seed(seed) and RandomState(seed): the labmaze seed drawn at
-// construction, then per episode the maze, the textures and the targets'
-// shuffle, then the spawn's two draws (randint, uniform) that come before
-// the next episode's.
+// (`spec`: rodent_maze_forage's, cmu_humanoid_maze_forage's or
+// cmu_humanoid_heterogeneous_forage's) after np.random.seed(seed) and
+// RandomState(seed): the labmaze seed drawn at construction (the fixed
+// maze's first regeneration), then per episode the maze, the textures and
+// the targets' shuffle, then the spawn's draws that come before the next
+// episode's (randint, and uniform for the heading of the random mazes'
+// tasks; the fixed maze's task keeps its heading).
 std::vector<envpool::locomotion::MazeArenaXml> MazeArenas(
     const envpool::locomotion::MazeArenaSpec& spec, uint32_t seed,
     int episodes) {
   namespace loco = envpool::locomotion;
   envpool::random::RandomState global_random(seed), random(seed);
-  const auto maze_seed = static_cast<uint32_t>(
-      global_random.Randint<int64_t>(0, int64_t{1} << 31));
-  loco::LabMaze maze(spec.maze, maze_seed);
+  const bool fixed = !spec.fixed_layout.empty();
+  std::unique_ptr<loco::LabMaze> maze;
+  std::unique_ptr<loco::FixedMaze> fixed_maze;
+  if (fixed) {
+    fixed_maze = std::make_unique<loco::FixedMaze>(
+        spec.fixed_layout, spec.fixed_spawns, spec.fixed_objects);
+    fixed_maze->Regenerate(&global_random);
+  } else {
+    const auto maze_seed = static_cast<uint32_t>(
+        global_random.Randint<int64_t>(0, int64_t{1} << 31));
+    maze = std::make_unique<loco::LabMaze>(spec.maze, maze_seed);
+  }
   const std::string ground_dir = spec.sky_style.empty()
                                      ? "arenas/outdoor_natural"
                                      : "labmaze/" + spec.sky_style;
   std::vector<loco::MazeArenaXml> arenas;
+  std::vector<int64_t> builders;
   for (int i = 0; i < episodes; ++i) {
     const auto episode =
-        loco::DrawMazeEpisode(spec, &maze, &global_random, &random);
+        fixed ? loco::DrawMazeEpisode(spec, fixed_maze.get(), &global_random,
+                                      &random, builders)
+              : loco::DrawMazeEpisode(spec, maze.get(), &global_random, &random,
+                                      builders);
+    builders = episode.builders;
     arenas.push_back(loco::WriteMazeArena(
         spec, episode, "labmaze/" + spec.wall_style, ground_dir));
     random.Randint<int64_t>(0, static_cast<int64_t>(episode.spawns.size()));
-    random.Uniform(-1, 1);
+    if (!fixed) {
+      random.Uniform(-1, 1);
+    }
   }
   return arenas;
 }
@@ -85,6 +104,10 @@ PYBIND11_MODULE(_locomotion, m) {
   envpool::RegisterEnv<envpool::locomotion::GoToTargetEnv>(
       "DmcCmuHumanoidGoToTarget");
   envpool::RegisterEnv<envpool::locomotion::CorridorEnv>("DmcCmuHumanoidRun");
+  envpool::RegisterEnv<envpool::locomotion::CmuMazeForageEnv>(
+      "DmcCmuHumanoidMazeForage");
+  envpool::RegisterEnv<envpool::locomotion::CmuHeterogeneousForageEnv>(
+      "DmcCmuHumanoidHeterogeneousForage");
   envpool::RegisterEnv<envpool::locomotion::RodentEscapeBowlEnv>(
       "DmcRodentEscapeBowl");
   envpool::RegisterEnv<envpool::locomotion::RodentTwoTouchEnv>(
@@ -208,10 +231,22 @@ PYBIND11_MODULE(_locomotion, m) {
     return ArenaParts(
         MazeArenas(loco::CmuHumanoidMazeForageArena(), seed, episodes));
   });
-  m.def("cmu_maze_reset_states", &loco::CmuMazeResetStates);
   m.def("cmu_maze_xml", [](uint32_t seed, int episodes) {
     return loco::CmuMazeXml(
-        MazeArenas(loco::CmuHumanoidMazeForageArena(), seed, episodes).back());
+        MazeArenas(loco::CmuHumanoidMazeForageArena(), seed, episodes).back(),
+        loco::CmuMazeForageTask().physics_timestep);
+  });
+  // The same for cmu_humanoid_heterogeneous_forage (the fixed room, two
+  // target types).
+  m.def("cmu_heterogeneous_arena_xml", [](uint32_t seed, int episodes) {
+    return ArenaParts(MazeArenas(loco::CmuHumanoidHeterogeneousForageArena(),
+                                 seed, episodes));
+  });
+  m.def("cmu_heterogeneous_xml", [](uint32_t seed, int episodes) {
+    return loco::CmuMazeXml(
+        MazeArenas(loco::CmuHumanoidHeterogeneousForageArena(), seed, episodes)
+            .back(),
+        loco::CmuHeterogeneousForageTask().physics_timestep);
   });
   m.def("rodent_maze_xml", [](uint32_t seed, int episodes) {
     return loco::RodentMazeXml(RodentMazeArenas(seed, episodes).back());

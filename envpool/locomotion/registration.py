@@ -8,8 +8,8 @@ import os
 
 from envpool.python.registry import register
 
-# (id, env class, task_name). The CMU humanoid, rodent and the humanoid soccer
-# walkers are not here yet (docs/locomotion.md, "What is left").
+# (id, env class, task_name). DmcCmuHumanoidTracking-v1 is not here
+# (docs/locomotion.md, "What is left").
 TASKS: list[tuple[str, str, str]] = [
     ("DmcSoccerBoxhead-v1", "DmcSoccer", "soccer_boxhead"),
     ("DmcSoccerAnt-v1", "DmcSoccer", "soccer_ant"),
@@ -17,6 +17,12 @@ TASKS: list[tuple[str, str, str]] = [
     ("DmcCmuHumanoidGoToTarget-v1", "DmcCmuHumanoidGoToTarget", "cmu_humanoid_go_to_target"),
     ("DmcCmuHumanoidRunWalls-v1", "DmcCmuHumanoidRun", "cmu_humanoid_run_walls"),
     ("DmcCmuHumanoidRunGaps-v1", "DmcCmuHumanoidRun", "cmu_humanoid_run_gaps"),
+    ("DmcCmuHumanoidMazeForage-v1", "DmcCmuHumanoidMazeForage", "cmu_humanoid_maze_forage"),
+    (
+        "DmcCmuHumanoidHeterogeneousForage-v1",
+        "DmcCmuHumanoidHeterogeneousForage",
+        "cmu_humanoid_heterogeneous_forage",
+    ),
     ("DmcRodentEscapeBowl-v1", "DmcRodentEscapeBowl", "rodent_escape_bowl"),
     ("DmcRodentTwoTouch-v1", "DmcRodentTwoTouch", "rodent_two_touch"),
     ("DmcRodentRunGaps-v1", "DmcRodentRunGaps", "rodent_run_gaps"),
@@ -51,6 +57,8 @@ SLOW_TEST_IDS = {
     if env_class
     in (
         "DmcCmuHumanoidRun",
+        "DmcCmuHumanoidMazeForage",
+        "DmcCmuHumanoidHeterogeneousForage",
         "DmcRodentEscapeBowl",
         "DmcRodentTwoTouch",
         "DmcRodentRunGaps",

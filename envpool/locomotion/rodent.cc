@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -305,11 +304,6 @@ mujoco_common::ModelPtr RunGapsModel(const std::vector<double>& gaps) {
 }
 
 // A stamp no other heightfield or model of this process has had.
-uint64_t NewStamp() {
-  static std::atomic<uint64_t> next{1};
-  return next.fetch_add(1);
-}
-
 // rewards.tolerance(x, bounds=(lower, inf), margin, value_at_margin=0,
 // sigmoid='linear').
 double LinearTolerance(double x, double lower, double margin) {
@@ -662,7 +656,7 @@ void RodentEnv::ResetEscapeBowl() {
   for (int k = 0; k < samples; ++k) {
     hfield[k] = static_cast<float>(terrain[k]);
   }
-  hfield_stamp_ = NewStamp();
+  hfield_stamp_ = render::NewStamp();
 }
 
 void RodentEnv::SetTargetTexture(int texture) {
@@ -784,15 +778,6 @@ mujoco_common::ModelPtr MazeModel(const MazeEpisode& episode) {
       RodentMazeXml(arena), "rodent_maze_forage.xml", "the rodent maze's"));
 }
 
-bool SameMazeEpisode(const MazeEpisode& a, const MazeEpisode& b) {
-  return a.entity_layer == b.entity_layer &&
-         a.variations_layer == b.variations_layer &&
-         a.textures.wall == b.textures.wall &&
-         a.textures.floor == b.textures.floor &&
-         a.textures.variations == b.textures.variations &&
-         a.targets == b.targets && a.spawns == b.spawns;
-}
-
 }  // namespace
 
 void RodentEnv::UseMazeModel(const MazeEpisode& episode) {
@@ -803,7 +788,7 @@ void RodentEnv::UseMazeModel(const MazeEpisode& episode) {
   }
   model_ = std::move(model);
   data_ = std::move(data);
-  model_stamp_ = NewStamp();
+  model_stamp_ = render::NewStamp();
   maze_episode_ = episode;
   FindElements();
 }
@@ -1182,7 +1167,7 @@ void RodentEnv::SaveState(StateWriter* writer) const {
   writer->Put(static_cast<int32_t>(task_), maze_seed, maze_generations,
               e.entity_layer, e.variations_layer, e.textures.wall,
               e.textures.floor, e.textures.variations, e.targets, e.spawns,
-              target_activated_, target_rewarded_);
+              e.builders, target_activated_, target_rewarded_);
 }
 
 void RodentEnv::LoadState(StateReader* reader) {
@@ -1208,14 +1193,17 @@ void RodentEnv::LoadState(StateReader* reader) {
   reader->Get(&task, &maze_seed, &maze_generations, &maze_episode.entity_layer,
               &maze_episode.variations_layer, &maze_episode.textures.wall,
               &maze_episode.textures.floor, &maze_episode.textures.variations,
-              &maze_episode.targets, &maze_episode.spawns, &activated,
-              &rewarded);
+              &maze_episode.targets, &maze_episode.spawns,
+              &maze_episode.builders, &activated, &rewarded);
   if (task != static_cast<int32_t>(task_)) {
     throw SnapshotError("the rodent's state is of another task");
   }
   const bool maze = task_ == RodentTask::kMazeForage;
   if (maze && maze_generations < 1) {
     throw SnapshotError("the rodent maze's state has no maze");
+  }
+  if (maze && has_episode && maze_episode.builders != std::vector<int64_t>{0}) {
+    throw SnapshotError("the rodent maze's state has another kind of target");
   }
   // RunGaps: the model of the snapshot's corridor (the task's shared one
   // before the first reset), where it is not the env's; only RunGaps has a
@@ -1277,7 +1265,7 @@ void RodentEnv::LoadState(StateReader* reader) {
     if (task_ == RodentTask::kRunGaps) {
       gaps_ = std::move(gaps);
     }
-    model_stamp_ = NewStamp();
+    model_stamp_ = render::NewStamp();
     FindElements();
   }
   if (maze) {
@@ -1303,7 +1291,7 @@ void RodentEnv::LoadState(StateReader* reader) {
   if (terrain_hfield_ >= 0) {
     std::copy(terrain.begin(), terrain.end(),
               model_->hfield_data + model_->hfield_adr[terrain_hfield_]);
-    hfield_stamp_ = NewStamp();
+    hfield_stamp_ = render::NewStamp();
   }
   if (target_geom_ >= 0) {
     std::copy(target.begin(), target.end(),

@@ -11,9 +11,8 @@ namespace envpool::locomotion {
 
 std::string RodentMazeXml(const MazeArenaXml& arena) {
   std::string xml =
-      std::string("<mujoco model=\"random_maze\">\n") +
-      kRodentCompilerAndOption + RodentWalkerSizes() + "  <visual>\n" +
-      RodentWalkerVisual() +
+      "<mujoco model=\"" + arena.model + "\">\n" + kRodentCompilerAndOption +
+      RodentWalkerSizes() + "  <visual>\n" + RodentWalkerVisual() +
       "    <headlight ambient=\"0.29999999999999999 0.29999999999999999 "
       "0.29999999999999999\" diffuse=\"0.59999999999999998 "
       "0.59999999999999998 0.59999999999999998\" specular=\"0 0 0\"/>\n"

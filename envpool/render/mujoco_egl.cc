@@ -375,6 +375,11 @@ mjvCamera InitialCamera(const mjModel* model, const mjData* data,
   return camera;
 }
 
+uint64_t NewStamp() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1);
+}
+
 uint64_t HFieldUploads() {
   return hfield_uploads.load(std::memory_order_relaxed);
 }

@@ -81,6 +81,10 @@ inline void RenderFrame(const mjModel* model, const mjData* data,
               SceneSettings{}, rgb);
 }
 
+// A stamp no model or heightfield of this process had before (1, 2, ...),
+// for SceneSettings' hfield_stamp and ModelRenderer's model_stamp.
+uint64_t NewStamp();
+
 // How many heightfields this process has uploaded (mjr_uploadHField calls),
 // for tests.
 uint64_t HFieldUploads();

@@ -20,6 +20,8 @@ RUN_GAPS = "DmcCmuHumanoidRunGaps-v1"
 ESCAPE_BOWL = "DmcRodentEscapeBowl-v1"
 RODENT_RUN_GAPS = "DmcRodentRunGaps-v1"
 RODENT_MAZE = "DmcRodentMazeForage-v1"
+CMU_MAZE = "DmcCmuHumanoidMazeForage-v1"
+CMU_HETEROGENEOUS = "DmcCmuHumanoidHeterogeneousForage-v1"
 # The width of each id's action: the CMU humanoid's 56 position actuators,
 # the rodent's 38.
 ACTION_WIDTH = {
@@ -28,6 +30,7 @@ ACTION_WIDTH = {
     ESCAPE_BOWL: 38,
     RODENT_RUN_GAPS: 38,
     RODENT_MAZE: 38,
+    CMU_HETEROGENEOUS: 56,
 }
 
 
@@ -56,6 +59,19 @@ ACTION_WIDTH = {
         (RODENT_MAZE, {"team_size": 1}, ("team_size", "soccer's")),
         (RODENT_MAZE, {"time_limit": 0.0}, ("time_limit", "positive")),
         (RODENT_MAZE, {"task_name": "rodent_run_gaps"}, ("task_name", "rodent_maze_forage")),
+        (CMU_MAZE, {"disable_walker_contacts": True}, ("disable_walker_contacts", "defaults")),
+        (CMU_MAZE, {"time_limit": -1.0}, ("time_limit", "positive")),
+        (
+            CMU_MAZE,
+            {"task_name": "cmu_humanoid_heterogeneous_forage"},
+            ("task_name", "cmu_humanoid_maze_forage"),
+        ),
+        (CMU_HETEROGENEOUS, {"team_size": 4}, ("team_size", "soccer's")),
+        (
+            CMU_HETEROGENEOUS,
+            {"task_name": "cmu_humanoid_maze_forage"},
+            ("task_name", "cmu_humanoid_heterogeneous_forage"),
+        ),
     ],
 )
 def test_bad_option_values_are_value_errors(

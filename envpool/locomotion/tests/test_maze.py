@@ -255,21 +255,28 @@ def test_cmu_maze_model_is_dm_controls(seed: int, episodes: int) -> None:
     )
 
 
-@pytest.mark.parametrize("seed", [0, 1008] + ([1, 2, 3, 1009] if ALL else []))
-def test_cmu_maze_reset_states_are_dm_controls_bit_for_bit(seed: int) -> None:
-    # cmu_humanoid_maze_forage's resets, episode after episode: the episode's
-    # model, the upright walker, NullGoalMaze._respawn (maze_task.h, shared
-    # with the rodent's maze) and after_reset's forward pass; qpos and qvel
-    # equal to dm_control's bit for bit.
-    envpool.make_spec("DmcCmuHumanoidRunWalls-v1")  # the family's asset folder
-    episodes = 3
-    ours = _locomotion.cmu_maze_reset_states(seed, episodes)
+@pytest.mark.parametrize("seed", [0, 5] + ([1, 2, 3, 4, 6, 7, 8, 9] if ALL else []))
+def test_cmu_heterogeneous_arena_is_composers_episode_after_episode(seed: int) -> None:
+    # cmu_humanoid_heterogeneous_forage's arena: labmaze's
+    # FixedMazeWithRandomGoals (the spawn and six targets drawn from the
+    # global stream at construction and at every episode) in a
+    # MazeWithTargets, and two target types whose colours are shuffled.
+    ours = _locomotion.cmu_heterogeneous_arena_xml(seed, 3)
     np.random.seed(seed)
-    env = basic_cmu_2019.cmu_humanoid_maze_forage(random_state=np.random.RandomState(seed))
-    for episode in range(episodes):
-        env.reset()
-        data = env.physics.data
-        expected = np.concatenate([data.qpos, data.qvel])
-        np.testing.assert_array_equal(
-            np.asarray(ours[episode]), expected, err_msg=f"episode {episode}"
-        )
+    env = basic_cmu_2019.cmu_humanoid_heterogeneous_forage(random_state=np.random.RandomState(seed))
+    _assert_arena_is_composers(ours, env, seed)
+
+
+@pytest.mark.parametrize(("seed", "episodes"), [(3, 2)] + ([(0, 1), (7, 3)] if ALL else []))
+def test_cmu_heterogeneous_model_is_dm_controls(seed: int, episodes: int) -> None:
+    # Its episode model (the physics timestep of 1 ms included), compiled:
+    # every array equal to dm_control's (but the texture file names).
+    envpool.make_spec("DmcCmuHumanoidRunWalls-v1")  # the family's asset folder
+    xml = _locomotion.cmu_heterogeneous_xml(seed, episodes)
+    _assert_episode_model_is_dm_controls(
+        basic_cmu_2019.cmu_humanoid_heterogeneous_forage,
+        seed,
+        episodes,
+        xml,
+        common.model_files(xml),
+    )
