@@ -118,24 +118,13 @@ std::string CmuMazeXml(const MazeArenaXml& arena, double physics_timestep) {
 
 mujoco_common::ModelPtr CompileCmuMaze(const MazeArenaXml& arena,
                                        double physics_timestep) {
-  const std::string xml = CmuMazeXml(arena, physics_timestep);
   // The text as a file of the asset folder: its texture files are read from
   // there.
-  const std::string path = envpool::FamilyAssetDir(LocomotionAssets().family) +
-                           "/cmu_humanoid_maze.xml";
-  mjVFS vfs;
-  mj_defaultVFS(&vfs);
-  mj_addBufferVFS(&vfs, path.c_str(), xml.data(), static_cast<int>(xml.size()));
-  char error[1000] = "";
-  mujoco_common::ModelPtr model(
-      mj_loadXML(path.c_str(), &vfs, error, sizeof(error)));
-  mj_deleteVFS(&vfs);
-  if (model == nullptr) {
-    throw std::invalid_argument(
-        std::string("cannot build the CMU humanoid maze's MuJoCo model: ") +
-        error);
-  }
-  return model;
+  return mujoco_common::CompileText(
+      envpool::FamilyAssetDir(LocomotionAssets().family) +
+          "/cmu_humanoid_maze.xml",
+      CmuMazeXml(arena, physics_timestep),
+      "the CMU humanoid maze's MuJoCo model");
 }
 
 Options CmuMazeEnv::TaskOptions(const CmuMazeTask& task) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "envpool/mujoco_common/model.h"
 #include "envpool/mujoco_common/numpy_math.h"
@@ -98,18 +97,8 @@ CmuWalker::CmuWalker(const mjModel* m) {
 
 void DeclareCmuTask(const std::vector<ObservationKey>& keys, bool camera,
                     EnvSpec* spec, CmuTaskFields* fields) {
-  constexpr double kInf = std::numeric_limits<double>::infinity();
   spec->snapshots = true;
-  fields->obs.clear();
-  for (const ObservationKey& key : keys) {
-    ArraySpec array;
-    array.name = "obs:" + key.name;
-    array.dtype = DType::kFloat64;
-    array.shape = key.shape;
-    array.low = {-kInf};
-    array.high = {kInf};
-    fields->obs.push_back(spec->state.Add<double>(array));
-  }
+  fields->obs = AddFloatObservations(keys, spec);
   fields->camera = Field<uint8_t>{};
   if (camera) {
     fields->camera = spec->state.Add<uint8_t>(

@@ -13,16 +13,12 @@
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/locomotion/task_options.h"
 
 namespace envpool::locomotion {
 
 // The walker's 56 position actuators (the action's width).
 constexpr int kCmuWalkerActions = 56;
-
-struct ObservationKey {
-  std::string name;
-  std::vector<int64_t> shape;
-};
 
 // dm_control's keys of the walker's observables that basic_cmu_2019's tasks
 // enable (strip_singleton_obs_buffer_dim: no leading 1), in key order; all

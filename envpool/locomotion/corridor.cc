@@ -89,20 +89,8 @@ std::string PerimeterPlanes(int first_index, double width, double length,
 
 // One compiled model; the text has no files to find.
 mujoco_common::ModelPtr CompileCorridor(const CorridorLayout& layout) {
-  const std::string xml = CorridorXml(layout);
-  const std::string path = "corridor.xml";
-  mjVFS vfs;
-  mj_defaultVFS(&vfs);
-  mj_addBufferVFS(&vfs, path.c_str(), xml.data(), static_cast<int>(xml.size()));
-  char error[1000] = "";
-  mujoco_common::ModelPtr model(
-      mj_loadXML(path.c_str(), &vfs, error, sizeof(error)));
-  mj_deleteVFS(&vfs);
-  if (model == nullptr) {
-    throw std::runtime_error(std::string("cannot build the corridor model: ") +
-                             error);
-  }
-  return model;
+  return mujoco_common::CompileText("corridor.xml", CorridorXml(layout),
+                                    "the corridor model");
 }
 
 // The model the render contexts are made from (its skybox and materials are

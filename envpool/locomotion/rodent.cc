@@ -26,7 +26,6 @@
 namespace envpool::locomotion {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 const char* const kWalkerModel = "walkers/rodent.xml";
 const char* const kSkinFile = "walkers/rodent_walker_skin.skn";
 const char* const kGroundTexture =
@@ -184,10 +183,7 @@ std::string RodentXml(RodentTask task, const std::vector<double>& gaps) {
 
 namespace {
 
-struct Key {
-  std::string name;
-  std::vector<int64_t> shape;
-};
+using Key = ObservationKey;
 
 // dm_control's observation keys but the camera's, in its order
 // (strip_singleton_obs_buffer_dim: no leading 1).
@@ -419,21 +415,10 @@ mjModel* CompileWithRodentSkin(const std::string& xml,
                                const std::string& whose) {
   const std::string folder = envpool::FamilyAssetDir(LocomotionAssets().family);
   const std::string path = folder + "/" + file_name;
-  const std::string skin = RodentSkin();
-  mjVFS vfs;
-  mj_defaultVFS(&vfs);
-  mj_addBufferVFS(&vfs, path.c_str(), xml.data(), static_cast<int>(xml.size()));
-  const std::string skin_path = folder + "/" + kRodentPrefixedSkinFile;
-  mj_addBufferVFS(&vfs, skin_path.c_str(), skin.data(),
-                  static_cast<int>(skin.size()));
-  char error[1000] = "";
-  mjModel* compiled = mj_loadXML(path.c_str(), &vfs, error, sizeof(error));
-  mj_deleteVFS(&vfs);
-  if (compiled == nullptr) {
-    throw std::invalid_argument("cannot build " + whose +
-                                " MuJoCo model: " + error);
-  }
-  return compiled;
+  return mujoco_common::CompileText(
+             path, xml, whose + " MuJoCo model",
+             {{folder + "/" + kRodentPrefixedSkinFile, RodentSkin()}})
+      .release();
 }
 
 Options RodentEnv::TaskOptions(const std::string& task_name,
@@ -452,17 +437,7 @@ void RodentEnv::DeclareTask(RodentTask rodent_task, const Options& options,
   CheckedTimeLimit(options);
   RequireSoccerDefaults(options, task);
   spec->snapshots = true;
-  fields->obs.clear();
-  std::vector<Key> keys = ObservationKeys(rodent_task);
-  for (const Key& key : keys) {
-    ArraySpec array;
-    array.name = "obs:" + key.name;
-    array.dtype = DType::kFloat64;
-    array.shape = key.shape;
-    array.low = {-kInf};
-    array.high = {kInf};
-    fields->obs.push_back(spec->state.Add<double>(array));
-  }
+  fields->obs = AddFloatObservations(ObservationKeys(rodent_task), spec);
   fields->camera =
       spec->state.Add<uint8_t>("obs:walker/egocentric_camera",
                                {kCameraSize, kCameraSize, 3}, {0.0}, {255.0});

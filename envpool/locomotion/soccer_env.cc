@@ -29,10 +29,7 @@ constexpr int kMaxInitRetries = 100;
 constexpr double kThrowInBallZ = 0.5;
 constexpr int kSubSteps = 5;  // control 0.025 s / physics 0.005 s
 
-struct Key {
-  std::string name;
-  std::vector<int64_t> shape;
-};
+using Key = ObservationKey;
 
 // The prefixes of the other players as player 0 of the home team sees
 // them (teammates, then opponents); every player has the same set.
@@ -139,17 +136,9 @@ void SoccerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
   CheckedTimeLimit(options);
   spec->max_num_players = static_cast<int>(2 * team_size);
   spec->snapshots = true;
-  fields->obs.clear();
-  for (const Key& key : ObservationKeys(static_cast<int>(team_size), walker)) {
-    ArraySpec array;
-    array.name = "obs:" + key.name;
-    array.dtype = DType::kFloat64;
-    array.shape = key.shape;
-    array.low = {-kInf};
-    array.high = {kInf};
-    array.per_player = true;
-    fields->obs.push_back(spec->state.Add<double>(array));
-  }
+  fields->obs = AddFloatObservations(
+      ObservationKeys(static_cast<int>(team_size), walker), spec,
+      /*per_player=*/true);
   ArraySpec spread;
   spread.name = "obs:stats_teammate_spread_out";
   spread.dtype = DType::kBool;

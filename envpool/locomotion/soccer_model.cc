@@ -313,17 +313,9 @@ const std::vector<uint8_t>& DigitRgba(int walker_id) {
   const std::string xml =
       "<mujoco><asset><texture name=\"digit\" type=\"2d\" file=\"" + path +
       "\" nchannel=\"4\"/></asset></mujoco>";
-  mjVFS vfs;
-  mj_defaultVFS(&vfs);
-  mj_addBufferVFS(&vfs, "digit.xml", xml.data(), static_cast<int>(xml.size()));
-  char error[1000] = "";
-  mjModel* model = mj_loadXML("digit.xml", &vfs, error, sizeof(error));
-  mj_deleteVFS(&vfs);
-  if (model == nullptr) {
-    throw std::invalid_argument("cannot read " + path + ": " + error);
-  }
+  const mujoco_common::ModelPtr model =
+      mujoco_common::CompileText("digit.xml", xml, "the texture " + path);
   std::vector<uint8_t> rgba(model->tex_data, model->tex_data + model->ntexdata);
-  mj_deleteModel(model);
   return cache.emplace(walker_id, std::move(rgba)).first->second;
 }
 
@@ -1031,28 +1023,16 @@ mujoco_common::ModelPtr SoccerModel(const SoccerConfig& config,
   const std::string folder = pitch_path.substr(
       0, pitch_path.size() - std::string(kPitchTexture).size());
   const std::string xml = SoccerXml(config, layout);
-  const std::string path = folder + "soccer.xml";
-  mjVFS vfs;
-  mj_defaultVFS(&vfs);
-  mj_addBufferVFS(&vfs, path.c_str(), xml.data(), static_cast<int>(xml.size()));
+  // Each humanoid player's jersey skin, its bones named for the player.
+  std::vector<mujoco_common::MemoryFile> skins;
   if (config.walker == WalkerType::kHumanoid) {
-    // Each player's jersey skin, its bones named for the player.
     for (const std::string& player : PlayerNames(config.team_size)) {
       const std::string p = player + "/";
-      const std::string skin = HumanoidSkin(p);
-      const std::string skin_path = folder + HumanoidSkinFile(p);
-      mj_addBufferVFS(&vfs, skin_path.c_str(), skin.data(),
-                      static_cast<int>(skin.size()));
+      skins.push_back({folder + HumanoidSkinFile(p), HumanoidSkin(p)});
     }
   }
-  char error[1000] = "";
-  mujoco_common::ModelPtr model(
-      mj_loadXML(path.c_str(), &vfs, error, sizeof(error)));
-  mj_deleteVFS(&vfs);
-  if (model == nullptr) {
-    throw std::runtime_error(std::string("cannot build the soccer model: ") +
-                             error);
-  }
+  mujoco_common::ModelPtr model = mujoco_common::CompileText(
+      folder + "soccer.xml", xml, "the soccer model", skins);
   if (config.walker != WalkerType::kBoxHead) {
     return model;  // only BoxHead's head textures are drawn here
   }

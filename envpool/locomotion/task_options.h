@@ -1,13 +1,17 @@
 // The options every locomotion id takes (EnvPool 1.2.7's set for the whole
-// family), and the checks the single-walker tasks share: soccer's own
-// options are accepted there only at their defaults.
+// family), the checks the single-walker tasks share (soccer's own options
+// are accepted there only at their defaults), and how every id declares its
+// float64 observations.
 #ifndef ENVPOOL_LOCOMOTION_TASK_OPTIONS_H_
 #define ENVPOOL_LOCOMOTION_TASK_OPTIONS_H_
 
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "envpool/core/env.h"
 #include "envpool/core/options.h"
 
 namespace envpool::locomotion {
@@ -51,6 +55,32 @@ inline void RequireSoccerDefaults(const Options& options,
         "'terminate_on_goal' and 'keep_aspect_ratio' are soccer's: " +
         task + " takes only their defaults");
   }
+}
+
+// An observation's dm_control key and shape.
+struct ObservationKey {
+  std::string name;
+  std::vector<int64_t> shape;
+};
+
+// The float64 observations `keys` ("obs:<key>", unbounded, one row per
+// player where `per_player`), in the keys' order.
+inline std::vector<Field<double>> AddFloatObservations(
+    const std::vector<ObservationKey>& keys, EnvSpec* spec,
+    bool per_player = false) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  std::vector<Field<double>> fields;
+  for (const ObservationKey& key : keys) {
+    ArraySpec array;
+    array.name = "obs:" + key.name;
+    array.dtype = DType::kFloat64;
+    array.shape = key.shape;
+    array.low = {-kInf};
+    array.high = {kInf};
+    array.per_player = per_player;
+    fields.push_back(spec->state.Add<double>(array));
+  }
+  return fields;
 }
 
 }  // namespace envpool::locomotion

@@ -86,19 +86,29 @@ SharedModel LoadModelFromText(const ModelFolder& folder, const std::string& key,
   if (it != cache.texts.end()) {
     return it->second;
   }
+  ModelPtr model = CompileText(path, xml, "MuJoCo model " + key);
+  return cache.texts.emplace(path, Share(model.release())).first->second;
+}
+
+ModelPtr CompileText(const std::string& path, const std::string& xml,
+                     const std::string& what,
+                     const std::vector<MemoryFile>& files) {
   // The text is that file in a virtual file system, which MuJoCo reads
   // before the disk: its includes and assets are found beside it.
   mjVFS vfs;
   mj_defaultVFS(&vfs);
   mj_addBufferVFS(&vfs, path.c_str(), xml.data(), static_cast<int>(xml.size()));
+  for (const MemoryFile& file : files) {
+    mj_addBufferVFS(&vfs, file.path.c_str(), file.contents.data(),
+                    static_cast<int>(file.contents.size()));
+  }
   char error[1000] = "";
-  mjModel* model = mj_loadXML(path.c_str(), &vfs, error, sizeof(error));
+  ModelPtr model(mj_loadXML(path.c_str(), &vfs, error, sizeof(error)));
   mj_deleteVFS(&vfs);
   if (model == nullptr) {
-    throw std::invalid_argument("cannot build MuJoCo model " + key + ": " +
-                                error);
+    throw std::invalid_argument("cannot build " + what + ": " + error);
   }
-  return cache.texts.emplace(path, Share(model)).first->second;
+  return model;
 }
 
 int ObjectId(const mjModel* model, mjtObj type, const char* name) {

@@ -70,6 +70,21 @@ std::string ReadModelText(const ModelFolder& folder, const std::string& name);
 SharedModel LoadModelFromText(const ModelFolder& folder, const std::string& key,
                               const std::string& xml);
 
+// A file MuJoCo reads from memory before the disk: its path and contents.
+struct MemoryFile {
+  std::string path;
+  std::string contents;
+};
+
+// The model compiled from the MJCF text `xml` at `path` (its includes,
+// meshes and textures found beside it), with `files` read from memory
+// first (a family's generated skins); not cached: each call compiles. A
+// text MuJoCo cannot compile is a std::invalid_argument "cannot build
+// <what>: <MuJoCo's message>".
+ModelPtr CompileText(const std::string& path, const std::string& xml,
+                     const std::string& what,
+                     const std::vector<MemoryFile>& files = {});
+
 // The id of the element `name` of `type` (mjOBJ_BODY, mjOBJ_JOINT, ...);
 // throws std::invalid_argument "the MuJoCo model has no body 'torso'" when
 // the model has none.
