@@ -353,18 +353,11 @@ const MazeArenaSpec& RodentMazeForageArena() {
 
 const MazeArenaSpec& CmuHumanoidMazeForageArena() {
   static const MazeArenaSpec spec = [] {
-    MazeArenaSpec arena;
-    arena.maze.height = 11;
-    arena.maze.width = 11;
-    arena.maze.max_rooms = 4;
-    arena.maze.room_min_size = 4;
-    arena.maze.room_max_size = 5;
-    arena.maze.spawns_per_room = 1;
-    arena.maze.objects_per_room = 3;
+    // The rodent's RandomMazeWithTargets arguments and wall textures, in
+    // cells of 3 m with walls of the default 2 m.
+    MazeArenaSpec arena = RodentMazeForageArena();
     arena.xy_scale = 3.0;
-    arena.z_height = 2.0;  // RandomMazeWithTargets' default
-    arena.wall_style = "style_01";
-    arena.wall_textures = RodentMazeForageArena().wall_textures;
+    arena.z_height = 2.0;
     arena.sky_style = "sky_03";
     arena.floor_style = "style_01";
     arena.floor_textures = {"blue_bright",   "blue",   "blue_team",

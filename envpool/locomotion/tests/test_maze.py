@@ -36,13 +36,13 @@ import envpool
 from envpool.locomotion import _locomotion
 
 # (height, width, max_rooms, room_min_size, room_max_size, spawns_per_room,
-# objects_per_room, max_variations, simplify): the rodent's and the CMU
-# humanoid's mazes (basic_rodent_2020, basic_cmu_2019), labmaze's defaults and
-# other sizes.
+# objects_per_room, max_variations, simplify): the random mazes of
+# basic_rodent_2020.rodent_maze_forage and basic_cmu_2019.cmu_humanoid_maze_forage
+# (the same arguments), labmaze's defaults and other sizes.
 MAZES = [
-    (11, 11, 4, 4, 5, 1, 3, 26, True),  # rodent_maze_forage
-    (11, 11, 4, 3, 5, 1, 3, 26, True),  # cmu_humanoid_maze_forage
-    (11, 11, 4, 3, 5, 1, 2, 26, True),  # cmu_humanoid_heterogeneous_forage
+    (11, 11, 4, 4, 5, 1, 3, 26, True),  # rodent_maze_forage, cmu_humanoid_maze_forage
+    (11, 11, 4, 3, 5, 1, 3, 26, True),  # rooms of 3 to 5 cells
+    (11, 11, 4, 3, 5, 1, 2, 26, True),  # two targets a room
     (11, 11, 4, 3, 5, 0, 0, 26, True),  # labmaze's defaults
     (15, 21, 6, 3, 7, 2, 4, 3, True),
     (21, 15, 3, 5, 5, 1, 1, 26, False),
