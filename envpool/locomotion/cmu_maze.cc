@@ -1,3 +1,5 @@
+
+
 #include "envpool/locomotion/cmu_maze.h"
 
 #include <mujoco/mujoco.h>
@@ -9,6 +11,7 @@
 
 #include "envpool/locomotion/go_to_target.h"
 #include "envpool/locomotion/maze_task.h"
+#include "envpool/locomotion/physics_render.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/locomotion/task_options.h"
 #include "envpool/mujoco_common/physics.h"
@@ -127,6 +130,30 @@ mujoco_common::ModelPtr CompileCmuMaze(const MazeArenaXml& arena,
       "the CMU humanoid maze's MuJoCo model");
 }
 
+namespace {
+
+// How many cameras the task's models have (those of its first episode of
+// seed 0: every episode's model has the walker's and the arena's).
+int TaskCameras(const CmuMazeTask& task) {
+  const MazeArenaSpec& spec = task.arena();
+  random::RandomState global_random{uint32_t{0}}, random{uint32_t{0}};
+  MazeEpisode episode;
+  if (!spec.fixed_layout.empty()) {
+    FixedMaze maze(spec.fixed_layout, spec.fixed_spawns, spec.fixed_objects);
+    maze.Regenerate(&global_random);
+    episode = DrawMazeEpisode(spec, &maze, &global_random, &random);
+  } else {
+    LabMaze maze(spec.maze, 0);
+    episode = DrawMazeEpisode(spec, &maze, &global_random, &random);
+  }
+  return CountCameras(
+      CmuMazeXml(WriteMazeArena(spec, episode, "labmaze/" + spec.wall_style,
+                                "labmaze/" + spec.sky_style),
+                 task.physics_timestep));
+}
+
+}  // namespace
+
 Options CmuMazeEnv::TaskOptions(const CmuMazeTask& task) {
   return LocomotionOptions(task.name, task.time_limit);
 }
@@ -141,6 +168,8 @@ void CmuMazeEnv::DeclareTask(const CmuMazeTask& task, const Options& options,
   CheckedTimeLimit(options);
   RequireSoccerDefaults(options, name);
   DeclareCmuTask(CmuWalkerObservationKeys(), true, spec, fields);
+  DeclarePhysicsRendering(options, task.substeps * task.physics_timestep,
+                          TaskCameras(task), spec);
 }
 
 namespace {
@@ -330,6 +359,11 @@ void CmuMazeEnv::Write(const Output& out) {
   renderer_->Render(model_.get(), model_stamp_, d, camera, camera_,
                     kCmuCameraSize, kCmuCameraSize, settings,
                     out.Get(fields_.camera));
+}
+
+void CmuMazeEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
+  RenderPhysics(&frame_renderer_, model_.get(), model_stamp_, 0, data_.get(),
+                width, height, camera_id, rgb);
 }
 
 std::vector<double> CmuMazeEnv::GetState() const {

@@ -78,6 +78,9 @@ class CmuMazeEnv : public Env {
   void Reset() override;
   void Step(const ActionView& action) override;
   void Write(const Output& out) override;
+  // render_mode="rgb_array": dm_control's Physics.render
+  // (physics_render.h).
+  void Render(int width, int height, int camera_id, uint8_t* rgb) override;
 
   // Test hooks: qpos, qvel, act and qacc_warmstart.
   std::vector<double> GetState() const override;
@@ -127,6 +130,9 @@ class CmuMazeEnv : public Env {
   // The env's own render context (each episode's model has walls, floor
   // tiles and textures of its own).
   std::unique_ptr<render::ModelRenderer> renderer_;
+  // The frames of render() (another size than the camera's): a context of
+  // their own.
+  std::unique_ptr<render::ModelRenderer> frame_renderer_;
 };
 
 class CmuMazeForageEnv : public CmuMazeEnv {

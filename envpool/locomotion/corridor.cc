@@ -1,3 +1,5 @@
+
+
 #include "envpool/locomotion/corridor.h"
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 
 #include "envpool/locomotion/go_to_target.h"
 #include "envpool/locomotion/mjcf_reader.h"
+#include "envpool/locomotion/physics_render.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/locomotion/task_options.h"
 #include "envpool/mujoco_common/numpy_math.h"
@@ -251,6 +254,8 @@ void CorridorEnv::Declare(const Options& options, EnvSpec* spec,
   CheckedTimeLimit(options);
   RequireSoccerDefaults(options, task);
   DeclareCmuTask(CmuWalkerObservationKeys(), true, spec, fields);
+  DeclarePhysicsRendering(options, kSubSteps * 0.005,
+                          ContextModel(KindOf(task))->ncam, spec);
 }
 
 CorridorEnv::CorridorEnv(const Options& options, const Fields& fields)
@@ -269,6 +274,7 @@ CorridorEnv::CorridorEnv(const Options& options, const Fields& fields)
 
 void CorridorEnv::Build(const CorridorLayout& layout) {
   model_ = CompileCorridor(layout);
+  model_stamp_ = render::NewStamp();
   data_.reset(mj_makeData(model_.get()));
   if (data_ == nullptr) {
     throw std::runtime_error("cannot allocate the MuJoCo data");
@@ -375,6 +381,11 @@ void CorridorEnv::Write(const Output& out) {
   mjv_defaultCamera(&camera);
   render::RenderFrame(context, model_.get(), d, camera, camera_, kCmuCameraSize,
                       kCmuCameraSize, settings, out.Get(fields_.camera));
+}
+
+void CorridorEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
+  RenderPhysics(&frame_renderer_, model_.get(), model_stamp_, 0, data_.get(),
+                width, height, camera_id, rgb);
 }
 
 std::vector<double> CorridorEnv::GetState() const {

@@ -30,6 +30,7 @@
 #include "envpool/core/snapshot.h"
 #include "envpool/locomotion/cmu_walker.h"
 #include "envpool/mujoco_common/model.h"
+#include "envpool/render/mujoco_egl.h"
 
 namespace envpool::locomotion {
 
@@ -94,6 +95,9 @@ class CorridorEnv : public Env {
   void Reset() override;
   void Step(const ActionView& action) override;
   void Write(const Output& out) override;
+  // render_mode="rgb_array": dm_control's Physics.render
+  // (physics_render.h).
+  void Render(int width, int height, int camera_id, uint8_t* rgb) override;
 
   // Test hooks: qpos, qvel, act and qacc_warmstart.
   std::vector<double> GetState() const override;
@@ -105,6 +109,10 @@ class CorridorEnv : public Env {
   void LoadState(StateReader* reader) override;
 
  private:
+  // The frames of render(): the env's own render context, and a stamp for
+  // each model it makes.
+  std::unique_ptr<render::ModelRenderer> frame_renderer_;
+  uint64_t model_stamp_ = 0;
   void OnSeed(uint64_t seed) override;
   void Build(const CorridorLayout& layout);
   void AfterReset();

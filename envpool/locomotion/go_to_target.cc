@@ -1,3 +1,5 @@
+
+
 #include "envpool/locomotion/go_to_target.h"
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 
 #include "envpool/core/numpy_kernels.h"
 #include "envpool/locomotion/mjcf_reader.h"
+#include "envpool/locomotion/physics_render.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/locomotion/task_options.h"
 #include "envpool/mujoco_common/numpy_math.h"
@@ -267,6 +270,7 @@ void GoToTargetEnv::Declare(const Options& options, EnvSpec* spec,
   CheckedTimeLimit(options);
   RequireSoccerDefaults(options, task);
   DeclareCmuTask(ObservationKeys(), false, spec, fields);
+  DeclarePhysicsRendering(options, kSubSteps * 0.005, BaseModel().ncam, spec);
 }
 
 GoToTargetEnv::GoToTargetEnv(const Options& options, const Fields& fields)
@@ -279,6 +283,7 @@ GoToTargetEnv::GoToTargetEnv(const Options& options, const Fields& fields)
   // family), then its model is compiled once per process.
   mujoco_common::ResolveModelPath(LocomotionAssets(), kWalkerModel);
   model_.reset(mj_copyModel(nullptr, &BaseModel()));
+  model_stamp_ = render::NewStamp();
   data_.reset(mj_makeData(model_.get()));
   if (model_ == nullptr || data_ == nullptr) {
     throw std::runtime_error("cannot allocate the MuJoCo model");
@@ -289,6 +294,9 @@ GoToTargetEnv::GoToTargetEnv(const Options& options, const Fields& fields)
     return mujoco_common::ObjectId(m, type, name.c_str());
   };
   target_site_ = id(mjOBJ_SITE, "target");
+  // The target moves by its site_pos (as the episode's compile places it):
+  // its frame is not the world body's, whose it shares at the origin.
+  model_->site_sameframe[target_site_] = 0;
   ground_geom_.assign(m->ngeom, false);
   ground_geom_[id(mjOBJ_GEOM, "groundplane")] = true;
   // go_to_target.py adds the target site's element id to its set of ground
@@ -367,6 +375,27 @@ void GoToTargetEnv::Write(const Output& out) {
   walker_->Write(d, [&](const char* key) { return Obs(out, key); });
   walker_->Egocentric(d, model_->site_pos + 3 * target_site_,
                       Obs(out, "walker/target"));
+}
+
+void GoToTargetEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
+  // Composer compiles each episode's model with the target where the
+  // episode drew it, and the compiler's statistics (the free camera's
+  // distance and lookat, the clip planes) take the target in. This env moves
+  // the target in its copy of one model: a frame of a new target position
+  // takes the statistics of that position's compile (once per episode, and
+  // only for frames).
+  mjModel* m = model_.get();
+  const double* target = m->site_pos + 3 * target_site_;
+  if (!(stat_target_[0] == target[0] && stat_target_[1] == target[1])) {
+    const mujoco_common::ModelPtr episode = mujoco_common::CompileText(
+        envpool::FamilyAssetDir(LocomotionAssets().family) +
+            "/go_to_target.xml",
+        GoToTargetXml(target[0], target[1]), "the go-to-target MuJoCo model");
+    m->stat = episode->stat;
+    stat_target_ = {target[0], target[1]};
+  }
+  RenderPhysics(&frame_renderer_, model_.get(), model_stamp_, 0, data_.get(),
+                width, height, camera_id, rgb);
 }
 
 std::vector<double> GoToTargetEnv::GetState() const {

@@ -16,6 +16,7 @@
 #include <mujoco/mujoco.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -27,6 +28,7 @@
 #include "envpool/core/snapshot.h"
 #include "envpool/locomotion/cmu_walker.h"
 #include "envpool/mujoco_common/model.h"
+#include "envpool/render/mujoco_egl.h"
 
 namespace envpool::locomotion {
 
@@ -69,6 +71,9 @@ class GoToTargetEnv : public Env {
   void Reset() override;
   void Step(const ActionView& action) override;
   void Write(const Output& out) override;
+  // render_mode="rgb_array": dm_control's Physics.render
+  // (physics_render.h).
+  void Render(int width, int height, int camera_id, uint8_t* rgb) override;
 
   // Test hooks: qpos, qvel, act and qacc_warmstart.
   std::vector<double> GetState() const override;
@@ -79,6 +84,13 @@ class GoToTargetEnv : public Env {
   void LoadState(StateReader* reader) override;
 
  private:
+  // The frames of render(): the env's own render context, and a stamp for
+  // each model it makes.
+  std::unique_ptr<render::ModelRenderer> frame_renderer_;
+  uint64_t model_stamp_ = 0;
+  // The target position whose compile's statistics the model has (NaN:
+  // the base model's).
+  std::array<double, 2> stat_target_{std::nan(""), std::nan("")};
   void OnSeed(uint64_t seed) override;
   void AfterReset();
   double* Obs(const Output& out, const char* key) const;

@@ -1,3 +1,5 @@
+
+
 #include "envpool/locomotion/rodent.h"
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include "envpool/locomotion/maze_arena.h"
 #include "envpool/locomotion/maze_task.h"
 #include "envpool/locomotion/mjcf_reader.h"
+#include "envpool/locomotion/physics_render.h"
 #include "envpool/locomotion/rodent_maze.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/locomotion/task_options.h"
@@ -447,6 +450,9 @@ void RodentEnv::DeclareTask(RodentTask rodent_task, const Options& options,
     // No bounds: the int64's full range, as dm_control's spec has it.
     fields->task_logic = spec->state.Add<int64_t>("obs:task_logic", {1});
   }
+  // basic_rodent_2020: control steps of 20 physics steps of 1 ms.
+  DeclarePhysicsRendering(options, kSubSteps * 0.001,
+                          BaseModel(rodent_task).ncam, spec);
   ArraySpec action;
   action.name = "action";
   action.dtype = DType::kFloat64;
@@ -473,6 +479,7 @@ RodentEnv::RodentEnv(const Options& options, const Fields& fields)
     mujoco_common::ResolveModelPath(LocomotionAssets(), file);
   }
   model_.reset(mj_copyModel(nullptr, &BaseModel(task_)));
+  model_stamp_ = render::NewStamp();
   data_.reset(mj_makeData(model_.get()));
   if (model_ == nullptr || data_ == nullptr) {
     throw std::runtime_error("cannot allocate the MuJoCo model");
@@ -727,6 +734,7 @@ void RodentEnv::ResetRunGaps() {
     throw std::runtime_error("cannot allocate the MuJoCo data");
   }
   model_ = std::move(model);
+  model_stamp_ = render::NewStamp();
   data_ = std::move(data);
   gaps_ = std::move(gaps);
   mjModel* m = model_.get();
@@ -1099,6 +1107,11 @@ void RodentEnv::Write(const Output& out) {
     out.Get(fields_.task_logic)[0] = two_touch_.observed_logic;
   }
   RenderCamera(out.Get(fields_.camera));
+}
+
+void RodentEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
+  RenderPhysics(&frame_renderer_, model_.get(), model_stamp_, hfield_stamp_,
+                data_.get(), width, height, camera_id, rgb);
 }
 
 std::vector<double> RodentEnv::GetState() const {

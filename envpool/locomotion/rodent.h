@@ -132,6 +132,9 @@ class RodentEnv : public Env {
   void Reset() override;
   void Step(const ActionView& action) override;
   void Write(const Output& out) override;
+  // render_mode="rgb_array": dm_control's Physics.render
+  // (physics_render.h).
+  void Render(int width, int height, int camera_id, uint8_t* rgb) override;
 
   // Test hooks: qpos, qvel, act and qacc_warmstart.
   std::vector<double> GetState() const override;
@@ -225,6 +228,9 @@ class RodentEnv : public Env {
   // env's model (another for each model compiled), which remakes it.
   std::unique_ptr<render::ModelRenderer> maze_renderer_;
   uint64_t model_stamp_ = 0;
+  // The frames of render() (another size than the camera's): a context of
+  // their own.
+  std::unique_ptr<render::ModelRenderer> frame_renderer_;
 };
 
 // The ids' env classes: the task and its time limit (EnvPool 1.2.7's

@@ -24,6 +24,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,7 @@
 #include "envpool/core/snapshot.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/mujoco_common/model.h"
+#include "envpool/render/mujoco_egl.h"
 
 namespace envpool::locomotion {
 
@@ -51,6 +53,9 @@ class SoccerEnv : public Env {
   void Reset() override;
   void Step(const ActionView& action) override;
   void Write(const Output& out) override;
+  // render_mode="rgb_array": dm_control's Physics.render
+  // (physics_render.h).
+  void Render(int width, int height, int camera_id, uint8_t* rgb) override;
   void WriteReward(const Output& out) const override;
   int NumPlayers() const override { return num_players_; }
 
@@ -70,6 +75,10 @@ class SoccerEnv : public Env {
   void LoadState(StateReader* reader) override;
 
  private:
+  // The frames of render(): the env's own render context, and a stamp for
+  // each model it compiles.
+  std::unique_ptr<render::ModelRenderer> frame_renderer_;
+  uint64_t model_stamp_ = 0;
   // A player's element ids and addresses in the episode's model.
   struct Player {
     bool home = true;
@@ -115,6 +124,9 @@ class SoccerEnv : public Env {
   // joints and the root's velocity of a random frame of the clip.
   void PoseFromMocap(const Player& pl);
   void UpdateDetectors();
+  // The posts of goal `goal` (0 home, 1 away) in its detected colour or
+  // its own.
+  void ColourGoalPosts(int goal, bool detected);
   Team DetectedGoal() const;
   void WritePlayer(const Output& out, int p) const;
   double* Obs(const Output& out, const char* key, int p) const;
@@ -142,6 +154,11 @@ class SoccerEnv : public Env {
   bool home_goal_detected_ = false;
   bool away_goal_detected_ = false;
   bool off_field_ = false;
+  // Each goal's detector (home, away) as its last substep left it: whether
+  // the ball was in its zone. Goal._update_detection recolours the goal's
+  // posts when that changes (seen in frames only).
+  std::array<bool, 2> ball_in_goal_{};
+  std::array<std::vector<int>, 2> goal_posts_;
   // Each player's last action (action_dim_ values per player).
   std::vector<double> prev_action_;
   int action_dim_ = 3;

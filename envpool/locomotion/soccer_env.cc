@@ -7,6 +7,7 @@
 
 #include "envpool/core/numpy_kernels.h"
 #include "envpool/locomotion/cmu_walker.h"
+#include "envpool/locomotion/physics_render.h"
 #include "envpool/locomotion/soccer.h"
 #include "envpool/locomotion/soccer_humanoid.h"
 #include "envpool/locomotion/task_options.h"
@@ -155,6 +156,16 @@ void SoccerEnv::Declare(const Options& options, EnvSpec* spec, Fields* fields) {
   action.high = {1.0};
   action.per_player = true;
   fields->action = spec->action.Add<double>(action);
+  // The frames: the cameras of an episode's model (the pitch's size does not
+  // change them).
+  SoccerConfig config;
+  config.team_size = static_cast<int>(team_size);
+  config.walker = walker;
+  CheckSoccerAssets(config);
+  DeclarePhysicsRendering(
+      options, kSubSteps * 0.005,
+      CountCameras(SoccerXml(config, MakePitchLayout(kMinLength, kMinWidth))),
+      spec);
 }
 
 SoccerEnv::SoccerEnv(const Options& options, const Fields& fields)
@@ -196,6 +207,20 @@ void SoccerEnv::BindModel() {
   ball_qpos_ = m->jnt_qposadr[ball_joint];
   ball_qvel_ = m->jnt_dofadr[ball_joint];
   ball_geom_ = id(mjOBJ_GEOM, "soccer_ball/geom");
+  // pitch.py's _GOALPOSTS, each goal's ten capsules; a fresh model has them
+  // in the goal's own colour.
+  for (int goal = 0; goal < 2; ++goal) {
+    goal_posts_[goal].clear();
+    for (const char* post :
+         {"right_post", "left_post", "top_post", "right_base", "left_base",
+          "back_base", "right_support", "right_top_support", "left_support",
+          "left_top_support"}) {
+      goal_posts_[goal].push_back(
+          id(mjOBJ_GEOM,
+             std::string(goal == 0 ? "home_goal/" : "away_goal/") + post));
+    }
+  }
+  ball_in_goal_ = {false, false};
   ball_linvel_sensor_ = sensor("soccer_ball/linear_velocity");
   const std::vector<std::string> names = PlayerNames(config_.team_size);
   const WalkerInfo& info = GetWalkerInfo(config_.walker);
@@ -481,12 +506,18 @@ void SoccerEnv::UpdateDetectors() {
     }
     return true;
   };
-  // The goals keep a detection through the substeps of a step.
-  if (in_goal(layout_.home_lower, layout_.home_upper)) {
-    home_goal_detected_ = true;
-  }
-  if (in_goal(layout_.away_lower, layout_.away_upper)) {
-    away_goal_detected_ = true;
+  // The goals keep a detection through the substeps of a step; their
+  // posts change colour when the ball enters or leaves the zone.
+  const bool in_home = in_goal(layout_.home_lower, layout_.home_upper);
+  const bool in_away = in_goal(layout_.away_lower, layout_.away_upper);
+  home_goal_detected_ = home_goal_detected_ || in_home;
+  away_goal_detected_ = away_goal_detected_ || in_away;
+  for (int goal = 0; goal < 2; ++goal) {
+    const bool in = goal == 0 ? in_home : in_away;
+    if (in != ball_in_goal_[goal]) {
+      ColourGoalPosts(goal, in);
+      ball_in_goal_[goal] = in;
+    }
   }
   if (!config_.enable_field_box) {
     bool in_field = true;
@@ -497,6 +528,19 @@ void SoccerEnv::UpdateDetectors() {
       }
     }
     off_field_ = !in_field;
+  }
+}
+
+void SoccerEnv::ColourGoalPosts(int goal, bool detected) {
+  // Goal.goalpost_rgba and goalpost_detected_rgba: the detector's rgba
+  // (home (.2, .2, 1), away (1, .2, .2)) or PositionDetector's default
+  // detected_rgba (0, 1, 0), opaque.
+  static constexpr float kOwn[2][4] = {{.2f, .2f, 1.f, 1.f},
+                                       {1.f, .2f, .2f, 1.f}};
+  static constexpr float kDetected[4] = {0.f, 1.f, 0.f, 1.f};
+  const float* rgba = detected ? kDetected : kOwn[goal];
+  for (int geom : goal_posts_[goal]) {
+    std::copy(rgba, rgba + 4, model_->geom_rgba + 4 * geom);
   }
 }
 
@@ -530,6 +574,7 @@ void SoccerEnv::Reset() {
                         kMinWidth + wid_ratio * (kMaxWidth - kMinWidth));
   }
   model_ = SoccerModel(config_, layout_);
+  model_stamp_ = render::NewStamp();
   data_.reset(mj_makeData(model_.get()));
   if (data_ == nullptr) {
     throw std::runtime_error("cannot allocate MuJoCo data");
@@ -614,6 +659,11 @@ void SoccerEnv::WriteReward(const Output& out) const {
 
 double* SoccerEnv::Obs(const Output& out, const char* key, int p) const {
   return out.Get(fields_.obs[obs_index_.at(key)], p);
+}
+
+void SoccerEnv::Render(int width, int height, int camera_id, uint8_t* rgb) {
+  RenderPhysics(&frame_renderer_, model_.get(), model_stamp_, 0, data_.get(),
+                width, height, camera_id, rgb);
 }
 
 void SoccerEnv::Write(const Output& out) {
@@ -820,7 +870,8 @@ void SoccerEnv::SaveState(StateWriter* writer) const {
   const std::vector<mjtNum> sensors(data_->sensordata,
                                     data_->sensordata + model_->nsensordata);
   writer->Put(layout_, state, sensors, home_goal_detected_, away_goal_detected_,
-              off_field_, scored_, prev_action_);
+              off_field_, scored_, prev_action_, ball_in_goal_[0],
+              ball_in_goal_[1]);
 }
 
 void SoccerEnv::LoadState(StateReader* reader) {
@@ -837,8 +888,9 @@ void SoccerEnv::LoadState(StateReader* reader) {
   std::vector<mjtNum> state, sensors, prev_action;
   bool home_goal = false, away_goal = false, off_field = false;
   Team scored = Team::kNone;
+  bool in_home = false, in_away = false;
   reader->Get(&layout, &state, &sensors, &home_goal, &away_goal, &off_field,
-              &scored, &prev_action);
+              &scored, &prev_action, &in_home, &in_away);
   if (prev_action.size() != prev_action_.size() ||
       (scored != Team::kNone && scored != Team::kHome &&
        scored != Team::kAway)) {
@@ -866,6 +918,7 @@ void SoccerEnv::LoadState(StateReader* reader) {
   }
   if (!same_pitch) {
     model_ = std::move(model);
+    model_stamp_ = render::NewStamp();
     data_ = std::move(data);
     layout_ = layout;
     BindModel();
@@ -876,6 +929,9 @@ void SoccerEnv::LoadState(StateReader* reader) {
   off_field_ = off_field;
   scored_ = scored;
   prev_action_ = prev_action;
+  ball_in_goal_ = {in_home, in_away};
+  ColourGoalPosts(0, in_home);
+  ColourGoalPosts(1, in_away);
   mujoco_common::SetIntegrationState(model_.get(), data_.get(), state);
   mj_step1(model_.get(), data_.get());
   // The accelerometer and touch sensors as the last mj_step2 (or the

@@ -334,3 +334,22 @@ def test_a_missing_clip_names_the_file(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(registration, "ASSET_DIR", str(tmp_path))
     with pytest.raises(ValueError, match=r"mocap_2019\.bin.*reinstall envpool"):
         envpool.make(TASK_ID, seed=0)
+
+
+def test_frames_are_physics_render() -> None:
+    # render_mode="rgb_array": dm_control's physics.render (320x240, its free
+    # camera), pixel for pixel, at the reset and two steps of the four
+    # humanoids (their skins drawn).
+    env = envpool.make(TASK_ID, num_envs=1, seed=2, render_mode="rgb_array")
+    ref = reference(2)
+    env.reset()
+    ref.reset()
+    rng = np.random.RandomState(2)
+    for step in range(3):
+        if step > 0:
+            action = [rng.uniform(-1, 1, s.shape) for s in ref.action_spec()]
+            env.step(np.stack(action))
+            ref.step(action)
+        [frame] = env.render()
+        np.testing.assert_array_equal(frame, ref.physics.render(240, 320), err_msg=str(step))
+    env.close()
