@@ -1,5 +1,3 @@
-
-
 #include "envpool/locomotion/cmu_maze.h"
 
 #include <mujoco/mujoco.h>

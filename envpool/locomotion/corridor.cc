@@ -1,5 +1,3 @@
-
-
 #include "envpool/locomotion/corridor.h"
 
 #include <algorithm>

@@ -1,5 +1,3 @@
-
-
 #include "envpool/locomotion/go_to_target.h"
 
 #include <algorithm>

@@ -1,5 +1,3 @@
-
-
 #include "envpool/locomotion/rodent.h"
 
 #include <algorithm>
