@@ -110,21 +110,31 @@ std::string ShapeText(const std::vector<int64_t>& shape) {
   return text + (shape.size() == 1 ? ",)" : ")");
 }
 
+// Whether `shape` is lead[0..leads) followed by `tail`.
+bool ShapeIs(const std::vector<int64_t>& shape, const int64_t* lead,
+             std::size_t leads, const std::vector<int64_t>& tail) {
+  return shape.size() == leads + tail.size() &&
+         std::equal(lead, lead + leads, shape.begin()) &&
+         std::equal(tail.begin(), tail.end(), shape.begin() + leads);
+}
+
 void CheckShape(const ArraySpec& spec, const std::string& task_id, int n,
                 int rows_per_env, const std::vector<int64_t>& shape) {
+  // Compared in place: the shapes are only built for the message.
   const int64_t rows = static_cast<int64_t>(n) * rows_per_env;
-  std::vector<int64_t> expected{rows};
-  expected.insert(expected.end(), spec.shape.begin(), spec.shape.end());
   // A one-element action may also come as one number per row: (rows,).
   const bool one_per_row =
       spec.NumElements() == 1 && shape.size() == 1 && shape[0] == rows;
   // Per-player rows may also come grouped by env: (n, rows_per_env, ...).
-  std::vector<int64_t> grouped{n, rows_per_env};
-  grouped.insert(grouped.end(), spec.shape.begin(), spec.shape.end());
-  const bool by_env = rows_per_env > 1 && shape == grouped;
-  if (shape == expected || one_per_row || by_env) {
+  const int64_t by_env_lead[2] = {n, rows_per_env};
+  if (ShapeIs(shape, &rows, 1, spec.shape) || one_per_row ||
+      (rows_per_env > 1 && ShapeIs(shape, by_env_lead, 2, spec.shape))) {
     return;
   }
+  std::vector<int64_t> expected{rows};
+  expected.insert(expected.end(), spec.shape.begin(), spec.shape.end());
+  std::vector<int64_t> grouped{n, rows_per_env};
+  grouped.insert(grouped.end(), spec.shape.begin(), spec.shape.end());
   if (rows_per_env > 1) {
     throw std::invalid_argument(
         "action '" + spec.name + "' of " + task_id +
@@ -144,17 +154,41 @@ void CheckShape(const ArraySpec& spec, const std::string& task_id, int n,
 }
 
 // Whether every value is below `bound` as an unsigned number, that is in
-// 0..bound-1 for signed values: one branch-free pass for the usual
-// integer actions.
+// 0..bound-1 for signed values: branch-free passes for the usual integer
+// actions (the calling thread checks every env's action while the stepping
+// threads wait for it).
 template <typename S>
 bool AllBelow(const void* data, int64_t total, uint64_t bound) {
   const auto* values = static_cast<const S*>(data);
-  bool below = true;
-  for (int64_t i = 0; i < total; ++i) {
-    // A negative value converts to a number above any bound.
-    below &= static_cast<uint64_t>(values[i]) < bound;
+  // Values whose bits together are below the bound are all below it (and
+  // none negative): one OR a value, in four lanes that do not wait for one
+  // another.
+  uint64_t lanes[4] = {0, 0, 0, 0};
+  int64_t k = 0;
+  for (; k + 4 <= total; k += 4) {
+    for (int j = 0; j < 4; ++j) {
+      lanes[j] |= static_cast<uint64_t>(values[k + j]);
+    }
   }
-  return below;
+  for (; k < total; ++k) {
+    lanes[0] |= static_cast<uint64_t>(values[k]);
+  }
+  if ((lanes[0] | lanes[1] | lanes[2] | lanes[3]) < bound) {
+    return true;
+  }
+  // A negative value converts to a number above any bound.
+  uint64_t above = 0;
+  int64_t i = 0;
+  for (; i + 8 <= total; i += 8) {
+    for (int j = 0; j < 8; ++j) {
+      above |=
+          static_cast<uint64_t>(static_cast<uint64_t>(values[i + j]) >= bound);
+    }
+  }
+  for (; i < total; ++i) {
+    above |= static_cast<uint64_t>(static_cast<uint64_t>(values[i]) >= bound);
+  }
+  return above == 0;
 }
 
 // Who element `i` of the values belongs to: "env 3", or "env 3 player 1"

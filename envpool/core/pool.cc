@@ -668,7 +668,8 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
   const auto deadline =
       std::chrono::steady_clock::now() +
       std::chrono::nanoseconds(std::max<int64_t>(timeout_ns, 0));
-  std::vector<Task> chunk;
+  // Kept from call to call: a chunk of cheap envs is a few kilobytes.
+  thread_local std::vector<Task> chunk;
   bool polled = false;
   while (true) {
     {

@@ -108,42 +108,6 @@ class Block {
   bool ready_ = false;  // guarded by Pool::mu_
 };
 
-// Checks of a send's env ids, which the calling thread runs over every env
-// of a send while the stepping threads wait for it: eight ids at a time and
-// no early exit, so that they cost about an instruction an env.
-//
-// Whether ids[k] == ids[0] + k for every k: a run of envs, whose rows of a
-// per-env array are one contiguous range.
-inline bool Consecutive(const int* ids, int n) {
-  const int first = n > 0 ? ids[0] : 0;
-  unsigned off = 0;
-  int k = 0;
-  for (; k + 8 <= n; k += 8) {
-    for (int j = 0; j < 8; ++j) {
-      off |= static_cast<unsigned>(ids[k + j] ^ (first + k + j));
-    }
-  }
-  for (; k < n; ++k) {
-    off |= static_cast<unsigned>(ids[k] ^ (first + k));
-  }
-  return off == 0;
-}
-
-// Whether ids[k] < ids[k + 1] for every k (so none repeats).
-inline bool Increasing(const int* ids, int n) {
-  unsigned bad = 0;
-  int k = 1;
-  for (; k + 8 <= n; k += 8) {
-    for (int j = 0; j < 8; ++j) {
-      bad |= static_cast<unsigned>(ids[k + j] <= ids[k + j - 1]);
-    }
-  }
-  for (; k < n; ++k) {
-    bad |= static_cast<unsigned>(ids[k] <= ids[k - 1]);
-  }
-  return bad == 0;
-}
-
 class Pool {
  public:
   Pool(const EnvClass& env_class, const Options& options, PoolConfig config);

@@ -625,15 +625,18 @@ class PyPool {
     const int64_t cost = pool_->step_cost_ns();
     if (reset || cost == 0 || cost * n >= kHoldGilBelowNs) {
       // Another Python thread may use this object meanwhile: the ids and
-      // seeds are ours for the call.
-      std::vector<int> own_ids(ids, ids + n);
+      // seeds are ours for the call (all_ids_ never changes).
+      std::vector<int> own_ids;
+      if (ids != all_ids_.data()) {
+        own_ids.assign(ids, ids + n);
+        ids = own_ids.data();
+      }
       std::vector<uint64_t> own_seeds;
       if (seeds != nullptr) {
         own_seeds.assign(seeds, seeds + n);
       }
       py::gil_scoped_release release;
-      pool_->Send(own_ids.data(), n, reset,
-                  seeds != nullptr ? own_seeds.data() : nullptr);
+      pool_->Send(ids, n, reset, seeds != nullptr ? own_seeds.data() : nullptr);
     } else {
       pool_->Send(ids, n, reset, seeds);
     }

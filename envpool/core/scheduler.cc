@@ -102,13 +102,24 @@ int64_t Scheduler::SpinNs() const {
 }
 
 void Scheduler::Enqueue(const int* env_ids, int n, const Task& like) {
+  // A sync step's envs are consecutive ids, whose homes are runs of home_
+  // (see the constructor): each run is found eight homes at a time and
+  // queued as one entry, without another look at its ids.
+  const bool consecutive = Consecutive(env_ids, n);
   {
     const auto lock = LockPolling(mu_);
-    // In runs of envs of one home (a sync step's envs are runs: see the
-    // constructor).
+    // In runs of envs of one home.
     const int* const homes = home_.data();
     for (int k = 0; k < n;) {
       const int home = homes[env_ids[k]];
+      if (consecutive) {
+        const int first = env_ids[0];
+        const int end = RunOfSameEnd(homes + first, k + 1, n, home);
+        queues_[home].AppendConsecutive(first + k, end - k, k, like,
+                                        &queued_tasks_);
+        k = end;
+        continue;
+      }
       int end = k + 1;
       while (end < n && homes[env_ids[end]] == home) {
         ++end;
@@ -199,8 +210,10 @@ bool Scheduler::Take(int self, bool wait, std::vector<Task>* chunk) {
       static_cast<std::size_t>(kChunkNs / cost), 1, std::min(share, most));
   chunk->resize(take);
   Task* const taken = chunk->data();
-  for (std::size_t i = 0; i < take; ++i) {
-    taken[i] = front ? source->PopFront() : source->PopBack();
+  if (front) {
+    source->PopFrontInto(taken, take);
+  } else {
+    source->PopBackInto(taken, take);
   }
   // A task on a thread's own queue is there because the thread is its env's
   // home already (an env has one task queued at most): only envs taken from

@@ -32,6 +32,61 @@
 
 namespace envpool {
 
+// Scans of a send's env ids (and of their homes), which the calling thread
+// runs over every env of a send while the stepping threads wait for it:
+// eight ids at a time and no early exit within them, so that they cost
+// about an instruction an env.
+//
+// Whether ids[k] == ids[0] + k for every k: a run of envs, whose rows of a
+// per-env array are one contiguous range.
+inline bool Consecutive(const int* ids, int n) {
+  const int first = n > 0 ? ids[0] : 0;
+  unsigned off = 0;
+  int k = 0;
+  for (; k + 8 <= n; k += 8) {
+    for (int j = 0; j < 8; ++j) {
+      off |= static_cast<unsigned>(ids[k + j] ^ (first + k + j));
+    }
+  }
+  for (; k < n; ++k) {
+    off |= static_cast<unsigned>(ids[k] ^ (first + k));
+  }
+  return off == 0;
+}
+
+// Whether ids[k] < ids[k + 1] for every k (so none repeats).
+inline bool Increasing(const int* ids, int n) {
+  unsigned bad = 0;
+  int k = 1;
+  for (; k + 8 <= n; k += 8) {
+    for (int j = 0; j < 8; ++j) {
+      bad |= static_cast<unsigned>(ids[k + j] <= ids[k + j - 1]);
+    }
+  }
+  for (; k < n; ++k) {
+    bad |= static_cast<unsigned>(ids[k] <= ids[k - 1]);
+  }
+  return bad == 0;
+}
+
+// The first k' >= k with values[k'] != v, or n: where a run of v in
+// values[k..n) ends, compared eight at a time.
+inline int RunOfSameEnd(const int* values, int k, int n, int v) {
+  for (; k + 8 <= n; k += 8) {
+    unsigned other = 0;
+    for (int j = 0; j < 8; ++j) {
+      other |= static_cast<unsigned>(values[k + j] ^ v);
+    }
+    if (other != 0) {
+      break;
+    }
+  }
+  while (k < n && values[k] == v) {
+    ++k;
+  }
+  return k;
+}
+
 class Block;  // a batch of results (pool.h); the scheduler only carries it
 
 // One queued unit of work for one env: a turn (a step or a reset) whose
@@ -92,26 +147,71 @@ class TaskRing {
     }
     size_ += static_cast<std::size_t>(n);
   }
-  Task PopFront() {
-    Run& run = runs_[head_];
-    const Task task = run.At(0);
-    ++run.first_env;
-    ++run.first_slot;
-    ++run.first_order;
-    if (--run.count == 0) {
-      head_ = Index(1);
-      --runs_size_;
+  // Queues a task like `like` for each of envs first_env.. (n of them), with
+  // slots first_slot.. and orders *order.. (advanced by n): one run.
+  void AppendConsecutive(int first_env, int n, int first_slot, const Task& like,
+                         uint32_t* order) {
+    if (size_ + static_cast<std::size_t>(n) > runs_.size()) {
+      throw std::logic_error("more tasks queued than envs");
     }
-    --size_;
+    runs_[Index(runs_size_)] = Run{first_env,  first_slot, *order,       n,
+                                   like.block, like.kind,  like.has_seed};
+    ++runs_size_;
+    *order += static_cast<uint32_t>(n);
+    size_ += static_cast<std::size_t>(n);
+  }
+  // Pops the k oldest (PopFront) or newest (PopBack) tasks into out[0..k),
+  // in the order those would return them, a run at a time: the run's
+  // fields are read once and written back once, where a pop per task made
+  // each task wait for the last one's stores to the run.
+  void PopFrontInto(Task* out, std::size_t k) {
+    while (k > 0) {
+      Run& run = runs_[head_];
+      const int m = static_cast<int>(
+          std::min<std::size_t>(k, static_cast<std::size_t>(run.count)));
+      const Run taken = run;
+      for (int i = 0; i < m; ++i) {
+        out[i] = taken.At(i);
+      }
+      run.first_env += m;
+      run.first_slot += m;
+      run.first_order += static_cast<uint32_t>(m);
+      run.count -= m;
+      if (run.count == 0) {
+        head_ = Index(1);
+        --runs_size_;
+      }
+      size_ -= static_cast<std::size_t>(m);
+      out += m;
+      k -= static_cast<std::size_t>(m);
+    }
+  }
+  void PopBackInto(Task* out, std::size_t k) {
+    while (k > 0) {
+      Run& run = runs_[Index(runs_size_ - 1)];
+      const int m = static_cast<int>(
+          std::min<std::size_t>(k, static_cast<std::size_t>(run.count)));
+      const Run taken = run;
+      for (int i = 0; i < m; ++i) {
+        out[i] = taken.At(taken.count - 1 - i);
+      }
+      run.count -= m;
+      if (run.count == 0) {
+        --runs_size_;
+      }
+      size_ -= static_cast<std::size_t>(m);
+      out += m;
+      k -= static_cast<std::size_t>(m);
+    }
+  }
+  Task PopFront() {
+    Task task;
+    PopFrontInto(&task, 1);
     return task;
   }
   Task PopBack() {
-    Run& run = runs_[Index(runs_size_ - 1)];
-    const Task task = run.At(run.count - 1);
-    if (--run.count == 0) {
-      --runs_size_;
-    }
-    --size_;
+    Task task;
+    PopBackInto(&task, 1);
     return task;
   }
   void clear() {

@@ -123,6 +123,84 @@ TEST(TaskRingTest, ARunOfConsecutiveEnvsGivesEachTaskItsOwnEnvSlotAndOrder) {
   EXPECT_TRUE(ring.empty());
 }
 
+TEST(TaskRingTest, ChunksPoppedAcrossRunsAreTheTasksPoppedOneByOne) {
+  // Two rings queued alike: one popped a chunk at a time, the other a task
+  // at a time; chunks span runs from either end.
+  TaskRing chunked;
+  TaskRing single;
+  uint32_t chunked_order = 40;
+  uint32_t single_order = 40;
+  const Task like{0, 0, nullptr, 0, Task::Kind::kStep, false};
+  const int envs[7] = {2, 3, 4, 9, 10, 11, 12};
+  for (TaskRing* ring : {&chunked, &single}) {
+    ring->Reserve(12);
+    uint32_t* order = ring == &chunked ? &chunked_order : &single_order;
+    ring->AppendRun(envs, 7, 0, like, order);        // runs 2..4 and 9..12
+    ring->AppendConsecutive(20, 4, 7, like, order);  // one run, 20..23
+  }
+  EXPECT_EQ(chunked.size(), 11u);
+  EXPECT_EQ(chunked_order, 51u);
+  std::vector<Task> taken(11);
+  chunked.PopFrontInto(taken.data(), 4);      // 2, 3, 4, 9
+  chunked.PopBackInto(taken.data() + 4, 5);   // 23, 22, 21, 20, 12
+  chunked.PopFrontInto(taken.data() + 9, 2);  // 10, 11
+  EXPECT_TRUE(chunked.empty());
+  std::vector<Task> expected;
+  for (int k = 0; k < 4; ++k) {
+    expected.push_back(single.PopFront());
+  }
+  for (int k = 0; k < 5; ++k) {
+    expected.push_back(single.PopBack());
+  }
+  for (int k = 0; k < 2; ++k) {
+    expected.push_back(single.PopFront());
+  }
+  const int env_order[11] = {2, 3, 4, 9, 23, 22, 21, 20, 12, 10, 11};
+  for (int k = 0; k < 11; ++k) {
+    EXPECT_EQ(taken[k].env_id, env_order[k]) << k;
+    EXPECT_EQ(taken[k].env_id, expected[k].env_id) << k;
+    EXPECT_EQ(taken[k].slot, expected[k].slot) << k;
+    EXPECT_EQ(taken[k].order, expected[k].order) << k;
+  }
+  // Env 20 is slot 7 and the eighth queued: order 47.
+  EXPECT_EQ(taken[7].slot, 7);
+  EXPECT_EQ(taken[7].order, 47u);
+}
+
+TEST(SchedulerTest, ConsecutiveAndOtherSendsQueueTheSameTasks) {
+  // A send of consecutive ids is queued a run per home without looking at
+  // its ids one by one; it must give the tasks a send of the same envs in
+  // another form gives.
+  for (bool consecutive : {true, false}) {
+    Scheduler scheduler(Config(16, 16, 3, 4));
+    OneTaskAChunk(&scheduler);
+    // Envs 2..13, over the three homes; or the same with two swapped.
+    std::vector<int> ids(12);
+    for (int k = 0; k < 12; ++k) {
+      ids[k] = 2 + k;
+    }
+    if (!consecutive) {
+      std::swap(ids[3], ids[4]);
+    }
+    scheduler.Enqueue(ids.data(), 12,
+                      Task{0, 0, nullptr, 0, Task::Kind::kStep, false});
+    EXPECT_EQ(scheduler.queued(), 12);
+    std::vector<int> seen(16, 0);
+    for (int self = 0; self <= scheduler.callers_home(); ++self) {
+      std::vector<Task> chunk;
+      while (scheduler.TryTake(self, &chunk)) {
+        for (const Task& task : chunk) {
+          ++seen[task.env_id];
+          EXPECT_EQ(ids[task.slot], task.env_id) << consecutive;
+        }
+      }
+    }
+    for (int id = 0; id < 16; ++id) {
+      EXPECT_EQ(seen[id], id >= 2 && id < 14 ? 1 : 0) << id;
+    }
+  }
+}
+
 TEST(SchedulerTest, ThreadsPerMode) {
   // Sync: the caller is one of min(batch_size, cores) stepping threads (once
   // a step has been timed: see CallerStepsNoExpensiveEnv).
