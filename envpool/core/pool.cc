@@ -23,6 +23,7 @@ SchedulerConfig SchedulerConfigOf(const PoolConfig& config,
       config.batch_size == 0 ? config.num_envs : config.batch_size;
   scheduler.num_threads = config.num_threads;
   scheduler.steps_elsewhere = spec.steps_elsewhere;
+  scheduler.yields_under_contention = config.yields_under_contention;
   scheduler.cores =
       std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   return scheduler;
@@ -688,16 +689,18 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
       if (timeout_ns >= 0 && std::chrono::steady_clock::now() >= deadline) {
         return nullptr;  // nothing taken: a later Recv gets the batch
       }
-      if (scheduler_.queued() == 0 && is_sync() && timeout_ns != 0 && !polled) {
+      if (scheduler_.queued() == 0 && is_sync() && timeout_ns != 0 && !polled &&
+          steps) {
         // The rest of a sync batch is on the workers' last envs. The caller
         // is one of the stepping threads (a core of its own), so it polls
         // for a while, as an idle worker does, before it sleeps (see
-        // Scheduler::SpinNs). It polls no later than the deadline of a
-        // timeout.
+        // Scheduler::CallerSpinNs). It polls no later than the deadline of
+        // a timeout. A caller that steps no env (a contended pool, or
+        // steps too long for it) sleeps at once: its core is the workers'.
         polled = true;
         const uint64_t seen = ready_blocks_.load(std::memory_order_acquire);
         lock.unlock();
-        int64_t until = NowNs() + scheduler_.SpinNs();
+        int64_t until = NowNs() + scheduler_.CallerSpinNs();
         if (timeout_ns > 0) {
           until = std::min<int64_t>(
               until, std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -41,6 +41,9 @@ struct PoolConfig {
   // Report each finished episode's return and length in the step that ends
   // it, so training loops need no wrapper.
   bool episode_statistics = false;
+  // SchedulerConfig::yields_under_contention (tests that count which thread
+  // steps each env turn it off).
+  bool yields_under_contention = true;
 };
 
 // The columns of a batch: the env's state arrays, then the pool's own.

@@ -1,13 +1,16 @@
 #include "envpool/core/scheduler.h"
 
-#include <sys/resource.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace envpool {
 
 Scheduler::Scheduler(const SchedulerConfig& config)
-    : num_envs_(config.num_envs),
+    : yields_under_contention_(config.yields_under_contention),
+      num_envs_(config.num_envs),
       batch_size_(config.batch_size),
       sync_(config.batch_size == config.num_envs) {
   PlanThreads(config);
@@ -74,22 +77,37 @@ int Scheduler::home(int env_id) {
   return home_.at(static_cast<std::size_t>(env_id));
 }
 
-bool PreemptionWatch::ContendedNow(int64_t now_ns) {
-#ifdef RUSAGE_THREAD
-  if (seen_ < 0 || now_ns - read_at_ns_ >= kReadEveryNs) {
-    struct rusage usage {};
-    if (getrusage(RUSAGE_THREAD, &usage) == 0) {
-      Observe(now_ns, usage.ru_nivcsw);
-    }
-    read_at_ns_ = now_ns;
+RunDelayWatch::~RunDelayWatch() {
+  if (fd_ >= 0) {
+    close(fd_);
   }
-  return Contended(now_ns);
-#else
-  return false;
-#endif
 }
 
-int64_t Scheduler::SpinNs() const {
+bool RunDelayWatch::ContendedNow(int64_t now_ns) {
+  if (fd_ == -2) {
+    fd_ = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  }
+  if (fd_ < 0 || now_ns - read_at_ns_ < kReadEveryNs) {
+    return contended_;
+  }
+  read_at_ns_ = now_ns;
+  // "<time on a core> <time waiting for one> <timeslices>", in ns.
+  char text[96];
+  const ssize_t size = pread(fd_, text, sizeof(text) - 1, 0);
+  if (size > 0) {
+    text[size] = '\0';
+    long long exec_ns = 0;
+    long long delay_ns = 0;
+    if (std::sscanf(text, "%lld %lld", &exec_ns, &delay_ns) == 2) {
+      Observe(exec_ns, delay_ns);
+    }
+  }
+  return contended_;
+}
+
+bool Scheduler::WatchContention(bool marks) {
+  // Per thread, whichever pool it serves (a thread's file stays open).
+  //
   // Waking a sleeping thread costs far more than a cheap step (about 100 us
   // on a virtual machine). In a sync batch of expensive envs the threads
   // that finish first wait for the others' last envs (up to one step), so
@@ -97,8 +115,13 @@ int64_t Scheduler::SpinNs() const {
   // put them to sleep in every batch. But a thread that polls while another
   // process competes for the cores holds a core that a preempted stepping
   // thread of the pool may be waiting for; a sleep hands it over at once.
-  thread_local PreemptionWatch watch;
-  return SpinNs(watch.ContendedNow(NowNs()));
+  thread_local RunDelayWatch watch;
+  const int64_t now = NowNs();
+  const bool contended = watch.ContendedNow(now);
+  if (contended && marks) {
+    MarkContended(now);
+  }
+  return contended;
 }
 
 void Scheduler::Enqueue(const int* env_ids, int n, const Task& like) {
@@ -253,7 +276,7 @@ bool Scheduler::TakeOrWait(int self, std::vector<Task>* chunk) {
   }
   while (!closed_.load()) {
     bool got = false;
-    PollUntil(NowNs() + SpinNs(), [&] {
+    PollUntil(NowNs() + WorkerSpinNs(), [&] {
       got = Take(self, false, chunk);
       return got || closed_.load();
     });

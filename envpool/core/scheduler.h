@@ -312,50 +312,69 @@ inline std::unique_lock<std::mutex> LockPolling(std::mutex& mu) {
 }
 
 // Whether another process competes with the pool's threads for the cores,
-// as a learner beside the pool does: seen from one thread as its
-// involuntary context switches (preempted while it could run), fed in by
-// the thread itself now and then (Scheduler::SpinNs). A thread that polls
-// for work then holds a core that a stepping thread of the pool, preempted
-// in its turn, is waiting for; it had better sleep at once. On an idle
-// machine a thread is preempted now and then too (kernel threads), so one
-// preemption is not contention: kPreemptions of them within kWindowNs are.
-class PreemptionWatch {
+// as a learner beside the pool does: seen from one thread as the share of
+// its runnable time that it spent waiting for a core (the kernel's run
+// delay, /proc/thread-self/schedstat), fed in by the thread itself now and
+// then (Scheduler::WatchContention). Threads of the pool alone, no more of
+// them stepping than cores, wait for a core only while being woken (tens of
+// microseconds a batch); beside a busy process each of three runnable
+// threads on two cores waits about a third of the time. A count of the
+// thread's involuntary context switches, used before, also counted the
+// pool's own threads preempting one another on an otherwise idle machine.
+class RunDelayWatch {
  public:
-  static constexpr int kPreemptions = 4;
+  // A window of this much runnable time (on a core or waiting for one) is
+  // judged at once (long enough that a hiccup of a millisecond, a kernel
+  // thread or the hypervisor, does not tip it) ...
   static constexpr int64_t kWindowNs = 20'000'000;
-  // Reads a thread's count at most this often (a system call).
+  // ... contended where over this percentage of it was waiting, in two
+  // windows in a row (a burst of other work, a few milliseconds, on an
+  // otherwise idle machine tips one window now and then).
+  static constexpr int64_t kContendedPercent = 15;
+  // Reads the thread's times at most this often (a system call).
   static constexpr int64_t kReadEveryNs = 1'000'000;
 
-  // The thread's count of involuntary context switches so far, at now_ns.
-  void Observe(int64_t now_ns, int64_t preemptions) {
-    if (seen_ >= 0) {
-      const int64_t new_ones =
-          std::min<int64_t>(preemptions - seen_, kPreemptions);
-      for (int64_t k = 0; k < new_ones; ++k) {
-        times_[next_] = now_ns;
-        next_ = (next_ + 1) % kPreemptions;
-        count_ = std::min(count_ + 1, kPreemptions);
-      }
+  RunDelayWatch() = default;
+  RunDelayWatch(const RunDelayWatch&) = delete;
+  RunDelayWatch& operator=(const RunDelayWatch&) = delete;
+  ~RunDelayWatch();  // closes the file ContendedNow opened
+
+  // The thread's time on a core and time waiting for one, so far.
+  void Observe(int64_t exec_ns, int64_t delay_ns) {
+    if (seen_exec_ >= 0) {
+      exec_ += exec_ns - seen_exec_;
+      delay_ += delay_ns - seen_delay_;
     }
-    seen_ = preemptions;
+    seen_exec_ = exec_ns;
+    seen_delay_ = delay_ns;
+    if (exec_ + delay_ >= kWindowNs) {
+      const bool over = delay_ * 100 > kContendedPercent * (exec_ + delay_);
+      contended_ = over && last_over_;
+      last_over_ = over;
+      ++windows_;
+      exec_ = 0;
+      delay_ = 0;
+    }
   }
-  // Whether the last kPreemptions preemptions all fell within kWindowNs
-  // before now_ns.
-  bool Contended(int64_t now_ns) const {
-    // times_[next_] is the oldest of the last kPreemptions.
-    return count_ == kPreemptions && now_ns - times_[next_] <= kWindowNs;
-  }
-  // Observe()s the calling thread's own count if kReadEveryNs has passed
+  // The verdict of the last two whole windows.
+  bool Contended() const { return contended_; }
+  // Whole windows judged so far.
+  int64_t windows() const { return windows_; }
+  // Observe()s the calling thread's own times if kReadEveryNs has passed
   // since its last read, then says whether it is Contended(). Always false
-  // where the system does not count a thread's preemptions.
+  // where the system does not give a thread's run delay.
   bool ContendedNow(int64_t now_ns);
 
  private:
-  int64_t seen_ = -1;
+  int64_t seen_exec_ = -1;
+  int64_t seen_delay_ = 0;
+  int64_t exec_ = 0;
+  int64_t delay_ = 0;
+  bool contended_ = false;
+  bool last_over_ = false;  // the last whole window waited over the share
+  int64_t windows_ = 0;
   int64_t read_at_ns_ = 0;
-  int64_t times_[kPreemptions] = {};
-  int next_ = 0;
-  int count_ = 0;
+  int fd_ = -2;  // the thread's schedstat file; -2: not opened yet
 };
 
 struct SchedulerConfig {
@@ -366,6 +385,10 @@ struct SchedulerConfig {
   // The envs' steps run outside the stepping thread (EnvSpec).
   bool steps_elsewhere = false;
   int cores = 1;  // hardware threads
+  // Whether the caller leaves the envs to the workers while another process
+  // competes for the cores (see Scheduler::Contended); tests that count
+  // which thread steps each env turn it off.
+  bool yields_under_contention = true;
 };
 
 class Scheduler {
@@ -379,6 +402,9 @@ class Scheduler {
   static constexpr int64_t kSpinSteps = 4;
   // ... but only this long while another process competes for the cores.
   static constexpr int64_t kContendedSpinNs = 5000;
+  // A stepping thread seen waiting for a core (RunDelayWatch) marks the
+  // pool contended for this long.
+  static constexpr int64_t kContendedHoldNs = 100'000'000;
   // A thread takes at most about this much work from the queues at once.
   static constexpr int64_t kChunkNs = 10000;
   // The calling thread steps an env only while its estimated step costs at
@@ -413,10 +439,36 @@ class Scheduler {
     return cost_ns > 0 && cost_ns * n < kInlineBudgetNs;
   }
   // Whether the calling thread may step envs at all: while a step is not
-  // estimated above kCallerStepLimitNs (nor unknown, before the first).
+  // estimated above kCallerStepLimitNs (nor unknown, before the first), and
+  // not while the pool is Contended().
   bool CallerMayStep() const {
     const int64_t cost_ns = cost_.ns();
-    return cost_ns > 0 && cost_ns <= kCallerStepLimitNs;
+    return cost_ns > 0 && cost_ns <= kCallerStepLimitNs && !Contended();
+  }
+  // Whether a stepping thread of this pool was seen waiting for a core
+  // (RunDelayWatch) within the last kContendedHoldNs. The caller
+  // then steps no env (the reserve steps in its place): a thread that steps
+  // uses more than its share of a contended core, and the kernel's fair
+  // scheduler then makes it wait behind the other process when it next
+  // wakes, so that the caller's own serial part (Python, the next send)
+  // came late in every batch. A caller that only sends and receives is
+  // woken at once, as the published EnvPool's is.
+  bool Contended() const {
+    const int64_t until = contended_until_ns_.load(std::memory_order_relaxed);
+    return until != 0 && NowNs() < until;
+  }
+  // Reads the calling thread's run delay (at most once a millisecond) and
+  // returns whether it says contended; a stepping worker's verdict also
+  // marks the pool (`marks`). The caller and the reserve do not mark it:
+  // they sleep and are woken once a batch or more, and the wait to be
+  // woken counts as run delay, which kept a pool marked on an idle machine.
+  bool WatchContention(bool marks);
+  // Marks the pool contended from now_ns on (tests).
+  void MarkContended(int64_t now_ns) {
+    if (yields_under_contention_) {
+      contended_until_ns_.store(now_ns + kContendedHoldNs,
+                                std::memory_order_relaxed);
+    }
   }
   // Whether a send of n envs is stepped on the sending thread: where that is
   // cheaper, or where the caller may step and a sync batch of one env leaves
@@ -436,9 +488,11 @@ class Scheduler {
   }
   // How long an idle thread polls before it sleeps: kSpinSteps x the
   // estimated step, within [kMinSpinNs, kMaxSpinNs], or kContendedSpinNs
-  // while the calling thread is being preempted (PreemptionWatch).
-  int64_t SpinNs() const;
-  // SpinNs() for a thread that is (or is not) being preempted.
+  // while the thread waits for cores (WatchContention): for a thread in
+  // Recv, and for a stepping worker (whose verdict marks the pool).
+  int64_t CallerSpinNs() { return SpinNs(WatchContention(false)); }
+  int64_t WorkerSpinNs() { return SpinNs(WatchContention(true)); }
+  // The spin of a thread that is (or is not) waiting for cores.
   int64_t SpinNs(bool contended) const {
     return contended
                ? kContendedSpinNs
@@ -459,7 +513,8 @@ class Scheduler {
   bool TryTake(int self, std::vector<Task>* chunk) {
     return Take(self, false, chunk);
   }
-  // A worker's wait for tasks: polls for SpinNs(), then sleeps until tasks
+  // A worker's wait for tasks: polls for WorkerSpinNs(), then sleeps until
+  // tasks
   // are queued (the reserve: sleeps until tasks are queued that the caller
   // may not step). False once the scheduler is closed.
   bool TakeOrWait(int self, std::vector<Task>* chunk);
@@ -487,6 +542,9 @@ class Scheduler {
   bool caller_steps_ = true;
   std::atomic<bool> closed_{false};
   StepCost cost_;
+  // Contended() until then (NowNs); 0: never marked.
+  std::atomic<int64_t> contended_until_ns_{0};
+  bool yields_under_contention_;
   int num_envs_;
   int batch_size_;
   bool sync_;

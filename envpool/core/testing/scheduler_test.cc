@@ -1,6 +1,7 @@
 #include "envpool/core/scheduler.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -289,6 +290,49 @@ TEST(SchedulerTest, CallerStepsNoExpensiveEnv) {
   }
 }
 
+TEST(SchedulerTest, CallerLeavesItsEnvsToTheReserveWhileContended) {
+  // Envs of 100 us: not cheap enough to step inline.
+  for (bool sync : {true, false}) {
+    Scheduler scheduler(sync ? Config(8, 8, 0, 2) : Config(8, 4, 0, 2));
+    ASSERT_TRUE(scheduler.has_reserve());
+    scheduler.cost().AddInline(100'000);
+    EXPECT_FALSE(scheduler.Contended());
+    EXPECT_TRUE(scheduler.CallerMayStep());
+    EXPECT_TRUE(scheduler.RecvSteps());
+    const int64_t now = NowNs();
+    scheduler.MarkContended(now);
+    EXPECT_TRUE(scheduler.Contended());
+    EXPECT_FALSE(scheduler.CallerMayStep());
+    EXPECT_FALSE(scheduler.RecvSteps());
+    EXPECT_FALSE(scheduler.SendsInline(1));
+    // The reserve steps the caller's envs meanwhile.
+    EnqueueSteps(&scheduler, {5});
+    std::vector<Task> chunk;
+    ASSERT_TRUE(scheduler.TakeOrWait(scheduler.stepping_workers(), &chunk));
+    EXPECT_EQ(chunk.front().env_id, 5);
+    // Marked kContendedHoldNs ago: over.
+    scheduler.MarkContended(now - Scheduler::kContendedHoldNs - 1);
+    EXPECT_FALSE(scheduler.Contended());
+    EXPECT_TRUE(scheduler.CallerMayStep());
+    EXPECT_TRUE(scheduler.RecvSteps());
+    // Cheap envs are still stepped inline: a hand-off costs more.
+    scheduler.cost().AddInline(100);
+    for (int k = 0; k < 60; ++k) {
+      scheduler.cost().AddInline(100);
+    }
+    scheduler.MarkContended(NowNs());
+    EXPECT_TRUE(scheduler.SendsInline(8));
+  }
+  // A pool told not to yield is never contended.
+  SchedulerConfig steady = Config(8, 8, 0, 2);
+  steady.yields_under_contention = false;
+  Scheduler scheduler(steady);
+  scheduler.cost().AddInline(100'000);
+  scheduler.MarkContended(NowNs());
+  EXPECT_FALSE(scheduler.Contended());
+  EXPECT_TRUE(scheduler.CallerMayStep());
+}
+
 TEST(SchedulerTest, StepCostWeighsNewSamples) {
   StepCost inline_cost;
   EXPECT_EQ(inline_cost.ns(), 0);
@@ -314,31 +358,70 @@ TEST(SchedulerTest, SpinGrowsWithTheStepWithinBoundsAndIsShortUnderContention) {
   EXPECT_EQ(slow.SpinNs(true), Scheduler::kContendedSpinNs);
 }
 
-TEST(PreemptionWatchTest, ContendedOnlyWhileManyPreemptionsFallInTheWindow) {
-  constexpr int64_t kMs = 1000000;
-  PreemptionWatch watch;
-  // The first reading is a baseline: the switches before it are old.
-  watch.Observe(0, 100);
-  EXPECT_FALSE(watch.Contended(0));
-  // A preemption now and then, as on an idle machine: never contended.
-  for (int k = 1; k <= 20; ++k) {
-    watch.Observe(k * 10 * kMs, 100 + k);
-    EXPECT_FALSE(watch.Contended(k * 10 * kMs)) << k;
+TEST(RunDelayWatchTest, ContendedWhereAWindowWaitedOverItsShare) {
+  constexpr int64_t kWindow = RunDelayWatch::kWindowNs;
+  RunDelayWatch watch;
+  // The first reading is a baseline: the times before it are old.
+  int64_t exec = 500 * kWindow;
+  int64_t delay = 400 * kWindow;
+  watch.Observe(exec, delay);
+  EXPECT_FALSE(watch.Contended());
+  // Waiting 2% of the time (being woken), a tenth of a window a reading:
+  // never contended.
+  for (int k = 0; k < 40; ++k) {
+    exec += kWindow / 10;
+    delay += kWindow / 500;
+    watch.Observe(exec, delay);
+    EXPECT_FALSE(watch.Contended()) << k;
   }
-  // kPreemptions of them within the window: contended ...
-  int64_t t = 300 * kMs;
-  int64_t count = 120;
-  for (int k = 0; k < PreemptionWatch::kPreemptions; ++k) {
-    t += kMs;
-    watch.Observe(t, ++count);
+  // Nor a burst of a fifth of a window in one reading, which tips one
+  // window but not the next.
+  delay += kWindow / 5;
+  watch.Observe(exec, delay);
+  for (int k = 0; k < 25; ++k) {
+    exec += kWindow / 10;
+    watch.Observe(exec, delay);
+    EXPECT_FALSE(watch.Contended()) << k;
   }
-  EXPECT_TRUE(watch.Contended(t));
-  EXPECT_TRUE(watch.Contended(t + PreemptionWatch::kWindowNs / 2));
-  // ... until the window has passed the oldest of them.
-  EXPECT_FALSE(watch.Contended(t + PreemptionWatch::kWindowNs));
-  // Several seen in one reading count as several.
-  watch.Observe(t + 100 * kMs, count + PreemptionWatch::kPreemptions);
-  EXPECT_TRUE(watch.Contended(t + 100 * kMs));
+  // A third of the time, as beside a busy process: contended once a whole
+  // window has been seen, not before.
+  const int64_t windows = watch.windows();
+  while (watch.windows() == windows) {
+    EXPECT_FALSE(watch.Contended());
+    exec += kWindow / 15;
+    delay += kWindow / 30;
+    watch.Observe(exec, delay);
+  }
+  // The window under way when the waits began is mixed, and a verdict
+  // takes two whole windows: two more.
+  for (int k = 0; k < 30; ++k) {
+    exec += kWindow / 15;
+    delay += kWindow / 30;
+    watch.Observe(exec, delay);
+  }
+  EXPECT_TRUE(watch.Contended());
+  EXPECT_GE(watch.windows(), windows + 3);
+  // The verdict stands until the next whole window says otherwise.
+  exec += kWindow / 2;
+  watch.Observe(exec, delay);
+  EXPECT_TRUE(watch.Contended());
+  exec += kWindow;
+  watch.Observe(exec, delay);
+  EXPECT_FALSE(watch.Contended());
+}
+
+TEST(RunDelayWatchTest, ReadsTheThreadsOwnTimes) {
+  // Busy for three windows: at least one whole window of runnable time is
+  // judged from the thread's own times (the verdict depends on the load).
+  if (access("/proc/thread-self/schedstat", R_OK) != 0) {
+    GTEST_SKIP() << "no run delay on this system";
+  }
+  RunDelayWatch watch;
+  const int64_t until = NowNs() + 3 * RunDelayWatch::kWindowNs;
+  while (NowNs() < until) {
+    watch.ContendedNow(NowNs());
+  }
+  EXPECT_GE(watch.windows(), 1);
 }
 
 TEST(SchedulerTest, EnvsAreDealtToTheSteppingThreadsInRuns) {
