@@ -107,14 +107,6 @@ bool RunDelayWatch::ContendedNow(int64_t now_ns) {
 
 bool Scheduler::WatchContention(bool marks) {
   // Per thread, whichever pool it serves (a thread's file stays open).
-  //
-  // Waking a sleeping thread costs far more than a cheap step (about 100 us
-  // on a virtual machine). In a sync batch of expensive envs the threads
-  // that finish first wait for the others' last envs (up to one step), so
-  // the spin grows with the step: a fixed spin shorter than a step would
-  // put them to sleep in every batch. But a thread that polls while another
-  // process competes for the cores holds a core that a preempted stepping
-  // thread of the pool may be waiting for; a sleep hands it over at once.
   thread_local RunDelayWatch watch;
   const int64_t now = NowNs();
   const bool contended = watch.ContendedNow(now);

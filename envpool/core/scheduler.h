@@ -446,8 +446,8 @@ class Scheduler {
     return cost_ns > 0 && cost_ns <= kCallerStepLimitNs && !Contended();
   }
   // Whether a stepping thread of this pool was seen waiting for a core
-  // (RunDelayWatch) within the last kContendedHoldNs. The caller
-  // then steps no env (the reserve steps in its place): a thread that steps
+  // (RunDelayWatch) within the last kContendedHoldNs. The caller then
+  // steps no env (the reserve steps in its place): a thread that steps
   // uses more than its share of a contended core, and the kernel's fair
   // scheduler then makes it wait behind the other process when it next
   // wakes, so that the caller's own serial part (Python, the next send)
@@ -463,7 +463,7 @@ class Scheduler {
   // they sleep and are woken once a batch or more, and the wait to be
   // woken counts as run delay, which kept a pool marked on an idle machine.
   bool WatchContention(bool marks);
-  // Marks the pool contended from now_ns on (tests).
+  // Marks the pool contended from now_ns on (WatchContention, and tests).
   void MarkContended(int64_t now_ns) {
     if (yields_under_contention_) {
       contended_until_ns_.store(now_ns + kContendedHoldNs,
@@ -489,7 +489,14 @@ class Scheduler {
   // How long an idle thread polls before it sleeps: kSpinSteps x the
   // estimated step, within [kMinSpinNs, kMaxSpinNs], or kContendedSpinNs
   // while the thread waits for cores (WatchContention): for a thread in
-  // Recv, and for a stepping worker (whose verdict marks the pool).
+  // Recv, and for a stepping worker (whose verdict marks the pool). Waking
+  // a sleeping thread costs far more than a cheap step (about 100 us on a
+  // virtual machine). In a sync batch of expensive envs the threads that
+  // finish first wait for the others' last envs (up to one step), so the
+  // spin grows with the step: a fixed spin shorter than a step would put
+  // them to sleep in every batch. But a thread that polls while another
+  // process competes for the cores holds a core that a stepping thread of
+  // the pool may be waiting for; a sleep hands it over at once.
   int64_t CallerSpinNs() { return SpinNs(WatchContention(false)); }
   int64_t WorkerSpinNs() { return SpinNs(WatchContention(true)); }
   // The spin of a thread that is (or is not) waiting for cores.
@@ -514,9 +521,8 @@ class Scheduler {
     return Take(self, false, chunk);
   }
   // A worker's wait for tasks: polls for WorkerSpinNs(), then sleeps until
-  // tasks
-  // are queued (the reserve: sleeps until tasks are queued that the caller
-  // may not step). False once the scheduler is closed.
+  // tasks are queued (the reserve: sleeps until tasks are queued that the
+  // caller may not step). False once the scheduler is closed.
   bool TakeOrWait(int self, std::vector<Task>* chunk);
   // Drops the queued tasks; waiting workers return and take no more.
   void Close();
