@@ -84,13 +84,27 @@ RunDelayWatch::~RunDelayWatch() {
 }
 
 bool RunDelayWatch::ContendedNow(int64_t now_ns) {
-  if (fd_ == -2) {
-    fd_ = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-  }
-  if (fd_ < 0 || now_ns - read_at_ns_ < kReadEveryNs) {
+  if (fd_ != -2 && now_ns - read_at_ns_ < kReadEveryNs) {
     return contended_;
   }
   read_at_ns_ = now_ns;
+  // The file names the thread that opened it: a process forked since reads
+  // its own thread's.
+  const pid_t pid = getpid();
+  if (fd_ != -2 && pid != pid_) {
+    if (fd_ >= 0) {
+      close(fd_);
+    }
+    fd_ = -2;
+    seen_exec_ = -1;
+  }
+  if (fd_ == -2) {
+    fd_ = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    pid_ = pid;
+  }
+  if (fd_ < 0) {
+    return contended_;
+  }
   // "<time on a core> <time waiting for one> <timeslices>", in ns.
   char text[96];
   const ssize_t size = pread(fd_, text, sizeof(text) - 1, 0);

@@ -375,6 +375,7 @@ class RunDelayWatch {
   int64_t windows_ = 0;
   int64_t read_at_ns_ = 0;
   int fd_ = -2;  // the thread's schedstat file; -2: not opened yet
+  int pid_ = 0;  // the process that opened it
 };
 
 struct SchedulerConfig {

@@ -1,6 +1,7 @@
 #include "envpool/core/scheduler.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -422,6 +423,33 @@ TEST(RunDelayWatchTest, ReadsTheThreadsOwnTimes) {
     watch.ContendedNow(NowNs());
   }
   EXPECT_GE(watch.windows(), 1);
+}
+
+TEST(RunDelayWatchTest, AForkedProcessReadsItsOwnThread) {
+  // The file opened before the fork names the parent's thread, which waits
+  // here without running: a child still reading it would see no time pass.
+  if (access("/proc/thread-self/schedstat", R_OK) != 0) {
+    GTEST_SKIP() << "no run delay on this system";
+  }
+  RunDelayWatch watch;
+  auto busy = [&watch] {
+    const int64_t until = NowNs() + 3 * RunDelayWatch::kWindowNs;
+    while (NowNs() < until) {
+      watch.ContendedNow(NowNs());
+    }
+  };
+  busy();
+  const int64_t before = watch.windows();
+  ASSERT_GE(before, 1);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    busy();
+    _exit(watch.windows() > before ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
 TEST(SchedulerTest, EnvsAreDealtToTheSteppingThreadsInRuns) {
