@@ -10,6 +10,7 @@ virtual environment) and prints one JSON object on stdout:
     python3 -P benchmark/worker.py limit --backend envpool_async --task CheetahRun-v1 \
         --num-envs 8 --cores 2
     python3 -P benchmark/worker.py ceiling --task CheetahRun-v1 --cores 2
+    python3 -P benchmark/worker.py share --task CartPole-v1 --num-envs 1024 --cores 2
 
 The gymnasium backends step the reference env of the task, see
 `gym_reference`: `gymnasium.make(task)` where gymnasium registers the id
@@ -1107,6 +1108,128 @@ def measure_parallel_ceiling(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def measure_ceiling_share(args: argparse.Namespace) -> dict[str, Any]:
+    """The sync and the async pool of `num_envs` envs against the no-pool ceiling, in turn.
+
+    The ceiling is `cores` processes each stepping `num_envs / cores` envs in
+    turn on its one thread (`measure_parallel_ceiling --games`): the same
+    work as the pool's, with no pool. This times slices of `args.seconds` in
+    the order ceiling, sync pool, async pool, ceiling, ... (the two pools'
+    order swapped every other round) and divides each pool slice by the mean
+    of the two ceiling slices beside it. The machine's slow spells, seconds
+    long, fall on a few slices and not on one whole process's run, and the
+    median of many short rounds stands apart from them, where separately
+    timed runs of 1.5 s each swung a share from 0.3 to 1.2.
+
+    Beside each pool slice it reads the machine's core-to-core latency
+    (`round_trip_ns`): a virtual machine's vCPUs pass a cache line to each
+    other in about 95 ns most of the time and in about 330 ns for seconds
+    at a time (the hypervisor moves them apart), which slows the pool's
+    threads, which pass lines every batch, and not the ceiling's processes,
+    which share nothing. `fast_shares` are the shares of the slices read
+    under 1.6 x the run's least latency.
+    """
+    import multiprocessing
+
+    games = args.num_envs // args.cores
+    if games * args.cores != args.num_envs:
+        raise ValueError(f"--num-envs {args.num_envs} is not a multiple of --cores {args.cores}")
+    context = multiprocessing.get_context("fork")  # before this process makes an env
+    ready, go, done = context.Queue(), context.Queue(), context.Queue()
+    children = [
+        context.Process(
+            target=_ceiling_child, args=(args.task, games, ready, go, done), daemon=True
+        )
+        for _ in range(args.cores - 1)
+    ]
+    for child in children:
+        child.start()
+    pools: dict[str, Any] = {}
+    try:
+        for _ in children:
+            if (error := ready.get(timeout=120)) is not None:
+                raise RuntimeError(f"a ceiling process could not step {args.task}: {error}")
+        _, step_games = inline_stepper(args.task, games)
+        timed(step_games, args.warmup, 0.0)
+        steppers = {}
+        for mode in ("sync", "async"):
+            pools[mode], steppers[mode] = envpool_stepper(
+                args.task, args.num_envs, mode == "async", 0, untimed_first_resets=True
+            )
+            timed(steppers[mode], args.warmup, 0.0)
+
+        def ceiling() -> float:
+            for _ in children:
+                go.put(args.seconds)
+            steps, elapsed = timed(step_games, args.seconds, 0.0)
+            return steps / elapsed + sum(done.get(timeout=60) for _ in children)
+
+        round_trip = round_trip_probe()
+        ceilings = [ceiling()]
+        rates: dict[str, list[float]] = {"sync": [], "async": []}
+        trips: dict[str, list[float]] = {"sync": [], "async": []}
+        for k in range(args.rounds):
+            for mode in ("sync", "async") if k % 2 == 0 else ("async", "sync"):
+                before = round_trip()
+                steps, elapsed = timed(steppers[mode], args.seconds, 0.0)
+                rates[mode].append(steps / elapsed)
+                trips[mode].append(max(before, round_trip()))
+            ceilings.append(ceiling())
+    finally:
+        for pool in pools.values():
+            pool.close()
+        for _ in children:
+            go.put(None)
+        for child in children:
+            child.join(timeout=10)
+            if child.is_alive():
+                child.terminate()
+    shares = {
+        mode: [rate / ((ceilings[k] + ceilings[k + 1]) / 2) for k, rate in enumerate(mode_rates)]
+        for mode, mode_rates in rates.items()
+    }
+    least = min(min(values) for values in trips.values())
+    fast = {
+        mode: [
+            share
+            for share, trip in zip(shares[mode], trips[mode], strict=True)
+            if trip < 1.6 * least
+        ]
+        for mode in shares
+    }
+    return {
+        "ceiling_rates": ceilings,
+        "pool_rates": rates,
+        "shares": shares,
+        "median_shares": {mode: float(np.median(values)) for mode, values in shares.items()},
+        "round_trip_ns": trips,
+        "fast_shares": fast,
+        "median_fast_shares": {
+            mode: float(np.median(values)) if values else None for mode, values in fast.items()
+        },
+        "seconds": args.seconds,
+        "games": games,
+    }
+
+
+def round_trip_probe() -> Callable[[], float]:
+    """A function reading the machine's core-to-core round trip, in ns (`_round_trip.so`).
+
+    It returns NaN where this envpool lacks the probe (the published one).
+    """
+    import ctypes
+
+    import envpool
+
+    path = os.path.join(os.path.dirname(envpool.__file__), "testing", "_round_trip.so")
+    if not os.path.exists(path):
+        return lambda: float("nan")
+    probe = ctypes.CDLL(path).envpool_round_trip_ns
+    probe.restype = ctypes.c_double
+    probe.argtypes = [ctypes.c_int]
+    return lambda: float(probe(20000))
+
+
 def measure_steps(args: argparse.Namespace) -> dict[str, Any]:
     """Run one steps/s measurement of `args.backend` and describe it.
 
@@ -1277,6 +1400,15 @@ def main() -> None:
     ceiling.add_argument("--rounds", type=int, default=10)
     ceiling.add_argument("--seconds", type=float, default=0.5, help="length of one slice")
     ceiling.add_argument("--warmup", type=float, default=0.2)
+    share = sub.add_parser(
+        "share", help="the sync and the async pool against the no-pool ceiling, in turn"
+    )
+    share.add_argument("--task", default="CartPole-v1")
+    share.add_argument("--num-envs", type=int, default=1024)
+    share.add_argument("--cores", type=int, required=True, help="processes of the ceiling")
+    share.add_argument("--rounds", type=int, default=30)
+    share.add_argument("--seconds", type=float, default=0.25, help="length of one slice")
+    share.add_argument("--warmup", type=float, default=0.3)
     imp = sub.add_parser("import", help="measure `import envpool` time and memory")
     imp.add_argument("--task", default="CartPole-v1")
     args = parser.parse_args()
@@ -1286,6 +1418,8 @@ def main() -> None:
         result = measure_paired_limit(args)
     elif args.command == "ceiling":
         result = measure_parallel_ceiling(args)
+    elif args.command == "share":
+        result = measure_ceiling_share(args)
     else:
         result = measure_import(args.task)
     print(json.dumps(result))

@@ -290,8 +290,10 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
           " is already in flight: recv() its result before sending to it "
           "again");
     }
-    if (!reset && ended_[id] &&
-        config_.autoreset_mode == AutoresetMode::kDisabled) {
+    // (The mode first: ended_ is written by the thread that stepped the
+    // env, and reading it would move its line here for every env.)
+    if (config_.autoreset_mode == AutoresetMode::kDisabled && !reset &&
+        ended_[id]) {
       throw std::runtime_error(
           EnvName(id) +
           " has ended its episode and autoreset_mode is 'disabled': reset it "
@@ -322,6 +324,8 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
     throw std::runtime_error("the pool is closed");
   }
   Block* sync_block = nullptr;
+  // A sync step's ids: its envs' rows, flags and homes are runs.
+  const bool consecutive = Consecutive(env_ids, n);
   {
     const auto lock = LockPolling(mu_);
     CheckSendable(env_ids, n, reset);
@@ -330,7 +334,7 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
       sync_block = block.get();
       outstanding_.push_back(std::move(block));
     }
-    if (Consecutive(env_ids, n)) {
+    if (consecutive) {
       std::memset(&in_flight_[env_ids[0]], 1, n);
     } else {
       for (int k = 0; k < n; ++k) {
@@ -362,7 +366,8 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
     return;
   }
   scheduler_.Enqueue(env_ids, n,
-                     Task{0, 0, sync_block, 0, kind, seeds != nullptr});
+                     Task{0, 0, sync_block, 0, kind, seeds != nullptr},
+                     consecutive);
 }
 
 void Pool::RunInline(std::vector<Task>* tasks) {

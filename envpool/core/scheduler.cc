@@ -130,11 +130,11 @@ bool Scheduler::WatchContention(bool marks) {
   return contended;
 }
 
-void Scheduler::Enqueue(const int* env_ids, int n, const Task& like) {
+void Scheduler::Enqueue(const int* env_ids, int n, const Task& like,
+                        bool consecutive) {
   // A sync step's envs are consecutive ids, whose homes are runs of home_
   // (see the constructor): each run is found eight homes at a time and
   // queued as one entry, without another look at its ids.
-  const bool consecutive = Consecutive(env_ids, n);
   {
     const auto lock = LockPolling(mu_);
     // In runs of envs of one home.

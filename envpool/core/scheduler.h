@@ -509,7 +509,12 @@ class Scheduler {
 
   // Queues a task like `like` for each env (`slot` k for the k-th), on the
   // env's home queue, and wakes sleeping workers.
-  void Enqueue(const int* env_ids, int n, const Task& like);
+  void Enqueue(const int* env_ids, int n, const Task& like) {
+    Enqueue(env_ids, n, like, Consecutive(env_ids, n));
+  }
+  // The same, where the sender knows already whether the ids are
+  // Consecutive (a sync send scans its ids once).
+  void Enqueue(const int* env_ids, int n, const Task& like, bool consecutive);
   // Tasks queued on all queues.
   int queued(std::memory_order order = std::memory_order_seq_cst) const {
     return num_tasks_.load(order);
