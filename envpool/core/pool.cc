@@ -246,6 +246,16 @@ void Pool::Close() {
   }
 }
 
+namespace {
+
+// The calling thread's table of env ids seen in one send, cleared.
+uint8_t* SeenTable(std::vector<uint8_t>* seen, int num_envs) {
+  seen->assign(static_cast<std::size_t>(num_envs), 0);
+  return seen->data();
+}
+
+}  // namespace
+
 void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
   if (n == 0) {
     throw std::invalid_argument("no env ids given");
@@ -266,6 +276,39 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
     return;
   }
   thread_local std::vector<uint8_t> seen;
+  // First without a branch per env (an async send's ids, in the order their
+  // envs finished, come here every batch): the ids in range, then none seen
+  // twice, in flight or (with autoreset off) ended; only a send that fails
+  // is looked at again, env by env, for the error to raise.
+  const int num_envs = config_.num_envs;
+  unsigned out_of_range = 0;
+  for (int k = 0; k < n; ++k) {
+    out_of_range |= static_cast<unsigned>(static_cast<unsigned>(env_ids[k]) >=
+                                          static_cast<unsigned>(num_envs));
+  }
+  if (out_of_range == 0) {
+    uint8_t* const seen_ids = increasing ? nullptr : SeenTable(&seen, num_envs);
+    const uint8_t* const in_flight = in_flight_.data();
+    const uint8_t* const ended =
+        config_.autoreset_mode == AutoresetMode::kDisabled && !reset
+            ? ended_.data()
+            : nullptr;
+    unsigned bad = 0;
+    for (int k = 0; k < n; ++k) {
+      const int id = env_ids[k];
+      if (seen_ids != nullptr) {
+        bad |= seen_ids[id];
+        seen_ids[id] = 1;
+      }
+      bad |= in_flight[id];
+      if (ended != nullptr) {
+        bad |= ended[id];
+      }
+    }
+    if (bad == 0) {
+      return;
+    }
+  }
   if (!increasing) {
     seen.assign(config_.num_envs, 0);
   }

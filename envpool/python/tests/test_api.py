@@ -371,6 +371,36 @@ def test_send_twice_before_recv_raises_runtime_error():
         env.send(np.zeros(2, dtype=np.int64), info["env_id"])
 
 
+def test_a_send_of_ids_out_of_order_names_its_first_bad_id_and_loses_nothing():
+    # Ids not in increasing order (an async batch's, in the order their envs
+    # finished) are checked without a branch per env first, and env by env
+    # only once that finds a fault: the error is the first one in the list.
+    env = cartpole(num_envs=8, batch_size=2)
+    env.async_reset()
+    for _ in range(4):
+        env.recv()
+    with pytest.raises(ValueError, match="env_id 9 is out of range"):
+        env.send(np.zeros(3, dtype=np.int64), np.array([5, 9, 5]))
+    with pytest.raises(ValueError, match="env_id 5 appears twice"):
+        env.send(np.zeros(3, dtype=np.int64), np.array([5, 3, 5]))
+    env.send(np.zeros(2, dtype=np.int64), np.array([6, 2]))
+    with pytest.raises(RuntimeError, match=r"2\b.*in flight"):
+        env.send(np.zeros(3, dtype=np.int64), np.array([7, 2, 1]))
+    assert sorted(env.recv()[4]["env_id"]) == [2, 6]
+    # Nothing of the failed sends went out: 7, 5, 3 and 1 are free to send.
+    env.send(np.zeros(4, dtype=np.int64), np.array([7, 5, 3, 1]))
+    assert sorted(np.concatenate([env.recv()[4]["env_id"] for _ in range(2)])) == [1, 3, 5, 7]
+    # With autoreset off, an env whose episode ended is refused too.
+    ended = cartpole(num_envs=4, batch_size=2, autoreset_mode="disabled", max_episode_steps=1)
+    ended.async_reset()
+    ended.recv(), ended.recv()
+    ended.send(np.zeros(2, dtype=np.int64), np.array([3, 0]))
+    assert np.all(ended.recv()[3])
+    with pytest.raises(RuntimeError, match=r"3\b.*autoreset_mode is 'disabled'"):
+        ended.send(np.zeros(2, dtype=np.int64), np.array([2, 3]))
+    ended.send(np.zeros(2, dtype=np.int64), np.array([2, 1]))
+
+
 def test_recv_with_nothing_in_flight_raises_instead_of_hanging():
     env = cartpole(num_envs=2)
     with pytest.raises(RuntimeError, match="wait forever"):
