@@ -398,7 +398,7 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
     // Each task built in its slot: a task built aside and then copied in
     // was written a field at a time and read back whole, a stalled load (no
     // store forwarding) per env.
-    std::vector<Task>& tasks = inline_tasks_;
+    TaskChunk& tasks = inline_tasks_;
     tasks.resize(static_cast<std::size_t>(n));
     Task* const slots = tasks.data();
     const bool has_seed = seeds != nullptr;
@@ -413,7 +413,7 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
                      consecutive);
 }
 
-void Pool::RunInline(std::vector<Task>* tasks) {
+void Pool::RunInline(TaskChunk* tasks) {
   int64_t start = NowNs();
   ClaimRows(tasks);
   RowTally tally(this);
@@ -427,10 +427,10 @@ void Pool::RunInline(std::vector<Task>* tasks) {
   }
 }
 
-void Pool::RunChunk(std::vector<Task>* tasks) {
+void Pool::RunChunk(TaskChunk* tasks) {
   int64_t start = NowNs();
   ClaimRows(tasks);
-  const std::vector<Task>& chunk = *tasks;
+  const TaskChunk& chunk = *tasks;
   bool steps_only = true;
   RowTally tally(this);
   for (const Task& task : chunk) {
@@ -468,7 +468,7 @@ void Pool::WorkerLoop(int index) {
             &set);
     pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
   }
-  std::vector<Task> chunk;
+  TaskChunk chunk;
   while (scheduler_.TakeOrWait(index, &chunk)) {
     RunChunk(&chunk);
   }
@@ -574,7 +574,7 @@ void Pool::NextAsyncRow(Block** block, int* slot) {
   }
 }
 
-void Pool::ClaimRows(std::vector<Task>* tasks) {
+void Pool::ClaimRows(TaskChunk* tasks) {
   // Steps only, once steps have been timed: the chunk is then about
   // Scheduler::kChunkNs of work. Before, or with resets (whose cost the
   // estimate does not know), a chunk may be a large share of the queue, and one
@@ -718,7 +718,7 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
       std::chrono::steady_clock::now() +
       std::chrono::nanoseconds(std::max<int64_t>(timeout_ns, 0));
   // Kept from call to call: a chunk of cheap envs is a few kilobytes.
-  thread_local std::vector<Task> chunk;
+  thread_local TaskChunk chunk;
   bool polled = false;
   while (true) {
     {

@@ -215,7 +215,7 @@ class Pool {
   // come back in the chunk's order, as they would from one thread, and the
   // chunk is short (about Scheduler::kChunkNs of work), so a batch waits little
   // longer.
-  void ClaimRows(std::vector<Task>* tasks);
+  void ClaimRows(TaskChunk* tasks);
   inline void WritePoolColumns(int id, const Outcome& outcome, const Row& row,
                                const Env& env);
   void StartNextEpisode(int id, const Row& row, Env* env, const Output& out,
@@ -255,8 +255,8 @@ class Pool {
   void WorkerLoop(int index);
   void CheckRenderable(const int* env_ids, int n);  // requires mu_
   // Runs the tasks a thread took from the scheduler.
-  void RunChunk(std::vector<Task>* chunk);
-  void RunInline(std::vector<Task>* tasks);
+  void RunChunk(TaskChunk* chunk);
+  void RunInline(TaskChunk* tasks);
 
   PoolConfig config_;
   EnvSpec spec_;
@@ -302,7 +302,7 @@ class Pool {
   RenderJob render_;    // the frames being drawn (one Render at a time)
   std::string error_;   // guarded by mu_: first exception thrown by an env
   std::mutex send_mu_;  // serializes Send, which reuses inline_tasks_
-  std::vector<Task> inline_tasks_;
+  TaskChunk inline_tasks_;
 };
 
 }  // namespace envpool

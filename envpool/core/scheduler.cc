@@ -168,7 +168,7 @@ void Scheduler::Enqueue(const int* env_ids, int n, const Task& like,
   }
 }
 
-bool Scheduler::Take(int self, bool wait, std::vector<Task>* chunk) {
+bool Scheduler::Take(int self, bool wait, TaskChunk* chunk) {
   chunk->clear();
   if (!wait && num_tasks_.load() == 0) {
     return false;
@@ -256,7 +256,7 @@ bool Scheduler::Take(int self, bool wait, std::vector<Task>* chunk) {
   return true;
 }
 
-bool Scheduler::ReserveTakeOrWait(std::vector<Task>* chunk) {
+bool Scheduler::ReserveTakeOrWait(TaskChunk* chunk) {
   // No spin: the reserve steps envs of 20 ms and more. It looks again every
   // 50 ms, so that tasks queued before the estimate rose above the limit
   // wait no longer than that.
@@ -276,7 +276,7 @@ bool Scheduler::ReserveTakeOrWait(std::vector<Task>* chunk) {
   return false;
 }
 
-bool Scheduler::TakeOrWait(int self, std::vector<Task>* chunk) {
+bool Scheduler::TakeOrWait(int self, TaskChunk* chunk) {
   if (reserve_ && self == stepping_workers_) {
     return ReserveTakeOrWait(chunk);
   }

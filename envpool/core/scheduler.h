@@ -26,8 +26,11 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace envpool {
@@ -95,18 +98,51 @@ class Block;  // a batch of results (pool.h); the scheduler only carries it
 // 24 bytes: a taker builds one per env it takes into its chunk and the pool
 // reads it back per turn (the queues keep runs of them: see TaskRing; the
 // seed of a reset is kept by the pool, per env).
+//
+// No member has a default: a task made with fewer initializers than members
+// has the rest zero (order 0, a step, no seed), and one made without any is
+// left unwritten, so that a chunk grows without writing its tasks twice (see
+// TaskChunk).
 struct Task {
   enum class Kind : uint8_t { kStep, kReset, kFrame };
   int env_id;
   // A turn: its row of the batch where known before it runs (sync mode, or
   // claimed ahead by the pool). A frame: its index in the render job.
   int slot;
-  Block* block;        // a turn: the batch of `slot`, or null (async)
-  uint32_t order = 0;  // when it was queued (see Enqueue), mod 2^32
-  Kind kind = Kind::kStep;
-  bool has_seed = false;  // a reset with a seed the pool keeps for the env
+  Block* block;    // a turn: the batch of `slot`, or null (async)
+  uint32_t order;  // when it was queued (see Enqueue), mod 2^32
+  Kind kind;
+  bool has_seed;  // a reset with a seed the pool keeps for the env
 };
 static_assert(sizeof(Task) <= 24, "a task is cache traffic: keep it small");
+static_assert(std::is_trivially_default_constructible_v<Task>,
+              "a chunk's tasks are written once, by the pop");
+
+// An allocator whose vectors grow without writing the new elements (a
+// default-initialized Task is left as it is).
+template <typename T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <typename U>
+  explicit UninitializedAllocator(const UninitializedAllocator<U>& /*other*/) {}
+  template <typename U>
+  void construct(U* p) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+// The tasks a thread takes at once: resized to what it takes, then written
+// whole by the queue's pop (a resize of a std::vector<Task> wrote each task
+// a first time, in the thread's turn).
+using TaskChunk = std::vector<Task, UninitializedAllocator<Task>>;
 
 // The tasks of one queue, kept as runs: the tasks one send queues for
 // consecutive envs of one home are one entry (first env, slot and order, and
@@ -523,20 +559,18 @@ class Scheduler {
   // thread of home `self` into `chunk`, without waiting; false if none.
   // The tasks' envs then have `self` as their home (except for callers in
   // async mode, which keep no envs).
-  bool TryTake(int self, std::vector<Task>* chunk) {
-    return Take(self, false, chunk);
-  }
+  bool TryTake(int self, TaskChunk* chunk) { return Take(self, false, chunk); }
   // A worker's wait for tasks: polls for WorkerSpinNs(), then sleeps until
   // tasks are queued (the reserve: sleeps until tasks are queued that the
   // caller may not step). False once the scheduler is closed.
-  bool TakeOrWait(int self, std::vector<Task>* chunk);
+  bool TakeOrWait(int self, TaskChunk* chunk);
   // Drops the queued tasks; waiting workers return and take no more.
   void Close();
   bool closed() const { return closed_.load(); }
 
  private:
-  bool Take(int self, bool wait, std::vector<Task>* chunk);
-  bool ReserveTakeOrWait(std::vector<Task>* chunk);
+  bool Take(int self, bool wait, TaskChunk* chunk);
+  bool ReserveTakeOrWait(TaskChunk* chunk);
   void PlanThreads(const SchedulerConfig& config);
 
   // In the order these had inside the pool, whose hot paths were timed with

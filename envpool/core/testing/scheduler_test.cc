@@ -38,7 +38,7 @@ void EnqueueSteps(Scheduler* scheduler, const std::vector<int>& ids) {
 
 // The envs of the tasks `self` takes at once (none: empty).
 std::vector<int> Take(Scheduler* scheduler, int self) {
-  std::vector<Task> chunk;
+  TaskChunk chunk;
   std::vector<int> ids;
   if (scheduler->TryTake(self, &chunk)) {
     for (const Task& task : chunk) {
@@ -108,7 +108,7 @@ TEST(TaskRingTest, ARunOfConsecutiveEnvsGivesEachTaskItsOwnEnvSlotAndOrder) {
   const Task e = ring.PopBack();
   const Task f = ring.PopFront();
   EXPECT_TRUE(ring.empty());
-  const std::vector<Task> taken{a, d, f, e, c, b};
+  const TaskChunk taken{a, d, f, e, c, b};
   for (int k = 0; k < 6; ++k) {
     EXPECT_EQ(taken[k].env_id, envs[k]) << k;
     EXPECT_EQ(taken[k].slot, 5 + k) << k;
@@ -142,12 +142,12 @@ TEST(TaskRingTest, ChunksPoppedAcrossRunsAreTheTasksPoppedOneByOne) {
   }
   EXPECT_EQ(chunked.size(), 11u);
   EXPECT_EQ(chunked_order, 51u);
-  std::vector<Task> taken(11);
+  TaskChunk taken(11);
   chunked.PopFrontInto(taken.data(), 4);      // 2, 3, 4, 9
   chunked.PopBackInto(taken.data() + 4, 5);   // 23, 22, 21, 20, 12
   chunked.PopFrontInto(taken.data() + 9, 2);  // 10, 11
   EXPECT_TRUE(chunked.empty());
-  std::vector<Task> expected;
+  TaskChunk expected;
   for (int k = 0; k < 4; ++k) {
     expected.push_back(single.PopFront());
   }
@@ -189,7 +189,7 @@ TEST(SchedulerTest, ConsecutiveAndOtherSendsQueueTheSameTasks) {
     EXPECT_EQ(scheduler.queued(), 12);
     std::vector<int> seen(16, 0);
     for (int self = 0; self <= scheduler.callers_home(); ++self) {
-      std::vector<Task> chunk;
+      TaskChunk chunk;
       while (scheduler.TryTake(self, &chunk)) {
         for (const Task& task : chunk) {
           ++seen[task.env_id];
@@ -308,7 +308,7 @@ TEST(SchedulerTest, CallerLeavesItsEnvsToTheReserveWhileContended) {
     EXPECT_FALSE(scheduler.SendsInline(1));
     // The reserve steps the caller's envs meanwhile.
     EnqueueSteps(&scheduler, {5});
-    std::vector<Task> chunk;
+    TaskChunk chunk;
     ASSERT_TRUE(scheduler.TakeOrWait(scheduler.stepping_workers(), &chunk));
     EXPECT_EQ(chunk.front().env_id, 5);
     // Marked kContendedHoldNs ago: over.
@@ -487,7 +487,7 @@ TEST(SchedulerTest, TasksCarryTheirPositionInTheSend) {
   scheduler.Enqueue(ids.data(), 4,
                     Task{0, 0, nullptr, 0, Task::Kind::kReset, true});
   EXPECT_EQ(scheduler.queued(), 4);
-  std::vector<Task> chunk;
+  TaskChunk chunk;
   std::vector<int> slot_of(4, -1);
   while (scheduler.TryTake(0, &chunk)) {
     for (const Task& task : chunk) {
@@ -586,7 +586,7 @@ TEST(SchedulerTest, SleepingWorkerWakesForATaskAndCloseEndsItsWait) {
   std::atomic<int> taken{-1};
   std::atomic<bool> ended{false};
   std::thread worker([&] {
-    std::vector<Task> chunk;
+    TaskChunk chunk;
     while (scheduler.TakeOrWait(0, &chunk)) {
       taken.store(chunk.front().env_id);
     }
@@ -613,7 +613,7 @@ TEST(SchedulerTest, ReserveStepsOnlyWhatTheCallerMayNot) {
   scheduler.cost().AddInline(1000);  // cheap: the caller's
   std::atomic<int> taken{-1};
   std::thread worker([&] {
-    std::vector<Task> chunk;
+    TaskChunk chunk;
     while (scheduler.TakeOrWait(reserve, &chunk)) {
       taken.store(chunk.front().env_id);
     }
@@ -622,7 +622,7 @@ TEST(SchedulerTest, ReserveStepsOnlyWhatTheCallerMayNot) {
   // Past the reserve's look again: it left the task to the caller.
   std::this_thread::sleep_for(std::chrono::milliseconds(120));
   EXPECT_EQ(taken.load(), -1);
-  std::vector<Task> chunk;
+  TaskChunk chunk;
   ASSERT_TRUE(scheduler.TryTake(scheduler.callers_home(), &chunk));
   EXPECT_EQ(chunk.front().env_id, 1);
   // Expensive steps: the reserve's.
@@ -647,7 +647,7 @@ TEST(SchedulerTest, ConcurrentThreadsTakeEveryTurnOnce) {
     std::vector<std::atomic<int>> running(n);
     std::atomic<int> done{0};
     std::atomic<bool> overlap{false};
-    auto run = [&](const std::vector<Task>& chunk) {
+    auto run = [&](const TaskChunk& chunk) {
       for (const Task& task : chunk) {
         const int id = task.env_id;
         if (running[id].fetch_add(1) != 0) {
@@ -665,14 +665,14 @@ TEST(SchedulerTest, ConcurrentThreadsTakeEveryTurnOnce) {
     std::vector<std::thread> workers;
     for (int w = 0; w < scheduler.workers(); ++w) {
       workers.emplace_back([&, w] {
-        std::vector<Task> chunk;
+        TaskChunk chunk;
         while (scheduler.TakeOrWait(w, &chunk)) {
           run(chunk);
         }
       });
     }
     EnqueueSteps(&scheduler, Iota(n));
-    std::vector<Task> chunk;
+    TaskChunk chunk;
     while (done.load() < n) {
       if (scheduler.TryTake(scheduler.callers_home(), &chunk)) {
         run(chunk);
