@@ -1203,6 +1203,7 @@ def measure_ceiling_share(args: argparse.Namespace) -> dict[str, Any]:
         "shares": shares,
         "median_shares": {mode: float(np.median(values)) for mode, values in shares.items()},
         "round_trip_ns": trips,
+        "least_round_trip_ns": least,
         "fast_shares": fast,
         "median_fast_shares": {
             mode: float(np.median(values)) if values else None for mode, values in fast.items()
