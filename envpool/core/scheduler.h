@@ -601,7 +601,8 @@ class Scheduler {
   bool caller_steps_ = true;
   std::atomic<bool> closed_{false};
   StepCost cost_;
-  // Contended() until then (NowNs); 0: never marked.
+  // Contended() until then (NowNs); 0: not marked, or the mark is past
+  // its hold and a look cleared it.
   mutable std::atomic<int64_t> contended_until_ns_{0};
   bool yields_under_contention_;
   int num_envs_;
