@@ -1122,12 +1122,13 @@ def measure_ceiling_share(args: argparse.Namespace) -> dict[str, Any]:
     timed runs of 1.5 s each swung a share from 0.3 to 1.2.
 
     Beside each pool slice it reads the machine's core-to-core latency
-    (`round_trip_ns`): a virtual machine's vCPUs pass a cache line to each
-    other in about 95 ns most of the time and in about 330 ns for seconds
-    at a time (the hypervisor moves them apart), which slows the pool's
-    threads, which pass lines every batch, and not the ceiling's processes,
-    which share nothing. `fast_shares` are the shares of the slices read
-    under 1.6 x the run's least latency.
+    (`round_trip_ns`): the development machine's two vCPUs pass a cache
+    line to each other in 55-95 ns most of the time and in 330 ns and more
+    for seconds at a time (presumably run on cores that share no cache
+    then), which slows the pool's threads, which pass lines every batch, and
+    not the ceiling's processes, which share nothing. `fast_shares` are the
+    shares of the slices read under 1.6 x the run's least latency (all of
+    them where the whole run was slow: see `least_round_trip_ns`).
     """
     import multiprocessing
 
