@@ -1,11 +1,11 @@
 // The machine's core-to-core latency, for benchmark/worker.py's `share`
 // (through ctypes; tests and benchmarks only, as _random.so).
 //
-// On a virtual machine the latency between two vCPUs is not fixed: the
-// hypervisor runs them on cores that share a cache for a while (a cache line
-// passes from one to the other and back in about 60 ns on the 2-core
-// machine the project is developed on) and then, for seconds, on cores that
-// do not (about 330 ns there). Threads of one pool pass lines (actions, the
+// On a virtual machine the latency between two vCPUs is not fixed: on the
+// 2-core machine the project is developed on, a cache line passes from one
+// to the other and back in 55-95 ns most of the time, and in 330 ns and more
+// for seconds at a time (presumably while the hypervisor runs the two on
+// cores that share no cache). Threads of one pool pass lines (actions, the
 // queues, the batch) from core to core in every batch; processes that share
 // nothing do not. A measurement that compares the two reads the latency
 // beside each slice, so that it can tell the phases apart.
