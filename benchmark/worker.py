@@ -1035,6 +1035,16 @@ def _ceiling_child(task: str, games: int, ready: Any, go: Any, done: Any) -> Non
         done.put(steps / elapsed)
 
 
+def _stop_ceiling_children(children: list[Any], go: Any) -> None:
+    """Tell the `_ceiling_child` processes to end, and end any that does not."""
+    for _ in children:
+        go.put(None)
+    for child in children:
+        child.join(timeout=10)
+        if child.is_alive():
+            child.terminate()
+
+
 def measure_parallel_ceiling(args: argparse.Namespace) -> dict[str, Any]:
     """What `cores` cores give one task at once, against `cores` x one core alone.
 
@@ -1090,12 +1100,7 @@ def measure_parallel_ceiling(args: argparse.Namespace) -> dict[str, Any]:
             together.append(sum(rates))
             singles.append(alone())
     finally:
-        for _ in children:
-            go.put(None)
-        for child in children:
-            child.join(timeout=10)
-            if child.is_alive():
-                child.terminate()
+        _stop_ceiling_children(children, go)
     shares = [
         rate / (args.cores * (singles[k] + singles[k + 1]) / 2) for k, rate in enumerate(together)
     ]
@@ -1179,12 +1184,7 @@ def measure_ceiling_share(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         for pool in pools.values():
             pool.close()
-        for _ in children:
-            go.put(None)
-        for child in children:
-            child.join(timeout=10)
-            if child.is_alive():
-                child.terminate()
+        _stop_ceiling_children(children, go)
     shares = {
         mode: [rate / ((ceilings[k] + ceilings[k + 1]) / 2) for k, rate in enumerate(mode_rates)]
         for mode, mode_rates in rates.items()
