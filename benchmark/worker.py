@@ -1035,14 +1035,55 @@ def _ceiling_child(task: str, games: int, ready: Any, go: Any, done: Any) -> Non
         done.put(steps / elapsed)
 
 
-def _stop_ceiling_children(children: list[Any], go: Any) -> None:
-    """Tell the `_ceiling_child` processes to end, and end any that does not."""
-    for _ in children:
-        go.put(None)
-    for child in children:
-        child.join(timeout=10)
-        if child.is_alive():
-            child.terminate()
+class _CeilingChildren:
+    """`count` forked `_ceiling_child` processes, each stepping `games` envs of `task`.
+
+    Fork them before this process makes an env. Use as a context manager:
+    entering waits until each can step (raising the error that stopped one),
+    leaving tells them to end and ends any that does not.
+    """
+
+    def __init__(self, task: str, games: int, count: int) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.task = task
+        self.ready, self.go, self.done = context.Queue(), context.Queue(), context.Queue()
+        self.children = [
+            context.Process(
+                target=_ceiling_child,
+                args=(task, games, self.ready, self.go, self.done),
+                daemon=True,
+            )
+            for _ in range(count)
+        ]
+        for child in self.children:
+            child.start()
+
+    def __enter__(self) -> _CeilingChildren:
+        try:
+            for _ in self.children:
+                if (error := self.ready.get(timeout=120)) is not None:
+                    raise RuntimeError(f"a ceiling process could not step {self.task}: {error}")
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def slice(self, step: Callable[[int], int], seconds: float) -> float:
+        """Steps/s of `step` here and of every child, stepping for `seconds` at once, summed."""
+        for _ in self.children:
+            self.go.put(seconds)
+        steps, elapsed = timed(step, seconds, 0.0)
+        return steps / elapsed + sum(self.done.get(timeout=60) for _ in self.children)
+
+    def __exit__(self, *exc: object) -> None:
+        for _ in self.children:
+            self.go.put(None)
+        for child in self.children:
+            child.join(timeout=10)
+            if child.is_alive():
+                child.terminate()
 
 
 def measure_parallel_ceiling(args: argparse.Namespace) -> dict[str, Any]:
@@ -1063,22 +1104,7 @@ def measure_parallel_ceiling(args: argparse.Namespace) -> dict[str, Any]:
     for `cores` x `games` envs, where the envs' state, more than one core's
     caches hold, slows each step whatever steps them.
     """
-    import multiprocessing
-
-    context = multiprocessing.get_context("fork")  # before this process makes an env
-    ready, go, done = context.Queue(), context.Queue(), context.Queue()
-    children = [
-        context.Process(
-            target=_ceiling_child, args=(args.task, args.games, ready, go, done), daemon=True
-        )
-        for _ in range(args.cores - 1)
-    ]
-    for child in children:
-        child.start()
-    try:
-        for _ in children:
-            if (error := ready.get(timeout=120)) is not None:
-                raise RuntimeError(f"a ceiling process could not step {args.task}: {error}")
+    with _CeilingChildren(args.task, args.games, args.cores - 1) as children:
         _, step = envpool_stepper(args.task, 1, False, 0)
         timed(step, args.warmup, 0.0)
         step_games = step
@@ -1093,14 +1119,8 @@ def measure_parallel_ceiling(args: argparse.Namespace) -> dict[str, Any]:
         singles = [alone()]
         together = []
         for _ in range(args.rounds):
-            for _ in children:
-                go.put(args.seconds)
-            steps, elapsed = timed(step_games, args.seconds, 0.0)
-            rates = [steps / elapsed] + [done.get(timeout=60) for _ in children]
-            together.append(sum(rates))
+            together.append(children.slice(step_games, args.seconds))
             singles.append(alone())
-    finally:
-        _stop_ceiling_children(children, go)
     shares = [
         rate / (args.cores * (singles[k] + singles[k + 1]) / 2) for k, rate in enumerate(together)
     ]
@@ -1135,56 +1155,35 @@ def measure_ceiling_share(args: argparse.Namespace) -> dict[str, Any]:
     shares of the slices read under 1.6 x the run's least latency (all of
     them where the whole run was slow: see `least_round_trip_ns`).
     """
-    import multiprocessing
-
     games = args.num_envs // args.cores
     if games * args.cores != args.num_envs:
         raise ValueError(f"--num-envs {args.num_envs} is not a multiple of --cores {args.cores}")
-    context = multiprocessing.get_context("fork")  # before this process makes an env
-    ready, go, done = context.Queue(), context.Queue(), context.Queue()
-    children = [
-        context.Process(
-            target=_ceiling_child, args=(args.task, games, ready, go, done), daemon=True
-        )
-        for _ in range(args.cores - 1)
-    ]
-    for child in children:
-        child.start()
     pools: dict[str, Any] = {}
-    try:
-        for _ in children:
-            if (error := ready.get(timeout=120)) is not None:
-                raise RuntimeError(f"a ceiling process could not step {args.task}: {error}")
+    # The children are forked before this process makes an env.
+    with _CeilingChildren(args.task, games, args.cores - 1) as children:
         _, step_games = inline_stepper(args.task, games)
         timed(step_games, args.warmup, 0.0)
-        steppers = {}
-        for mode in ("sync", "async"):
-            pools[mode], steppers[mode] = envpool_stepper(
-                args.task, args.num_envs, mode == "async", 0, untimed_first_resets=True
-            )
-            timed(steppers[mode], args.warmup, 0.0)
-
-        def ceiling() -> float:
-            for _ in children:
-                go.put(args.seconds)
-            steps, elapsed = timed(step_games, args.seconds, 0.0)
-            return steps / elapsed + sum(done.get(timeout=60) for _ in children)
-
-        round_trip = round_trip_probe()
-        ceilings = [ceiling()]
-        rates: dict[str, list[float]] = {"sync": [], "async": []}
-        trips: dict[str, list[float]] = {"sync": [], "async": []}
-        for k in range(args.rounds):
-            for mode in ("sync", "async") if k % 2 == 0 else ("async", "sync"):
-                before = round_trip()
-                steps, elapsed = timed(steppers[mode], args.seconds, 0.0)
-                rates[mode].append(steps / elapsed)
-                trips[mode].append(max(before, round_trip()))
-            ceilings.append(ceiling())
-    finally:
-        for pool in pools.values():
-            pool.close()
-        _stop_ceiling_children(children, go)
+        try:
+            steppers = {}
+            for mode in ("sync", "async"):
+                pools[mode], steppers[mode] = envpool_stepper(
+                    args.task, args.num_envs, mode == "async", 0, untimed_first_resets=True
+                )
+                timed(steppers[mode], args.warmup, 0.0)
+            round_trip = round_trip_probe()
+            ceilings = [children.slice(step_games, args.seconds)]
+            rates: dict[str, list[float]] = {"sync": [], "async": []}
+            trips: dict[str, list[float]] = {"sync": [], "async": []}
+            for k in range(args.rounds):
+                for mode in ("sync", "async") if k % 2 == 0 else ("async", "sync"):
+                    before = round_trip()
+                    steps, elapsed = timed(steppers[mode], args.seconds, 0.0)
+                    rates[mode].append(steps / elapsed)
+                    trips[mode].append(max(before, round_trip()))
+                ceilings.append(children.slice(step_games, args.seconds))
+        finally:
+            for pool in pools.values():
+                pool.close()
     shares = {
         mode: [rate / ((ceilings[k] + ceilings[k + 1]) / 2) for k, rate in enumerate(mode_rates)]
         for mode, mode_rates in rates.items()
