@@ -111,8 +111,9 @@ Block::Block(const BlockLayout& layout, int capacity, int id)
   elapsed_steps_ = static_cast<int32_t*>(Column(layout.elapsed_step));
 }
 
-void Block::Prepare(int target) {
+void Block::Prepare(int target, int first_env) {
   target_ = target;
+  first_env_ = first_env;
   acquired_ = 0;
   written_.store(0);
   player_rows_.store(0);
@@ -345,7 +346,7 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
   }
 }
 
-std::shared_ptr<Block> Pool::TakeFreeBlock(int target) {
+std::shared_ptr<Block> Pool::TakeFreeBlock(int target, int first_env) {
   std::shared_ptr<Block> block;
   if (!free_blocks_.empty()) {
     block = blocks_[free_blocks_.back()];
@@ -356,7 +357,7 @@ std::shared_ptr<Block> Pool::TakeFreeBlock(int target) {
                                     static_cast<int>(blocks_.size()));
     blocks_.push_back(block);
   }
-  block->Prepare(target);
+  block->Prepare(target, first_env);
   return block;
 }
 
@@ -373,7 +374,7 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
     const auto lock = LockPolling(mu_);
     CheckSendable(env_ids, n, reset);
     if (is_sync()) {
-      auto block = TakeFreeBlock(n);
+      auto block = TakeFreeBlock(n, consecutive ? env_ids[0] : -1);
       sync_block = block.get();
       outstanding_.push_back(std::move(block));
     }
@@ -783,11 +784,13 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
   std::shared_ptr<Block> block = outstanding_.front();
   outstanding_.pop_front();
   int n = block->target_;
-  const int32_t* ids =
-      static_cast<const int32_t*>(block->Column(layout_.env_id));
-  if (Consecutive(ids, n)) {  // a sync step's batch
-    std::memset(&in_flight_[ids[0]], 0, n);
+  if (block->first_env_ >= 0) {
+    // A sync step's batch: its env_id column, half of it written on other
+    // cores, is not read here.
+    std::memset(&in_flight_[block->first_env_], 0, n);
   } else {
+    const int32_t* ids =
+        static_cast<const int32_t*>(block->Column(layout_.env_id));
     for (int k = 0; k < n; ++k) {
       in_flight_[ids[k]] = 0;
     }

@@ -87,7 +87,7 @@ class Block {
  private:
   friend class Pool;
   friend class Output;
-  void Prepare(int target);
+  void Prepare(int target, int first_env = -1);
 
   int id_;
   int capacity_;
@@ -105,6 +105,9 @@ class Block {
   int32_t* env_ids_;
   int32_t* elapsed_steps_;
   int target_ = 0;
+  // A sync step's batch of envs first_env_.. in rows 0.. (its env_id column
+  // need not be read to know them), or -1.
+  int first_env_ = -1;
   int acquired_ = 0;  // async slots handed out, guarded by Pool::mu_
   std::atomic<int> written_{0};
   std::atomic<int> player_rows_{0};
@@ -199,7 +202,8 @@ class Pool {
     int players;
   };
 
-  std::shared_ptr<Block> TakeFreeBlock(int target);  // requires mu_
+  // requires mu_; first_env: see Block::first_env_
+  std::shared_ptr<Block> TakeFreeBlock(int target, int first_env = -1);
   Block* RunTask(const Task& task);
   // The phases of RunTask, run per env. Inline (defined and used in pool.cc
   // only): called out of line (through the PLT of the shared library), each

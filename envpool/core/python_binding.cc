@@ -863,9 +863,13 @@ class PyPool {
       final_state["mask"] = column(layout.final_mask);
       info[key_final_] = final_state;
     }
-    const int32_t* ids =
-        static_cast<const int32_t*>(block->Column(layout.env_id));
-    last_ids_.assign(ids, ids + n);
+    if (!pool_->is_sync()) {
+      // A send without env_id goes to these envs. (Sync: to all, and the
+      // env_id column, written on the stepping threads' cores, is not read.)
+      const int32_t* ids =
+          static_cast<const int32_t*>(block->Column(layout.env_id));
+      last_ids_.assign(ids, ids + n);
+    }
     return py::make_tuple(obs, column(layout.reward), column(layout.terminated),
                           column(layout.truncated), info);
   }
