@@ -31,6 +31,17 @@ Scheduler::Scheduler(const SchedulerConfig& config)
         static_cast<int>(id * static_cast<std::size_t>(homes) / home_.size());
     home_[id] = k < stepping_workers_ ? k : callers_home();
   }
+  moved_.assign(queues_.size(), 0);
+  for (int k = 0; k < stepping_workers_; ++k) {
+    run_queues_.push_back(k);
+  }
+  run_queues_.push_back(callers_home());
+  run_starts_.push_back(0);
+  for (const int queue : run_queues_) {
+    run_starts_.push_back(
+        run_starts_.back() +
+        static_cast<int>(std::count(home_.begin(), home_.end(), queue)));
+  }
 }
 
 void Scheduler::PlanThreads(const SchedulerConfig& config) {
@@ -137,6 +148,9 @@ void Scheduler::Enqueue(const int* env_ids, int n, const Task& like,
   // queued as one entry, without another look at its ids.
   {
     const auto lock = LockPolling(mu_);
+    if (homes_moved_) {
+      DealSyncHomes();
+    }
     // In runs of envs of one home.
     const int* const homes = home_.data();
     for (int k = 0; k < n;) {
@@ -184,14 +198,15 @@ bool Scheduler::Take(int self, bool wait, TaskChunk* chunk) {
   if (queued == 0) {
     return false;
   }
-  // A thread takes the oldest tasks of its own queue, with two exceptions.
+  // A thread takes the oldest tasks of its own queue (in a sync pool the
+  // caller takes the newest: see PopsFromTheBack), with two exceptions.
   // - A task queued more than num_envs tasks before that one goes first,
   //   whoever takes it: a thread that falls behind (descheduled on a core
   //   it shares) does not hold its envs back while the others go round.
   // - A thread with nothing of its own takes, in async mode, the oldest
-  //   task; in sync mode, the newest ones of the fullest queue, which the
-  //   owner would come to last: the two then do not take turns at the same
-  //   end, where each turn would move an env to the other thread.
+  //   task; in sync mode, the tasks of the fullest queue that its owner
+  //   would come to last: the two then do not take turns at the same end,
+  //   where each turn would move an env to the other thread.
   TaskRing* own = &queues_[self];
   TaskRing* oldest = nullptr;
   TaskRing* fullest = own;
@@ -209,7 +224,7 @@ bool Scheduler::Take(int self, bool wait, TaskChunk* chunk) {
     return false;  // not reached: num_tasks_ counts the queues' tasks
   }
   TaskRing* source = own;
-  bool front = true;
+  bool front = !PopsFromTheBack(self);
   // An async Recv drains the queues in the order of the sends, as one queue
   // would, and keeps no envs: the caller steps only while it waits, and a
   // send that steps its envs inline (cheap envs) fills the next batch before
@@ -217,17 +232,21 @@ bool Scheduler::Take(int self, bool wait, TaskChunk* chunk) {
   const bool keeps = sync_ || self != callers_home();
   if (!keeps) {
     source = oldest;
+    front = true;
   } else if (own->empty()) {
     source = sync_ ? fullest : oldest;
-    front = !sync_;
+    front =
+        !sync_ || PopsFromTheBack(static_cast<int>(source - queues_.data()));
   } else if (static_cast<uint32_t>(own->front_order() - oldest->front_order()) >
              static_cast<uint32_t>(num_envs_)) {
     source = oldest;
+    front = true;
   }
   // Cheap envs are taken several at a time, so that the lock is not paid
   // per env; a chunk stays a fair share of what is queued, and a thread
   // takes at most half of another's queue.
   const int64_t cost = std::max<int64_t>(cost_.ns(), 1);
+  const bool is_reserve = reserve_ && self == stepping_workers_;
   // (A share of the stepping threads': the reserve steps only for the
   // caller.)
   const std::size_t threads = queues_.size() - (reserve_ ? 1 : 0);
@@ -246,14 +265,53 @@ bool Scheduler::Take(int self, bool wait, TaskChunk* chunk) {
   }
   // A task on a thread's own queue is there because the thread is its env's
   // home already (an env has one task queued at most): only envs taken from
-  // another queue move.
+  // another queue move. In a sync pool the homes stay runs of consecutive
+  // ids: the thread's run grows by as many envs at the next send
+  // (DealSyncHomes), where moving the envs taken (the newest of a queue)
+  // broke the runs into pieces, a dozen and more with CartPole-v1 at 1024
+  // envs, and the rows and per-env arrays at each end of a piece were
+  // written by both threads. The reserve, which steps in the caller's
+  // place, takes no envs for good.
   if (keeps && source != own) {
-    for (std::size_t i = 0; i < take; ++i) {
-      home_[taken[i].env_id] = self;
+    if (!sync_) {
+      for (std::size_t i = 0; i < take; ++i) {
+        home_[taken[i].env_id] = self;
+      }
+    } else if (!is_reserve) {
+      moved_[self] += static_cast<int>(take);
+      moved_[source - queues_.data()] -= static_cast<int>(take);
+      homes_moved_ = true;
     }
   }
   num_tasks_.fetch_sub(static_cast<int>(take));
   return true;
+}
+
+void Scheduler::DealSyncHomes() {
+  // Each run as long as before and the envs its queue took (the last one
+  // the rest); only the envs between a run's old and new ends change home.
+  old_run_starts_ = run_starts_;  // no allocation: the same size
+  const std::vector<int>& old_starts = old_run_starts_;
+  const int runs = static_cast<int>(run_queues_.size());
+  for (int k = 0; k + 1 < runs; ++k) {
+    const int queue = run_queues_[k];
+    const int length = old_starts[k + 1] - old_starts[k] + moved_[queue];
+    run_starts_[k + 1] =
+        std::clamp(run_starts_[k] + length, run_starts_[k], num_envs_);
+  }
+  for (int k = 0; k < runs; ++k) {
+    const int first = run_starts_[k];
+    const int end = run_starts_[k + 1];
+    const auto fill = [&](int from, int to) {
+      if (from < to) {
+        std::fill(home_.begin() + from, home_.begin() + to, run_queues_[k]);
+      }
+    };
+    fill(first, std::min(end, old_starts[k]));
+    fill(std::max(first, old_starts[k + 1]), end);
+  }
+  std::fill(moved_.begin(), moved_.end(), 0);
+  homes_moved_ = false;
 }
 
 bool Scheduler::ReserveTakeOrWait(TaskChunk* chunk) {

@@ -10,9 +10,12 @@
 // it waits (TryTake with callers_home()).
 //
 // Homes: one queue per worker and one for the threads in Recv (the last).
-// An env's task goes on the queue of the thread that took its last task, so
-// that it tends to be stepped on the same core, where its state is still in
-// the cache; a thread with nothing of its own queued takes from the others.
+// An env's task goes on the queue of its home thread, so that it tends to be
+// stepped on the same core, where its state is still in the cache; a thread
+// with nothing of its own queued takes from the others. In async mode an
+// env's home is the thread that took its last task; in sync mode the homes
+// are runs of consecutive ids, each thread's run growing at the next send by
+// the envs it took from the others (DealSyncHomes).
 //
 // The pool queues at most one task per env at a time (an env has at most one
 // turn in flight, and a frame is drawn only of an env that is not in flight),
@@ -570,8 +573,9 @@ class Scheduler {
   }
   // Takes one or more queued tasks (several when envs are cheap) for the
   // thread of home `self` into `chunk`, without waiting; false if none.
-  // The tasks' envs then have `self` as their home (except for callers in
-  // async mode, which keep no envs).
+  // The tasks' envs then have `self` as their home (async mode, except for
+  // callers, which keep no envs), or `self`'s run of homes grows by as many
+  // envs at the next send (sync mode, except for the reserve).
   bool TryTake(int self, TaskChunk* chunk) { return Take(self, false, chunk); }
   // A worker's wait for tasks: polls for WorkerSpinNs(), then sleeps until
   // tasks are queued (the reserve: sleeps until tasks are queued that the
@@ -583,6 +587,19 @@ class Scheduler {
 
  private:
   bool Take(int self, bool wait, TaskChunk* chunk);
+  // Whether the thread of queue `queue` takes its own tasks from the back
+  // of its queue (its highest ids first): in a sync pool, the caller, whose
+  // run of homes follows the last worker's. The two then step towards the
+  // end of the worker's run, and a thread that runs out takes the envs next
+  // to its own run, which its run then grows by (DealSyncHomes): the envs
+  // taken are those that move for good, each moved once.
+  bool PopsFromTheBack(int queue) const {
+    return sync_ && stepping_workers_ > 0 && queue == callers_home();
+  }
+  // Sync pools: deals the envs out again in runs of consecutive ids, each
+  // stepping thread's run as long as its last one and the envs it took from
+  // the others since (requires mu_).
+  void DealSyncHomes();
   bool ReserveTakeOrWait(TaskChunk* chunk);
   void PlanThreads(const SchedulerConfig& config);
 
@@ -591,10 +608,20 @@ class Scheduler {
   // the estimate that every send and take reads lie close together.
   std::mutex mu_;
   std::condition_variable task_cv_;
-  std::vector<TaskRing> queues_;   // guarded by mu_
-  std::vector<int> home_;          // per env: its queue, guarded by mu_
-  uint32_t queued_tasks_ = 0;      // tasks ever queued, guarded by mu_
-  std::atomic<int> num_tasks_{0};  // queued on all queues
+  std::vector<TaskRing> queues_;  // guarded by mu_
+  std::vector<int> home_;         // per env: its queue, guarded by mu_
+  // Sync pools: the envs each queue took from the others (negative: gave)
+  // since the homes were last dealt (see DealSyncHomes), guarded by mu_.
+  std::vector<int> moved_;
+  bool homes_moved_ = false;  // guarded by mu_
+  // Sync pools: the queues with a run of homes, in the order of the runs
+  // (the stepping workers', then the caller's), and where each run starts
+  // (one more: num_envs), guarded by mu_.
+  std::vector<int> run_queues_;
+  std::vector<int> run_starts_;
+  std::vector<int> old_run_starts_;  // DealSyncHomes' scratch
+  uint32_t queued_tasks_ = 0;        // tasks ever queued, guarded by mu_
+  std::atomic<int> num_tasks_{0};    // queued on all queues
   std::atomic<int> sleeping_workers_{0};
   std::condition_variable reserve_cv_;
   // Whether a thread in Recv steps queued envs while it waits.

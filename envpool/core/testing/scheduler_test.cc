@@ -4,9 +4,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <numeric>
+#include <random>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -507,12 +509,117 @@ TEST(SchedulerTest, SyncThreadTakesItsOwnThenTheNewestOfTheFullest) {
   EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{0});
   EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{1});
   EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{2});
-  // Nothing of its own: the back of the fullest queue, whose env moves.
+  // Nothing of its own: the back of the fullest queue.
   EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{5});
-  EXPECT_EQ(scheduler.home(5), 0);
   // The owner goes on from the front.
   EXPECT_EQ(Take(&scheduler, 1), std::vector<int>{3});
-  EXPECT_EQ(scheduler.home(3), 1);
+}
+
+TEST(SchedulerTest, SyncHomesStayRunsThatGrowByTheEnvsTaken) {
+  Scheduler scheduler(Config(8, 8, 3, 4));
+  OneTaskAChunk(&scheduler);
+  const int c = scheduler.callers_home();
+  EnqueueSteps(&scheduler, Iota(8));  // 0 1 2 | 3 4 5 | 6 7
+  for (int id : {0, 1, 2}) {
+    EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{id});
+  }
+  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{5});
+  EXPECT_EQ(Take(&scheduler, 1), std::vector<int>{3});
+  EXPECT_EQ(Take(&scheduler, 1), std::vector<int>{4});
+  // The caller takes its own from the back.
+  EXPECT_EQ(Take(&scheduler, c), std::vector<int>{7});
+  EXPECT_EQ(Take(&scheduler, c), std::vector<int>{6});
+  // Until the next send the homes are as they were.
+  EXPECT_EQ(scheduler.home(5), 1);
+  // Then thread 0's run is one env longer and thread 1's one shorter, and
+  // env 5, taken once, is back on thread 1: the runs stay whole.
+  EnqueueSteps(&scheduler, Iota(8));
+  std::vector<int> homes;
+  for (int id = 0; id < 8; ++id) {
+    homes.push_back(scheduler.home(id));
+  }
+  EXPECT_EQ(homes, (std::vector<int>{0, 0, 0, 0, 1, 1, c, c}));
+  for (int id : {0, 1, 2, 3}) {
+    EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{id});
+  }
+  EXPECT_EQ(Take(&scheduler, 1), std::vector<int>{4});
+}
+
+TEST(SchedulerTest, SyncWorkerAndCallerMeetAndTheEnvsTakenAreThoseThatMove) {
+  Scheduler scheduler(Config(8, 8, 2, 2));  // one worker; homes: 0-3, 4-7
+  OneTaskAChunk(&scheduler);
+  const int c = scheduler.callers_home();
+  for (int start = 4; start > 2; --start) {  // where the caller's run starts
+    EnqueueSteps(&scheduler, Iota(8));
+    // The worker from its run's start, the caller from its run's end.
+    EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{0});
+    for (int id = 7; id >= start; --id) {
+      EXPECT_EQ(Take(&scheduler, c), std::vector<int>{id});
+    }
+    // Out of its own, the caller takes the worker's last env, next to its
+    // own run, which then starts there.
+    EXPECT_EQ(Take(&scheduler, c), std::vector<int>{start - 1});
+    while (!Take(&scheduler, 0).empty()) {
+    }
+  }
+  EnqueueSteps(&scheduler, Iota(8));
+  std::vector<int> homes;
+  for (int id = 0; id < 8; ++id) {
+    homes.push_back(scheduler.home(id));
+  }
+  EXPECT_EQ(homes, (std::vector<int>{0, 0, c, c, c, c, c, c}));
+}
+
+TEST(SchedulerTest, SyncHomesStayRunsInOrderWhoeverTakes) {
+  // Three workers and the caller take a random thread at a time; each send
+  // deals runs 0, 1, 2, caller, each as long as before and what its thread
+  // took from the others.
+  Scheduler scheduler(Config(32, 32, 4, 4));
+  OneTaskAChunk(&scheduler);
+  const std::vector<int> threads{0, 1, 2, scheduler.callers_home()};
+  std::mt19937 rng(7);
+  std::vector<int> lengths(4, 8);
+  for (int round = 0; round < 50; ++round) {
+    EnqueueSteps(&scheduler, Iota(32));
+    std::vector<int> homes;
+    for (int id = 0; id < 32; ++id) {
+      homes.push_back(scheduler.home(id));
+    }
+    std::vector<int> expected;
+    for (int k = 0; k < 4; ++k) {
+      expected.insert(expected.end(), lengths[k], threads[k]);
+    }
+    ASSERT_EQ(homes, expected) << "round " << round;
+    while (scheduler.queued() > 0) {
+      const int k = static_cast<int>(rng() % 4);
+      for (int id : Take(&scheduler, threads[k])) {
+        if (homes[id] != threads[k]) {
+          ++lengths[k];
+          --lengths[std::find(threads.begin(), threads.end(), homes[id]) -
+                    threads.begin()];
+        }
+      }
+    }
+  }
+}
+
+TEST(SchedulerTest, SyncReserveTakesNoEnvsForGood) {
+  Scheduler scheduler(Config(4, 4, 2, 2));  // homes: 0-1 worker, 2-3 caller
+  ASSERT_TRUE(scheduler.has_reserve());
+  OneTaskAChunk(&scheduler);
+  const int c = scheduler.callers_home();
+  const int reserve = scheduler.stepping_workers();
+  EnqueueSteps(&scheduler, Iota(4));
+  EXPECT_EQ(Take(&scheduler, reserve), std::vector<int>{1});
+  EXPECT_EQ(Take(&scheduler, reserve), std::vector<int>{2});
+  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{0});
+  EXPECT_EQ(Take(&scheduler, c), std::vector<int>{3});
+  EnqueueSteps(&scheduler, Iota(4));
+  std::vector<int> homes;
+  for (int id = 0; id < 4; ++id) {
+    homes.push_back(scheduler.home(id));
+  }
+  EXPECT_EQ(homes, (std::vector<int>{0, 0, c, c}));
 }
 
 TEST(SchedulerTest, AsyncThreadWithNothingOfItsOwnTakesTheOldest) {
@@ -563,8 +670,10 @@ TEST(SchedulerTest, CheapEnvsAreTakenInChunksOfAFairShare) {
   EnqueueSteps(&scheduler, Iota(8));  // 0 1 2 3 | 4 5 6 7
   // A share is the queued tasks over the queues: all of its own four.
   EXPECT_EQ(Take(&scheduler, 0), (std::vector<int>{0, 1, 2, 3}));
-  // Of another's queue at most half, from the back in sync mode.
-  EXPECT_EQ(Take(&scheduler, 0), (std::vector<int>{7, 6}));
+  // Of another's queue at most half, from the end its owner comes to last:
+  // the caller's front (it takes its own from the back), next to the run
+  // of the worker.
+  EXPECT_EQ(Take(&scheduler, 0), (std::vector<int>{4, 5}));
   // Three workers and the caller, four envs each.
   Scheduler four(Config(16, 16, 4, 4));
   four.cost().AddInline(1);
