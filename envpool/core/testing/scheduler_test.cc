@@ -622,6 +622,19 @@ TEST(SchedulerTest, SyncReserveTakesNoEnvsForGood) {
   EXPECT_EQ(homes, (std::vector<int>{0, 0, c, c}));
 }
 
+TEST(SchedulerTest, AsyncReserveTakesInSendOrderAndKeepsNoEnvs) {
+  // One worker, the caller and the reserve; every env's home is the worker.
+  Scheduler scheduler(Config(8, 4, 0, 2));
+  ASSERT_TRUE(scheduler.has_reserve());
+  OneTaskAChunk(&scheduler);
+  const int reserve = scheduler.stepping_workers();
+  EnqueueSteps(&scheduler, {5, 2});
+  EXPECT_EQ(Take(&scheduler, reserve), std::vector<int>{5});
+  EXPECT_EQ(Take(&scheduler, reserve), std::vector<int>{2});
+  EXPECT_EQ(scheduler.home(5), 0);
+  EXPECT_EQ(scheduler.home(2), 0);
+}
+
 TEST(SchedulerTest, AsyncThreadWithNothingOfItsOwnTakesTheOldest) {
   Scheduler scheduler(Config(8, 4, 2, 2));  // homes: 0-3, 4-7
   OneTaskAChunk(&scheduler);
