@@ -230,11 +230,9 @@ bool Scheduler::Take(int self, bool wait, TaskChunk* chunk) {
   // send that steps its envs inline (cheap envs) fills the next batch before
   // the queued ones, which would otherwise wait for a worker. Nor does the
   // reserve, which steps in the caller's place while the caller may not
-  // (100 ms at a time, when another process is seen to compete for the
-  // cores): the envs it took stayed on its queue afterwards, where only the
-  // caller and the workers' steals took them, and async CartPole-v1 at 1024
-  // envs stepped at 17M steps/s after such a spell where it had stepped
-  // 21M before.
+  // (when another process is seen to compete for the cores): envs it kept
+  // would stay on its queue once the caller steps again, taken only by the
+  // caller and by the workers' steals, each turn on another core.
   const bool is_reserve = reserve_ && self == stepping_workers_;
   const bool keeps = sync_ || (self != callers_home() && !is_reserve);
   if (!keeps) {
@@ -273,11 +271,10 @@ bool Scheduler::Take(int self, bool wait, TaskChunk* chunk) {
   // home already (an env has one task queued at most): only envs taken from
   // another queue move. In a sync pool the homes stay runs of consecutive
   // ids: the thread's run grows by as many envs at the next send
-  // (DealSyncHomes), where moving the envs taken (the newest of a queue)
-  // broke the runs into pieces, a dozen and more with CartPole-v1 at 1024
-  // envs, and the rows and per-env arrays at each end of a piece were
-  // written by both threads. The reserve, which steps in the caller's
-  // place, takes no envs for good.
+  // (DealSyncHomes). Moving the envs taken themselves would break the runs
+  // into pieces, and the rows and per-env arrays at each end of a piece
+  // would be written by two threads. The reserve, which steps in the
+  // caller's place, takes no envs for good.
   if (keeps && source != own) {
     if (!sync_) {
       for (std::size_t i = 0; i < take; ++i) {
