@@ -361,7 +361,8 @@ std::shared_ptr<Block> Pool::TakeFreeBlock(int target, int first_env) {
   return block;
 }
 
-void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
+void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds,
+                uint64_t checked_at) {
   // One send at a time (callers may come from several threads).
   std::lock_guard<std::mutex> send_lock(send_mu_);
   if (closed_.load()) {
@@ -372,7 +373,12 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
   const bool consecutive = Consecutive(env_ids, n);
   {
     const auto lock = LockPolling(mu_);
-    CheckSendable(env_ids, n, reset);
+    // Held under the pool's lock, which the stepping threads take for the
+    // rows of async batches: an async send's ids checked by the binding a
+    // moment ago are not checked again unless something came in between.
+    if (checked_at != sendable_epoch_.load(std::memory_order_relaxed)) {
+      CheckSendable(env_ids, n, reset);
+    }
     if (is_sync()) {
       auto block = TakeFreeBlock(n, consecutive ? env_ids[0] : -1);
       sync_block = block.get();
@@ -386,6 +392,8 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds) {
       }
     }
     pending_.fetch_add(n, std::memory_order_relaxed);
+    // Last: a check that reads the new epoch sees these envs in flight.
+    BumpSendableEpoch();
   }
   if (seeds != nullptr) {
     // Read by the env's turn, which the queue's lock (or this thread) orders
@@ -428,13 +436,36 @@ void Pool::RunInline(TaskChunk* tasks) {
   }
 }
 
+void Pool::PrefetchTurn(int id) const {
+  // The env's vtable, then the members a step writes: the last ones of Env
+  // (its reward and flags; its generators come before them) and the first
+  // ones of the env's own class, which follow.
+  const auto env = reinterpret_cast<uintptr_t>(envs_[id].get());
+  __builtin_prefetch(reinterpret_cast<const void*>(env));
+  __builtin_prefetch(reinterpret_cast<const void*>(env + sizeof(Env) - 16), 1);
+  __builtin_prefetch(reinterpret_cast<const void*>(env + sizeof(Env) + 48), 1);
+  __builtin_prefetch(action_views_[id].data());
+  if (!action_data_.empty()) {
+    __builtin_prefetch(action_data_[0].get() + id * action_env_bytes_[0]);
+  }
+  __builtin_prefetch(&elapsed_[id], 1);
+  __builtin_prefetch(&ended_[id]);
+}
+
 void Pool::RunChunk(TaskChunk* tasks) {
   int64_t start = NowNs();
   ClaimRows(tasks);
   const TaskChunk& chunk = *tasks;
   bool steps_only = true;
   RowTally tally(this);
+  // An async chunk's envs are scattered, a sync chunk's consecutive (the
+  // processor sees that pattern for itself).
+  const Task* const end = chunk.data() + chunk.size();
+  const std::size_t ahead = is_sync() ? chunk.size() : kPrefetchAhead;
   for (const Task& task : chunk) {
+    if (&task + ahead < end) {
+      PrefetchTurn((&task + ahead)->env_id);
+    }
     if (task.kind == Task::Kind::kFrame) {
       render_.Draw(envs_[task.env_id].get(), task.env_id, task.slot);
       steps_only = false;
@@ -957,6 +988,8 @@ void Pool::LoadEnv(int env_id, const std::string& state) {
   ended_[env_id] = ended;
   unstarted_[env_id] = unstarted;
   episode_return_[env_id] = episode_return;
+  // An ended env cannot be stepped with autoreset off.
+  BumpSendableEpoch();
 }
 
 std::vector<std::string> Pool::GetState(const int* env_ids, int n) {

@@ -144,8 +144,17 @@ class Pool {
   // Throws std::invalid_argument (out of range, repeated) or
   // std::runtime_error (in flight, ended with autoreset disabled).
   void CheckSendable(const int* env_ids, int n, bool reset) const;
+  // Counts the changes that can make an env unsendable (a send, a loaded
+  // state): ids that passed CheckSendable after this read E need no second
+  // check in a Send that still reads E.
+  uint64_t sendable_epoch() const {
+    return sendable_epoch_.load(std::memory_order_acquire);
+  }
+  static constexpr uint64_t kUnchecked = ~uint64_t{0};
   // Steps (or resets) the given envs; `seeds` is null or one seed per env.
-  void Send(const int* env_ids, int n, bool reset, const uint64_t* seeds);
+  // `checked_at`: the sendable_epoch() at which the caller checked the ids.
+  void Send(const int* env_ids, int n, bool reset, const uint64_t* seeds,
+            uint64_t checked_at = kUnchecked);
   // Whether Recv would return without waiting.
   bool FrontReady();
   // Waits for the next batch, at most `timeout_ns` when that is >= 0
@@ -212,6 +221,12 @@ class Pool {
   // env; inlined, the structs stay in registers.
   inline Outcome Advance(const Task& task, Env* env, std::string* error);
   inline Row ClaimRow(const Task& task, const Env& env);
+  // Asks for the lines an env's turn reads first (the env, its action, its
+  // step count and flags), a few envs ahead in a chunk: an async chunk's
+  // envs are scattered over the arrays, and without it each turn waited for
+  // lines that another thread wrote last.
+  void PrefetchTurn(int id) const;
+  static constexpr std::size_t kPrefetchAhead = 4;
   // Async mode: the next row of the batch being filled (requires mu_).
   void NextAsyncRow(Block** block, int* slot);
   // Async mode: claims the rows of a chunk of several steps (cheap envs)
@@ -273,10 +288,16 @@ class Pool {
   // EnvPool (the action is ignored), so no env is ever stepped unstarted.
   std::vector<uint8_t> unstarted_;
   std::vector<uint8_t> in_flight_;  // sent, not yet returned by Recv
-  std::vector<uint64_t> seeds_;     // per env: the seed of its reset in flight
+  // Written only with send_mu_ held (see sendable_epoch()).
+  std::atomic<uint64_t> sendable_epoch_{0};
+  void BumpSendableEpoch() {
+    sendable_epoch_.store(sendable_epoch_.load(std::memory_order_relaxed) + 1,
+                          std::memory_order_release);
+  }
+  std::vector<uint64_t> seeds_;  // per env: the seed of its reset in flight
   // Envs in flight: changed under mu_, read without it by CheckSendable
-  // (a send is checked again under mu_, so a stale read only skips a
-  // first, unlocked check).
+  // (a send is checked again under mu_ where the sendable epoch moved since
+  // that check, so a stale read only skips a first, unlocked check).
   std::atomic<int> pending_{0};
   std::vector<std::unique_ptr<uint8_t[]>> action_data_;
   std::vector<std::size_t> action_env_bytes_;  // all rows of one env

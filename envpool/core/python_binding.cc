@@ -440,6 +440,7 @@ class PyPool {
     const int* ids = nullptr;
     int n = 0;
     ParseEnvIds(env_id, &ids, &n);
+    const uint64_t checked_at = pool_->sendable_epoch();
     pool_->CheckSendable(ids, n, false);
     const auto& fields = pool_->spec().action.specs();
     if (fields.size() == 1 && !py::isinstance<py::dict>(action)) {
@@ -461,7 +462,7 @@ class PyPool {
         WriteAction(static_cast<int>(f), d[py::str(fields[f].name)], ids, n);
       }
     }
-    SendReleasingTheGil(ids, n, false, nullptr);
+    SendReleasingTheGil(ids, n, false, nullptr, checked_at);
   }
 
   void Reset(const py::handle& env_id, const py::handle& seeds) {
@@ -620,14 +621,16 @@ class PyPool {
   // than a few microseconds (or whose cost is not known yet: the first
   // send, a reset) runs without the GIL, so other Python threads go on.
   void SendReleasingTheGil(const int* ids, int n, bool reset,
-                           const uint64_t* seeds) {
+                           const uint64_t* seeds,
+                           uint64_t checked_at = Pool::kUnchecked) {
     constexpr int64_t kHoldGilBelowNs = 5000;
     const int64_t cost = pool_->step_cost_ns();
     if (reset || cost == 0 || cost * n >= kHoldGilBelowNs) {
       // Another Python thread may use this object meanwhile: the ids and
-      // seeds are ours for the call (all_ids_ never changes).
+      // seeds are ours for the call (all_ids_ never changes, and
+      // ParseEnvIds's buffer is this thread's).
       std::vector<int> own_ids;
-      if (ids != all_ids_.data()) {
+      if (ids == last_ids_.data()) {
         own_ids.assign(ids, ids + n);
         ids = own_ids.data();
       }
@@ -636,9 +639,10 @@ class PyPool {
         own_seeds.assign(seeds, seeds + n);
       }
       py::gil_scoped_release release;
-      pool_->Send(ids, n, reset, seeds != nullptr ? own_seeds.data() : nullptr);
+      pool_->Send(ids, n, reset, seeds != nullptr ? own_seeds.data() : nullptr,
+                  checked_at);
     } else {
-      pool_->Send(ids, n, reset, seeds);
+      pool_->Send(ids, n, reset, seeds, checked_at);
     }
   }
 
@@ -677,9 +681,30 @@ class PyPool {
     }
     arr = py::array::ensure(arr, py::array::c_style);
     int64_t count = arr.size();
-    id_buffer_.resize(count);
+    // This thread's: a send keeps its ids while another Python thread uses
+    // this object (the GIL released), without a copy of them.
+    thread_local std::vector<int> id_buffer;
+    id_buffer.resize(count);
     const char* data = static_cast<const char*>(arr.data());
     int size = static_cast<int>(arr.itemsize());
+    if (kind == 'i' && size == sizeof(int32_t)) {
+      // The dtype of the env_id a batch hands out: copied, and checked
+      // without a branch per id; the loop below finds the error to raise.
+      if (count > 0) {
+        std::memcpy(id_buffer.data(), data, count * sizeof(int32_t));
+      }
+      unsigned out_of_range = 0;
+      const auto num_envs = static_cast<unsigned>(pool_->config().num_envs);
+      for (int64_t i = 0; i < count; ++i) {
+        out_of_range |= static_cast<unsigned>(
+            static_cast<unsigned>(id_buffer[i]) >= num_envs);
+      }
+      if (out_of_range == 0) {
+        *ids = id_buffer.data();
+        *n = static_cast<int>(count);
+        return;
+      }
+    }
     for (int64_t i = 0; i < count; ++i) {
       int64_t v = ReadElement<int64_t>(data, kind, size, i);
       if (v < 0 || v >= pool_->config().num_envs) {
@@ -688,9 +713,9 @@ class PyPool {
             " is out of range: " + pool_->config().task_id +
             " has num_envs=" + std::to_string(pool_->config().num_envs));
       }
-      id_buffer_[i] = static_cast<int>(v);
+      id_buffer[i] = static_cast<int>(v);
     }
-    *ids = id_buffer_.data();
+    *ids = id_buffer.data();
     *n = static_cast<int>(count);
   }
 
@@ -884,7 +909,6 @@ class PyPool {
   bool obs_is_dict_ = false;
   std::vector<int> all_ids_;
   std::vector<int> last_ids_;
-  std::vector<int> id_buffer_;
   std::vector<BlockArrays> cache_;
   std::vector<int> handed_out_;
   py::str key_env_id_;

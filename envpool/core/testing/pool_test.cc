@@ -276,6 +276,30 @@ TEST_F(PoolTest, BadSendsAreRejectedBeforeAnythingRuns) {
   EXPECT_THROW(pool->Send(one.data(), 1, true, nullptr), std::runtime_error);
 }
 
+TEST_F(PoolTest, IdsCheckedBeforeAnotherSendAreCheckedAgain) {
+  // The binding checks a send's ids before it takes the pool's lock; Send
+  // checks them again only if another send came in between.
+  auto pool = Make(4, 2, 1);
+  std::vector<int> ids{2, 0};
+  pool->Send(ids.data(), 2, true, nullptr);
+  pool->Release(pool->Recv()->id());
+  const uint64_t checked_at = pool->sendable_epoch();
+  pool->CheckSendable(ids.data(), 2, false);
+  std::vector<int> other{0};
+  pool->Send(other.data(), 1, false, nullptr);  // another thread's, say
+  EXPECT_THROW(pool->Send(ids.data(), 2, false, nullptr, checked_at),
+               std::runtime_error);
+  // Nothing of it went out: env 2 is not in flight, env 0 once.
+  std::vector<int> two{2};
+  pool->Send(two.data(), 1, false, nullptr, pool->sendable_epoch());
+  auto block = pool->Recv();
+  std::multiset<int> got;
+  for (int row = 0; row < 2; ++row) {
+    got.insert(At<int32_t>(block, pool->layout().env_id, row));
+  }
+  EXPECT_EQ(got, (std::multiset<int>{0, 2}));
+}
+
 TEST_F(PoolTest, SeedsMakeRolloutsReproducible) {
   auto a = Make(2, 0, 1);
   auto b = Make(2, 0, 2);

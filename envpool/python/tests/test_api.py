@@ -381,6 +381,10 @@ def test_a_send_of_ids_out_of_order_names_its_first_bad_id_and_loses_nothing():
         env.recv()
     with pytest.raises(ValueError, match="env_id 9 is out of range"):
         env.send(np.zeros(3, dtype=np.int64), np.array([5, 9, 5]))
+    # int32, the dtype of info["env_id"], is read without a branch per id.
+    for bad in (-1, 8, 2**31 - 1):
+        with pytest.raises(ValueError, match=f"env_id {bad} is out of range"):
+            env.send(np.zeros(3, dtype=np.int64), np.array([5, bad, 3], dtype=np.int32))
     with pytest.raises(ValueError, match="env_id 5 appears twice"):
         env.send(np.zeros(3, dtype=np.int64), np.array([5, 3, 5]))
     env.send(np.zeros(2, dtype=np.int64), np.array([6, 2]))
