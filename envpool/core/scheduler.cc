@@ -293,25 +293,25 @@ bool Scheduler::Take(int self, bool wait, TaskChunk* chunk) {
 void Scheduler::DealSyncHomes() {
   // Each run as long as before and the envs its queue took (the last one
   // the rest); only the envs between a run's old and new ends change home.
-  old_run_starts_ = run_starts_;  // no allocation: the same size
-  const std::vector<int>& old_starts = old_run_starts_;
   const int runs = static_cast<int>(run_queues_.size());
-  for (int k = 0; k + 1 < runs; ++k) {
-    const int queue = run_queues_[k];
-    const int length = old_starts[k + 1] - old_starts[k] + moved_[queue];
-    run_starts_[k + 1] =
-        std::clamp(run_starts_[k] + length, run_starts_[k], num_envs_);
-  }
+  int old_first = run_starts_[0];
   for (int k = 0; k < runs; ++k) {
     const int first = run_starts_[k];
-    const int end = run_starts_[k + 1];
+    const int old_end = run_starts_[k + 1];
+    const int end =
+        k + 1 == runs
+            ? num_envs_
+            : std::clamp(first + old_end - old_first + moved_[run_queues_[k]],
+                         first, num_envs_);
+    run_starts_[k + 1] = end;
     const auto fill = [&](int from, int to) {
       if (from < to) {
         std::fill(home_.begin() + from, home_.begin() + to, run_queues_[k]);
       }
     };
-    fill(first, std::min(end, old_starts[k]));
-    fill(std::max(first, old_starts[k + 1]), end);
+    fill(first, std::min(end, old_first));
+    fill(std::max(first, old_end), end);
+    old_first = old_end;
   }
   std::fill(moved_.begin(), moved_.end(), 0);
   homes_moved_ = false;

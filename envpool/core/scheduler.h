@@ -619,9 +619,8 @@ class Scheduler {
   // (one more: num_envs), guarded by mu_.
   std::vector<int> run_queues_;
   std::vector<int> run_starts_;
-  std::vector<int> old_run_starts_;  // DealSyncHomes' scratch
-  uint32_t queued_tasks_ = 0;        // tasks ever queued, guarded by mu_
-  std::atomic<int> num_tasks_{0};    // queued on all queues
+  uint32_t queued_tasks_ = 0;      // tasks ever queued, guarded by mu_
+  std::atomic<int> num_tasks_{0};  // queued on all queues
   std::atomic<int> sleeping_workers_{0};
   std::condition_variable reserve_cv_;
   // Whether a thread in Recv steps queued envs while it waits.

@@ -38,6 +38,15 @@ void EnqueueSteps(Scheduler* scheduler, const std::vector<int>& ids) {
                      Task{0, 0, nullptr, 0, Task::Kind::kStep, false});
 }
 
+// The home of each of the first `n` envs.
+std::vector<int> Homes(Scheduler* scheduler, int n) {
+  std::vector<int> homes;
+  for (int id = 0; id < n; ++id) {
+    homes.push_back(scheduler->home(id));
+  }
+  return homes;
+}
+
 // The envs of the tasks `self` takes at once (none: empty).
 std::vector<int> Take(Scheduler* scheduler, int self) {
   TaskChunk chunk;
@@ -461,26 +470,14 @@ TEST(SchedulerTest, EnvsAreDealtToTheSteppingThreadsInRuns) {
   Scheduler sync(Config(6, 6, 3, 4));
   ASSERT_EQ(sync.stepping_workers(), 2);
   const int c = sync.callers_home();
-  std::vector<int> homes;
-  for (int id = 0; id < 6; ++id) {
-    homes.push_back(sync.home(id));
-  }
-  EXPECT_EQ(homes, (std::vector<int>{0, 0, 1, 1, c, c}));
+  EXPECT_EQ(Homes(&sync, 6), (std::vector<int>{0, 0, 1, 1, c, c}));
   // Runs as even as the count allows.
   Scheduler uneven(Config(8, 8, 3, 4));
-  homes.clear();
-  for (int id = 0; id < 8; ++id) {
-    homes.push_back(uneven.home(id));
-  }
-  EXPECT_EQ(homes, (std::vector<int>{0, 0, 0, 1, 1, 1, c, c}));
+  EXPECT_EQ(Homes(&uneven, 8), (std::vector<int>{0, 0, 0, 1, 1, 1, c, c}));
   // Async: the workers only.
   Scheduler async(Config(6, 3, 2, 4));
   ASSERT_EQ(async.stepping_workers(), 2);
-  homes.clear();
-  for (int id = 0; id < 6; ++id) {
-    homes.push_back(async.home(id));
-  }
-  EXPECT_EQ(homes, (std::vector<int>{0, 0, 0, 1, 1, 1}));
+  EXPECT_EQ(Homes(&async, 6), (std::vector<int>{0, 0, 0, 1, 1, 1}));
 }
 
 TEST(SchedulerTest, TasksCarryTheirPositionInTheSend) {
@@ -534,11 +531,7 @@ TEST(SchedulerTest, SyncHomesStayRunsThatGrowByTheEnvsTaken) {
   // Then thread 0's run is one env longer and thread 1's one shorter, and
   // env 5, taken once, is back on thread 1: the runs stay whole.
   EnqueueSteps(&scheduler, Iota(8));
-  std::vector<int> homes;
-  for (int id = 0; id < 8; ++id) {
-    homes.push_back(scheduler.home(id));
-  }
-  EXPECT_EQ(homes, (std::vector<int>{0, 0, 0, 0, 1, 1, c, c}));
+  EXPECT_EQ(Homes(&scheduler, 8), (std::vector<int>{0, 0, 0, 0, 1, 1, c, c}));
   for (int id : {0, 1, 2, 3}) {
     EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{id});
   }
@@ -563,11 +556,7 @@ TEST(SchedulerTest, SyncWorkerAndCallerMeetAndTheEnvsTakenAreThoseThatMove) {
     }
   }
   EnqueueSteps(&scheduler, Iota(8));
-  std::vector<int> homes;
-  for (int id = 0; id < 8; ++id) {
-    homes.push_back(scheduler.home(id));
-  }
-  EXPECT_EQ(homes, (std::vector<int>{0, 0, c, c, c, c, c, c}));
+  EXPECT_EQ(Homes(&scheduler, 8), (std::vector<int>{0, 0, c, c, c, c, c, c}));
 }
 
 TEST(SchedulerTest, SyncHomesStayRunsInOrderWhoeverTakes) {
@@ -581,10 +570,7 @@ TEST(SchedulerTest, SyncHomesStayRunsInOrderWhoeverTakes) {
   std::vector<int> lengths(4, 8);
   for (int round = 0; round < 50; ++round) {
     EnqueueSteps(&scheduler, Iota(32));
-    std::vector<int> homes;
-    for (int id = 0; id < 32; ++id) {
-      homes.push_back(scheduler.home(id));
-    }
+    std::vector<int> homes = Homes(&scheduler, 32);
     std::vector<int> expected;
     for (int k = 0; k < 4; ++k) {
       expected.insert(expected.end(), lengths[k], threads[k]);
@@ -615,11 +601,7 @@ TEST(SchedulerTest, SyncReserveTakesNoEnvsForGood) {
   EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{0});
   EXPECT_EQ(Take(&scheduler, c), std::vector<int>{3});
   EnqueueSteps(&scheduler, Iota(4));
-  std::vector<int> homes;
-  for (int id = 0; id < 4; ++id) {
-    homes.push_back(scheduler.home(id));
-  }
-  EXPECT_EQ(homes, (std::vector<int>{0, 0, c, c}));
+  EXPECT_EQ(Homes(&scheduler, 4), (std::vector<int>{0, 0, c, c}));
 }
 
 TEST(SchedulerTest, AsyncReserveTakesInSendOrderAndKeepsNoEnvs) {
