@@ -161,10 +161,7 @@ Pool::Pool(const EnvFactory& factory, PoolConfig config)
   }
   layout_ = BlockLayout::Make(spec_, config_);
   int n = config_.num_envs;
-  elapsed_.assign(n, 0);
-  episode_return_.assign(n, 0.0);
-  ended_.assign(n, 0);
-  unstarted_.assign(n, 1);
+  records_.assign(n, EnvRecord{});
   in_flight_.assign(n, 0);
   seeds_.assign(n, 0);
   for (const ArraySpec& a : spec_.action.specs()) {
@@ -290,9 +287,9 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
   if (out_of_range == 0) {
     uint8_t* const seen_ids = increasing ? nullptr : SeenTable(&seen, num_envs);
     const uint8_t* const in_flight = in_flight_.data();
-    const uint8_t* const ended =
+    const EnvRecord* const ended =
         config_.autoreset_mode == AutoresetMode::kDisabled && !reset
-            ? ended_.data()
+            ? records_.data()
             : nullptr;
     unsigned bad = 0;
     for (int k = 0; k < n; ++k) {
@@ -303,7 +300,7 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
       }
       bad |= in_flight[id];
       if (ended != nullptr) {
-        bad |= ended[id];
+        bad |= ended[id].ended;
       }
     }
     if (bad == 0) {
@@ -334,10 +331,10 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
           " is already in flight: recv() its result before sending to it "
           "again");
     }
-    // (The mode first: ended_ is written by the thread that stepped the
+    // (The mode first: a record is written by the thread that stepped the
     // env, and reading it would move its line here for every env.)
     if (config_.autoreset_mode == AutoresetMode::kDisabled && !reset &&
-        ended_[id]) {
+        records_[id].ended) {
       throw std::runtime_error(
           EnvName(id) +
           " has ended its episode and autoreset_mode is 'disabled': reset it "
@@ -448,8 +445,7 @@ void Pool::PrefetchTurn(int id) const {
   if (!action_data_.empty()) {
     __builtin_prefetch(action_data_[0].get() + id * action_env_bytes_[0]);
   }
-  __builtin_prefetch(&elapsed_[id], 1);
-  __builtin_prefetch(&ended_[id]);
+  __builtin_prefetch(&records_[id], 1);
 }
 
 void Pool::RunChunk(TaskChunk* tasks) {
@@ -537,7 +533,7 @@ Block* Pool::RunTask(const Task& task) {
   });
   WritePoolColumns(task.env_id, outcome, row, env);
   if (config_.autoreset_mode == AutoresetMode::kSameStep &&
-      ended_[task.env_id]) {
+      records_[task.env_id].ended) {
     StartNextEpisode(task.env_id, row, &env, out, &error);
   }
   if (!error.empty()) {
@@ -566,20 +562,21 @@ Pool::Outcome Pool::Advance(const Task& task, Env* env, std::string* error) {
   // Locals, captured by value, and the outcome built from them at the end:
   // an outcome the guarded body wrote through a reference lived in memory,
   // a byte at a time, and was read back whole (a stalled load per env).
+  EnvRecord& record = records_[id];
   const bool started =
-      task.kind == Task::Kind::kReset || unstarted_[id] ||
-      (ended_[id] && config_.autoreset_mode == AutoresetMode::kNextStep);
-  Guarded(id, error, [this, &task, env, id, started] {
+      task.kind == Task::Kind::kReset || record.unstarted ||
+      (record.ended && config_.autoreset_mode == AutoresetMode::kNextStep);
+  Guarded(id, error, [this, &task, &record, env, id, started] {
     if (started) {
       if (task.has_seed) {
         env->Seed(seeds_[id]);
       }
       env->Reset();
-      elapsed_[id] = 0;
-      unstarted_[id] = 0;
+      record.elapsed = 0;
+      record.unstarted = 0;
     } else {
       env->Step(ActionView(&action_views_[id], &action_player_strides_));
-      ++elapsed_[id];
+      ++record.elapsed;
     }
   });
   const bool terminated = !started && env->terminated();
@@ -587,9 +584,9 @@ Pool::Outcome Pool::Advance(const Task& task, Env* env, std::string* error) {
   // step is both terminated and truncated.
   const bool truncated =
       !started && ((config_.max_episode_steps > 0 &&
-                    elapsed_[id] >= config_.max_episode_steps) ||
+                    record.elapsed >= config_.max_episode_steps) ||
                    env->truncated());
-  ended_[id] = terminated || truncated;
+  record.ended = terminated || truncated;
   return Outcome{started, terminated, truncated};
 }
 
@@ -647,7 +644,8 @@ void Pool::WritePoolColumns(int id, const Outcome& outcome, const Row& row,
   block->terminated_[slot] = outcome.terminated;
   block->truncated_[slot] = outcome.truncated;
   block->env_ids_[slot] = id;
-  block->elapsed_steps_[slot] = static_cast<int32_t>(elapsed_[id]);
+  EnvRecord& record = records_[id];
+  block->elapsed_steps_[slot] = static_cast<int32_t>(record.elapsed);
   if (layout_.players_env_id >= 0) {
     for (int p = 0; p < row.players; ++p) {
       *static_cast<int32_t*>(
@@ -656,15 +654,15 @@ void Pool::WritePoolColumns(int id, const Outcome& outcome, const Row& row,
           block->Row(layout_.players_id, row.player_row + p)) = p;
     }
   }
-  const bool ended = ended_[id] != 0;
+  const bool ended = record.ended != 0;
   if (layout_.episode_mask >= 0) {
-    episode_return_[id] =
-        outcome.started_episode ? 0.0 : episode_return_[id] + env.reward();
+    record.episode_return =
+        outcome.started_episode ? 0.0 : record.episode_return + env.reward();
     *static_cast<bool*>(block->Row(layout_.episode_mask, slot)) = ended;
     *static_cast<double*>(block->Row(layout_.episode_return, slot)) =
-        ended ? episode_return_[id] : 0.0;
+        ended ? record.episode_return : 0.0;
     *static_cast<int32_t*>(block->Row(layout_.episode_length, slot)) =
-        ended ? static_cast<int32_t>(elapsed_[id]) : 0;
+        ended ? static_cast<int32_t>(record.elapsed) : 0;
   }
   if (layout_.final_mask >= 0) {
     *static_cast<bool*>(block->Row(layout_.final_mask, slot)) = ended;
@@ -684,16 +682,12 @@ void Pool::StartNextEpisode(int id, const Row& row, Env* env, const Output& out,
                 block->Row(c, first), column.RowBytes() * rows);
   }
   *static_cast<int32_t*>(block->Row(layout_.final_elapsed_step, row.slot)) =
-      static_cast<int32_t>(elapsed_[id]);
+      static_cast<int32_t>(records_[id].elapsed);
   Guarded(id, error, [&] {
     env->Reset();
     env->Write(out);
   });
-  elapsed_[id] = 0;
-  ended_[id] = 0;
-  if (layout_.episode_mask >= 0) {
-    episode_return_[id] = 0.0;
-  }
+  records_[id] = EnvRecord{0, 0.0, 0, 0};
   *static_cast<int32_t*>(block->Row(layout_.elapsed_step, row.slot)) = 0;
 }
 
@@ -839,7 +833,7 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
 void Pool::CheckRenderable(const int* env_ids, int n) {
   CheckSendable(env_ids, n, true);
   for (int k = 0; k < n; ++k) {
-    if (unstarted_[env_ids[k]]) {
+    if (records_[env_ids[k]].unstarted) {
       throw std::runtime_error(EnvName(env_ids[k]) +
                                " has not been reset yet: nothing to render");
     }
@@ -902,7 +896,7 @@ void Pool::SetEnvState(int env_id, const std::vector<double>& state) {
   CheckSendable(&env_id, 1, true);
   envs_[env_id]->SetState(state);
   // A state put in place is a started episode.
-  unstarted_[env_id] = 0;
+  records_[env_id].unstarted = 0;
 }
 
 namespace {
@@ -933,8 +927,9 @@ void Pool::CheckSnapshots(const int* env_ids, int n) {
 std::string Pool::SaveEnv(int env_id) const {
   std::string body;
   StateWriter writer(&body);
-  writer.Put(elapsed_[env_id], ended_[env_id], unstarted_[env_id],
-             episode_return_[env_id]);
+  const EnvRecord& record = records_[env_id];
+  writer.Put(record.elapsed, record.ended, record.unstarted,
+             record.episode_return);
   const Env& env = *envs_[env_id];
   env.SaveBaseState(&writer);
   env.SaveState(&writer);
@@ -984,10 +979,7 @@ void Pool::LoadEnv(int env_id, const std::string& state) {
                         " has bytes its env does not read: another build or "
                         "options");
   }
-  elapsed_[env_id] = elapsed;
-  ended_[env_id] = ended;
-  unstarted_[env_id] = unstarted;
-  episode_return_[env_id] = episode_return;
+  records_[env_id] = EnvRecord{elapsed, episode_return, ended, unstarted};
   // An ended env cannot be stepped with autoreset off.
   BumpSendableEpoch();
 }

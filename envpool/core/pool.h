@@ -222,7 +222,7 @@ class Pool {
   inline Outcome Advance(const Task& task, Env* env, std::string* error);
   inline Row ClaimRow(const Task& task, const Env& env);
   // Asks for the lines an env's turn reads first (the env, its action, its
-  // step count and flags), a few envs ahead in a chunk: an async chunk's
+  // record), a few envs ahead in a chunk: an async chunk's
   // envs are scattered over the arrays, and without it each turn waited for
   // lines that another thread wrote last.
   void PrefetchTurn(int id) const;
@@ -281,12 +281,19 @@ class Pool {
   EnvSpec spec_;
   BlockLayout layout_;
   std::vector<std::unique_ptr<Env>> envs_;
-  std::vector<int64_t> elapsed_;
-  std::vector<double> episode_return_;
-  std::vector<uint8_t> ended_;  // episode over, waiting for a reset
-  // Never reset: the first send to such an env is its seeded reset, as in
-  // EnvPool (the action is ignored), so no env is ever stepped unstarted.
-  std::vector<uint8_t> unstarted_;
+  // The pool's record of one env, read and written at each of its turns,
+  // in a cache line of its own: an async pool's envs are scattered over
+  // the threads, and arrays of these fields had 8 to 64 envs in each line,
+  // written by one thread and then by another.
+  struct alignas(64) EnvRecord {
+    int64_t elapsed = 0;
+    double episode_return = 0.0;
+    uint8_t ended = 0;  // episode over, waiting for a reset
+    // Never reset: the first send to such an env is its seeded reset, as in
+    // EnvPool (the action is ignored), so no env is ever stepped unstarted.
+    uint8_t unstarted = 1;
+  };
+  std::vector<EnvRecord> records_;
   std::vector<uint8_t> in_flight_;  // sent, not yet returned by Recv
   // Written only with send_mu_ held (see sendable_epoch()).
   std::atomic<uint64_t> sendable_epoch_{0};
