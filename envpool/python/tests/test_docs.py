@@ -79,8 +79,15 @@ def test_a_marked_snippet_says_why() -> None:
 )
 def test_snippets_of_page_run(page: Path, tmp_path: Path) -> None:
     run, _ = snippets(page)
-    env = dict(os.environ, MPLBACKEND="Agg", SDL_VIDEODRIVER="dummy", PYTHONHASHSEED="0")
-    # Trainers write logs into the working folder: a fresh one per page.
+    # Trainers write logs into the working folder: a fresh one per page (and
+    # SB3's logger into $SB3_LOGDIR, else a new /tmp/SB3-<date>).
+    env = dict(
+        os.environ,
+        MPLBACKEND="Agg",
+        SDL_VIDEODRIVER="dummy",
+        PYTHONHASHSEED="0",
+        SB3_LOGDIR=str(tmp_path / "sb3"),
+    )
     result = subprocess.run(
         [sys.executable, "-P", "-c", RUNNER],
         input=json.dumps([page.relative_to(ROOT).as_posix(), run]),

@@ -1,4 +1,4 @@
-"""The one patch the tests apply to the reference (docs/robotics.md).
+"""The patches the tests apply to the reference (docs/robotics.md).
 
 On mujoco 3.17, gymnasium-robotics 1.4.2's `mujoco_utils.get/set_joint_qpos/qvel`
 assert fails for every hinge or slide joint (`np.int32(3) in
@@ -7,12 +7,19 @@ that module's `mujoco` with plain ints for the four joint-type constants;
 nothing else changes: a test module imports the autouse fixture
 `reference_joint_types` (a module, not a conftest.py, whose name another
 test folder's conftest.py takes).
+
+A maze env of the reference writes its model to a new file beside its
+temporary folder (`ant_maze<time>.xml` in /tmp) and never removes it: the
+autouse fixture `reference_maze_files` puts those files in the test's own
+temporary folder.
 """
 
 from __future__ import annotations
 
+import tempfile
 import types
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import mujoco
@@ -39,3 +46,9 @@ def reference_joint_types(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     mujoco_utils = pytest.importorskip("gymnasium_robotics.utils.mujoco_utils")
     monkeypatch.setattr(mujoco_utils, "mujoco", _PlainJointTypes("mujoco"))
     yield
+
+
+@pytest.fixture(autouse=True)
+def reference_maze_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference's maze files go to the test's temporary folder, not /tmp."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))

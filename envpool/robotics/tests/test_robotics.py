@@ -31,7 +31,10 @@ import gymnasium
 import mujoco
 import numpy as np
 import pytest
-from robotics_reference import reference_joint_types  # noqa: F401 (autouse)
+from robotics_reference import (  # noqa: F401 (autouse)
+    reference_joint_types,
+    reference_maze_files,
+)
 
 import envpool
 from envpool.python.registry import find_entry
