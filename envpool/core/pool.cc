@@ -269,8 +269,7 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
   // so that the caller, whose work here the stepping threads wait for,
   // checks a batch of cheap envs in a few instructions an env.
   if (increasing && env_ids[0] >= 0 && env_ids[n - 1] < config_.num_envs &&
-      pending_.load(std::memory_order_relaxed) == 0 &&
-      (reset || config_.autoreset_mode != AutoresetMode::kDisabled)) {
+      pending_.load(std::memory_order_relaxed) == 0 && !RefusesEnded(reset)) {
     return;
   }
   thread_local std::vector<uint8_t> seen;
@@ -287,10 +286,8 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
   if (out_of_range == 0) {
     uint8_t* const seen_ids = increasing ? nullptr : SeenTable(&seen, num_envs);
     const uint8_t* const in_flight = in_flight_.data();
-    const EnvRecord* const ended =
-        config_.autoreset_mode == AutoresetMode::kDisabled && !reset
-            ? records_.data()
-            : nullptr;
+    const EnvRecord* const records =
+        RefusesEnded(reset) ? records_.data() : nullptr;
     unsigned bad = 0;
     for (int k = 0; k < n; ++k) {
       const int id = env_ids[k];
@@ -299,8 +296,8 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
         seen_ids[id] = 1;
       }
       bad |= in_flight[id];
-      if (ended != nullptr) {
-        bad |= ended[id].ended;
+      if (records != nullptr) {
+        bad |= records[id].ended;
       }
     }
     if (bad == 0) {
@@ -333,8 +330,7 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
     }
     // (The mode first: a record is written by the thread that stepped the
     // env, and reading it would move its line here for every env.)
-    if (config_.autoreset_mode == AutoresetMode::kDisabled && !reset &&
-        records_[id].ended) {
+    if (RefusesEnded(reset) && records_[id].ended) {
       throw std::runtime_error(
           EnvName(id) +
           " has ended its episode and autoreset_mode is 'disabled': reset it "
@@ -384,8 +380,10 @@ void Pool::Send(const int* env_ids, int n, bool reset, const uint64_t* seeds,
     if (consecutive) {
       std::memset(&in_flight_[env_ids[0]], 1, n);
     } else {
+      // (The byte stores may alias the vector: its data pointer read once.)
+      uint8_t* const in_flight = in_flight_.data();
       for (int k = 0; k < n; ++k) {
-        in_flight_[env_ids[k]] = 1;
+        in_flight[env_ids[k]] = 1;
       }
     }
     pending_.fetch_add(n, std::memory_order_relaxed);
@@ -590,17 +588,20 @@ Pool::Outcome Pool::Advance(const Task& task, Env* env, std::string* error) {
   return Outcome{started, terminated, truncated};
 }
 
-void Pool::NextAsyncRow(Block** block, int* slot) {
+int Pool::NextAsyncRows(int wanted, Block** block, int* first) {
   if (filling_ == nullptr) {
     auto fresh = TakeFreeBlock(config_.batch_size);
     filling_ = fresh.get();
     outstanding_.push_back(std::move(fresh));
   }
   *block = filling_;
-  *slot = filling_->acquired_++;
+  *first = filling_->acquired_;
+  const int rows = std::min(wanted, filling_->target_ - *first);
+  filling_->acquired_ += rows;
   if (filling_->acquired_ == filling_->target_) {
     filling_ = nullptr;
   }
+  return rows;
 }
 
 void Pool::ClaimRows(TaskChunk* tasks) {
@@ -616,9 +617,20 @@ void Pool::ClaimRows(TaskChunk* tasks) {
       return;
     }
   }
+  // The chunk's rows a batch at a time: the block's count is written once
+  // per batch, not per env.
   const auto lock = LockPolling(mu_);
-  for (Task& task : *tasks) {
-    NextAsyncRow(&task.block, &task.slot);
+  Task* task = tasks->data();
+  for (int left = static_cast<int>(tasks->size()); left > 0;) {
+    Block* block = nullptr;
+    int first = 0;
+    const int rows = NextAsyncRows(left, &block, &first);
+    for (int k = 0; k < rows; ++k) {
+      task[k].block = block;
+      task[k].slot = first + k;
+    }
+    task += rows;
+    left -= rows;
   }
 }
 
@@ -629,7 +641,7 @@ Pool::Row Pool::ClaimRow(const Task& task, const Env& env) {
   Row row{task.block, task.slot, 0, env.NumPlayers()};
   if (row.block == nullptr) {
     const auto lock = LockPolling(mu_);
-    NextAsyncRow(&row.block, &row.slot);
+    NextAsyncRows(1, &row.block, &row.slot);
   }
   row.player_row = layout_.rows_per_env == 1
                        ? row.slot

@@ -108,7 +108,9 @@ class Block {
   // A sync step's batch of envs first_env_.. in rows 0.. (its env_id column
   // need not be read to know them), or -1.
   int first_env_ = -1;
-  int acquired_ = 0;  // async slots handed out, guarded by Pool::mu_
+  // Written as the batch fills, by each thread that claims or fills rows: on
+  // a line apart from the pointers above, which every turn reads.
+  alignas(64) int acquired_ = 0;  // async slots handed out, under Pool::mu_
   std::atomic<int> written_{0};
   std::atomic<int> player_rows_{0};
   bool ready_ = false;  // guarded by Pool::mu_
@@ -144,6 +146,11 @@ class Pool {
   // Throws std::invalid_argument (out of range, repeated) or
   // std::runtime_error (in flight, ended with autoreset disabled).
   void CheckSendable(const int* env_ids, int n, bool reset) const;
+  // Whether a send (a reset, or not) refuses envs whose episode ended: a
+  // step with autoreset disabled.
+  bool RefusesEnded(bool reset) const {
+    return !reset && config_.autoreset_mode == AutoresetMode::kDisabled;
+  }
   // Counts the changes that can make an env unsendable (a send, a loaded
   // state): ids that passed CheckSendable after this read E need no second
   // check in a Send that still reads E.
@@ -222,13 +229,14 @@ class Pool {
   inline Outcome Advance(const Task& task, Env* env, std::string* error);
   inline Row ClaimRow(const Task& task, const Env& env);
   // Asks for the lines an env's turn reads first (the env, its action, its
-  // record), a few envs ahead in a chunk: an async chunk's
-  // envs are scattered over the arrays, and without it each turn waited for
-  // lines that another thread wrote last.
+  // record), a few envs ahead in a chunk: an async chunk's envs are scattered
+  // over the arrays, and without it each turn waited for lines that another
+  // thread wrote last.
   void PrefetchTurn(int id) const;
   static constexpr std::size_t kPrefetchAhead = 4;
-  // Async mode: the next row of the batch being filled (requires mu_).
-  void NextAsyncRow(Block** block, int* slot);
+  // Async mode: up to `wanted` next rows of the batch being filled, rows
+  // *first.. of *block; returns how many (requires mu_).
+  int NextAsyncRows(int wanted, Block** block, int* first);
   // Async mode: claims the rows of a chunk of several steps (cheap envs)
   // before they run, under one lock, instead of one lock per turn: the rows
   // come back in the chunk's order, as they would from one thread, and the
