@@ -441,7 +441,9 @@ class PyPool {
     int n = 0;
     ParseEnvIds(env_id, &ids, &n);
     const uint64_t checked_at = pool_->sendable_epoch();
-    pool_->CheckSendable(ids, n, false);
+    if (!LastBatchSentBack(ids, n, checked_at)) {
+      pool_->CheckSendable(ids, n, false);
+    }
     const auto& fields = pool_->spec().action.specs();
     if (fields.size() == 1 && !py::isinstance<py::dict>(action)) {
       WriteAction(0, action, ids, n);
@@ -496,6 +498,8 @@ class PyPool {
       throw py::error_already_set();
     }
     std::shared_ptr<Block> block;
+    // Read before the batch is taken: a send that comes after it moves it.
+    uint64_t epoch = pool_->sendable_epoch();
     if (pool_->FrontReady()) {
       block = pool_->Recv();
     } else {
@@ -508,6 +512,7 @@ class PyPool {
       while (true) {
         {
           py::gil_scoped_release release;
+          epoch = pool_->sendable_epoch();
           block = pool_->Recv(kSignalCheckNs);
         }
         if (block) {
@@ -518,7 +523,7 @@ class PyPool {
         }
       }
     }
-    return Package(block);
+    return Package(block, epoch);
   }
 
   py::tuple Step(const py::handle& action, const py::handle& env_id) {
@@ -644,6 +649,19 @@ class PyPool {
     } else {
       pool_->Send(ids, n, reset, seeds, checked_at);
     }
+  }
+
+  // Whether a step's ids are the envs of the last batch received, with
+  // nothing sent or loaded since its recv (the sendable epoch read before
+  // that batch was taken, `epoch` now): the async loop's
+  // send(action, info["env_id"]). Those envs are in range, distinct and out
+  // of flight, all that CheckSendable asks of them but with autoreset off,
+  // where an env whose episode ended must be reset first.
+  bool LastBatchSentBack(const int* ids, int n, uint64_t epoch) const {
+    return epoch == last_ids_epoch_ && n > 0 &&
+           static_cast<std::size_t>(n) == last_ids_.size() &&
+           !pool_->RefusesEnded(false) &&
+           std::memcmp(ids, last_ids_.data(), n * sizeof(int)) == 0;
   }
 
   void CheckOpen() const {
@@ -818,7 +836,8 @@ class PyPool {
     return full[py::slice(0, rows, 1)];
   }
 
-  py::tuple Package(const std::shared_ptr<Block>& block) {
+  // `epoch`: the sendable epoch read before the batch was taken.
+  py::tuple Package(const std::shared_ptr<Block>& block, uint64_t epoch) {
     ReleaseUnused();
     BlockArrays& entry = ArraysOf(block);
     handed_out_.push_back(block->id());
@@ -894,6 +913,7 @@ class PyPool {
       const int32_t* ids =
           static_cast<const int32_t*>(block->Column(layout.env_id));
       last_ids_.assign(ids, ids + n);
+      last_ids_epoch_ = epoch;
     }
     return py::make_tuple(obs, column(layout.reward), column(layout.terminated),
                           column(layout.truncated), info);
@@ -909,6 +929,7 @@ class PyPool {
   bool obs_is_dict_ = false;
   std::vector<int> all_ids_;
   std::vector<int> last_ids_;
+  uint64_t last_ids_epoch_ = Pool::kUnchecked;
   std::vector<BlockArrays> cache_;
   std::vector<int> handed_out_;
   py::str key_env_id_;

@@ -405,6 +405,36 @@ def test_a_send_of_ids_out_of_order_names_its_first_bad_id_and_loses_nothing():
     ended.send(np.zeros(2, dtype=np.int64), np.array([2, 1]))
 
 
+def test_the_last_batch_sent_back_is_checked_where_anything_came_between():
+    # The ids of the last batch received, sent back as they came with nothing
+    # sent since, are not checked again: each way those ids can be wrong is
+    # still refused, and nothing of a refused send goes out.
+    env = cartpole(num_envs=4, batch_size=2)
+    env.async_reset()
+    ids = env.recv()[4]["env_id"]
+    received = ids.copy()
+    ids[1] = ids[0]  # changed in place after the recv
+    with pytest.raises(ValueError, match=f"env_id {ids[0]} appears twice"):
+        env.send(np.zeros(2, dtype=np.int64), ids)
+    env.send(np.zeros(2, dtype=np.int64), received)
+    with pytest.raises(RuntimeError, match="in flight"):
+        env.send(np.zeros(2, dtype=np.int64), received)  # a send came between
+    with pytest.raises(RuntimeError, match="in flight"):
+        env.send(np.zeros(2, dtype=np.int64))  # the same, without env_id
+    assert sorted(np.concatenate([env.recv()[4]["env_id"] for _ in range(2)])) == [0, 1, 2, 3]
+    # With autoreset off, ended envs sent back as received are refused.
+    ended = cartpole(num_envs=4, batch_size=2, autoreset_mode="disabled", max_episode_steps=1)
+    ended.async_reset()
+    ended.recv(), ended.recv()
+    ended.send(np.zeros(2, dtype=np.int64), np.array([3, 0], dtype=np.int32))
+    *_, truncated, info = ended.recv()
+    assert np.all(truncated)
+    with pytest.raises(RuntimeError, match="autoreset_mode is 'disabled'"):
+        ended.send(np.zeros(2, dtype=np.int64), info["env_id"])
+    ended.send(np.zeros(2, dtype=np.int64), np.array([2, 1]))
+    assert sorted(ended.recv()[4]["env_id"]) == [1, 2]
+
+
 def test_recv_with_nothing_in_flight_raises_instead_of_hanging():
     env = cartpole(num_envs=2)
     with pytest.raises(RuntimeError, match="wait forever"):
