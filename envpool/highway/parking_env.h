@@ -159,16 +159,16 @@ class ParkingEnv : public SceneEnv {
   }
 
   // ParkingEnv.compute_reward with its default reward_weights (1, 0.3, 0,
-  // 0, 0.02, 0.02) and p = 0.5: np.dot of the 6-vectors is OpenBLAS's
-  // ddot, which adds the products one by one, fused (as Dot2 does for two).
+  // 0, 0.02, 0.02) and p = 0.5: np.dot of the 6-vectors (DotLong).
   static double ComputeReward(const std::array<double, kFeatures>& achieved,
                               const std::array<double, kFeatures>& desired) {
     static constexpr std::array<double, kFeatures> kWeights = {1.0, 0.3,  0.0,
                                                                0.0, 0.02, 0.02};
-    double dot = std::abs(achieved[0] - desired[0]) * kWeights[0];
-    for (int k = 1; k < kFeatures; ++k) {
-      dot = std::fma(std::abs(achieved[k] - desired[k]), kWeights[k], dot);
+    std::array<double, kFeatures> distance;
+    for (int k = 0; k < kFeatures; ++k) {
+      distance[k] = std::abs(achieved[k] - desired[k]);
     }
+    const double dot = DotLong(distance.data(), kWeights.data(), kFeatures);
     return -numpy_kernels::Power(dot, 0.5);
   }
 

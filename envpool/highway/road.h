@@ -31,23 +31,90 @@ struct Vec2 {
   double y = 0.0;
 };
 
-// np.dot of two 2-vectors (and np.linalg.norm of one, the square root of
-// its dot with itself): numpy hands them to its bundled OpenBLAS, whose
-// ddot on x86-64 with FMA rounds x0 * y0 and adds x1 * y1 to it fused
-// (checked against numpy on 20000 random pairs: all equal, where the plain
-// x0 * y0 + x1 * y1 differs in a quarter of them). The last bits matter
-// where vehicles collide at an angle (the separating-axis test).
+// numpy hands its small dot and matrix products to its bundled OpenBLAS,
+// whose kernels are picked by CPU when numpy loads, and the kernels round
+// the sum of two products differently: one fuses the second product into
+// the first (fma(a1, b1, a0 * b0)), another the first into the second, a
+// third rounds both products and adds them. The last bits matter where
+// vehicles collide at an angle (the separating-axis test) and in a lane
+// change's lateral residual. Which way each product of the reference rounds
+// in this process is asked of numpy when the family's module is imported
+// (LearnNumpyBlas, numpy_blas_probe.h); the defaults, which the C++ tests
+// (no numpy) use, are the roundings of the machines the family was first
+// tested on (docs/highway.md).
+enum class Rounding : uint8_t {
+  kFuseSecond,  // fma(a1, b1, a0 * b0)
+  kFuseFirst,   // fma(a0, b0, a1 * b1)
+  kPlain,       // a0 * b0 + a1 * b1
+};
+
+struct BlasRoundings {
+  // np.dot of two vectors (ddot), np.linalg.norm of one: a 2-vector, and a
+  // longer one summed in order (kFuseSecond: each next product fused in).
+  Rounding dot2 = Rounding::kFuseSecond;
+  Rounding dot_long = Rounding::kFuseSecond;
+  // A 2x2 matrix times a vector (`R @ v`, `R.dot(v)`: dgemv), and times a
+  // matrix (`R @ corners.T`: dgemm), a row of the result.
+  Rounding gemv = Rounding::kFuseFirst;
+  Rounding gemm = Rounding::kFuseSecond;
+};
+
+// This module's roundings, set once at import, before any env is made.
+inline BlasRoundings& NumpyBlas() {
+  static BlasRoundings roundings;
+  return roundings;
+}
+
+// a0 * b0 + a1 * b1, rounded as `rounding` says. (The build targets
+// x86-64 without FMA instructions, so the plain sum is never contracted.)
+inline double SumOfProducts(Rounding rounding, double a0, double a1, double b0,
+                            double b1) {
+  switch (rounding) {
+    case Rounding::kFuseFirst:
+      return std::fma(a0, b0, a1 * b1);
+    case Rounding::kPlain:
+      return a0 * b0 + a1 * b1;
+    case Rounding::kFuseSecond:
+    default:
+      return std::fma(a1, b1, a0 * b0);
+  }
+}
+
+// np.dot of two 2-vectors.
 inline double Dot2(double x0, double x1, double y0, double y1) {
-  return std::fma(x1, y1, x0 * y0);
+  return SumOfProducts(NumpyBlas().dot2, x0, x1, y0, y1);
 }
 inline double Norm2(double x, double y) { return std::sqrt(Dot2(x, y, x, y)); }
 
 // A row of a 2x2 matrix times a 2-vector through numpy's matrix-vector
-// product (`m @ v`, `m.dot(v)`): OpenBLAS's dgemv rounds a1 * b1 and adds
-// a0 * b0 to it fused, the other order than ddot's (checked against numpy
-// on random rotations, as Dot2).
+// product (`m @ v`, `m.dot(v)`).
 inline double GemvRow(double a0, double a1, double b0, double b1) {
-  return std::fma(a0, b0, a1 * b1);
+  return SumOfProducts(NumpyBlas().gemv, a0, a1, b0, b1);
+}
+
+// An element of a 2x2 matrix times a 2xK matrix (`m @ p`): row a, column b.
+inline double GemmRow(double a0, double a1, double b0, double b1) {
+  return SumOfProducts(NumpyBlas().gemm, a0, a1, b0, b1);
+}
+
+// np.dot of two n-vectors, n > 2, summed in order: each next product added
+// plain (kPlain) or fused in (otherwise).
+inline double DotLong(Rounding rounding, const double* x, const double* y,
+                      int n) {
+  double dot = x[0] * y[0];
+  if (rounding == Rounding::kPlain) {
+    for (int k = 1; k < n; ++k) {
+      dot += x[k] * y[k];
+    }
+  } else {
+    for (int k = 1; k < n; ++k) {
+      dot = std::fma(x[k], y[k], dot);
+    }
+  }
+  return dot;
+}
+inline double DotLong(const double* x, const double* y, int n) {
+  return DotLong(NumpyBlas().dot_long, x, y, n);
 }
 
 // numpy's (and Python's) float remainder: the sign of the divisor.
@@ -1408,7 +1475,7 @@ class Road {
 
   // utils.rect_corners with the midpoints and the centre: the corners, the
   // centre, then the midpoints of the ends and of the sides, rotated (a
-  // matrix product: Dot2's rounding) and moved to `center`.
+  // matrix product: GemmRow) and moved to `center`.
   static std::array<Vec2, 9> RectPoints(const Vec2& center, double length,
                                         double width, double angle) {
     const double hl = length / 2;
@@ -1419,8 +1486,8 @@ class Road {
     const double s = numpy_kernels::Sin(angle);
     std::array<Vec2, 9> points;
     for (int k = 0; k < 9; ++k) {
-      points[k] = {Dot2(c, -s, px[k], py[k]) + center.x,
-                   Dot2(s, c, px[k], py[k]) + center.y};
+      points[k] = {GemmRow(c, -s, px[k], py[k]) + center.x,
+                   GemmRow(s, c, px[k], py[k]) + center.y};
     }
     return points;
   }
