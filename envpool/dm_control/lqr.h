@@ -97,8 +97,10 @@ class LqrEnv : public DmcEnv {
   }
 
   double GetReward() override {
-    const double state_cost = 0.5 * Dot(data_->qpos, data_->qpos, model_->nq);
-    const double control = 0.5 * Dot(data_->ctrl, data_->ctrl, model_->nu);
+    const double state_cost =
+        0.5 * mujoco_common::NumpyDot(data_->qpos, data_->qpos, model_->nq);
+    const double control =
+        0.5 * mujoco_common::NumpyDot(data_->ctrl, data_->ctrl, model_->nu);
     return 1 - (state_cost + control * 0.1);
   }
 
@@ -120,14 +122,6 @@ class LqrEnv : public DmcEnv {
     int m = 0;
     Sizes(options.Get<std::string>("task_name"), &n, &m);
     return Model(n, m);
-  }
-
-  static double Dot(const double* a, const double* b, int n) {
-    double sum = 0.0;
-    for (int i = 0; i < n; ++i) {
-      sum = std::fma(a[i], b[i], sum);
-    }
-    return sum;
   }
 };
 

@@ -43,8 +43,7 @@ class PointMassEnv : public DmcEnv {
       bool parallel = true;
       while (parallel) {
         RandomDirection(dir2);
-        parallel =
-            std::abs(std::fma(dir1[1], dir2[1], dir1[0] * dir2[0])) > 0.9;
+        parallel = std::abs(mujoco_common::NumpyDot(dir1, dir2, 2)) > 0.9;
       }
       model_->wrap_prm[0] = dir1[0];
       model_->wrap_prm[1] = dir1[1];

@@ -53,6 +53,20 @@ double NumpyNorm(const double* x, int n) {
 
 void SetNumpyNormFused(bool fused) { numpy_norm_fused.store(fused); }
 
+double NumpyDot(const double* x, const double* y, int n) {
+  double sum = 0.0;
+  if (numpy_norm_fused.load(std::memory_order_relaxed)) {
+    for (int i = 0; i < n; ++i) {
+      sum = std::fma(x[i], y[i], sum);
+    }
+  } else {
+    for (int i = 0; i < n; ++i) {
+      sum += x[i] * y[i];  // built without -mfma: never contracted
+    }
+  }
+  return sum;
+}
+
 bool NumpyNormIsFused(
     const std::function<double(const double* x, int n)>& numpy_norm) {
   // About one vector in three rounds apart; a fixed seed keeps the question

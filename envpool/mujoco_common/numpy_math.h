@@ -27,6 +27,9 @@ double PlainNorm(const double* x, int n);
 // imported (LearnNumpyNorm in numpy_probe.h).
 double NumpyNorm(const double* x, int n);
 void SetNumpyNormFused(bool fused);
+// np.dot(x, y) of short float64 vectors: the same kernel as the norm's,
+// accumulated in order the same way.
+double NumpyDot(const double* x, const double* y, int n);
 
 // Whether `numpy_norm` (this process's np.linalg.norm of a float64 vector)
 // accumulates by fused multiply-adds: asked of a vector of four numbers
