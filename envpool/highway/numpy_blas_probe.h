@@ -100,7 +100,8 @@ inline void LearnNumpyBlas() {
     return dot(Array({a0(k), a1(k)}, {2}), Array({b0(k), b1(k)}, {2}))
         .cast<double>();
   });
-  // A matrix of rows a and b times the vector (b0, a0): row a.
+  // The matrix of rows (a0, a1) and (b1, a1) times the vector (b0, b1):
+  // its first element.
   roundings.gemv = Learn("gemv", fallback.gemv, ours, [&](int k) {
     const auto m = Array({a0(k), a1(k), b1(k), a1(k)}, {2, 2});
     const py::array_t<double> v =
@@ -117,7 +118,7 @@ inline void LearnNumpyBlas() {
     const py::array_t<double> product = m.attr("__matmul__")(Array(p, {2, 9}));
     return product.at(0, 4);
   });
-  // Six-vectors: the first two elements the pair's, the rest fixed.
+  // Six-vectors: the first two elements the pair's, four more samples each.
   auto long_pair = [&](int k, bool second) {
     std::vector<double> v = {second ? b0(k) : a0(k), second ? b1(k) : a1(k)};
     for (int j = 2; j < 6; ++j) {
