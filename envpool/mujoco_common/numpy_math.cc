@@ -12,6 +12,24 @@ namespace {
 
 std::atomic<bool> numpy_norm_fused{true};
 
+// A dot product accumulated in order: one fused multiply-add a number, or
+// products and sums.
+double FusedDot(const double* x, const double* y, int n) {
+  double sum = 0.0;
+  for (int i = 0; i < n; ++i) {
+    sum = std::fma(x[i], y[i], sum);
+  }
+  return sum;
+}
+
+double PlainDot(const double* x, const double* y, int n) {
+  double sum = 0.0;
+  for (int i = 0; i < n; ++i) {
+    sum += x[i] * y[i];  // built without -mfma: never contracted
+  }
+  return sum;
+}
+
 }  // namespace
 
 double NumpySum(const double* x, int n) {
@@ -31,40 +49,22 @@ double SumOfSquares(const double* x, int n) {
 }
 
 double FusedNorm(const double* x, int n) {
-  double sum = 0.0;
-  for (int i = 0; i < n; ++i) {
-    sum = std::fma(x[i], x[i], sum);
-  }
-  return std::sqrt(sum);
+  return std::sqrt(FusedDot(x, x, n));
 }
 
 double PlainNorm(const double* x, int n) {
-  double sum = 0.0;
-  for (int i = 0; i < n; ++i) {
-    sum += x[i] * x[i];  // built without -mfma: never contracted
-  }
-  return std::sqrt(sum);
+  return std::sqrt(PlainDot(x, x, n));
 }
 
 double NumpyNorm(const double* x, int n) {
-  return numpy_norm_fused.load(std::memory_order_relaxed) ? FusedNorm(x, n)
-                                                          : PlainNorm(x, n);
+  return std::sqrt(NumpyDot(x, x, n));
 }
 
 void SetNumpyNormFused(bool fused) { numpy_norm_fused.store(fused); }
 
 double NumpyDot(const double* x, const double* y, int n) {
-  double sum = 0.0;
-  if (numpy_norm_fused.load(std::memory_order_relaxed)) {
-    for (int i = 0; i < n; ++i) {
-      sum = std::fma(x[i], y[i], sum);
-    }
-  } else {
-    for (int i = 0; i < n; ++i) {
-      sum += x[i] * y[i];  // built without -mfma: never contracted
-    }
-  }
-  return sum;
+  return numpy_norm_fused.load(std::memory_order_relaxed) ? FusedDot(x, y, n)
+                                                          : PlainDot(x, y, n);
 }
 
 bool NumpyNormIsFused(
