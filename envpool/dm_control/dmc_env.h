@@ -69,7 +69,7 @@ double Tolerance(double x, double lower, double upper, double margin = 0.0,
 // accumulated in order, by fused multiply-adds or by products and sums,
 // whichever the numpy of this process does (its OpenBLAS picks its dot
 // kernel by CPU: the FMA one on most x86-64 CPUs, a plain one on others;
-// the module asks numpy at import: envpool/mujoco_common/numpy_probe.h).
+// the module asks numpy at import: envpool/core/numpy_blas.h).
 using mujoco_common::NumpyMean;
 using mujoco_common::NumpySum;
 inline double Norm(const double* x, int n) {

@@ -1,10 +1,11 @@
 // The dm_control family's Python module: registers its env types with the
 // shared core when Python imports it (the models' folder comes from the
 // core: registration.py's ASSET_DIR), and learns how this process's numpy
-// sums a norm.
+// rounds its dot products (envpool/core/numpy_blas.h).
 #include <pybind11/pybind11.h>
 
 #include "envpool/core/env.h"
+#include "envpool/core/numpy_blas_loader.h"
 #include "envpool/dm_control/acrobot.h"
 #include "envpool/dm_control/ball_in_cup.h"
 #include "envpool/dm_control/cartpole.h"
@@ -24,12 +25,11 @@
 #include "envpool/dm_control/swimmer.h"
 #include "envpool/dm_control/walker.h"
 #include "envpool/mujoco_common/message_handlers.h"
-#include "envpool/mujoco_common/numpy_probe.h"
 
 PYBIND11_MODULE(_dm_control, m) {
   using namespace envpool::dm_control;  // NOLINT
   envpool::mujoco_common::InstallMessageHandlers();
-  envpool::mujoco_common::LearnNumpyNorm();
+  envpool::numpy_blas::LearnNumpyBlasFor(m);
   envpool::RegisterEnv<AcrobotEnv>("DmcAcrobot");
   envpool::RegisterEnv<BallInCupEnv>("DmcBallInCup");
   envpool::RegisterEnv<CartpoleEnv>("DmcCartpole");

@@ -159,7 +159,7 @@ class ParkingEnv : public SceneEnv {
   }
 
   // ParkingEnv.compute_reward with its default reward_weights (1, 0.3, 0,
-  // 0, 0.02, 0.02) and p = 0.5: np.dot of the 6-vectors (DotLong).
+  // 0, 0.02, 0.02) and p = 0.5: np.dot of the 6-vectors.
   static double ComputeReward(const std::array<double, kFeatures>& achieved,
                               const std::array<double, kFeatures>& desired) {
     static constexpr std::array<double, kFeatures> kWeights = {1.0, 0.3,  0.0,
@@ -168,7 +168,7 @@ class ParkingEnv : public SceneEnv {
     for (int k = 0; k < kFeatures; ++k) {
       distance[k] = std::abs(achieved[k] - desired[k]);
     }
-    const double dot = DotLong(distance.data(), kWeights.data(), kFeatures);
+    const double dot = Dot(distance.data(), kWeights.data(), kFeatures);
     return -numpy_kernels::Power(dot, 0.5);
   }
 

@@ -1,17 +1,17 @@
 // The highway family's Python module: registers its env types with the
 // shared core when Python imports it, after finding numpy's float64 kernels
 // (envpool/core/numpy_kernels.h says why) and how numpy's BLAS rounds small
-// products (road.h, BlasRoundings).
+// products (envpool/core/numpy_blas.h).
 #include <pybind11/pybind11.h>
 
 #include "envpool/core/env.h"
+#include "envpool/core/numpy_blas_loader.h"
 #include "envpool/core/numpy_kernels_loader.h"
 #include "envpool/highway/exit_env.h"
 #include "envpool/highway/highway_env.h"
 #include "envpool/highway/intersection_env.h"
 #include "envpool/highway/lane_keeping_env.h"
 #include "envpool/highway/merge_env.h"
-#include "envpool/highway/numpy_blas_probe.h"
 #include "envpool/highway/parking_env.h"
 #include "envpool/highway/racetrack_env.h"
 #include "envpool/highway/roundabout_env.h"
@@ -22,9 +22,7 @@ PYBIND11_MODULE(_highway, m) {
   envpool::numpy_kernels::LoadNumpyKernels();
   m.def("numpy_kernels", &envpool::numpy_kernels::LoadedNumpyKernels,
         "The numpy ufuncs whose float64 loops the envs call (the rest: libm).");
-  envpool::highway::LearnNumpyBlas();
-  m.def("numpy_blas", &envpool::highway::LoadedNumpyBlas,
-        "How the envs round the small products numpy hands to its BLAS.");
+  envpool::numpy_blas::LearnNumpyBlasFor(m);
   envpool::RegisterEnv<envpool::highway::HighwayEnv>("Highway");
   envpool::RegisterEnv<envpool::highway::MergeEnv>("Merge");
   envpool::RegisterEnv<envpool::highway::MergeGenericEnv>("MergeGeneric");

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "envpool/core/numpy_blas.h"
 #include "envpool/core/numpy_kernels.h"
 #include "envpool/core/random.h"
 
@@ -31,91 +32,16 @@ struct Vec2 {
   double y = 0.0;
 };
 
-// numpy hands its small dot and matrix products to its bundled OpenBLAS,
-// whose kernels are picked by CPU when numpy loads, and the kernels round
-// the sum of two products differently: one fuses the second product into
-// the first (fma(a1, b1, a0 * b0)), another the first into the second, a
-// third rounds both products and adds them. The last bits matter where
-// vehicles collide at an angle (the separating-axis test) and in a lane
-// change's lateral residual. Which way each product of the reference rounds
-// in this process is asked of numpy when the family's module is imported
-// (LearnNumpyBlas, numpy_blas_probe.h); the defaults, which the C++ tests
-// (no numpy) use, are the roundings of the machines the family was first
-// tested on (docs/highway.md).
-enum class Rounding : uint8_t {
-  kFuseSecond,  // fma(a1, b1, a0 * b0)
-  kFuseFirst,   // fma(a0, b0, a1 * b1)
-  kPlain,       // a0 * b0 + a1 * b1
-};
-
-struct BlasRoundings {
-  // np.dot of two vectors (ddot), np.linalg.norm of one: a 2-vector, and a
-  // longer one summed in order (kFuseSecond: each next product fused in).
-  Rounding dot2 = Rounding::kFuseSecond;
-  Rounding dot_long = Rounding::kFuseSecond;
-  // A 2x2 matrix times a vector (`R @ v`, `R.dot(v)`: dgemv), and times a
-  // matrix (`R @ corners.T`: dgemm), a row of the result.
-  Rounding gemv = Rounding::kFuseFirst;
-  Rounding gemm = Rounding::kFuseSecond;
-};
-
-// This module's roundings, set once at import, before any env is made.
-inline BlasRoundings& NumpyBlas() {
-  static BlasRoundings roundings;
-  return roundings;
-}
-
-// a0 * b0 + a1 * b1, rounded as `rounding` says. (The build targets
-// x86-64 without FMA instructions, so the plain sum is never contracted.)
-inline double SumOfProducts(Rounding rounding, double a0, double a1, double b0,
-                            double b1) {
-  switch (rounding) {
-    case Rounding::kFuseFirst:
-      return std::fma(a0, b0, a1 * b1);
-    case Rounding::kPlain:
-      return a0 * b0 + a1 * b1;
-    case Rounding::kFuseSecond:
-    default:
-      return std::fma(a1, b1, a0 * b0);
-  }
-}
-
-// np.dot of two 2-vectors.
-inline double Dot2(double x0, double x1, double y0, double y1) {
-  return SumOfProducts(NumpyBlas().dot2, x0, x1, y0, y1);
-}
-inline double Norm2(double x, double y) { return std::sqrt(Dot2(x, y, x, y)); }
-
-// A row of a 2x2 matrix times a 2-vector through numpy's matrix-vector
-// product (`m @ v`, `m.dot(v)`).
-inline double GemvRow(double a0, double a1, double b0, double b1) {
-  return SumOfProducts(NumpyBlas().gemv, a0, a1, b0, b1);
-}
-
-// An element of a 2x2 matrix times a 2xK matrix (`m @ p`): row a, column b.
-inline double GemmRow(double a0, double a1, double b0, double b1) {
-  return SumOfProducts(NumpyBlas().gemm, a0, a1, b0, b1);
-}
-
-// np.dot of two n-vectors, n > 2, summed in order: each next product added
-// plain (kPlain) or fused in (otherwise).
-inline double DotLong(Rounding rounding, const double* x, const double* y,
-                      int n) {
-  double dot = x[0] * y[0];
-  if (rounding == Rounding::kPlain) {
-    for (int k = 1; k < n; ++k) {
-      dot += x[k] * y[k];
-    }
-  } else {
-    for (int k = 1; k < n; ++k) {
-      dot = std::fma(x[k], y[k], dot);
-    }
-  }
-  return dot;
-}
-inline double DotLong(const double* x, const double* y, int n) {
-  return DotLong(NumpyBlas().dot_long, x, y, n);
-}
+// The reference's small products (np.dot, `@`, np.linalg.norm) round as
+// this process's numpy rounds them: its BLAS kernel, picked by CPU, decides
+// where vehicles collide at an angle (the separating-axis test) and a lane
+// change's lateral residual (envpool/core/numpy_blas.h; the module asks numpy
+// when it is imported).
+using numpy_blas::Dot;
+using numpy_blas::Dot2;
+using numpy_blas::GemmRow;
+using numpy_blas::GemvRow;
+using numpy_blas::Norm2;
 
 // numpy's (and Python's) float remainder: the sign of the divisor.
 inline double PyMod(double a, double b) {

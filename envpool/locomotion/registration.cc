@@ -1,7 +1,8 @@
 // The locomotion family's Python module: registers its env types with the
 // shared core when Python imports it (the assets' folder comes from the
 // core: registration.py's ASSET_DIR), and learns how this process's numpy
-// sums a norm, and its float64 kernels (envpool/core/numpy_kernels.h).
+// rounds its dot products (envpool/core/numpy_blas.h) and finds its float64
+// kernels (envpool/core/numpy_kernels.h).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/core/numpy_blas_loader.h"
 #include "envpool/core/numpy_kernels_loader.h"
 #include "envpool/locomotion/bowl_terrain.h"
 #include "envpool/locomotion/cmu_maze.h"
@@ -26,7 +28,6 @@
 #include "envpool/locomotion/soccer_humanoid.h"
 #include "envpool/locomotion/soccer_model.h"
 #include "envpool/mujoco_common/message_handlers.h"
-#include "envpool/mujoco_common/numpy_probe.h"
 
 namespace {
 
@@ -98,7 +99,7 @@ std::vector<std::vector<std::string>> ArenaParts(
 
 PYBIND11_MODULE(_locomotion, m) {
   envpool::mujoco_common::InstallMessageHandlers();
-  envpool::mujoco_common::LearnNumpyNorm();
+  envpool::numpy_blas::LearnNumpyBlasFor(m);
   envpool::numpy_kernels::LoadNumpyKernels();
   envpool::RegisterEnv<envpool::locomotion::SoccerEnv>("DmcSoccer");
   envpool::RegisterEnv<envpool::locomotion::GoToTargetEnv>(

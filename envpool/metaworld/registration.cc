@@ -1,21 +1,22 @@
 // The metaworld family's Python module: registers its env type with the
 // shared core when Python imports it (the models' folder comes from the
 // core: registration.py's ASSET_DIR), learns how this process's numpy
-// sums a norm, and finds its float64 kernels (np.exp and np.log of the
-// rewards' "gaussian" tolerance: envpool/core/numpy_kernels.h).
+// rounds its dot products (envpool/core/numpy_blas.h), and finds its float64
+// kernels (np.exp and np.log of the rewards' "gaussian" tolerance:
+// envpool/core/numpy_kernels.h).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include "envpool/core/env.h"
+#include "envpool/core/numpy_blas_loader.h"
 #include "envpool/core/numpy_kernels_loader.h"
 #include "envpool/metaworld/sawyer_env.h"
 #include "envpool/metaworld/task_sampling.h"
 #include "envpool/mujoco_common/message_handlers.h"
-#include "envpool/mujoco_common/numpy_probe.h"
 
 PYBIND11_MODULE(_metaworld, m) {
   envpool::mujoco_common::InstallMessageHandlers();
-  envpool::mujoco_common::LearnNumpyNorm();
+  envpool::numpy_blas::LearnNumpyBlasFor(m);
   envpool::numpy_kernels::LoadNumpyKernels();
   m.def("numpy_kernels", &envpool::numpy_kernels::LoadedNumpyKernels,
         "The numpy ufuncs whose float64 loops the envs call (the rest: libm).");

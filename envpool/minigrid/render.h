@@ -22,6 +22,7 @@
 #include <cstring>
 #include <vector>
 
+#include "envpool/core/numpy_blas.h"
 #include "envpool/minigrid/world.h"
 
 namespace envpool::minigrid {
@@ -54,13 +55,9 @@ inline Rgb ScaledRgb(Rgb c, double factor) {
   return {scale(c.r), scale(c.g), scale(c.b)};
 }
 
-// numpy's 2-element dot products: float32 (sdot), float64 (ddot).
-inline float Dot2(float a0, float a1, float b0, float b1) {
-  return a0 * b0 + a1 * b1;
-}
-inline double Dot2(double a0, double a1, double b0, double b1) {
-  return a0 * b0 + a1 * b1;
-}
+// numpy's 2-element dot products: float32 (sdot), float64 (ddot, rounded as
+// this process's numpy rounds it: envpool/core/numpy_blas.h).
+using numpy_blas::Dot2;
 
 // point_in_rect.
 struct InRect {

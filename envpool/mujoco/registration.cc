@@ -1,10 +1,11 @@
 // The mujoco family's Python module: registers its env types with the shared
 // core when Python imports it (the models' folder comes from the core:
-// registration.py's ASSET_DIR), and learns how this process's numpy sums a
-// norm.
+// registration.py's ASSET_DIR), and learns how this process's numpy rounds
+// its dot products (envpool/core/numpy_blas.h).
 #include <pybind11/pybind11.h>
 
 #include "envpool/core/env.h"
+#include "envpool/core/numpy_blas_loader.h"
 #include "envpool/mujoco/ant.h"
 #include "envpool/mujoco/half_cheetah.h"
 #include "envpool/mujoco/hopper.h"
@@ -18,12 +19,11 @@
 #include "envpool/mujoco/swimmer.h"
 #include "envpool/mujoco/walker2d.h"
 #include "envpool/mujoco_common/message_handlers.h"
-#include "envpool/mujoco_common/numpy_probe.h"
 
 PYBIND11_MODULE(_mujoco, m) {
   using namespace envpool::mujoco;  // NOLINT
   envpool::mujoco_common::InstallMessageHandlers();
-  envpool::mujoco_common::LearnNumpyNorm();
+  envpool::numpy_blas::LearnNumpyBlasFor(m);
   envpool::RegisterEnv<AntEnv>("Ant");
   envpool::RegisterEnv<HalfCheetahEnv>("HalfCheetah");
   envpool::RegisterEnv<HopperEnv>("Hopper");

@@ -4,8 +4,6 @@
 #ifndef ENVPOOL_MUJOCO_COMMON_NUMPY_MATH_H_
 #define ENVPOOL_MUJOCO_COMMON_NUMPY_MATH_H_
 
-#include <functional>
-
 namespace envpool::mujoco_common {
 
 // np.sum(x): pairwise summation (envpool/core/numpy_math.h).
@@ -15,27 +13,15 @@ double NumpyMean(const double* x, int n);
 // np.sum(np.square(x)).
 double SumOfSquares(const double* x, int n);
 
-// np.linalg.norm(x) of a short vector (under 32 numbers): the square root of
-// a dot product that numpy's OpenBLAS accumulates in order, by one fused
-// multiply-add per number with its FMA kernel (most x86-64 CPUs), by
-// products and sums with its plain one (others); the two differ in the last
-// bit now and then.
-double FusedNorm(const double* x, int n);
-double PlainNorm(const double* x, int n);
-// Whichever of the two this process's numpy does, as SetNumpyNormFused was
-// told (fused until then): the families' modules ask numpy when they are
-// imported (LearnNumpyNorm in numpy_probe.h).
+// np.linalg.norm(x) and np.dot(x, y) of float64 vectors of under 16
+// numbers, rounded as this process's numpy rounds them
+// (envpool/core/numpy_blas.h).
 double NumpyNorm(const double* x, int n);
-void SetNumpyNormFused(bool fused);
-// np.dot(x, y) of short float64 vectors: the same kernel as the norm's,
-// accumulated in order the same way.
 double NumpyDot(const double* x, const double* y, int n);
-
-// Whether `numpy_norm` (this process's np.linalg.norm of a float64 vector)
-// accumulates by fused multiply-adds: asked of a vector of four numbers
-// where the two ways round apart. Fused unless it gives the plain value.
-bool NumpyNormIsFused(
-    const std::function<double(const double* x, int n)>& numpy_norm);
+// The square root of the squares summed in order, plain: np.linalg.norm
+// along an axis of a 2-D array (np.sqrt of an add.reduce of the squares,
+// under 8 numbers).
+double PlainNorm(const double* x, int n);
 
 }  // namespace envpool::mujoco_common
 

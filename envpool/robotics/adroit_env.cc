@@ -85,19 +85,6 @@ double Distance(const double* a, const double* b) {
   return mujoco_common::NumpyNorm(diff, 3);
 }
 
-// np.dot of 3-vectors as numpy's BLAS does it: accumulated in order, by
-// fused multiply-adds where its np.linalg.norm is fused.
-double Dot(const double* a, const double* b) {
-  const double probe[2] = {1.0 + std::ldexp(1.0, -30), 1.0};
-  const bool fused =
-      mujoco_common::NumpyNorm(probe, 2) == mujoco_common::FusedNorm(probe, 2);
-  double sum = 0.0;
-  for (int k = 0; k < 3; ++k) {
-    sum = fused ? std::fma(a[k], b[k], sum) : sum + a[k] * b[k];
-  }
-  return sum;
-}
-
 int Site(const mjModel* m, const char* name) {
   return mujoco_common::ObjectId(m, mjOBJ_SITE, name);
 }
@@ -461,7 +448,8 @@ void AdroitHandEnv::Judge() {
       const double* object_orientation = observation_.data() + 33;
       const double* desired_orientation = observation_.data() + 36;
       distance_ = Distance(object, desired);
-      const double similarity = Dot(object_orientation, desired_orientation);
+      const double similarity =
+          mujoco_common::NumpyDot(object_orientation, desired_orientation, 3);
       achieved = distance_ < 0.075 && similarity > 0.95;
       reward = -distance_ + similarity;
       if (distance_ < 0.075 && similarity > 0.9) {

@@ -18,7 +18,6 @@ step), so it runs one seed over an episode and its autoreset by default;
 from __future__ import annotations
 
 import os
-from fractions import Fraction
 from typing import Any
 
 import gymnasium
@@ -229,51 +228,9 @@ def test_roundabout_plays_the_reference_across_autoresets(
     task_id: str, seed: int, num_envs: int, steps: int
 ) -> None:
     # Vehicles meet at angles here: the collision test's dot products must
-    # round as this process's numpy rounds them (road.h, BlasRoundings).
+    # round as this process's numpy rounds them (envpool/core/numpy_blas.h).
     terminations, truncations, _ = run_lockstep(task_id, seed=seed, num_envs=num_envs, steps=steps)
     assert terminations + truncations >= num_envs
-
-
-def _fma(a: float, b: float, c: float) -> float:
-    """a * b + c rounded once."""
-    return float(Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c)))
-
-
-# a0 * b0 + a1 * b1 in each of the roundings the family knows (road.h).
-_ROUNDINGS = {
-    "fuse_second": lambda a0, a1, b0, b1: _fma(a1, b1, a0 * b0),
-    "fuse_first": lambda a0, a1, b0, b1: _fma(a0, b0, a1 * b1),
-    "plain": lambda a0, a1, b0, b1: a0 * b0 + a1 * b1,
-}
-
-
-def test_small_products_round_as_this_process_numpy_rounds_them() -> None:
-    # numpy's BLAS kernel, picked by CPU, decides how np.dot and @ round a
-    # sum of two products; the module asked numpy at import (road.h,
-    # BlasRoundings), and its answer holds for random pairs.
-    from envpool.highway import _highway
-
-    names = _highway.numpy_blas()
-    assert names.pop("unmatched") == []
-    assert set(names) == {"dot2", "dot_long", "gemv", "gemm"}
-    dot2, gemv, gemm = (_ROUNDINGS[names[k]] for k in ("dot2", "gemv", "gemm"))
-    rng = np.random.default_rng(5)
-    for _ in range(300):
-        a, b, c = rng.standard_normal((3, 2))
-        assert float(np.dot(a, b)) == dot2(*a, *b)
-        matrix = np.array([a, c])
-        assert float((matrix @ b)[0]) == gemv(*a, *b)
-        points = rng.standard_normal((2, 9))
-        points[:, 4] = b
-        assert float((matrix @ points)[0, 4]) == gemm(*a, *b)
-        x, y = rng.standard_normal((2, 6))
-        expected = x[0] * y[0]
-        for k in range(1, 6):
-            if names["dot_long"] == "plain":
-                expected = expected + x[k] * y[k]
-            else:
-                expected = _fma(x[k], y[k], expected)
-        assert float(np.dot(x, y)) == expected
 
 
 @pytest.mark.parametrize("seed", [0, 21, 22] if ALL else [0])

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "envpool/core/numpy_blas.h"
 #include "envpool/mujoco/half_cheetah.h"
 #include "envpool/mujoco/hopper.h"
 #include "envpool/mujoco/inverted_pendulum.h"
@@ -202,9 +203,9 @@ TEST(MujocoBaseTest, SumsAsNumpyDoes) {
   // more, as numpy's norm is where its OpenBLAS sums so.
   const double v[2] = {0.612, -0.367};
   EXPECT_EQ(Norm(v, 2), 0.7136056333858358);
-  mujoco_common::SetNumpyNormFused(false);
+  numpy_blas::Blas().dot2 = numpy_blas::Rounding::kPlain;
   EXPECT_EQ(Norm(v, 2), 0.7136056333858359);
-  mujoco_common::SetNumpyNormFused(true);
+  numpy_blas::Blas().dot2 = numpy_blas::Rounding::kFuseSecond;
 }
 
 // gymnasium's model folder, found through python3; empty when missing.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "envpool/core/env.h"
+#include "envpool/core/numpy_blas.h"
 #include "envpool/mujoco_common/message_handlers.h"
 #include "envpool/mujoco_common/model.h"
 #include "envpool/mujoco_common/model_view.h"
@@ -282,29 +283,24 @@ TEST(NumpyMathTest, SumsPairwiseAsNumpy) {
   EXPECT_EQ(SumOfSquares(small.data(), 3), (0.1 * 0.1 + 0.2 * 0.2) + 0.09);
 }
 
-TEST(NumpyMathTest, NormIsFusedOrPlainAsNumpysIs) {
+TEST(NumpyMathTest, NormAndDotRoundAsNumpysBlasDoes) {
   // np.linalg.norm([0.612, -0.367]) by FMAs; products and sums give one ulp
   // more.
   const double v[2] = {0.612, -0.367};
-  EXPECT_EQ(FusedNorm(v, 2), 0.7136056333858358);
+  numpy_blas::Roundings& blas = numpy_blas::Blas();
+  const numpy_blas::Roundings saved = blas;
+  EXPECT_EQ(NumpyNorm(v, 2), 0.7136056333858358);  // the default
   EXPECT_EQ(PlainNorm(v, 2), 0.7136056333858359);
-  EXPECT_EQ(NumpyNorm(v, 2), FusedNorm(v, 2));  // the default
-  SetNumpyNormFused(false);
-  EXPECT_EQ(NumpyNorm(v, 2), PlainNorm(v, 2));
-  SetNumpyNormFused(true);
-  EXPECT_EQ(NumpyNorm(v, 2), FusedNorm(v, 2));
-}
-
-TEST(NumpyMathTest, TheProbeTellsAFusedNumpyFromAPlainOne) {
-  int asked = 0;
-  EXPECT_TRUE(NumpyNormIsFused([&asked](const double* x, int n) {
-    ++asked;
-    return FusedNorm(x, n);
-  }));
-  EXPECT_EQ(asked, 1);
-  EXPECT_FALSE(NumpyNormIsFused(PlainNorm));
-  // A numpy that matches neither is taken for the usual, fused one.
-  EXPECT_TRUE(NumpyNormIsFused([](const double* x, int n) { return 0.0; }));
+  blas.dot2 = numpy_blas::Rounding::kPlain;
+  EXPECT_EQ(NumpyNorm(v, 2), 0.7136056333858359);
+  EXPECT_EQ(PlainNorm(v, 2), 0.7136056333858359);
+  // Longer vectors follow the rounding of the longer sums.
+  const double w[3] = {0.612, -0.367, 0.0};
+  EXPECT_EQ(NumpyNorm(w, 3), 0.7136056333858358);
+  blas.dot = numpy_blas::Rounding::kPlain;
+  EXPECT_EQ(NumpyNorm(w, 3), 0.7136056333858359);
+  EXPECT_EQ(NumpyDot(w, w, 3), 0.612 * 0.612 + -0.367 * -0.367);
+  blas = saved;
 }
 
 TEST(MessageHandlersTest, WarningsGoToStderrButTheSettotalmassDeprecation) {

@@ -1,25 +1,24 @@
-// For the family's Python module (registration.cc): asks this process's
-// numpy how its BLAS rounds each small product the reference computes
-// (road.h, BlasRoundings), on pairs where the roundings differ, and sets
-// NumpyBlas() to match.
-#ifndef ENVPOOL_HIGHWAY_NUMPY_BLAS_PROBE_H_
-#define ENVPOOL_HIGHWAY_NUMPY_BLAS_PROBE_H_
+// For a family's Python module: asks this process's numpy how its BLAS rounds
+// each small product (numpy_blas.h), on pairs of numbers where the roundings
+// differ, and sets Blas() to match.
+#ifndef ENVPOOL_CORE_NUMPY_BLAS_LOADER_H_
+#define ENVPOOL_CORE_NUMPY_BLAS_LOADER_H_
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
-#include "envpool/highway/road.h"
+#include "envpool/core/numpy_blas.h"
 
-namespace envpool::highway {
-namespace blas_probe {
+namespace envpool::numpy_blas {
+namespace loader {
 
 constexpr int kSamples = 64;
 constexpr std::array<Rounding, 3> kRoundings = {
@@ -39,16 +38,16 @@ inline bool Same(double a, double b) {
   return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
-// The products numpy rounded in none of the known ways (a BLAS this family
-// does not know): their envs round as the defaults say.
+// The products numpy rounded in none of the known ways (a BLAS kernel not
+// known here): their envs round as the defaults say.
 inline std::vector<std::string>& Unmatched() {
   static std::vector<std::string> unmatched;
   return unmatched;
 }
 
-// The first rounding of kRoundings under which `ours(rounding, k)` equals
-// `numpy(k)` for every sample, or `fallback` where none does (and `product`
-// is listed in Unmatched()).
+// The first of kRoundings under which `ours(rounding, k)` equals `numpy(k)`
+// for every sample, or `fallback` where none does (and `product` is listed
+// in Unmatched()).
 template <typename Ours, typename Numpy>
 Rounding Learn(const char* product, Rounding fallback, const Ours& ours,
                const Numpy& numpy) {
@@ -69,7 +68,7 @@ Rounding Learn(const char* product, Rounding fallback, const Ours& ours,
   return fallback;
 }
 
-inline pybind11::array_t<double> Array(std::vector<double> values,
+inline pybind11::array_t<double> Array(const std::vector<double>& values,
                                        std::vector<pybind11::ssize_t> shape) {
   pybind11::array_t<double> array(shape);
   std::memcpy(array.mutable_data(), values.data(),
@@ -77,17 +76,24 @@ inline pybind11::array_t<double> Array(std::vector<double> values,
   return array;
 }
 
-}  // namespace blas_probe
+inline const char* Name(Rounding rounding) {
+  switch (rounding) {
+    case Rounding::kFuseFirst:
+      return "fuse_first";
+    case Rounding::kPlain:
+      return "plain";
+    case Rounding::kFuseSecond:
+    default:
+      return "fuse_second";
+  }
+}
 
-inline void LearnNumpyBlas() {
+// Sets Blas() from `numpy`'s answers.
+inline void LearnFrom(const pybind11::module_& numpy) {
   namespace py = pybind11;
-  using blas_probe::Array;
-  using blas_probe::Learn;
-  using blas_probe::Sample;
-  const py::module_ numpy = py::module_::import("numpy");
   const py::object dot = numpy.attr("dot");
-  BlasRoundings& roundings = NumpyBlas();
-  const BlasRoundings fallback;
+  Roundings& roundings = Blas();
+  const Roundings fallback;
   // Sample k's pair: a = (Sample(4k), Sample(4k + 1)), b = the next two.
   auto a0 = [](int k) { return Sample(4 * k); };
   auto a1 = [](int k) { return Sample(4 * k + 1); };
@@ -100,16 +106,15 @@ inline void LearnNumpyBlas() {
     return dot(Array({a0(k), a1(k)}, {2}), Array({b0(k), b1(k)}, {2}))
         .cast<double>();
   });
-  // The matrix of rows (a0, a1) and (b1, a1) times the vector (b0, b1):
-  // its first element.
+  // The matrix of rows (a0, a1) and (b1, a1) times the vector (b0, b1): its
+  // first element.
   roundings.gemv = Learn("gemv", fallback.gemv, ours, [&](int k) {
     const auto m = Array({a0(k), a1(k), b1(k), a1(k)}, {2, 2});
     const py::array_t<double> v =
         m.attr("__matmul__")(Array({b0(k), b1(k)}, {2}));
     return v.at(0);
   });
-  // The same matrix times a 2x9 matrix (a rectangle's nine points):
-  // element (0, 4), the column (b0, b1).
+  // The same matrix times a 2x9 matrix: element (0, 4), the column (b0, b1).
   roundings.gemm = Learn("gemm", fallback.gemm, ours, [&](int k) {
     const auto m = Array({a0(k), a1(k), b1(k), a1(k)}, {2, 2});
     std::vector<double> p(18, 0.5);
@@ -118,52 +123,69 @@ inline void LearnNumpyBlas() {
     const py::array_t<double> product = m.attr("__matmul__")(Array(p, {2, 9}));
     return product.at(0, 4);
   });
-  // Six-vectors: the first two elements the pair's, four more samples each.
-  auto long_pair = [&](int k, bool second) {
-    std::vector<double> v = {second ? b0(k) : a0(k), second ? b1(k) : a1(k)};
-    for (int j = 2; j < 6; ++j) {
-      v.push_back(Sample(1000 + 8 * k + j + (second ? 4 : 0)));
+  // Vectors of 3 to 9 numbers.
+  auto vector = [](int k, bool second) {
+    const int n = 3 + k % 7;
+    std::vector<double> v;
+    for (int j = 0; j < n; ++j) {
+      v.push_back(Sample(1000 + 20 * k + j + (second ? 10 : 0)));
     }
     return v;
   };
-  roundings.dot_long = Learn(
-      "dot_long", fallback.dot_long,
+  roundings.dot = Learn(
+      "dot", fallback.dot,
       [&](Rounding r, int k) {
-        const std::vector<double> x = long_pair(k, false);
-        const std::vector<double> y = long_pair(k, true);
-        return DotLong(r, x.data(), y.data(), 6);
+        const std::vector<double> x = vector(k, false);
+        const std::vector<double> y = vector(k, true);
+        return Dot(r, x.data(), y.data(), static_cast<int>(x.size()));
       },
       [&](int k) {
-        return dot(Array(long_pair(k, false), {6}),
-                   Array(long_pair(k, true), {6}))
-            .cast<double>();
+        const std::vector<double> x = vector(k, false);
+        const std::vector<double> y = vector(k, true);
+        const auto n = static_cast<py::ssize_t>(x.size());
+        return dot(Array(x, {n}), Array(y, {n})).cast<double>();
       });
+}
+
+}  // namespace loader
+
+// Sets Blas() from this process's numpy; without numpy the defaults stay.
+// Asked once per process, whichever module asks first.
+inline void LearnNumpyBlas() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    pybind11::module_ numpy;
+    try {
+      numpy = pybind11::module_::import("numpy");
+    } catch (const pybind11::error_already_set&) {
+      return;
+    }
+    loader::LearnFrom(numpy);
+  });
 }
 
 // The roundings in use, by product, and the products numpy rounded in none
 // of the known ways: for the tests and for a user who asks.
 inline pybind11::dict LoadedNumpyBlas() {
-  auto name = [](Rounding r) {
-    switch (r) {
-      case Rounding::kFuseFirst:
-        return "fuse_first";
-      case Rounding::kPlain:
-        return "plain";
-      case Rounding::kFuseSecond:
-      default:
-        return "fuse_second";
-    }
-  };
-  const BlasRoundings& r = NumpyBlas();
+  const Roundings& r = Blas();
   pybind11::dict out;
-  out["dot2"] = name(r.dot2);
-  out["dot_long"] = name(r.dot_long);
-  out["gemv"] = name(r.gemv);
-  out["gemm"] = name(r.gemm);
-  out["unmatched"] = pybind11::cast(blas_probe::Unmatched());
+  out["dot2"] = loader::Name(r.dot2);
+  out["dot"] = loader::Name(r.dot);
+  out["gemv"] = loader::Name(r.gemv);
+  out["gemm"] = loader::Name(r.gemm);
+  out["unmatched"] = pybind11::cast(loader::Unmatched());
   return out;
 }
 
-}  // namespace envpool::highway
+// For a family's PYBIND11_MODULE: learns the roundings and gives the module
+// `numpy_blas()`, which tells them.
+inline void LearnNumpyBlasFor(pybind11::module_& module) {
+  LearnNumpyBlas();
+  module.def("numpy_blas", &LoadedNumpyBlas,
+             "How the envs round the small products numpy hands to its BLAS "
+             "(envpool/core/numpy_blas.h).");
+}
 
-#endif  // ENVPOOL_HIGHWAY_NUMPY_BLAS_PROBE_H_
+}  // namespace envpool::numpy_blas
+
+#endif  // ENVPOOL_CORE_NUMPY_BLAS_LOADER_H_
