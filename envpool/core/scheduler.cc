@@ -225,16 +225,21 @@ bool Scheduler::Take(int self, bool wait, TaskChunk* chunk) {
   }
   TaskRing* source = own;
   bool front = !PopsFromTheBack(self);
-  // An async Recv drains the queues in the order of the sends, as one queue
-  // would, and keeps no envs: the caller steps only while it waits, and a
-  // send that steps its envs inline (cheap envs) fills the next batch before
-  // the queued ones, which would otherwise wait for a worker. Nor does the
-  // reserve, which steps in the caller's place while the caller may not
-  // (when another process is seen to compete for the cores): envs it kept
-  // would stay on its queue once the caller steps again, taken only by the
-  // caller and by the workers' steals, each turn on another core.
+  // An async Recv of cheap envs drains the queues in the order of the
+  // sends, as one queue would, and keeps no envs: the caller steps only
+  // while it waits, and a send that steps its envs inline (cheap envs) fills
+  // the next batch before the queued ones, which would otherwise wait for a
+  // worker. Where a step costs kCallerKeepsNs or more, it keeps the envs it
+  // takes, as a worker does, and an env moves between cores only when one
+  // thread takes it from the other's queue. The reserve, which steps in the
+  // caller's place while the caller may not (when another process is seen
+  // to compete for the cores), keeps none: envs it kept would stay on its
+  // queue once the caller steps again, taken only by the caller and by the
+  // workers' steals, each turn on another core.
   const bool is_reserve = reserve_ && self == stepping_workers_;
-  const bool keeps = sync_ || (self != callers_home() && !is_reserve);
+  const bool keeps =
+      sync_ ||
+      (!is_reserve && (self != callers_home() || cost_.ns() >= kCallerKeepsNs));
   if (!keeps) {
     source = oldest;
     front = true;

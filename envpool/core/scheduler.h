@@ -447,6 +447,11 @@ class Scheduler {
   static constexpr int64_t kContendedHoldNs = 100'000'000;
   // A thread takes at most about this much work from the queues at once.
   static constexpr int64_t kChunkNs = 10000;
+  // From this estimated step cost on, a thread waiting in an async Recv
+  // keeps the envs it steps, as the workers do: moving an env's state to the
+  // other core at every other turn then costs more than the send's split of
+  // its ids by home (docs/scheduler.md).
+  static constexpr int64_t kCallerKeepsNs = 200;
   // The calling thread steps an env only while its estimated step costs at
   // most this: a caller busy in a step takes no Ctrl-C (Python's signals
   // wait for it), and the binding looks at signals every 50 ms of a wait.

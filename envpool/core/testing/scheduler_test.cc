@@ -629,15 +629,44 @@ TEST(SchedulerTest, AsyncThreadWithNothingOfItsOwnTakesTheOldest) {
   EXPECT_EQ(scheduler.home(5), 0);
 }
 
-TEST(SchedulerTest, AsyncCallerTakesInSendOrderAndKeepsNoEnvs) {
+TEST(SchedulerTest, AsyncCallerOfCheapEnvsTakesInSendOrderAndKeepsNoEnvs) {
   Scheduler scheduler(Config(8, 4, 2, 2));  // homes: 0-3, 4-7
-  OneTaskAChunk(&scheduler);
+  // One task a chunk would take a step of 10 us: here a step is under
+  // kCallerKeepsNs, and a chunk takes what a fair share allows.
+  scheduler.cost().AddInline(Scheduler::kCallerKeepsNs - 1);
   EnqueueSteps(&scheduler, {5, 2, 7, 4});
-  for (int id : {5, 2, 7, 4}) {
-    EXPECT_EQ(Take(&scheduler, scheduler.callers_home()), std::vector<int>{id});
-    EXPECT_EQ(scheduler.home(id), id / 4);
+  std::vector<int> taken;
+  for (int k = 0; k < 4 && taken.size() < 4; ++k) {
+    const std::vector<int> chunk = Take(&scheduler, scheduler.callers_home());
+    taken.insert(taken.end(), chunk.begin(), chunk.end());
   }
+  std::sort(taken.begin(), taken.end());
+  EXPECT_EQ(taken, (std::vector<int>{2, 4, 5, 7}));
+  EXPECT_EQ(Homes(&scheduler, 8), (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
   EXPECT_TRUE(Take(&scheduler, scheduler.callers_home()).empty());
+}
+
+TEST(SchedulerTest, AsyncCallerKeepsTheEnvsItStepsWhereAStepCostsMore) {
+  Scheduler scheduler(Config(8, 4, 2, 2));  // homes: 0-3, 4-7
+  const int c = scheduler.callers_home();
+  OneTaskAChunk(&scheduler);  // a step of 10 us: over kCallerKeepsNs
+  EnqueueSteps(&scheduler, {5, 2, 7, 4});
+  // With nothing of its own, the caller takes the oldest task, and keeps
+  // its env.
+  EXPECT_EQ(Take(&scheduler, c), std::vector<int>{5});
+  EXPECT_EQ(Take(&scheduler, c), std::vector<int>{2});
+  EXPECT_EQ(scheduler.home(5), c);
+  EXPECT_EQ(scheduler.home(2), c);
+  // Their next tasks go to the caller's queue, which it takes first; a
+  // worker with nothing of its own takes the oldest task (7, still thread
+  // 1's) and keeps it.
+  EnqueueSteps(&scheduler, {2, 5});
+  EXPECT_EQ(Take(&scheduler, c), std::vector<int>{2});
+  EXPECT_EQ(Take(&scheduler, 0), std::vector<int>{7});
+  EXPECT_EQ(scheduler.home(7), 0);
+  EXPECT_EQ(Take(&scheduler, c), std::vector<int>{5});
+  EXPECT_EQ(Take(&scheduler, 1), std::vector<int>{4});
+  EXPECT_TRUE(Take(&scheduler, c).empty());
 }
 
 TEST(SchedulerTest, ATaskQueuedNumEnvsTasksEarlierGoesFirst) {
