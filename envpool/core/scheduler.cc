@@ -237,9 +237,11 @@ bool Scheduler::Take(int self, bool wait, TaskChunk* chunk) {
   // queue once the caller steps again, taken only by the caller and by the
   // workers' steals, each turn on another core.
   const bool is_reserve = reserve_ && self == stepping_workers_;
+  // The step-cost estimate, read once for the choices of this take.
+  const int64_t step_ns = cost_.ns();
   const bool keeps =
       sync_ ||
-      (!is_reserve && (self != callers_home() || cost_.ns() >= kCallerKeepsNs));
+      (!is_reserve && (self != callers_home() || step_ns >= kCallerKeepsNs));
   if (!keeps) {
     source = oldest;
     front = true;
@@ -255,7 +257,7 @@ bool Scheduler::Take(int self, bool wait, TaskChunk* chunk) {
   // Cheap envs are taken several at a time, so that the lock is not paid
   // per env; a chunk stays a fair share of what is queued, and a thread
   // takes at most half of another's queue.
-  const int64_t cost = std::max<int64_t>(cost_.ns(), 1);
+  const int64_t cost = std::max<int64_t>(step_ns, 1);
   // (A share of the stepping threads': the reserve steps only for the
   // caller.)
   const std::size_t threads = queues_.size() - (reserve_ ? 1 : 0);
