@@ -446,12 +446,13 @@ void Pool::PrefetchTurn(int id) const {
   __builtin_prefetch(&records_[id], 1);
 }
 
-void Pool::RunChunk(TaskChunk* tasks) {
+void Pool::RunChunk(TaskChunk* tasks, ChunkSampler* sampler, RowTally* held) {
   int64_t start = NowNs();
   ClaimRows(tasks);
   const TaskChunk& chunk = *tasks;
   bool steps_only = true;
-  RowTally tally(this);
+  RowTally own(this);
+  RowTally& tally = held != nullptr ? *held : own;
   // An async chunk's envs are scattered, a sync chunk's consecutive (the
   // processor sees that pattern for itself).
   const Task* const end = chunk.data() + chunk.size();
@@ -468,12 +469,13 @@ void Pool::RunChunk(TaskChunk* tasks) {
       steps_only = steps_only && task.kind == Task::Kind::kStep;
     }
   }
-  tally.Flush();
-  if (steps_only) {  // the estimate is of steps only (see StepCost)
+  own.Flush();
+  // The estimate is of steps only (see StepCost).
+  if (steps_only) {
     const bool caller_could_step = scheduler_.CallerMayStep();
-    scheduler_.cost().AddChunk((NowNs() - start) /
-                               static_cast<int64_t>(chunk.size()));
-    if (!caller_could_step && scheduler_.CallerMayStep()) {
+    if (sampler->Add(&scheduler_.cost(), NowNs() - start,
+                     static_cast<int64_t>(chunk.size())) &&
+        !caller_could_step && scheduler_.CallerMayStep()) {
       // From now on the reserve leaves queued envs to the caller: wake a
       // caller waiting in Recv, which may step them now.
       std::lock_guard<std::mutex> lock(mu_);
@@ -495,9 +497,27 @@ void Pool::WorkerLoop(int index) {
     pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
   }
   TaskChunk chunk;
-  while (scheduler_.TakeOrWait(index, &chunk)) {
-    RunChunk(&chunk);
+  ChunkSampler sampler;
+  // A sync batch's rows are counted in once the thread finds no more of its
+  // tasks queued, not at the end of each chunk: the count is a line that
+  // every stepping thread writes, and a batch of cheap envs is a few chunks
+  // a thread. A thread's rows wait for nothing meanwhile: the batch is not
+  // ready before the thread's next chunk of it is done either. (The reserve
+  // takes only when the caller may not, so it counts each chunk in.)
+  const bool holds_rows =
+      is_sync() &&
+      !(scheduler_.has_reserve() && index == scheduler_.stepping_workers());
+  RowTally tally(this);
+  while (true) {
+    if (!(holds_rows && scheduler_.TryTake(index, &chunk))) {
+      tally.Flush();
+      if (!scheduler_.TakeOrWait(index, &chunk)) {
+        break;
+      }
+    }
+    RunChunk(&chunk, &sampler, holds_rows ? &tally : nullptr);
   }
+  tally.Flush();
 }
 
 // One env's turn, in the order of its lifecycle: reset or step, claim a row
@@ -757,6 +777,17 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
       std::chrono::nanoseconds(std::max<int64_t>(timeout_ns, 0));
   // Kept from call to call: a chunk of cheap envs is a few kilobytes.
   thread_local TaskChunk chunk;
+  // The calling thread's timed chunks, kept from one Recv to the next of
+  // the same pool (a thread that turns to another pool starts afresh).
+  thread_local struct {
+    const Pool* pool = nullptr;
+    ChunkSampler sampler;
+  } caller;
+  if (caller.pool != this) {
+    caller.pool = this;
+    caller.sampler = ChunkSampler{};
+  }
+  ChunkSampler& sampler = caller.sampler;
   bool polled = false;
   while (true) {
     {
@@ -811,7 +842,19 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
       }
     }
     if (scheduler_.TryTake(scheduler_.callers_home(), &chunk)) {
-      RunChunk(&chunk);
+      if (!is_sync()) {
+        // An async batch may be ready after any chunk: looked at after each.
+        RunChunk(&chunk, &sampler, nullptr);
+      } else {
+        // A sync batch is ready only once no task of it is left: the rows
+        // are counted in once, as a worker's are (see WorkerLoop).
+        RowTally tally(this);
+        do {
+          RunChunk(&chunk, &sampler, &tally);
+        } while (scheduler_.RecvSteps() &&
+                 scheduler_.TryTake(scheduler_.callers_home(), &chunk));
+        tally.Flush();
+      }
     }
   }
   const auto lock = LockPolling(mu_);

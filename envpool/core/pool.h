@@ -252,7 +252,8 @@ class Pool {
   // The rows a thread writes, counted in with one atomic add per run of rows
   // of the same block rather than one per row: the count is a cache line
   // that every stepping thread writes. A block is counted in at the latest
-  // when the thread's chunk of tasks ends.
+  // when the thread's chunk of tasks ends (async), or when the thread finds
+  // no more tasks queued (sync: see WorkerLoop).
   class RowTally {
    public:
     explicit RowTally(Pool* pool) : pool_(pool) {}
@@ -281,8 +282,12 @@ class Pool {
   void Guarded(int env_id, std::string* error, F&& body);
   void WorkerLoop(int index);
   void CheckRenderable(const int* env_ids, int n);  // requires mu_
-  // Runs the tasks a thread took from the scheduler.
-  void RunChunk(TaskChunk* chunk);
+  // Runs the tasks a thread took from the scheduler, timing its steps into
+  // `sampler`, the thread's own. The rows it writes are counted in at its
+  // end, or, where `held` is given, added to that tally, which the thread
+  // counts in once it takes no more chunks (a sync batch's rows: see
+  // WorkerLoop).
+  void RunChunk(TaskChunk* chunk, ChunkSampler* sampler, RowTally* held);
   void RunInline(TaskChunk* tasks);
 
   PoolConfig config_;
@@ -303,17 +308,7 @@ class Pool {
   };
   std::vector<EnvRecord> records_;
   std::vector<uint8_t> in_flight_;  // sent, not yet returned by Recv
-  // Written only with send_mu_ held (see sendable_epoch()).
-  std::atomic<uint64_t> sendable_epoch_{0};
-  void BumpSendableEpoch() {
-    sendable_epoch_.store(sendable_epoch_.load(std::memory_order_relaxed) + 1,
-                          std::memory_order_release);
-  }
-  std::vector<uint64_t> seeds_;  // per env: the seed of its reset in flight
-  // Envs in flight: changed under mu_, read without it by CheckSendable
-  // (a send is checked again under mu_ where the sendable epoch moved since
-  // that check, so a stale read only skips a first, unlocked check).
-  std::atomic<int> pending_{0};
+  std::vector<uint64_t> seeds_;     // per env: the seed of its reset in flight
   std::vector<std::unique_ptr<uint8_t[]>> action_data_;
   std::vector<std::size_t> action_env_bytes_;  // all rows of one env
   std::vector<std::vector<const void*>> action_views_;
@@ -323,6 +318,19 @@ class Pool {
   std::vector<std::size_t> action_player_strides_;
   bool per_player_actions_ = false;
 
+  // From here on, fields that a send or a recv writes: on lines apart from
+  // the ones above, which every turn reads.
+  //
+  // Written only with send_mu_ held (see sendable_epoch()).
+  alignas(64) std::atomic<uint64_t> sendable_epoch_{0};
+  void BumpSendableEpoch() {
+    sendable_epoch_.store(sendable_epoch_.load(std::memory_order_relaxed) + 1,
+                          std::memory_order_release);
+  }
+  // Envs in flight: changed under mu_, read without it by CheckSendable
+  // (a send is checked again under mu_ where the sendable epoch moved since
+  // that check, so a stale read only skips a first, unlocked check).
+  std::atomic<int> pending_{0};
   // Batches and their order, guarded by mu_.
   std::mutex mu_;
   std::condition_variable ready_cv_;
@@ -331,8 +339,9 @@ class Pool {
   std::deque<std::shared_ptr<Block>> outstanding_;  // in the order of Recv
   Block* filling_ = nullptr;                        // async: current batch
 
-  // Which thread steps which env; the tasks for the workers.
-  Scheduler scheduler_;
+  // Which thread steps which env; the tasks for the workers (its lock and
+  // counts on lines of their own).
+  alignas(64) Scheduler scheduler_;
   // Counts the blocks that became ready: a sync Recv polls it briefly
   // before it sleeps on ready_cv_.
   std::atomic<uint64_t> ready_blocks_{0};

@@ -155,7 +155,10 @@ using TaskChunk = std::vector<Task, UninitializedAllocator<Task>>;
 // a transfer between cores (sync CartPole-v1 at 1024 envs spent about a
 // tenth of the calling thread's time writing them). The entries lie in a
 // ring of fixed capacity, so that queueing never allocates.
-class TaskRing {
+//
+// Aligned to a cache line: the queues lie side by side, and a thread's
+// queue shared a line with its neighbour's, which the other thread writes.
+class alignas(64) TaskRing {
  public:
   void Reserve(std::size_t capacity) { runs_.resize(capacity); }
   bool empty() const { return size_ == 0; }
@@ -294,7 +297,8 @@ class StepCost {
   int64_t ns() const { return ns_.load(std::memory_order_relaxed); }
   // A send stepped on the calling thread, timed per env: weighs 1/8.
   void AddInline(int64_t per_env_ns) { Mix(per_env_ns, 8); }
-  // A chunk of tasks run by a stepping thread, timed per env: weighs 1/16.
+  // Chunks of tasks run by a stepping thread, timed per env (given by its
+  // ChunkSampler): weighs 1/16.
   void AddChunk(int64_t per_env_ns) { Mix(per_env_ns, 16); }
 
  private:
@@ -306,6 +310,49 @@ class StepCost {
               std::memory_order_relaxed);
   }
   std::atomic<int64_t> ns_{0};
+};
+
+// One stepping thread's timed chunks, given to a StepCost together: each
+// chunk's own sample wrote the estimate's cache line, which every stepping
+// thread and every send reads, so that a sync batch of cheap envs, a few
+// chunks a thread, moved that line between the cores several times. Chunks
+// shorter than kSampleNs are summed until they reach it and given as one
+// sample of their mean; a longer chunk, and any chunk while nothing has been
+// timed, is a sample of its own at once (what was summed before it first),
+// so that a step that became slow is not averaged away among cheap ones.
+class ChunkSampler {
+ public:
+  static constexpr int64_t kSampleNs = 50000;
+  // A chunk of `envs` steps that took `ns` in all; returns whether it wrote
+  // the estimate.
+  bool Add(StepCost* cost, int64_t ns, int64_t envs) {
+    if (envs <= 0) {
+      return false;
+    }
+    if (ns >= kSampleNs || cost->ns() == 0) {
+      Flush(cost);
+      cost->AddChunk(ns / envs);
+      return true;
+    }
+    ns_ += ns;
+    envs_ += envs;
+    if (ns_ < kSampleNs) {
+      return false;
+    }
+    Flush(cost);
+    return true;
+  }
+
+ private:
+  void Flush(StepCost* cost) {
+    if (envs_ > 0) {
+      cost->AddChunk(ns_ / envs_);
+    }
+    ns_ = 0;
+    envs_ = 0;
+  }
+  int64_t ns_ = 0;
+  int64_t envs_ = 0;
 };
 
 inline int64_t NowNs() {
@@ -630,7 +677,9 @@ class Scheduler {
   std::condition_variable reserve_cv_;
   // Whether a thread in Recv steps queued envs while it waits.
   bool caller_steps_ = true;
-  std::atomic<bool> closed_{false};
+  // From here on, read by every take and send and written seldom: on lines
+  // apart from the lock and the counts above, which each take writes.
+  alignas(64) std::atomic<bool> closed_{false};
   StepCost cost_;
   // Contended() until then (NowNs); 0: not marked, or the mark is past
   // its hold and a look cleared it.

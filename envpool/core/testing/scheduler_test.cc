@@ -358,6 +358,33 @@ TEST(SchedulerTest, StepCostWeighsNewSamples) {
   EXPECT_EQ(chunk_cost.ns(), (800 * 15 + 2400) / 16);
 }
 
+TEST(SchedulerTest, ChunkSamplerSumsShortChunksAndGivesALongOneAtOnce) {
+  StepCost cost;
+  ChunkSampler sampler;
+  // Nothing timed yet: the first chunk is a sample at once, however short.
+  EXPECT_TRUE(sampler.Add(&cost, 4000, 10));
+  EXPECT_EQ(cost.ns(), 400);
+  // Short chunks are summed until they reach kSampleNs, then given as one
+  // sample of their mean.
+  constexpr int64_t kChunk = ChunkSampler::kSampleNs / 4;
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_FALSE(sampler.Add(&cost, kChunk, kChunk / 500));
+    EXPECT_EQ(cost.ns(), 400);
+  }
+  EXPECT_TRUE(sampler.Add(&cost, kChunk, kChunk / 500));
+  EXPECT_EQ(cost.ns(), (400 * 15 + 500) / 16);
+  // A chunk of kSampleNs or more is a sample of its own at once, after what
+  // was summed before it, and not averaged in among cheap steps: one env
+  // step of 20 ms after many cheap ones moves the estimate by 20 ms / 16.
+  EXPECT_FALSE(sampler.Add(&cost, 1000, 10));
+  const int64_t before = cost.ns();
+  EXPECT_TRUE(sampler.Add(&cost, 20'000'000, 1));
+  const int64_t summed = (before * 15 + 100) / 16;
+  EXPECT_EQ(cost.ns(), (summed * 15 + 20'000'000) / 16);
+  // Nothing is left over from before the long chunk.
+  EXPECT_FALSE(sampler.Add(&cost, ChunkSampler::kSampleNs - 1, 1));
+}
+
 TEST(SchedulerTest, SpinGrowsWithTheStepWithinBoundsAndIsShortUnderContention) {
   Scheduler scheduler(Config(8, 8, 0, 2));
   EXPECT_EQ(scheduler.SpinNs(false), Scheduler::kMinSpinNs);
