@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -39,7 +40,8 @@ inline bool Same(double a, double b) {
 }
 
 // The products numpy rounded in none of the known ways (a BLAS kernel not
-// known here): their envs round as the defaults say.
+// known here), and those whose asking raised (with what it raised): their
+// envs round as the defaults say.
 inline std::vector<std::string>& Unmatched() {
   static std::vector<std::string> unmatched;
   return unmatched;
@@ -47,13 +49,22 @@ inline std::vector<std::string>& Unmatched() {
 
 // The first of kRoundings under which `ours(rounding, k)` equals `numpy(k)`
 // for every sample, or `fallback` where none does (and `product` is listed
-// in Unmatched()).
+// in Unmatched()), or where numpy raised (listed with what it raised: the
+// module that asks is imported all the same).
 template <typename Ours, typename Numpy>
 Rounding Learn(const char* product, Rounding fallback, const Ours& ours,
                const Numpy& numpy) {
   std::array<double, kSamples> expected;
-  for (int k = 0; k < kSamples; ++k) {
-    expected[k] = numpy(k);
+  try {
+    for (int k = 0; k < kSamples; ++k) {
+      expected[k] = numpy(k);
+    }
+  } catch (const std::exception& error) {
+    // (pybind11's error_already_set has taken Python's error indicator.)
+    const std::string what = error.what();
+    Unmatched().push_back(std::string(product) + ": numpy raised " +
+                          what.substr(0, what.find('\n')));
+    return fallback;
   }
   for (Rounding rounding : kRoundings) {
     bool all = true;
@@ -91,7 +102,14 @@ inline const char* Name(Rounding rounding) {
 // Sets Blas() from `numpy`'s answers.
 inline void LearnFrom(const pybind11::module_& numpy) {
   namespace py = pybind11;
-  const py::object dot = numpy.attr("dot");
+  py::object dot;
+  try {
+    dot = numpy.attr("dot");
+  } catch (const py::error_already_set& error) {
+    const std::string what = error.what();
+    Unmatched().push_back("numpy.dot: " + what.substr(0, what.find('\n')));
+    return;
+  }
   Roundings& roundings = Blas();
   const Roundings fallback;
   // Sample k's pair: a = (Sample(4k), Sample(4k + 1)), b = the next two.

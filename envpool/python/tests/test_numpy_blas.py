@@ -5,7 +5,10 @@ was imported, and its answer must hold for random numbers."""
 
 from __future__ import annotations
 
+import ast
 import importlib
+import subprocess
+import sys
 from fractions import Fraction
 from types import ModuleType
 
@@ -70,3 +73,35 @@ def test_every_family_rounds_small_products_as_numpy_does() -> None:
         n = int(rng.integers(3, 16))
         x, y = rng.standard_normal((2, n))
         assert float(np.dot(x, y)) == _dot(names["dot"], x, y), n
+
+
+_RAISING_DOT = """
+import numpy
+
+def dot(*args, **kwargs):
+    raise RuntimeError("no dot here")
+
+numpy.dot = dot
+import ast
+import importlib
+module = importlib.import_module({name!r})
+print(module.numpy_blas()["unmatched"])
+"""
+
+
+def test_a_numpy_that_raises_leaves_the_defaults_and_the_module_imports() -> None:
+    # The probe runs at the first family module's import, once per process:
+    # a fresh process whose numpy.dot raises.
+    name = _modules_that_learned()[0].__name__
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", _RAISING_DOT.format(name=name)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    unmatched = ast.literal_eval(done.stdout.strip().splitlines()[-1])
+    # dot2 and dot ask numpy.dot; gemv and gemm ask ndarray's `@`.
+    assert sorted(u.split(":")[0] for u in unmatched) == ["dot", "dot2"], unmatched
+    assert all(u.endswith("RuntimeError: no dot here") for u in unmatched), unmatched
