@@ -47,6 +47,14 @@ inline std::vector<std::string>& Unmatched() {
   return unmatched;
 }
 
+// What to list for a product whose asking raised `error`: the error's
+// first line (pybind11 appends Python's traceback).
+inline std::string Raised(const char* product, const std::exception& error) {
+  const std::string what = error.what();
+  return std::string(product) + ": numpy raised " +
+         what.substr(0, what.find('\n'));
+}
+
 // The first of kRoundings under which `ours(rounding, k)` equals `numpy(k)`
 // for every sample, or `fallback` where none does (and `product` is listed
 // in Unmatched()), or where numpy raised (listed with what it raised: the
@@ -61,9 +69,7 @@ Rounding Learn(const char* product, Rounding fallback, const Ours& ours,
     }
   } catch (const std::exception& error) {
     // (pybind11's error_already_set has taken Python's error indicator.)
-    const std::string what = error.what();
-    Unmatched().push_back(std::string(product) + ": numpy raised " +
-                          what.substr(0, what.find('\n')));
+    Unmatched().push_back(Raised(product, error));
     return fallback;
   }
   for (Rounding rounding : kRoundings) {
@@ -106,8 +112,7 @@ inline void LearnFrom(const pybind11::module_& numpy) {
   try {
     dot = numpy.attr("dot");
   } catch (const py::error_already_set& error) {
-    const std::string what = error.what();
-    Unmatched().push_back("numpy.dot: " + what.substr(0, what.find('\n')));
+    Unmatched().push_back(Raised("numpy.dot", error));
     return;
   }
   Roundings& roundings = Blas();
