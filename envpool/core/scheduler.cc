@@ -265,8 +265,18 @@ bool Scheduler::Take(int self, bool wait, TaskChunk* chunk) {
       std::max<std::size_t>(1, static_cast<std::size_t>(queued) / threads);
   const std::size_t most =
       source == own ? source->size() : (source->size() + 1) / 2;
-  const std::size_t take = std::clamp<std::size_t>(
+  std::size_t take = std::clamp<std::size_t>(
       static_cast<std::size_t>(kChunkNs / cost), 1, std::min(share, most));
+  // A sync batch's fair share shrinks as the queues drain, to chunks of one
+  // env at its end, whose take (the lock, the queues' lines, and the state of
+  // envs taken from another thread) costs about as much as a cheap env's
+  // step: there a thread takes at least kLeastSyncChunkNs of work, or all
+  // it may take.
+  if (sync_ && step_ns > 0) {
+    take = std::max(take,
+                    std::min(most, static_cast<std::size_t>(
+                                       (kLeastSyncChunkNs + cost - 1) / cost)));
+  }
   chunk->resize(take);
   Task* const taken = chunk->data();
   if (front) {

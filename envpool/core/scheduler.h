@@ -494,6 +494,9 @@ class Scheduler {
   static constexpr int64_t kContendedHoldNs = 100'000'000;
   // A thread takes at most about this much work from the queues at once.
   static constexpr int64_t kChunkNs = 10000;
+  // ... and, in a sync pool, at least about this much, where there is that
+  // much to take.
+  static constexpr int64_t kLeastSyncChunkNs = 2500;
   // From this estimated step cost on, a thread waiting in an async Recv
   // keeps the envs it steps, as the workers do: moving an env's state to the
   // other core at every other turn then costs more than the send's split of

@@ -740,6 +740,40 @@ TEST(SchedulerTest, CheapEnvsAreTakenInChunksOfAFairShare) {
   EXPECT_EQ(Take(&slow, 0), std::vector<int>{0});
 }
 
+TEST(SchedulerTest, SyncChunksAreAtLeastAFewMicrosecondsOfWork) {
+  // One worker and the caller, homes 0-3 and 4-7, steps of 1 us. With four
+  // tasks queued a fair share is two, but a sync take is at least
+  // kLeastSyncChunkNs of work (three envs) where it may take as many.
+  static_assert(Scheduler::kLeastSyncChunkNs > 2000 &&
+                Scheduler::kLeastSyncChunkNs <= 3000);
+  Scheduler sync(Config(8, 8, 2, 2));
+  const int caller = sync.callers_home();
+  sync.cost().AddInline(1000);
+  EnqueueSteps(&sync, Iota(8));
+  EXPECT_EQ(Take(&sync, 0), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(Take(&sync, caller), (std::vector<int>{7, 6, 5}));
+  // Of another's queue still at most half (from the end its owner comes to
+  // last).
+  EnqueueSteps(&sync, {0, 1, 2, 3});
+  EXPECT_EQ(Take(&sync, caller), (std::vector<int>{4}));
+  EXPECT_EQ(Take(&sync, caller), (std::vector<int>{3, 2}));
+  // An async take keeps to the fair share; so does a sync one before a
+  // step has been timed, and one of steps over kLeastSyncChunkNs.
+  Scheduler async(Config(8, 4, 0, 2));  // one worker and the caller
+  async.cost().AddInline(1000);
+  EnqueueSteps(&async, Iota(4));
+  EXPECT_EQ(Take(&async, 0).size(), 2U);
+  Scheduler untimed(Config(8, 8, 2, 2));
+  EnqueueSteps(&untimed, Iota(8));
+  EXPECT_EQ(Take(&untimed, 0).size(), 4U);
+  EXPECT_EQ(Take(&untimed, untimed.callers_home()).size(), 2U);
+  Scheduler slow(Config(8, 8, 2, 2));
+  slow.cost().AddInline(Scheduler::kLeastSyncChunkNs);
+  EnqueueSteps(&slow, Iota(8));
+  EXPECT_EQ(Take(&slow, 0).size(), 4U);
+  EXPECT_EQ(Take(&slow, slow.callers_home()).size(), 2U);
+}
+
 TEST(SchedulerTest, SleepingWorkerWakesForATaskAndCloseEndsItsWait) {
   Scheduler scheduler(Config(4, 4, 2, 2));
   ASSERT_EQ(scheduler.stepping_workers(), 1);
