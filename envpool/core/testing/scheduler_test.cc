@@ -758,7 +758,7 @@ TEST(SchedulerTest, SyncChunksAreAtLeastAFewMicrosecondsOfWork) {
   EXPECT_EQ(Take(&sync, caller), (std::vector<int>{4}));
   EXPECT_EQ(Take(&sync, caller), (std::vector<int>{3, 2}));
   // An async take keeps to the fair share; so does a sync one before a
-  // step has been timed, and one of steps over kLeastSyncChunkNs.
+  // step has been timed, and one of steps of kLeastSyncChunkNs or more.
   Scheduler async(Config(8, 4, 0, 2));  // one worker and the caller
   async.cost().AddInline(1000);
   EnqueueSteps(&async, Iota(4));
