@@ -435,8 +435,19 @@ class PyPool {
     }
   }
 
-  void Send(const py::handle& action, const py::handle& env_id) {
+  void Send(const py::handle& action, py::handle env_id) {
     CheckOpen();
+    if (env_id.is_none() && PyDict_Check(action.ptr())) {
+      // EnvPool's dict action may carry the env ids: {"action": a,
+      // "env_id": ids} ("env_id" and "players.env_id" are not fields).
+      PyObject* ids = PyDict_GetItemWithError(action.ptr(), key_env_id_.ptr());
+      if (ids == nullptr && PyErr_Occurred() != nullptr) {
+        throw py::error_already_set();
+      }
+      if (ids != nullptr) {
+        env_id = ids;
+      }
+    }
     const int* ids = nullptr;
     int n = 0;
     ParseEnvIds(env_id, &ids, &n);
@@ -526,7 +537,7 @@ class PyPool {
     return Package(block, epoch);
   }
 
-  py::tuple Step(const py::handle& action, const py::handle& env_id) {
+  py::tuple Step(const py::handle& action, py::handle env_id) {
     Send(action, env_id);
     return Recv();
   }
@@ -620,6 +631,13 @@ class PyPool {
   struct BlockArrays {
     std::shared_ptr<Block> block;
     std::vector<py::array> arrays;
+    // The batch of a full block as Package first built it: later batches
+    // of the block are copies of its dicts (see CopyDicts), the arrays
+    // shared. None until a full batch of the block has been handed out.
+    py::object whole;
+    // References to each array that this entry holds (the list, and the
+    // dicts of `whole`): an array with more is still the user's.
+    std::vector<Py_ssize_t> own_refs;
   };
 
   // Send steps cheap envs on the calling thread. Work that may take longer
@@ -742,14 +760,12 @@ class PyPool {
   // custom call uses too (action_check.h).
   void WriteAction(int field, const py::handle& value, const int* ids, int n) {
     const ArraySpec& spec = pool_->spec().action.specs()[field];
-    py::array arr;
-    if (py::isinstance<py::array>(value)) {
-      arr = py::reinterpret_borrow<py::array>(value);
-    } else {
-      arr = py::array::ensure(value);
-      if (!arr) {
-        throw py::type_error("action '" + spec.name + "' must be array-like");
-      }
+    // (Not a default-constructed py::array, which is a new empty array.)
+    py::array arr = py::isinstance<py::array>(value)
+                        ? py::reinterpret_borrow<py::array>(value)
+                        : py::array::ensure(value);
+    if (!arr) {
+      throw py::type_error("action '" + spec.name + "' must be array-like");
     }
     char kind = arr.dtype().kind();
     // Floats are accepted for integer actions when every value is a whole
@@ -788,8 +804,8 @@ class PyPool {
     for (std::size_t i = 0; i < handed_out_.size();) {
       BlockArrays& entry = cache_[handed_out_[i]];
       bool unused = true;
-      for (const py::array& a : entry.arrays) {
-        if (Py_REFCNT(a.ptr()) > 1) {
+      for (std::size_t a = 0; a < entry.arrays.size(); ++a) {
+        if (Py_REFCNT(entry.arrays[a].ptr()) > entry.own_refs[a]) {
           unused = false;
           break;
         }
@@ -815,6 +831,7 @@ class PyPool {
     }
     entry.block = block;
     entry.arrays.clear();
+    entry.whole = py::object();
     py::object owner = py::cast(block);
     const BlockLayout& layout = pool_->layout();
     for (const ArraySpec& column : layout.columns) {
@@ -826,6 +843,7 @@ class PyPool {
       entry.arrays.emplace_back(NumpyDType(column.dtype), shape,
                                 block->Column(c), owner);
     }
+    entry.own_refs.assign(entry.arrays.size(), 1);
     return entry;
   }
 
@@ -848,6 +866,74 @@ class PyPool {
     bool player_partial =
         layout.rows_per_env > 1 &&
         player_rows != block->capacity() * layout.rows_per_env;
+    if (!pool_->is_sync()) {
+      // A send without env_id goes to these envs. (Sync: to all, and the
+      // env_id column, written on the stepping threads' cores, is not read.)
+      const int32_t* ids =
+          static_cast<const int32_t*>(block->Column(layout.env_id));
+      last_ids_.assign(ids, ids + n);
+      last_ids_epoch_ = epoch;
+    }
+    const bool whole = !partial && !player_partial;
+    if (whole && entry.whole) {
+      return CopyDicts(entry.whole);
+    }
+    py::tuple batch =
+        Build(entry, block, n, partial, player_rows, player_partial);
+    if (whole) {
+      // Kept, and handed out as copies: dicts built a key at a time cost
+      // more than the rest of a recv of cheap envs.
+      entry.whole = batch;
+      for (std::size_t a = 0; a < entry.arrays.size(); ++a) {
+        entry.own_refs[a] = Py_REFCNT(entry.arrays[a].ptr());
+      }
+      return CopyDicts(batch);
+    }
+    return batch;
+  }
+
+  // A copy of `value` where it is a dict, and of every dict within it; a
+  // tuple's items likewise (in a new tuple). Other values are shared.
+  static py::object CopyDicts(const py::handle& value) {
+    if (PyTuple_CheckExact(value.ptr())) {
+      const Py_ssize_t size = PyTuple_GET_SIZE(value.ptr());
+      py::tuple copy(size);
+      for (Py_ssize_t i = 0; i < size; ++i) {
+        PyTuple_SET_ITEM(
+            copy.ptr(), i,
+            CopyDicts(PyTuple_GET_ITEM(value.ptr(), i)).release().ptr());
+      }
+      return std::move(copy);
+    }
+    if (!PyDict_CheckExact(value.ptr())) {
+      return py::reinterpret_borrow<py::object>(value);
+    }
+    py::object copy =
+        py::reinterpret_steal<py::object>(PyDict_Copy(value.ptr()));
+    if (!copy) {
+      throw py::error_already_set();
+    }
+    // Replacing the value of a key during the walk leaves it valid.
+    Py_ssize_t pos = 0;
+    PyObject* key = nullptr;
+    PyObject* item = nullptr;
+    while (PyDict_Next(copy.ptr(), &pos, &key, &item)) {
+      if (PyDict_CheckExact(item)) {
+        py::object inner = CopyDicts(item);
+        if (PyDict_SetItem(copy.ptr(), key, inner.ptr()) != 0) {
+          throw py::error_already_set();
+        }
+      }
+    }
+    return copy;
+  }
+
+  // The batch of `block`'s first n rows (player_rows of the per-player
+  // columns): new dicts holding the block's arrays, or views of their
+  // first rows where the block is partial.
+  py::tuple Build(BlockArrays& entry, const std::shared_ptr<Block>& block,
+                  int n, bool partial, int player_rows, bool player_partial) {
+    const BlockLayout& layout = pool_->layout();
     auto column = [&](int c) {
       bool per_player = layout.columns[c].per_player;
       return per_player ? Rows(entry.arrays[c], player_rows, player_partial)
@@ -907,14 +993,6 @@ class PyPool {
       final_state["mask"] = column(layout.final_mask);
       info[key_final_] = final_state;
     }
-    if (!pool_->is_sync()) {
-      // A send without env_id goes to these envs. (Sync: to all, and the
-      // env_id column, written on the stepping threads' cores, is not read.)
-      const int32_t* ids =
-          static_cast<const int32_t*>(block->Column(layout.env_id));
-      last_ids_.assign(ids, ids + n);
-      last_ids_epoch_ = epoch;
-    }
     return py::make_tuple(obs, column(layout.reward), column(layout.terminated),
                           column(layout.truncated), info);
   }
@@ -937,6 +1015,106 @@ class PyPool {
   py::str key_players_;
   py::str key_id_;
   py::str key_final_;
+};
+
+// send, recv and step, the calls of every batch, are CPython methods of the
+// Pool type, called without pybind11's dispatcher: its overload resolution
+// and argument casting cost about 80 ns a call, a tenth of a recv of a small
+// batch of cheap envs. Exceptions are translated as pybind11 translates
+// them, the translators registered by this module included.
+template <typename F>
+PyObject* Translated(F&& call) {
+  try {
+    return call();
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (...) {
+    py::detail::try_translate_exceptions();
+  }
+  return nullptr;
+}
+
+// The PyPool of `self`, an instance of Pool (the method descriptor checks
+// its type).
+PyPool* PoolOf(PyObject* self) {
+  auto* instance = reinterpret_cast<py::detail::instance*>(self);
+  const py::detail::value_and_holder held = instance->get_value_and_holder();
+  if (!held.holder_constructed()) {
+    throw py::type_error("Pool.__init__() was not called");
+  }
+  return held.value_ptr<PyPool>();
+}
+
+// `name(action, env_id=None)`'s arguments, given by position or keyword.
+void ActionAndEnvId(const char* name, PyObject* const* args, Py_ssize_t nargs,
+                    PyObject* kwnames, PyObject** action, PyObject** env_id) {
+  *action = nargs > 0 ? args[0] : nullptr;
+  *env_id = nargs > 1 ? args[1] : Py_None;
+  if (nargs > 2) {
+    throw py::type_error(std::string(name) +
+                         "() takes at most 2 arguments (action, env_id)");
+  }
+  const Py_ssize_t keywords =
+      kwnames != nullptr ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < keywords; ++k) {
+    PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+    PyObject* value = args[nargs + k];
+    if (PyUnicode_CompareWithASCIIString(key, "action") == 0 && nargs < 1 &&
+        *action == nullptr) {
+      *action = value;
+    } else if (PyUnicode_CompareWithASCIIString(key, "env_id") == 0 &&
+               nargs < 2 && *env_id == Py_None) {
+      *env_id = value;
+    } else {
+      throw py::type_error(std::string(name) +
+                           "() got an unexpected or repeated argument '" +
+                           py::str(key).cast<std::string>() + "'");
+    }
+  }
+  if (*action == nullptr) {
+    throw py::type_error(std::string(name) +
+                         "() missing required argument 'action'");
+  }
+}
+
+PyObject* FastSend(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                   PyObject* kwnames) {
+  return Translated([&]() -> PyObject* {
+    PyObject* action = nullptr;
+    PyObject* env_id = nullptr;
+    ActionAndEnvId("send", args, nargs, kwnames, &action, &env_id);
+    PoolOf(self)->Send(action, env_id);
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject* FastStep(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                   PyObject* kwnames) {
+  return Translated([&]() -> PyObject* {
+    PyObject* action = nullptr;
+    PyObject* env_id = nullptr;
+    ActionAndEnvId("step", args, nargs, kwnames, &action, &env_id);
+    return PoolOf(self)->Step(action, env_id).release().ptr();
+  });
+}
+
+PyObject* FastRecv(PyObject* self, PyObject* /*unused*/) {
+  return Translated(
+      [&]() -> PyObject* { return PoolOf(self)->Recv().release().ptr(); });
+}
+
+PyMethodDef kFastMethods[] = {
+    {"send",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(FastSend)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "send(action, env_id=None): step the envs env_id (all in sync mode, the "
+     "last batch's in async mode) with action, one row each."},
+    {"recv", FastRecv, METH_NOARGS,
+     "recv(): the next batch, (obs, reward, terminated, truncated, info)."},
+    {"step",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(FastStep)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "step(action, env_id=None): send, then recv."},
 };
 
 }  // namespace
@@ -1009,18 +1187,14 @@ PYBIND11_MODULE(_core, m) {
       },
       "The arrays of an env class under the given options (a sequence for "
       "a bool, int or float option: one value per env).");
-  py::class_<PyPool>(m, "Pool")
+  auto pool_class = py::class_<PyPool>(m, "Pool");
+  pool_class
       .def(py::init<const std::string&, const py::dict&, const std::string&,
                     int, int, int, int, std::vector<uint64_t>, int, bool>(),
            py::arg("env_class"), py::arg("options"), py::arg("task_id"),
            py::arg("num_envs"), py::arg("batch_size"), py::arg("num_threads"),
            py::arg("thread_affinity_offset"), py::arg("seeds"),
            py::arg("autoreset_mode"), py::arg("episode_statistics") = false)
-      .def("send", &PyPool::Send, py::arg("action"),
-           py::arg("env_id") = py::none())
-      .def("recv", &PyPool::Recv)
-      .def("step", &PyPool::Step, py::arg("action"),
-           py::arg("env_id") = py::none())
       .def("reset", &PyPool::Reset, py::arg("env_id") = py::none(),
            py::arg("seeds") = py::none())
       .def("close", &PyPool::Close)
@@ -1037,4 +1211,13 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("step_cost_ns", &PyPool::step_cost_ns)
       .def_property_readonly("num_blocks", &PyPool::num_blocks)
       .def_property_readonly("closed", &PyPool::closed);
+  auto* type = reinterpret_cast<PyTypeObject*>(pool_class.ptr());
+  for (PyMethodDef& def : envpool::kFastMethods) {
+    py::object method =
+        py::reinterpret_steal<py::object>(PyDescr_NewMethod(type, &def));
+    if (!method) {
+      throw py::error_already_set();
+    }
+    pool_class.attr(def.ml_name) = method;
+  }
 }

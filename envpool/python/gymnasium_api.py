@@ -63,6 +63,17 @@ class GymnasiumEnvPool(PoolBase, gymnasium.Env, gymnasium.vector.VectorEnv):
         self._hidden = [
             state_key(d["name"]) for d in spec.description["state"] if is_hidden_info(d["name"])
         ]
+        if (
+            not self._hidden
+            and not self._same_step
+            and self._human is None
+            and type(self).recv is GymnasiumEnvPool.recv
+            and type(self).step is GymnasiumEnvPool.step
+        ):
+            # Nothing to do to a batch: the native methods themselves (see
+            # PoolBase.__init__).
+            self.recv = self._pool.recv
+            self.step = self._pool.step
 
     def _shown(self, out: tuple) -> Batch:
         if self._hidden:

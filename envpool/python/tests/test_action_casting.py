@@ -74,6 +74,15 @@ def test_dict_action_with_env_id_steps_those_envs(env_type):
         np.testing.assert_array_equal(out[4]["env_id"], ids)
 
 
+def test_an_env_id_argument_goes_before_the_dict_actions():
+    a, b = twins(n=4)
+    ids = np.array([3, 1], dtype=np.int32)
+    action = {"action": np.array([1, 0]), "env_id": np.array([0, 2]), "players.env_id": ids}
+    out = a.step(action, ids)
+    np.testing.assert_array_equal(out[4]["env_id"], ids)
+    np.testing.assert_array_equal(out[0], b.step(np.array([1, 0]), ids)[0])
+
+
 def test_dict_action_in_async_send():
     env = envpool.make_gym("CartPole-v1", num_envs=4, batch_size=2, seed=0)
     env.async_reset()

@@ -302,6 +302,31 @@ def test_held_results_are_never_overwritten():
     np.testing.assert_array_equal(obs0, kept)
 
 
+def test_each_batch_has_dicts_of_its_own():
+    # A block's dicts are built once and copied for each batch of it: what
+    # the caller does to one batch's dicts shows in no later batch.
+    env = cartpole(num_envs=2)
+    env.reset()
+    for k in range(1, 7):
+        *_, info = env.step(np.array([1, 0]))
+        assert list(info) == ["env_id", "players", "elapsed_step"]
+        assert list(info["players"]) == ["env_id"]
+        assert list(info["elapsed_step"]) == [k, k]
+        info.pop("elapsed_step")
+        info["mine"] = k
+        info["players"].clear()
+
+
+def test_a_held_info_dict_keeps_its_arrays():
+    env = cartpole(num_envs=2)
+    env.reset()
+    *_, info = env.step(np.array([1, 0]))
+    for _ in range(5):
+        env.step(np.array([1, 0]))
+    assert list(info["elapsed_step"]) == [1, 1]
+    assert list(info["players"]["env_id"]) == [0, 1]
+
+
 def test_released_blocks_are_reused_not_reallocated():
     env = cartpole(num_envs=2)
     env.reset()

@@ -125,6 +125,17 @@ def test_same_step_final_info_has_the_keys_of_info(task_id: str) -> None:
 Hook = Callable[..., Any]
 
 
+class Method:
+    """A pool's method as a hook gets it: called as the method, `pool` the pool it is of."""
+
+    def __init__(self, method: Callable[..., Any], pool: Any) -> None:
+        self._method = method
+        self.pool = pool
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._method(*args, **kwargs)
+
+
 class Defective:
     """A pool whose methods named in `hooks` go through `hook(method, *args, **kwargs)`."""
 
@@ -137,7 +148,8 @@ class Defective:
         hook = self._hooks.get(name)
         if hook is None:
             return attr
-        return lambda *args, **kwargs: hook(attr, *args, **kwargs)
+        method = Method(attr, self._env)
+        return lambda *args, **kwargs: hook(method, *args, **kwargs)
 
 
 def inject(
@@ -184,7 +196,7 @@ def test_catches_observations_outside_the_space(monkeypatch: pytest.MonkeyPatch)
 
 def test_catches_a_first_step_that_is_not_the_reset(monkeypatch: pytest.MonkeyPatch) -> None:
     def send(method: Hook, *args: Any) -> None:
-        pool = method.__self__
+        pool = method.pool
         if not getattr(pool, "_was_reset", False):
             pool._was_reset = True
             pool.reset()
