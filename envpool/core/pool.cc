@@ -739,9 +739,15 @@ void Pool::CountRowsIn(Block* block, int rows) {
   }
 }
 
-bool Pool::FrontReady() {
+std::shared_ptr<Block> Pool::TryRecv() {
+  if (closed_.load()) {
+    throw std::runtime_error("the pool is closed");
+  }
   const auto lock = LockPolling(mu_);
-  return !outstanding_.empty() && outstanding_.front()->ready_;
+  if (outstanding_.empty() || !outstanding_.front()->ready_ || closed_.load()) {
+    return nullptr;
+  }
+  return TakeFront();
 }
 
 std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
@@ -755,8 +761,16 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
   if (closed_.load()) {
     throw std::runtime_error("the pool is closed");
   }
+  auto front_ready = [this] {
+    return !outstanding_.empty() && outstanding_.front()->ready_;
+  };
   {
     const auto lock = LockPolling(mu_);
+    if (front_ready() && !closed_.load()) {
+      // The batch is there: taken under this one lock (the stepping threads
+      // take it too, for every chunk).
+      return TakeFront();
+    }
     bool can_arrive = is_sync() ? !outstanding_.empty()
                                 : pending_.load(std::memory_order_relaxed) >=
                                       config_.batch_size;
@@ -769,9 +783,6 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
           "; send() actions or reset first");
     }
   }
-  auto front_ready = [this] {
-    return !outstanding_.empty() && outstanding_.front()->ready_;
-  };
   const auto deadline =
       std::chrono::steady_clock::now() +
       std::chrono::nanoseconds(std::max<int64_t>(timeout_ns, 0));
@@ -861,6 +872,10 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
   if (closed_.load()) {
     throw std::runtime_error("the pool was closed while waiting in recv()");
   }
+  return TakeFront();
+}
+
+std::shared_ptr<Block> Pool::TakeFront() {
   std::shared_ptr<Block> block = outstanding_.front();
   outstanding_.pop_front();
   int n = block->target_;

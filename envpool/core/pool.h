@@ -162,8 +162,9 @@ class Pool {
   // `checked_at`: the sendable_epoch() at which the caller checked the ids.
   void Send(const int* env_ids, int n, bool reset, const uint64_t* seeds,
             uint64_t checked_at = kUnchecked);
-  // Whether Recv would return without waiting.
-  bool FrontReady();
+  // The next batch if it is ready, else null (nothing waited for or
+  // stepped). Throws std::runtime_error when the pool is closed.
+  std::shared_ptr<Block> TryRecv();
   // Waits for the next batch, at most `timeout_ns` when that is >= 0
   // (then null if none was ready; nothing is taken).  Throws
   // std::runtime_error when none can come.
@@ -243,6 +244,8 @@ class Pool {
   // chunk is short (about Scheduler::kChunkNs of work), so a batch waits little
   // longer.
   void ClaimRows(TaskChunk* tasks);
+  // Takes the ready batch at the front (mu_ held): its envs leave flight.
+  std::shared_ptr<Block> TakeFront();
   inline void WritePoolColumns(int id, const Outcome& outcome, const Row& row,
                                const Env& env);
   void StartNextEpisode(int id, const Row& row, Env* env, const Output& out,

@@ -511,9 +511,8 @@ class PyPool {
     std::shared_ptr<Block> block;
     // Read before the batch is taken: a send that comes after it moves it.
     uint64_t epoch = pool_->sendable_epoch();
-    if (pool_->FrontReady()) {
-      block = pool_->Recv();
-    } else {
+    block = pool_->TryRecv();
+    if (!block) {
       // Wait without the GIL, looking at Python's signals now and then, so
       // that Ctrl-C interrupts a long wait (the batch stays for a later
       // recv). The caller steps no env whose step is estimated above
