@@ -26,6 +26,7 @@ class DMEnvPool(PoolBase, dm_env.Environment):
     def __init__(self, spec: EnvSpec) -> None:
         super().__init__(spec)
         self.num_envs = spec.config.num_envs
+        self._step_fields = self._core.dm_step_fields
 
     def observation_spec(self):
         """The dm_env specs of one env's observation (a `State` of specs)."""
@@ -45,7 +46,7 @@ class DMEnvPool(PoolBase, dm_env.Environment):
 
     def timestep(self, out: tuple, first: bool = False) -> dm_env.TimeStep:
         """A batched TimeStep from a raw `(obs, reward, terminated, truncated, info)`."""
-        return dm_timestep(np, self._spec, *out, first=first)
+        return dm_timestep(np, self._spec, *out, first=first, step_fields=self._step_fields)
 
     def reset(self, env_id: Any = None, seed: Any = None) -> dm_env.TimeStep:
         """Reset all envs (or `env_id`); `seed=s` seeds env i with `s + i`."""

@@ -35,6 +35,7 @@ class PoolBase:
 
             self._human = HumanWindow(spec)
         core = load_family(spec.entry.family)
+        self._core = core
         self._pool = core.Pool(
             env_class=spec.entry.env_class,
             options=spec.env_options,

@@ -579,6 +579,39 @@ def test_dm_termination_gives_zero_discount():
     pytest.fail("pushing right never ended the episode")
 
 
+def test_native_dm_step_fields_match_the_numpy_form():
+    from envpool.python.spec import load_family
+    from envpool.python.timestep import dm_timestep
+
+    step_fields = load_family("classic_control").dm_step_fields
+    spec = envpool.make_spec("CartPole-v1", num_envs=64)
+    rng = np.random.default_rng(0)
+    n = 64
+    info = {
+        "env_id": np.arange(n, dtype=np.int32),
+        "players": {"env_id": np.arange(n, dtype=np.int32)},
+        "elapsed_step": rng.integers(0, 3, n).astype(np.int32),
+    }
+    terminated, truncated = rng.random(n) < 0.3, rng.random(n) < 0.3
+    out = (np.zeros((n, 4), np.float32), np.ones(n, np.float32), terminated, truncated)
+    for discount in (None, rng.random(n).astype(np.float32)):
+        if discount is not None:
+            info["discount"] = discount
+        assert step_fields(terminated, truncated, info["elapsed_step"], discount) is not None
+        native = dm_timestep(np, spec, *out, info, step_fields=step_fields)
+        general = dm_timestep(np, spec, *out, info)
+        for field in ("step_type", "discount"):
+            a, b = getattr(native, field), getattr(general, field)
+            assert a.dtype == b.dtype
+            np.testing.assert_array_equal(a, b)
+        assert {int(t) for t in native.step_type} == {0, 1, 2}
+    # Not a pool's arrays: left to the general form.
+    assert step_fields(terminated.astype(np.int8), truncated, info["elapsed_step"], None) is None
+    assert step_fields(terminated, truncated[:-1], info["elapsed_step"], None) is None
+    assert step_fields(terminated, truncated, info["elapsed_step"], np.ones(n)) is None
+    assert step_fields(terminated, truncated, info["elapsed_step"].astype(np.int64), None) is None
+
+
 def test_one_element_box_action_takes_one_number_per_env():
     env = envpool.make("Pendulum-v1", num_envs=2)
     env.reset(seed=0)
