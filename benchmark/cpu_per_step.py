@@ -30,6 +30,8 @@ same for every `--warmup`. For highway-env's ids, mostly IDLE and SLOWER
     python3 -P benchmark/cpu_per_step.py --task highway-fast-v0 --num-envs 64 \
         --mode sync --num-threads 1 --batches 200 --warmup 0 \
         --action-probs 0.1,0.4,0.1,0.1,0.3 --build ours=.venv/bin/python
+
+`--env-type dm` steps a dm pool instead (TimeSteps), with the same actions.
 """
 
 from __future__ import annotations
@@ -127,6 +129,45 @@ def drawn_stepper(
     return env, step
 
 
+def dm_stepper(
+    task: str, num_envs: int, asynchronous: bool, num_threads: int
+) -> tuple[Any, Callable[[int], int]]:
+    """`worker.envpool_stepper`'s pool and step function with `env_type="dm"`:
+    the same actions, TimeSteps instead of tuples."""
+    sys.path.insert(0, str(HERE))
+    from worker import NUM_ACTION_SETS, draw_actions
+
+    import envpool
+
+    batch_size = max(1, num_envs // 2) if asynchronous else num_envs
+    env = envpool.make(
+        task,
+        env_type="dm",
+        num_envs=num_envs,
+        batch_size=batch_size,
+        num_threads=num_threads,
+        seed=0,
+    )
+    space = envpool.make_spec(task).action_space
+    actions = draw_actions(space, batch_size, seed=0)
+    if asynchronous:
+        env.async_reset()
+
+        def step(i: int) -> int:
+            env_id = env.recv().observation.env_id
+            env.send(actions[i % NUM_ACTION_SETS], env_id)
+            return batch_size
+
+    else:
+        env.reset()
+
+        def step(i: int) -> int:
+            env.step(actions[i % NUM_ACTION_SETS])
+            return num_envs
+
+    return env, step
+
+
 def measure(
     task: str,
     num_envs: int,
@@ -136,19 +177,25 @@ def measure(
     warmup: int | None = None,
     probs: list[float] | None = None,
     seed: int = 0,
+    env_type: str = "gymnasium",
 ) -> dict[str, Any]:
     """CPU and wall nanoseconds per env step over `batches` batches of one pool.
 
     `warmup` batches (default max(50, batches // 10)) run before the clock
     starts; `probs` draws the actions from that distribution (else the
-    benchmark's uniform batches).
+    benchmark's uniform batches). `env_type="dm"` steps a dm pool (not with
+    `probs`).
     """
     sys.path.insert(0, str(HERE))
     from worker import envpool_stepper
 
     if warmup is None:
         warmup = max(50, batches // 10)  # the estimate settles
-    if probs is None:
+    if env_type == "dm":
+        if probs is not None:
+            raise ValueError("--action-probs is for the gymnasium pools only")
+        env, step = dm_stepper(task, num_envs, mode == "async", num_threads)
+    elif probs is None:
         env, step = envpool_stepper(task, num_envs, mode == "async", num_threads)
     else:
         env, step = drawn_stepper(
@@ -192,6 +239,8 @@ def run_build(python: str, args: argparse.Namespace) -> dict[str, Any]:
             *(["--action-probs", args.action_probs_text] if args.action_probs else []),
             "--seed",
             str(args.seed),
+            "--env-type",
+            args.env_type,
         ],
         capture_output=True,
         text=True,
@@ -223,6 +272,9 @@ def main() -> None:
         help="P0,P1,...: draw each action from this distribution over a discrete space",
     )
     parser.add_argument("--seed", type=int, default=0, help="the pool's seed (and --action-probs')")
+    parser.add_argument(
+        "--env-type", choices=("gymnasium", "dm"), default="gymnasium", help="the pool's API"
+    )
     parser.add_argument("--build", action="append", default=[], help="label=python")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
@@ -239,6 +291,7 @@ def main() -> None:
             args.warmup,
             args.action_probs,
             args.seed,
+            args.env_type,
         )
         print(json.dumps(result))
         return
@@ -258,7 +311,9 @@ def main() -> None:
             wall[name].append(result["wall_ns_per_step"])
     first = builds[0][0]
     print(
-        f"{args.task} N={args.num_envs} {args.mode} num_threads={args.num_threads}, "
+        f"{args.task} N={args.num_envs} {args.mode} num_threads={args.num_threads}"
+        + (f", env_type={args.env_type}" if args.env_type != "gymnasium" else "")
+        + ", "
         f"{args.batches} batches, {args.rounds} rounds"
         + (f", actions drawn from {args.action_probs_text}" if args.action_probs else "")
     )
