@@ -800,15 +800,12 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
   }
   ChunkSampler& sampler = caller.sampler;
   bool polled = false;
-  // The count of ready blocks when the front was last seen not ready.
-  uint64_t seen_ready = 0;
   while (true) {
     {
       std::unique_lock<std::mutex> lock = LockPolling(mu_);
       if (front_ready() || closed_.load()) {
         break;
       }
-      seen_ready = ready_blocks_.load(std::memory_order_relaxed);
       // Whether this thread helps the workers while the batch is being
       // filled: asked again at each turn, since the step-cost estimate that
       // decides it may change during the wait (RunChunk then wakes it).
@@ -857,18 +854,8 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
     }
     if (scheduler_.TryTake(scheduler_.callers_home(), &chunk)) {
       if (!is_sync()) {
-        // An async batch may be ready after any chunk: looked at after
-        // each, through the count of ready blocks (a block is made ready
-        // under the pool lock, which the stepping threads take for their
-        // rows): the lock is taken again once the count has moved.
-        do {
-          RunChunk(&chunk, &sampler, nullptr);
-        } while (
-            ready_blocks_.load(std::memory_order_acquire) == seen_ready &&
-            !closed_.load() &&
-            (timeout_ns < 0 || std::chrono::steady_clock::now() < deadline) &&
-            scheduler_.RecvSteps() &&
-            scheduler_.TryTake(scheduler_.callers_home(), &chunk));
+        // An async batch may be ready after any chunk: looked at after each.
+        RunChunk(&chunk, &sampler, nullptr);
       } else {
         // A sync batch is ready only once no task of it is left: the rows
         // are counted in once, as a worker's are (see WorkerLoop).
