@@ -129,45 +129,6 @@ def drawn_stepper(
     return env, step
 
 
-def dm_stepper(
-    task: str, num_envs: int, asynchronous: bool, num_threads: int
-) -> tuple[Any, Callable[[int], int]]:
-    """`worker.envpool_stepper`'s pool and step function with `env_type="dm"`:
-    the same actions, TimeSteps instead of tuples."""
-    sys.path.insert(0, str(HERE))
-    from worker import NUM_ACTION_SETS, draw_actions
-
-    import envpool
-
-    batch_size = max(1, num_envs // 2) if asynchronous else num_envs
-    env = envpool.make(
-        task,
-        env_type="dm",
-        num_envs=num_envs,
-        batch_size=batch_size,
-        num_threads=num_threads,
-        seed=0,
-    )
-    space = envpool.make_spec(task).action_space
-    actions = draw_actions(space, batch_size, seed=0)
-    if asynchronous:
-        env.async_reset()
-
-        def step(i: int) -> int:
-            env_id = env.recv().observation.env_id
-            env.send(actions[i % NUM_ACTION_SETS], env_id)
-            return batch_size
-
-    else:
-        env.reset()
-
-        def step(i: int) -> int:
-            env.step(actions[i % NUM_ACTION_SETS])
-            return num_envs
-
-    return env, step
-
-
 def measure(
     task: str,
     num_envs: int,
@@ -191,12 +152,10 @@ def measure(
 
     if warmup is None:
         warmup = max(50, batches // 10)  # the estimate settles
-    if env_type == "dm":
-        if probs is not None:
-            raise ValueError("--action-probs is for the gymnasium pools only")
-        env, step = dm_stepper(task, num_envs, mode == "async", num_threads)
-    elif probs is None:
-        env, step = envpool_stepper(task, num_envs, mode == "async", num_threads)
+    if probs is None:
+        env, step = envpool_stepper(task, num_envs, mode == "async", num_threads, env_type=env_type)
+    elif env_type != "gymnasium":
+        raise ValueError("--action-probs is for the gymnasium pools only")
     else:
         env, step = drawn_stepper(
             task, num_envs, mode == "async", num_threads, probs, seed, batches, warmup

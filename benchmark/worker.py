@@ -838,6 +838,7 @@ def envpool_stepper(
     num_threads: int,
     affinity_offset: int = -1,
     untimed_first_resets: bool = False,
+    env_type: str = "gymnasium",
 ) -> tuple[Any, Callable[[int], int]]:
     """An envpool pool and its step function, as `bench_envpool` times them.
 
@@ -853,6 +854,9 @@ def envpool_stepper(
     is; else the first recvs of the warm-up and of the timed part wait for
     them (a soccer reset builds a new model, seconds for 16 envs, more than a
     short measurement).
+
+    `env_type="dm"` (this project's dm pools): the same actions, the batches
+    TimeSteps.
     """
     import envpool
 
@@ -869,26 +873,40 @@ def envpool_stepper(
         task = metaworld_id(MT10_CLASSES[0])
     env = envpool.make(
         task,
-        env_type="gymnasium",
+        env_type=env_type,
         num_envs=num_envs,
         batch_size=batch_size,
         num_threads=num_threads,
         seed=0,
         **pinning,
     )
+    dm = env_type == "dm"
     if "info:legal_action_mask" in env.spec.state_array_spec:
+        if dm:
+            env.close()
+            raise ValueError(f"{task}: the legal-move stepper steps gymnasium pools only")
         return env, legal_move_stepper(
             env, num_envs, batch_size, asynchronous, untimed_first_resets
         )
-    actions = draw_actions(env.single_action_space, batch_size * action_rows_per_env(env), seed=0)
+    space = env.spec.action_space if dm else env.single_action_space
+    actions = draw_actions(space, batch_size * action_rows_per_env(env), seed=0)
 
     if asynchronous:
         env.async_reset()
 
-        def step(i: int) -> int:
-            info = env.recv()[4]
-            env.send(actions[i % NUM_ACTION_SETS], info["env_id"])
-            return batch_size
+        if dm:
+
+            def step(i: int) -> int:
+                env_id = env.recv().observation.env_id
+                env.send(actions[i % NUM_ACTION_SETS], env_id)
+                return batch_size
+
+        else:
+
+            def step(i: int) -> int:
+                info = env.recv()[4]
+                env.send(actions[i % NUM_ACTION_SETS], info["env_id"])
+                return batch_size
 
         if untimed_first_resets:
             for i in range(-(-num_envs // batch_size)):
