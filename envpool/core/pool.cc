@@ -744,7 +744,7 @@ std::shared_ptr<Block> Pool::TryRecv() {
     throw std::runtime_error("the pool is closed");
   }
   const auto lock = LockPolling(mu_);
-  if (outstanding_.empty() || !outstanding_.front()->ready_ || closed_.load()) {
+  if (!FrontReadyLocked() || closed_.load()) {
     return nullptr;
   }
   return TakeFront();
@@ -761,12 +761,9 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
   if (closed_.load()) {
     throw std::runtime_error("the pool is closed");
   }
-  auto front_ready = [this] {
-    return !outstanding_.empty() && outstanding_.front()->ready_;
-  };
   {
     const auto lock = LockPolling(mu_);
-    if (front_ready() && !closed_.load()) {
+    if (FrontReadyLocked() && !closed_.load()) {
       // The batch is there: taken under this one lock (the stepping threads
       // take it too, for every chunk).
       return TakeFront();
@@ -803,14 +800,14 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
   while (true) {
     {
       std::unique_lock<std::mutex> lock = LockPolling(mu_);
-      if (front_ready() || closed_.load()) {
+      if (FrontReadyLocked() || closed_.load()) {
         break;
       }
       // Whether this thread helps the workers while the batch is being
       // filled: asked again at each turn, since the step-cost estimate that
       // decides it may change during the wait (RunChunk then wakes it).
       auto wakeup = [&] {
-        return front_ready() || closed_.load() ||
+        return FrontReadyLocked() || closed_.load() ||
                (scheduler_.RecvSteps() && scheduler_.queued() > 0);
       };
       const bool steps = scheduler_.RecvSteps();

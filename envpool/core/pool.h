@@ -244,6 +244,10 @@ class Pool {
   // chunk is short (about Scheduler::kChunkNs of work), so a batch waits little
   // longer.
   void ClaimRows(TaskChunk* tasks);
+  // Whether the batch at the front is ready (mu_ held).
+  bool FrontReadyLocked() const {
+    return !outstanding_.empty() && outstanding_.front()->ready_;
+  }
   // Takes the ready batch at the front (mu_ held): its envs leave flight.
   std::shared_ptr<Block> TakeFront();
   inline void WritePoolColumns(int id, const Outcome& outcome, const Row& row,
