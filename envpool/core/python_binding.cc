@@ -706,13 +706,19 @@ class PyPool {
     if (!arr) {
       throw py::type_error("env_id must be an integer array");
     }
-    char kind = arr.dtype().kind();
+    const py::dtype dtype = arr.dtype();
+    char kind = dtype.kind();
     if (kind != 'i' && kind != 'u') {
       throw py::type_error("env_id must hold integers, got dtype " +
-                           std::string(py::str(arr.dtype())));
+                           std::string(py::str(dtype)));
     }
     if (arr.ndim() > 1) {
       throw py::value_error("env_id must be one-dimensional");
+    }
+    // Ids in the other byte order are read as their values, as actions are
+    // (see WriteAction).
+    if (!IsNativeByteOrder(dtype)) {
+      arr = arr.attr("astype")(dtype.attr("newbyteorder")("="));
     }
     arr = py::array::ensure(arr, py::array::c_style);
     int64_t count = arr.size();
@@ -740,15 +746,26 @@ class PyPool {
         return;
       }
     }
+    const int num_envs = pool_->config().num_envs;
     for (int64_t i = 0; i < count; ++i) {
-      int64_t v = ReadElement<int64_t>(data, kind, size, i);
-      if (v < 0 || v >= pool_->config().num_envs) {
-        throw py::value_error(
-            "env_id " + std::to_string(v) +
-            " is out of range: " + pool_->config().task_id +
-            " has num_envs=" + std::to_string(pool_->config().num_envs));
+      // Unsigned ids as unsigned: 2**64 - 1 is not -1.
+      const bool in_range =
+          kind == 'u'
+              ? ReadElement<uint64_t>(data, kind, size, i) <
+                    static_cast<uint64_t>(num_envs)
+              : static_cast<uint64_t>(ReadElement<int64_t>(
+                    data, kind, size, i)) < static_cast<uint64_t>(num_envs);
+      if (!in_range) {
+        const std::string value =
+            kind == 'u'
+                ? std::to_string(ReadElement<uint64_t>(data, kind, size, i))
+                : std::to_string(ReadElement<int64_t>(data, kind, size, i));
+        throw py::value_error("env_id " + value +
+                              " is out of range: " + pool_->config().task_id +
+                              " has num_envs=" + std::to_string(num_envs));
       }
-      id_buffer[i] = static_cast<int>(v);
+      id_buffer[i] =
+          static_cast<int>(ReadElement<int64_t>(data, kind, size, i));
     }
     *ids = id_buffer.data();
     *n = static_cast<int>(count);

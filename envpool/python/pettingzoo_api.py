@@ -248,7 +248,7 @@ class _SharedPool(PoolBase):
         elif any(s is None for s in seeds):
             raise ValueError("reset seeds: give one for every env or none")
         else:
-            self._pool.reset(ids, self._reset_seeds(ids, [int(s) for s in seeds]))
+            self._pool.reset(ids, self._reset_seeds(ids, list(seeds)))
         results = self.split(self._recv_raw(), stepped=False)
         out = []
         for env in envs:

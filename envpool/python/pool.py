@@ -9,7 +9,7 @@ import numpy as np
 
 from envpool.python.keys import is_hidden_info, is_obs, nest, obs_path, state_key
 from envpool.python.snapshot import FORMAT, EnvState, check_states, state_options
-from envpool.python.spec import AUTORESET_MODES, EnvSpec, load_family
+from envpool.python.spec import AUTORESET_MODES, EnvSpec, is_seed, load_family, seed_list
 
 
 class PoolBase:
@@ -100,11 +100,11 @@ class PoolBase:
             return None
         ids = np.arange(self._num_envs) if env_id is None else np.asarray(env_id).reshape(-1)
         if isinstance(seed, (list, tuple, np.ndarray)):
-            seeds = [int(s) for s in seed]
+            seeds = seed_list(seed)
             if len(seeds) != len(ids):
                 raise ValueError(f"reset got {len(seeds)} seeds for {len(ids)} envs")
             return [s % 2**64 for s in seeds]
-        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+        if not is_seed(seed):
             raise TypeError(f"seed must be an int or a list of ints, got {seed!r}")
         return [(int(seed) + int(i)) % 2**64 for i in ids]
 

@@ -55,7 +55,7 @@ class VecEnv(SB3VecEnv):
         else:
             if any(s is None for s in seeds):
                 raise ValueError("seed either every env or none")
-            obs, info = self.pool.reset(seed=[int(s) for s in seeds])
+            obs, info = self.pool.reset(seed=list(seeds))
         self._reset_seeds()
         self._reset_options()
         self.reset_infos = self._split_info(info, np.zeros(self.num_envs, dtype=bool))

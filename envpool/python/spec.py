@@ -247,11 +247,27 @@ def _normalize_autoreset(value: Any) -> str:
     return mode
 
 
+def is_seed(value: Any) -> bool:
+    """Whether `value` is one seed: an integer, not a bool (nor a float that is whole)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def seed_list(value: Any) -> list[int]:
+    """The seeds of a list, tuple or array of them; TypeError where one is not an integer."""
+    if isinstance(value, np.ndarray) and value.ndim != 1:
+        raise TypeError(f"seeds must be one-dimensional, got an array of shape {value.shape}")
+    seeds = value.tolist() if isinstance(value, np.ndarray) else list(value)
+    for s in seeds:
+        if not is_seed(s):
+            raise TypeError(f"seeds must be ints, got {s!r} in {value!r}")
+    return [int(s) for s in seeds]
+
+
 def _normalize_seed(value: Any, num_envs: int) -> int | tuple[int, ...]:
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+    if is_seed(value):
         return int(value)
     if isinstance(value, (list, tuple, np.ndarray)):
-        seeds = tuple(int(s) for s in value)
+        seeds = tuple(seed_list(value))
         if len(seeds) != num_envs:
             raise ValueError(f"seed has {len(seeds)} entries, but num_envs={num_envs}")
         return seeds

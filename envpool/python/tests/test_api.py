@@ -291,6 +291,15 @@ def test_seed_list_gives_one_seed_per_env():
     np.testing.assert_array_equal(obs[0], obs[1])
     with pytest.raises(ValueError, match="seed"):
         cartpole(num_envs=2, seed=[1, 2, 3])
+    # A seed that is not an integer is refused, in a list as alone, not cut
+    # to one (1.5 would play as seed 1).
+    for seeds in ([1.5, 2], np.ones(2), [True, 1], np.zeros((1, 2), dtype=np.int64)):
+        with pytest.raises(TypeError, match="seeds must be"):
+            cartpole(num_envs=2, seed=seeds)
+        with pytest.raises(TypeError, match="seeds must be"):
+            env.reset(seed=seeds)
+    obs, _ = env.reset(seed=np.array([3, 3], dtype=np.uint64))
+    np.testing.assert_array_equal(obs[0], obs[1])
 
 
 def test_held_results_are_never_overwritten():
@@ -428,6 +437,27 @@ def test_a_send_of_ids_out_of_order_names_its_first_bad_id_and_loses_nothing():
     with pytest.raises(RuntimeError, match=r"3\b.*autoreset_mode is 'disabled'"):
         ended.send(np.zeros(2, dtype=np.int64), np.array([2, 3]))
     ended.send(np.zeros(2, dtype=np.int64), np.array([2, 1]))
+
+
+def test_ids_are_read_as_their_values_whatever_their_dtype_and_byte_order():
+    # Ids in the other byte order are their values (as actions are), and an
+    # unsigned id is never read as a negative one.
+    env = cartpole(num_envs=8, batch_size=2)
+    env.async_reset()
+    for _ in range(4):
+        env.recv()
+    for dtype in (">i4", ">i8", ">u2", "<u8", np.uint8):
+        env.send(np.zeros(2, dtype=np.int64), np.array([6, 1], dtype=dtype))
+        assert sorted(env.recv()[4]["env_id"]) == [1, 6]
+    # 16777216 read in the wrong byte order would be env 1.
+    for bad, dtype in ((16777216, ">i4"), (2**64 - 1, np.uint64), (2**32 - 1, ">u4")):
+        with pytest.raises(ValueError, match=f"env_id {bad} is out of range"):
+            env.send(np.zeros(2, dtype=np.int64), np.array([bad, 3], dtype=dtype))
+    # Nothing of the refused sends went out.
+    env.send(np.zeros(2, dtype=np.int64), np.array([1, 3]))
+    assert sorted(env.recv()[4]["env_id"]) == [1, 3]
+    _, info = env.reset(env_id=np.array([2, 5], dtype=">i8"))
+    assert sorted(info["env_id"]) == [2, 5]
 
 
 def test_the_last_batch_sent_back_is_checked_where_anything_came_between():
