@@ -708,6 +708,13 @@ class PyPool {
     }
     const py::dtype dtype = arr.dtype();
     char kind = dtype.kind();
+    // An empty list is an empty float64 array to numpy: no ids, whatever
+    // its dtype.
+    if (arr.size() == 0) {
+      *ids = nullptr;
+      *n = 0;
+      return;
+    }
     if (kind != 'i' && kind != 'u') {
       throw py::type_error("env_id must hold integers, got dtype " +
                            std::string(py::str(dtype)));

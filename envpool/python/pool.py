@@ -12,6 +12,12 @@ from envpool.python.snapshot import FORMAT, EnvState, check_states, state_option
 from envpool.python.spec import AUTORESET_MODES, EnvSpec, is_seed, load_family, seed_list
 
 
+def _ids_of(env_ids: Any) -> np.ndarray:
+    """Env ids as a flat array; an empty list (float64 to numpy) as an empty int32 one."""
+    ids = np.asarray(env_ids).reshape(-1)
+    return ids.astype(np.int32) if ids.size == 0 else ids
+
+
 class PoolBase:
     """Owns the native pool of one id; the API classes add their conventions.
 
@@ -199,7 +205,7 @@ class PoolBase:
             return self._human.render(self._pool, env_ids)
         if env_ids is None:
             env_ids = [cfg.render_env_id]
-        ids = np.asarray(env_ids).reshape(-1)
+        ids = _ids_of(env_ids)
         if mode == "ansi":
             if ids.dtype.kind not in "iu":
                 raise TypeError(f"env_ids must hold integers, got dtype {ids.dtype}")
@@ -210,7 +216,7 @@ class PoolBase:
     def _state_ids(self, env_ids: Any) -> np.ndarray:
         if env_ids is None:
             return np.arange(self._num_envs, dtype=np.int32)
-        ids = np.asarray(env_ids).reshape(-1)
+        ids = _ids_of(env_ids)
         if ids.dtype.kind not in "iu":
             raise TypeError(f"env_ids must hold integers, got dtype {ids.dtype}")
         return ids

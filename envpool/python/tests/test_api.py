@@ -460,6 +460,25 @@ def test_ids_are_read_as_their_values_whatever_their_dtype_and_byte_order():
     assert sorted(info["env_id"]) == [2, 5]
 
 
+def test_an_empty_list_of_ids_is_no_ids_to_every_call():
+    # numpy makes [] a float64 array: refused as holding no ids, not as ids
+    # of the wrong dtype.
+    env = cartpole(num_envs=3, render_mode="rgb_array")
+    env.reset()
+    calls = {
+        "send": lambda: env.send(np.zeros(0, dtype=np.int64), []),
+        "step": lambda: env.step(np.zeros(0, dtype=np.int64), env_id=[]),
+        "reset": lambda: env.reset(env_id=[]),
+        "render": lambda: env.render(env_ids=[]),
+        "get_state": lambda: env.get_state([]),
+        "set_state": lambda: env.set_state([], []),
+    }
+    for name, call in calls.items():
+        with pytest.raises(ValueError, match="no env ids given"):
+            call()
+        assert env.step(np.zeros(3, dtype=np.int64))[0].shape == (3, 4), name
+
+
 def test_the_last_batch_sent_back_is_checked_where_anything_came_between():
     # The ids of the last batch received, sent back as they came with nothing
     # sent since, are not checked again: each way those ids can be wrong is
