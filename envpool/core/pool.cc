@@ -148,6 +148,29 @@ void Block::SetReward(int row, double reward) {
   }
 }
 
+namespace {
+
+// How many forks this process descends from (counted in each child), so that
+// a pool can tell that it was made in another process.
+std::atomic<uint64_t> forks_behind{0};
+
+uint64_t ForksBehind() {
+  static const int registered =
+      pthread_atfork(nullptr, nullptr, [] { forks_behind.fetch_add(1); });
+  (void)registered;
+  return forks_behind.load(std::memory_order_relaxed);
+}
+
+}  // namespace
+
+bool Pool::forked_away() const { return ForksBehind() != made_after_forks_; }
+
+const char* Pool::ForkedAwayMessage() {
+  return "this env pool was made in another process (before os.fork()): its "
+         "threads are not in this one, so it cannot step here; make a new "
+         "pool in this process";
+}
+
 // Declared once: every env gets the same handles.
 Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
     : Pool(env_class.prepare(options), std::move(config)) {}
@@ -155,7 +178,8 @@ Pool::Pool(const EnvClass& env_class, const Options& options, PoolConfig config)
 Pool::Pool(const EnvFactory& factory, PoolConfig config)
     : config_(std::move(config)),
       spec_(factory.spec),
-      scheduler_(SchedulerConfigOf(config_, spec_)) {
+      scheduler_(SchedulerConfigOf(config_, spec_)),
+      made_after_forks_(ForksBehind()) {
   if (config_.batch_size == 0) {
     config_.batch_size = config_.num_envs;
   }
@@ -216,7 +240,7 @@ Pool::Pool(const EnvFactory& factory, PoolConfig config)
 Pool::~Pool() { Close(); }
 
 void Pool::Close() {
-  if (closed_.exchange(true)) {
+  if (forked_away() || closed_.exchange(true)) {
     return;
   }
   scheduler_.Close();

@@ -171,8 +171,18 @@ class Pool {
   std::shared_ptr<Block> Recv(int64_t timeout_ns = -1);
   // The reader no longer uses the block: it may be written again.
   void Release(int block_id);
+  // Stops the workers and ends the envs. In a process forked from the one
+  // that made the pool, does nothing (see forked_away).
   void Close();
   bool closed() const { return closed_.load(); }
+  // Whether this process is a fork of the one that made the pool: the
+  // worker threads did not come along, and a lock that one of them held at
+  // the fork stays held. Such a pool cannot step, and cannot be closed or
+  // destroyed either (joining the threads, or destroying a condition
+  // variable they waited on, would wait forever): its owner leaves it be.
+  bool forked_away() const;
+  // Why a forked-away pool refuses a call.
+  static const char* ForkedAwayMessage();
 
   // Renders the given envs (none may be in flight, each must have been
   // reset) into `rgb`, one spec().render_height x render_width x 3 frame
@@ -354,6 +364,8 @@ class Pool {
   std::atomic<uint64_t> ready_blocks_{0};
   std::vector<std::thread> workers_;
   std::atomic<bool> closed_{false};
+  // The count of forks this process descends from when the pool was made.
+  uint64_t made_after_forks_ = 0;
   std::atomic<int> recv_callers_{0};  // threads inside Recv (they step envs)
   RenderJob render_;    // the frames being drawn (one Render at a time)
   std::string error_;   // guarded by mu_: first exception thrown by an env

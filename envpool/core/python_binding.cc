@@ -426,10 +426,18 @@ class PyPool {
     key_final_ = py::str("_envpool_final");
   }
 
-  ~PyPool() { Close(); }
+  ~PyPool() {
+    if (pool_ && pool_->forked_away()) {
+      // Made in the process this one was forked from: its threads and locks
+      // are that process's, and it is left as it is (Pool::forked_away).
+      static_cast<void>(pool_.release());
+      return;
+    }
+    Close();
+  }
 
   void Close() {
-    if (pool_ && !pool_->closed()) {
+    if (pool_ && !pool_->closed() && !pool_->forked_away()) {
       py::gil_scoped_release release;
       pool_->Close();
     }
@@ -684,6 +692,9 @@ class PyPool {
   void CheckOpen() const {
     if (!pool_ || pool_->closed()) {
       throw std::runtime_error("this env pool is closed");
+    }
+    if (pool_->forked_away()) {
+      throw std::runtime_error(Pool::ForkedAwayMessage());
     }
   }
 

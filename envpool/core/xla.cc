@@ -173,6 +173,9 @@ ffi::Error SendImpl(ffi::AnyBuffer handle, ffi::Buffer<ffi::S32> env_id,
                     ffi::Result<ffi::AnyBuffer> handle_out) {
   try {
     Pool* pool = reinterpret_cast<Pool*>(pool_address);
+    if (pool->forked_away()) {
+      return ffi::Error::Internal(Pool::ForkedAwayMessage());
+    }
     const int n = static_cast<int>(env_id.element_count());
     const int* ids = env_id.typed_data();
     pool->CheckSendable(ids, n, false);
@@ -215,6 +218,9 @@ ffi::Error RecvImpl(ffi::AnyBuffer handle, int64_t pool_address,
                     ffi::RemainingRets outputs) {
   try {
     Pool* pool = reinterpret_cast<Pool*>(pool_address);
+    if (pool->forked_away()) {
+      return ffi::Error::Internal(Pool::ForkedAwayMessage());
+    }
     std::shared_ptr<Block> block = pool->Recv();
     const BlockLayout& layout = pool->layout();
     auto handle_out = outputs.get<ffi::AnyBuffer>(0);

@@ -1,6 +1,8 @@
 #include "envpool/core/pool.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -418,6 +420,30 @@ TEST_F(PoolTest, CloseWhileEnvsAreSteppingJoinsCleanly) {
   pool->Close();
   waiter.join();
   EXPECT_THROW(pool->Send(all.data(), 8, false, nullptr), std::runtime_error);
+}
+
+TEST_F(PoolTest, APoolIsForkedAwayInAForkedChildOnly) {
+  auto pool = Make(4, 2, 2, AutoresetMode::kNextStep);
+  std::vector<int> all{0, 1, 2, 3};
+  pool->Send(all.data(), 4, true, nullptr);
+  EXPECT_FALSE(pool->forked_away());
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // Only async-signal-safe calls from here: the child leaves the pool as
+    // it is, and its Close does nothing.
+    const bool away = pool->forked_away();
+    pool->Close();
+    _exit(away && !pool->closed() ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  // The parent's pool goes on.
+  EXPECT_FALSE(pool->forked_away());
+  pool->Release(pool->Recv()->id());
+  pool->Release(pool->Recv()->id());
 }
 
 TEST_F(PoolTest, AsyncStressEveryEnvStepsInOrder) {

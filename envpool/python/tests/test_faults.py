@@ -113,6 +113,77 @@ def test_ctrl_c_interrupts_a_blocked_recv_and_the_batch_stays():
     assert "interrupted after" in child.stdout, child.stdout
 
 
+FORK_CHILD = """
+import gc, os, sys, time
+import numpy as np
+import envpool
+
+sync = envpool.make("CartPole-v1", num_envs=4)
+sync.reset()
+asynchronous = envpool.make("CartPole-v1", num_envs=64, batch_size=32)
+asynchronous.async_reset()
+ids = asynchronous.recv()[4]["env_id"]
+pid = os.fork()
+if pid == 0:
+    # The pools' threads stayed in the parent: every call refuses, close()
+    # does nothing, and the process ends (Python's own exit, its objects
+    # collected) without waiting for them.
+    refused = 0
+    for call in (
+        lambda: sync.step(np.zeros(4, np.int64)),
+        lambda: sync.reset(),
+        lambda: asynchronous.recv(),
+        lambda: asynchronous.send(np.zeros(32, np.int64), ids),
+        lambda: asynchronous.get_state([0]),
+    ):
+        try:
+            call()
+        except RuntimeError as e:
+            refused += "made in another process" in str(e)
+    assert refused == 5, refused
+    sync.close()
+    # A pool made here steps.
+    fresh = envpool.make("CartPole-v1", num_envs=4)
+    fresh.reset()
+    fresh.step(np.zeros(4, np.int64))
+    del sync, asynchronous, fresh
+    gc.collect()
+    sys.exit(7)
+deadline = time.monotonic() + 30
+while True:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        break
+    if time.monotonic() > deadline:
+        os.kill(pid, 9)
+        raise SystemExit("the forked child did not end")
+    time.sleep(0.05)
+assert os.waitstatus_to_exitcode(status) == 7, status
+# The parent's pools go on.
+sync.step(np.zeros(4, np.int64))
+asynchronous.send(np.zeros(32, np.int64), ids)
+asynchronous.recv()
+sync.close()
+asynchronous.close()
+print("the child ended")
+"""
+
+
+def test_a_pool_in_a_forked_process_refuses_to_step_and_lets_it_end():
+    # Before, a forked child that stepped a pool of its parent waited forever
+    # for the parent's threads, and one that merely exited hung in the pool's
+    # destructor. In a fresh interpreter: a fork of this one would carry
+    # pytest along.
+    import subprocess
+    import sys
+
+    child = subprocess.run(
+        [sys.executable, "-P", "-c", FORK_CHILD], capture_output=True, text=True, timeout=120
+    )
+    assert child.returncode == 0, child.stdout + child.stderr
+    assert "the child ended" in child.stdout, child.stdout
+
+
 CTRL_C_STEP_CHILD = """
 import os, signal, sys, threading, time
 import numpy as np
