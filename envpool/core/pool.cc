@@ -824,8 +824,13 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
   while (true) {
     {
       std::unique_lock<std::mutex> lock = LockPolling(mu_);
-      if (FrontReadyLocked() || closed_.load()) {
-        break;
+      if (closed_.load()) {
+        throw std::runtime_error("the pool was closed while waiting in recv()");
+      }
+      // Taken under the lock that found it ready: another thread's Recv may
+      // take it as soon as the lock is let go.
+      if (FrontReadyLocked()) {
+        return TakeFront();
       }
       // Whether this thread helps the workers while the batch is being
       // filled: asked again at each turn, since the step-cost estimate that
@@ -889,11 +894,6 @@ std::shared_ptr<Block> Pool::Recv(int64_t timeout_ns) {
       }
     }
   }
-  const auto lock = LockPolling(mu_);
-  if (closed_.load()) {
-    throw std::runtime_error("the pool was closed while waiting in recv()");
-  }
-  return TakeFront();
 }
 
 std::shared_ptr<Block> Pool::TakeFront() {

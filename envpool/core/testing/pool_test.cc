@@ -451,6 +451,60 @@ TEST_F(PoolTest, AsyncStressEveryEnvStepsInOrder) {
   ExpectEveryEnvStepsInOrder(pool.get(), 3000);
 }
 
+TEST_F(PoolTest, AsyncCallersOnSeveralThreadsEachGetTheirOwnEnvs) {
+  // Several threads each receive a batch and send it back: every batch holds
+  // distinct envs in range, none of them in flight or held by another thread.
+  const int n = 32;
+  const int batch = 8;
+  auto pool = Make(n, batch, 0, AutoresetMode::kNextStep, 0, 1000000);
+  std::vector<int> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  pool->Send(all.data(), n, true, nullptr);
+  std::vector<std::atomic<int>> held(n);
+  std::atomic<int> faults{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 4; ++t) {
+    callers.emplace_back([&] {
+      while (!stop.load()) {
+        std::shared_ptr<Block> block;
+        try {
+          block = pool->Recv(1000000);
+        } catch (const std::exception&) {
+          return;
+        }
+        if (!block) {
+          continue;
+        }
+        std::vector<int> ids;
+        for (int k = 0; k < batch; ++k) {
+          const int id = At<int32_t>(block, pool->layout().env_id, k);
+          if (id < 0 || id >= n || held[id].fetch_add(1) != 0) {
+            faults.fetch_add(1);
+            continue;
+          }
+          ids.push_back(id);
+        }
+        pool->Release(block->id());
+        for (int id : ids) {
+          held[id].fetch_sub(1);
+        }
+        try {
+          pool->Send(ids.data(), static_cast<int>(ids.size()), false, nullptr);
+        } catch (const std::exception&) {
+          faults.fetch_add(1);
+        }
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  stop.store(true);
+  for (auto& caller : callers) {
+    caller.join();
+  }
+  EXPECT_EQ(faults.load(), 0);
+}
+
 TEST_F(PoolTest, AsyncCheapEnvsFillEveryBatchAcrossChunks) {
   // Envs of a few ns a step: a thread runs many turns at once (the first
   // resets, queued before any step is timed, in chunks; later sends inline),
