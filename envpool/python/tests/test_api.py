@@ -396,6 +396,43 @@ def test_bad_env_ids_raise_value_error(env_id):
         env.step(np.zeros(len(env_id), dtype=np.int64), env_id=np.array(env_id))
 
 
+def test_python_threads_sharing_an_async_pool_each_get_envs_of_their_own():
+    # Each thread receives a batch and sends it back. Before, two threads
+    # waiting in recv could take one batch between them: an env sent twice
+    # (refused as in flight), or queued twice, or a crash.
+    import threading
+    import time
+
+    env = cartpole(num_envs=32, batch_size=8)
+    env.async_reset()
+    faults: list[str] = []
+    sends = [0]
+    stop = threading.Event()
+    action = np.zeros(8, dtype=np.int64)
+
+    def caller() -> None:
+        while not stop.is_set():
+            try:
+                env.send(action, env.recv()[4]["env_id"])
+                sends[0] += 1
+            except RuntimeError as e:
+                if not stop.is_set():
+                    faults.append(str(e))
+                return
+
+    threads = [threading.Thread(target=caller) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    time.sleep(3.0)
+    stop.set()
+    env.close()  # wakes the callers still waiting in recv
+    for thread in threads:
+        thread.join(timeout=30)
+    assert not any(thread.is_alive() for thread in threads)
+    assert not faults, faults[:3]
+    assert sends[0] > 1000
+
+
 def test_send_twice_before_recv_raises_runtime_error():
     env = cartpole(num_envs=4, batch_size=2)
     env.async_reset()
