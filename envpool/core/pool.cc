@@ -554,7 +554,14 @@ Block* Pool::RunTask(const Task& task) {
   const Outcome outcome = Advance(task, &env, &error);
   const Row row = ClaimRow(task, env);
   Output out(row.block, row.slot, row.player_row);
+  // An env whose reset or step threw may be half-way through it: it is not
+  // written (the next batch taken raises the error), and its row still gets
+  // the pool's columns, which say which env it is.
+  const bool advanced = error.empty();
   Guarded(task.env_id, &error, [&] {
+    if (!advanced) {
+      return;
+    }
     if (per_player_actions_ && row.players != layout_.rows_per_env) {
       // The caller sends max_num_players action rows per env, so that its
       // batch of actions does not depend on the last results.

@@ -422,6 +422,46 @@ TEST_F(PoolTest, CloseWhileEnvsAreSteppingJoinsCleanly) {
   EXPECT_THROW(pool->Send(all.data(), 8, false, nullptr), std::runtime_error);
 }
 
+TEST_F(PoolTest, AnEnvWhoseStepFailedIsNotWrittenAndThePoolGoesOn) {
+  // An env whose step threw may be half-way through it (a family's buffers
+  // not yet allocated, say): its Write could read anything. The error comes
+  // out of the batch's Recv; the next steps go on.
+  const EnvClass& env_type = FindEnvClass("Counter");
+  Options options = env_type.defaults;
+  options.Set("fail_at_step", int64_t{2});
+  PoolConfig config;
+  config.task_id = "Counter-v0";
+  config.num_envs = 2;
+  config.batch_size = 2;
+  config.num_threads = 1;
+  config.seeds = {1, 2};
+  Pool pool(env_type, options, config);
+  std::vector<int> all{0, 1};
+  const int before = CounterEnv::WritesAfterAFailedStep().load();
+  pool.Send(all.data(), 2, true, nullptr);
+  pool.Release(pool.Recv()->id());
+  SetActions(&pool, all, 1);
+  pool.Send(all.data(), 2, false, nullptr);
+  pool.Release(pool.Recv()->id());
+  pool.Send(all.data(), 2, false, nullptr);
+  EXPECT_THROW(
+      {
+        try {
+          pool.Recv();
+        } catch (const std::runtime_error& e) {
+          EXPECT_NE(std::string(e.what()).find("fail_at_step"),
+                    std::string::npos);
+          throw;
+        }
+      },
+      std::runtime_error);
+  EXPECT_EQ(CounterEnv::WritesAfterAFailedStep().load(), before);
+  pool.Send(all.data(), 2, false, nullptr);
+  auto block = pool.Recv();
+  EXPECT_EQ(block->target(), 2);
+  pool.Release(block->id());
+}
+
 TEST_F(PoolTest, APoolIsForkedAwayInAForkedChildOnly) {
   auto pool = Make(4, 2, 2, AutoresetMode::kNextStep);
   std::vector<int> all{0, 1, 2, 3};

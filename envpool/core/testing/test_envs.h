@@ -7,6 +7,7 @@
 #define ENVPOOL_CORE_TESTING_TEST_ENVS_H_
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <stdexcept>
@@ -88,6 +89,7 @@ class CounterEnv : public Env {
   void Reset() override {
     first_ = static_cast<int64_t>(rng_() % 1000);
     steps_ = 0;
+    failed_ = false;
     reward_ = 0;
     terminated_ = false;
   }
@@ -98,16 +100,26 @@ class CounterEnv : public Env {
       std::this_thread::sleep_for(std::chrono::microseconds(sleep_us_));
     }
     ++steps_;
-    if (steps_ == fail_at_step_) {
+    failed_ = steps_ == fail_at_step_;
+    if (failed_) {
       throw std::runtime_error("step " + std::to_string(steps_) +
                                " failed, as fail_at_step asks");
     }
     reward_ = static_cast<double>(action.Scalar(fields_.action));
     terminated_ = steps_ >= episode_length_;
   }
+  // How many times an env was written right after its step threw: never, an
+  // env whose step failed may be half-way through it.
+  static std::atomic<int>& WritesAfterAFailedStep() {
+    static std::atomic<int> count{0};
+    return count;
+  }
   // Writes the observation and info straight into the output batch (Python
   // receives that memory without a copy), after every reset and step.
   void Write(const Output& out) override {
+    if (failed_) {
+      WritesAfterAFailedStep().fetch_add(1);
+    }
     int64_t* obs = out.Get(fields_.obs);
     obs[0] = first_;
     obs[1] = steps_;
@@ -122,6 +134,7 @@ class CounterEnv : public Env {
   int fail_render_at_step_;
   int64_t first_ = 0;
   int32_t steps_ = 0;
+  bool failed_ = false;
 };
 
 // A multi-player env: each episode has 1..players players (NumPlayers); an
