@@ -95,6 +95,7 @@ def check_states(task_id: str, config: Any, states: Any, env_ids: list[int]) -> 
     for state, env_id in zip(states, env_ids, strict=True):
         if not isinstance(state, EnvState):
             raise TypeError(f"set_state takes EnvState objects (from get_state), got {state!r}")
+        _check_fields(state)
         if state.task_id != task_id:
             raise ValueError(f"a state of {state.task_id} cannot be restored into {task_id}")
         if state.format != FORMAT:
@@ -102,7 +103,7 @@ def check_states(task_id: str, config: Any, states: Any, env_ids: list[int]) -> 
                 f"a state of format {state.format}; this envpool reads format {FORMAT}"
             )
         own = dict(state_options(config, env_id))
-        theirs = dict(state.options)
+        theirs = dict(state.options)  # pairs: _check_fields
         differ = sorted(k for k in own.keys() | theirs.keys() if own.get(k) != theirs.get(k))
         if differ:
             detail = ", ".join(f"{k}: {theirs.get(k)!r} != {own.get(k)!r}" for k in differ)
@@ -110,7 +111,20 @@ def check_states(task_id: str, config: Any, states: Any, env_ids: list[int]) -> 
                 f"a state of {task_id} made with other options cannot be restored into env "
                 f"{env_id} ({detail})"
             )
-        if not isinstance(state.data, bytes):
-            raise TypeError("an EnvState's data must be bytes")
         data.append(state.data)
     return data
+
+
+def _check_fields(state: EnvState) -> None:
+    """ValueError where an EnvState lacks a field or holds one of another type.
+
+    (An EnvState unpickled from damaged bytes, or built by hand.)
+    """
+    for name, kind in (("task_id", str), ("options", tuple), ("format", int), ("data", bytes)):
+        value = getattr(state, name, None)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise ValueError(
+                f"the EnvState is damaged: its {name} is {value!r:.60}, not {kind.__name__}"
+            )
+    if not all(isinstance(pair, tuple) and len(pair) == 2 for pair in state.options):
+        raise ValueError("the EnvState is damaged: its options are not (name, value) pairs")

@@ -109,6 +109,19 @@ def test_bad_arguments() -> None:
         env.set_state(states[0])
     with pytest.raises(TypeError, match="EnvState"):
         env.set_state([b"abc", b"def"])
+    # An EnvState unpickled from damaged bytes (or built by hand) may lack a
+    # field or hold another type: refused as damaged, not an AttributeError.
+    import dataclasses
+
+    for name, value in (("options", 7), ("options", ((1, 2, 3),)), ("data", "x"), ("format", True)):
+        damaged = dataclasses.replace(states[0])
+        object.__setattr__(damaged, name, value)
+        with pytest.raises(ValueError, match="damaged"):
+            env.set_state([damaged, states[1]])
+    missing = dataclasses.replace(states[0])
+    object.__delattr__(missing, "task_id")
+    with pytest.raises(ValueError, match="damaged"):
+        env.set_state([missing, states[1]])
     with pytest.raises(ValueError, match="out of range"):
         env.get_state([2])
     env.close()
