@@ -103,7 +103,7 @@ def check_states(task_id: str, config: Any, states: Any, env_ids: list[int]) -> 
                 f"a state of format {state.format}; this envpool reads format {FORMAT}"
             )
         own = dict(state_options(config, env_id))
-        theirs = dict(state.options)  # pairs: _check_fields
+        theirs = dict(state.options)  # (name, value) pairs, checked above
         differ = sorted(k for k in own.keys() | theirs.keys() if own.get(k) != theirs.get(k))
         if differ:
             detail = ", ".join(f"{k}: {theirs.get(k)!r} != {own.get(k)!r}" for k in differ)
@@ -124,7 +124,8 @@ def _check_fields(state: EnvState) -> None:
         value = getattr(state, name, None)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise ValueError(
-                f"the EnvState is damaged: its {name} is {value!r:.60}, not {kind.__name__}"
+                f"the EnvState is damaged: its field {name!r} holds {value!r:.60}, "
+                f"not a {kind.__name__}"
             )
     if not all(isinstance(pair, tuple) and len(pair) == 2 for pair in state.options):
         raise ValueError("the EnvState is damaged: its options are not (name, value) pairs")
