@@ -15,7 +15,7 @@ import numpy as np
 
 from envpool.python import human_render, plugins
 from envpool.python.keys import dm_field, is_hidden_info, is_info, is_obs, nest, obs_path, state_key
-from envpool.python.registry import TaskEntry, family_declaration
+from envpool.python.registry import TaskEntry, families, family_declaration, plugin_families
 
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
 _GYMNASIUM_AUTORESET = {"NextStep": "next_step", "SameStep": "same_step", "Disabled": "disabled"}
@@ -125,6 +125,9 @@ def load_family(family: str):
     try:
         importlib.import_module(name)
     except ModuleNotFoundError as e:
+        if e.name == f"envpool.{family}":
+            known = ", ".join(sorted({*families(), *plugin_families()}))
+            raise ValueError(f"unknown env family {family!r}; the families: {known}") from None
         if e.name != name:
             raise
         # `make demo` installs the native module of its own family only.

@@ -433,6 +433,14 @@ def test_python_threads_sharing_an_async_pool_each_get_envs_of_their_own():
     assert sends[0] > 1000
 
 
+def test_an_unknown_family_is_a_value_error_naming_the_families():
+    # (An id registered with a family that does not exist reaches this at make.)
+    from envpool.python.spec import load_family
+
+    with pytest.raises(ValueError, match=r"unknown env family 'no_such_family'.*classic_control"):
+        load_family("no_such_family")
+
+
 def test_send_twice_before_recv_raises_runtime_error():
     env = cartpole(num_envs=4, batch_size=2)
     env.async_reset()
