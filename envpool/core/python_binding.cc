@@ -437,7 +437,8 @@ class PyPool {
   }
 
   void Close() {
-    if (pool_ && !pool_->closed() && !pool_->forked_away()) {
+    // Pool::Close does nothing in a process forked away from the pool.
+    if (pool_ && !pool_->closed()) {
       py::gil_scoped_release release;
       pool_->Close();
     }
@@ -765,25 +766,26 @@ class PyPool {
       }
     }
     const int num_envs = pool_->config().num_envs;
+    const auto out_of_range = [&](const std::string& value) {
+      return py::value_error("env_id " + value +
+                             " is out of range: " + pool_->config().task_id +
+                             " has num_envs=" + std::to_string(num_envs));
+    };
     for (int64_t i = 0; i < count; ++i) {
       // Unsigned ids as unsigned: 2**64 - 1 is not -1.
-      const bool in_range =
-          kind == 'u'
-              ? ReadElement<uint64_t>(data, kind, size, i) <
-                    static_cast<uint64_t>(num_envs)
-              : static_cast<uint64_t>(ReadElement<int64_t>(
-                    data, kind, size, i)) < static_cast<uint64_t>(num_envs);
-      if (!in_range) {
-        const std::string value =
-            kind == 'u'
-                ? std::to_string(ReadElement<uint64_t>(data, kind, size, i))
-                : std::to_string(ReadElement<int64_t>(data, kind, size, i));
-        throw py::value_error("env_id " + value +
-                              " is out of range: " + pool_->config().task_id +
-                              " has num_envs=" + std::to_string(num_envs));
+      if (kind == 'u') {
+        const auto value = ReadElement<uint64_t>(data, kind, size, i);
+        if (value >= static_cast<uint64_t>(num_envs)) {
+          throw out_of_range(std::to_string(value));
+        }
+        id_buffer[i] = static_cast<int>(value);
+      } else {
+        const auto value = ReadElement<int64_t>(data, kind, size, i);
+        if (static_cast<uint64_t>(value) >= static_cast<uint64_t>(num_envs)) {
+          throw out_of_range(std::to_string(value));
+        }
+        id_buffer[i] = static_cast<int>(value);
       }
-      id_buffer[i] =
-          static_cast<int>(ReadElement<int64_t>(data, kind, size, i));
     }
     *ids = id_buffer.data();
     *n = static_cast<int>(count);

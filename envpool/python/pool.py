@@ -104,7 +104,7 @@ class PoolBase:
         """gymnasium's rule: reset(seed=s) seeds env i with s + i."""
         if seed is None:
             return None
-        ids = np.arange(self._num_envs) if env_id is None else np.asarray(env_id).reshape(-1)
+        ids = np.arange(self._num_envs) if env_id is None else _ids_of(env_id)
         if isinstance(seed, (list, tuple, np.ndarray)):
             seeds = seed_list(seed)
             if len(seeds) != len(ids):
