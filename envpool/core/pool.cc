@@ -278,7 +278,8 @@ uint8_t* SeenTable(std::vector<uint8_t>* seen, int num_envs) {
 
 }  // namespace
 
-void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
+void Pool::CheckSendable(const int* env_ids, int n, bool reset,
+                         const char* doing) const {
   if (n == 0) {
     throw std::invalid_argument("no env ids given");
   }
@@ -348,9 +349,8 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset) const {
     }
     if (in_flight_[id]) {
       throw std::runtime_error(
-          EnvName(id) +
-          " is already in flight: recv() its result before sending to it "
-          "again");
+          EnvName(id) + " is already in flight: recv() its result before " +
+          doing);
     }
     // (The mode first: a record is written by the thread that stepped the
     // env, and reading it would move its line here for every env.)
@@ -557,29 +557,27 @@ Block* Pool::RunTask(const Task& task) {
   // An env whose reset or step threw may be half-way through it: it is not
   // written (the next batch taken raises the error), and its row still gets
   // the pool's columns, which say which env it is.
-  const bool advanced = error.empty();
-  Guarded(task.env_id, &error, [&] {
-    if (!advanced) {
-      return;
-    }
-    if (per_player_actions_ && row.players != layout_.rows_per_env) {
-      // The caller sends max_num_players action rows per env, so that its
-      // batch of actions does not depend on the last results.
-      throw std::logic_error(
-          "it has " + std::to_string(row.players) +
-          " players, but an env with per-player actions must always have "
-          "max_num_players=" +
-          std::to_string(layout_.rows_per_env));
-    }
-    env.Write(out);
-    if (outcome.started_episode) {
-      for (int p = 0; p < row.players; ++p) {
-        out.SetReward(0.0, p);
+  if (error.empty()) {
+    Guarded(task.env_id, &error, [&] {
+      if (per_player_actions_ && row.players != layout_.rows_per_env) {
+        // The caller sends max_num_players action rows per env, so that its
+        // batch of actions does not depend on the last results.
+        throw std::logic_error(
+            "it has " + std::to_string(row.players) +
+            " players, but an env with per-player actions must always have "
+            "max_num_players=" +
+            std::to_string(layout_.rows_per_env));
       }
-    } else {
-      env.WriteReward(out);
-    }
-  });
+      env.Write(out);
+      if (outcome.started_episode) {
+        for (int p = 0; p < row.players; ++p) {
+          out.SetReward(0.0, p);
+        }
+      } else {
+        env.WriteReward(out);
+      }
+    });
+  }
   WritePoolColumns(task.env_id, outcome, row, env);
   if (config_.autoreset_mode == AutoresetMode::kSameStep &&
       records_[task.env_id].ended) {
@@ -929,7 +927,7 @@ std::shared_ptr<Block> Pool::TakeFront() {
 }
 
 void Pool::CheckRenderable(const int* env_ids, int n) {
-  CheckSendable(env_ids, n, true);
+  CheckSendable(env_ids, n, true, "rendering it");
   for (int k = 0; k < n; ++k) {
     if (records_[env_ids[k]].unstarted) {
       throw std::runtime_error(EnvName(env_ids[k]) +
@@ -982,7 +980,7 @@ std::vector<double> Pool::GetEnvState(int env_id) {
   if (closed_.load()) {
     throw std::runtime_error("the pool is closed");
   }
-  CheckSendable(&env_id, 1, true);
+  CheckSendable(&env_id, 1, true, "reading its state");
   return envs_[env_id]->GetState();
 }
 
@@ -991,7 +989,7 @@ void Pool::SetEnvState(int env_id, const std::vector<double>& state) {
   if (closed_.load()) {
     throw std::runtime_error("the pool is closed");
   }
-  CheckSendable(&env_id, 1, true);
+  CheckSendable(&env_id, 1, true, "setting its state");
   envs_[env_id]->SetState(state);
   // A state put in place is a started episode.
   records_[env_id].unstarted = 0;
@@ -1019,7 +1017,7 @@ void Pool::CheckSnapshots(const int* env_ids, int n) {
     throw std::logic_error(config_.task_id +
                            " does not support get_state/set_state yet");
   }
-  CheckSendable(env_ids, n, true);
+  CheckSendable(env_ids, n, true, "saving or loading its state");
 }
 
 std::string Pool::SaveEnv(int env_id) const {

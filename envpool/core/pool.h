@@ -144,8 +144,11 @@ class Pool {
   }
 
   // Throws std::invalid_argument (out of range, repeated) or
-  // std::runtime_error (in flight, ended with autoreset disabled).
-  void CheckSendable(const int* env_ids, int n, bool reset) const;
+  // std::runtime_error (in flight, ended with autoreset disabled). `doing`
+  // ends the in-flight message: what the caller would do to the env once
+  // its result is received.
+  void CheckSendable(const int* env_ids, int n, bool reset,
+                     const char* doing = "sending to it again") const;
   // Whether a send (a reset, or not) refuses envs whose episode ended: a
   // step with autoreset disabled.
   bool RefusesEnded(bool reset) const {

@@ -91,7 +91,7 @@ def test_render_refuses_envs_in_flight_unstarted_or_bad_ids():
     _, _, _, _, info = env.recv()
     back = info["env_id"]
     busy = np.setdiff1d(np.arange(4), back)
-    with pytest.raises(RuntimeError, match="in flight"):
+    with pytest.raises(RuntimeError, match=r"in flight: recv\(\) its result before rendering it"):
         env.render(env_ids=busy)
     for bad, error in [([4], ValueError), ([-1], ValueError), ([0.5], TypeError)]:
         with pytest.raises(error):
