@@ -335,10 +335,7 @@ void Pool::CheckSendable(const int* env_ids, int n, bool reset,
   for (int k = 0; k < n; ++k) {
     int id = env_ids[k];
     if (id < 0 || id >= config_.num_envs) {
-      throw std::invalid_argument(
-          "env_id " + std::to_string(id) +
-          " is out of range: " + config_.task_id +
-          " has num_envs=" + std::to_string(config_.num_envs));
+      throw std::invalid_argument(OutOfRangeMessage(std::to_string(id)));
     }
     if (!increasing) {
       if (seen[id]) {

@@ -149,6 +149,12 @@ class Pool {
   // its result is received.
   void CheckSendable(const int* env_ids, int n, bool reset,
                      const char* doing = "sending to it again") const;
+  // The message of an env id outside 0..num_envs-1 (`id` as written: the
+  // binding reads ids wider than int).
+  std::string OutOfRangeMessage(const std::string& id) const {
+    return "env_id " + id + " is out of range: " + config_.task_id +
+           " has num_envs=" + std::to_string(config_.num_envs);
+  }
   // Whether a send (a reset, or not) refuses envs whose episode ended: a
   // step with autoreset disabled.
   bool RefusesEnded(bool reset) const {

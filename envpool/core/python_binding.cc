@@ -767,9 +767,7 @@ class PyPool {
     }
     const int num_envs = pool_->config().num_envs;
     const auto out_of_range = [&](const std::string& value) {
-      return py::value_error("env_id " + value +
-                             " is out of range: " + pool_->config().task_id +
-                             " has num_envs=" + std::to_string(num_envs));
+      return py::value_error(pool_->OutOfRangeMessage(value));
     };
     for (int64_t i = 0; i < count; ++i) {
       // Unsigned ids as unsigned: 2**64 - 1 is not -1.
